@@ -1,0 +1,168 @@
+#include "compute_command.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "exit_codes.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+#include "inputs.hpp"
+#include "progress.hpp"
+#include "writers.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+std::optional<OutputFormat> parse_format(const std::string& name) {
+  if (name == "table") return OutputFormat::Table;
+  if (name == "json") return OutputFormat::Json;
+  if (name == "csv") return OutputFormat::Csv;
+  if (name == "npy") return OutputFormat::Npy;
+  return std::nullopt;
+}
+
+int usage_error(const std::string& message) {
+  std::cerr << "gpuhist: error: " << message << '\n';
+  return kExitUsage;
+}
+
+}  // namespace
+
+CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
+  args.max_pixels = kDefaultMaxPixels;
+  CLI::App* cmd = app.add_subcommand("compute", "Histograms and statistics of image files (default command)");
+  cmd->add_option("files", args.inputs, "Image files and folders (searched recursively)")->required();
+  cmd->add_option("--format", args.format, "Output format: table, json, csv or npy")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
+  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")->capture_default_str();
+  cmd->add_option("--luma", args.luma, "Luminance weights: 709 (sRGB) or 601")->capture_default_str();
+  cmd->add_option("--strategy", args.strategy,
+                  "cpu-reference, cpu, gpu-single, gpu-atomic, gpu-chunks-sum, gpu-chunks-reduce or "
+                  "gpu (default: gpu on a hardware GPU, else cpu)");
+  cmd->add_option("--chunk", args.chunk, "Chunk shape of the chunk strategies: 256x1 or 16x16")
+      ->capture_default_str();
+  cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
+      ->capture_default_str();
+  cmd->add_option("--max-pixels", args.max_pixels, "Refuse images with more pixels than this")
+      ->capture_default_str();
+  cmd->add_flag("--merge", args.merge, "Also print the total over all files");
+  cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");
+  return cmd;
+}
+
+int run_compute(const ComputeArgs& args) {
+  const auto format = parse_format(args.format);
+  if (!format) return usage_error("unknown --format '" + args.format + "' (table, json, csv, npy)");
+  const auto luma = parse_luma(args.luma);
+  if (!luma) return usage_error("unknown --luma '" + args.luma + "' (709, 601)");
+  HistogramOptions options{args.bins, *luma};
+  if (args.bins < kMinBins || args.bins > kMaxBins) {
+    return usage_error("--bins must be between 1 and 65536, got " + std::to_string(args.bins));
+  }
+  RunOptions run;
+  if (!args.strategy.empty()) {
+    run.strategy = parse_strategy(args.strategy);
+    if (!run.strategy) {
+      return usage_error("unknown --strategy '" + args.strategy +
+                         "' (cpu-reference, cpu, gpu-single, gpu-atomic, gpu-chunks-sum, "
+                         "gpu-chunks-reduce, gpu)");
+    }
+  }
+  const auto chunk = parse_chunk_shape(args.chunk);
+  if (!chunk) return usage_error("unknown --chunk '" + args.chunk + "' (256x1, 16x16)");
+  run.chunk = *chunk;
+  if (args.max_pixels == 0) return usage_error("--max-pixels must be at least 1");
+
+  // CPU strategies need no Vulkan device unless one was asked for by name.
+  const bool cpu_only = run.strategy && !runs_on_gpu(*run.strategy) && args.device == "auto";
+  std::optional<Context> context;
+  try {
+    context.emplace(Context::open(cpu_only ? "cpu" : args.device));
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::InvalidArgument) return usage_error(e.what());
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return kExitDevice;
+  }
+  const Strategy strategy = run.strategy.value_or(context->default_strategy());
+  if (runs_on_gpu(strategy) && context->device() == nullptr) {
+    if (args.device == "cpu") {
+      return usage_error("strategy " + std::string(to_string(strategy)) +
+                         " needs a Vulkan device, but --device cpu was given");
+    }
+    std::cerr << "gpuhist: error: strategy " << to_string(strategy)
+              << " needs a Vulkan device, and none was found\n";
+    return kExitDevice;
+  }
+  run.strategy = strategy;
+
+  const InputList inputs = expand_inputs(args.inputs);
+  std::ofstream file;
+  if (!args.output.empty()) {
+    file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      std::cerr << "gpuhist: error: cannot write '" << args.output << "'\n";
+      return kExitOutput;
+    }
+  }
+  std::ostream& out = args.output.empty() ? std::cout : file;
+  const auto writer = make_writer(*format, out);
+  writer->begin(inputs.files.size() != 1 || inputs.from_folder || args.merge);
+
+  int status = kExitOk;
+  Entry total;
+  total.file = "(total)";
+  total.strategy = strategy;
+  std::size_t merged = 0;
+  Progress progress(inputs.files.size(), !args.no_progress);
+  for (std::size_t i = 0; i < inputs.files.size(); ++i) {
+    const auto& path = inputs.files[i];
+    progress.update(i, path.string());
+    try {
+      const Image image = load_image(path, LoadOptions{args.max_pixels});
+      Entry entry;
+      entry.file = path.string();
+      entry.width = image.width;
+      entry.height = image.height;
+      entry.format = image.format;
+      entry.strategy = strategy;
+      entry.histogram = context->compute(image.view(), options, run);
+      progress.clear();
+      writer->write(entry);
+      if (args.merge) {
+        total.histogram += entry.histogram;
+        ++merged;
+      }
+    } catch (const Error& e) {
+      progress.clear();
+      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      if (e.kind() == ErrorKind::Device) {
+        status = kExitDevice;
+        break;  // a failed device fails every later file too
+      }
+      if (e.kind() == ErrorKind::InvalidArgument) {
+        status = kExitUsage;
+        break;
+      }
+      status = kExitInput;
+    }
+  }
+  progress.clear();
+  if (args.merge && merged > 0) {
+    total.files = merged;
+    writer->write(total);
+  }
+  writer->end();
+  out.flush();
+  if (!out) {
+    std::cerr << "gpuhist: error: cannot write '" << (args.output.empty() ? "<stdout>" : args.output)
+              << "'\n";
+    return kExitOutput;
+  }
+  return status;
+}
+
+}  // namespace gpuhist::cli

@@ -1,0 +1,32 @@
+// `gpuhist compute FILES…`: histograms and statistics of image files.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpuhist::cli {
+
+struct ComputeArgs {
+  std::vector<std::string> inputs;
+  std::string format = "table";
+  std::string output;
+  std::uint32_t bins = 256;
+  std::string luma = "709";
+  std::string strategy;  // empty: the device's default
+  std::string chunk = "256x1";
+  std::string device = "auto";
+  std::uint64_t max_pixels = 0;  // set from kDefaultMaxPixels
+  bool merge = false;
+  bool no_progress = false;
+};
+
+// Adds the `compute` subcommand and its options to the app.
+CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args);
+
+// Runs it; returns the exit status.
+int run_compute(const ComputeArgs& args);
+
+}  // namespace gpuhist::cli

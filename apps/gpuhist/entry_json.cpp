@@ -1,0 +1,37 @@
+#include "entry_json.hpp"
+
+#include <string>
+
+#include "gpuhist/statistics.hpp"
+
+namespace gpuhist::cli {
+
+nlohmann::ordered_json entry_json(const Entry& entry) {
+  nlohmann::ordered_json object;
+  object["file"] = entry.file;
+  if (entry.files) {
+    object["files"] = *entry.files;
+  } else {
+    object["width"] = entry.width;
+    object["height"] = entry.height;
+  }
+  if (entry.format) object["format"] = to_string(*entry.format);
+  object["strategy"] = std::string(to_string(entry.strategy));
+  object["bins"] = entry.histogram.bins();
+  nlohmann::ordered_json histograms = nlohmann::ordered_json::object();
+  nlohmann::ordered_json stats = nlohmann::ordered_json::object();
+  for (Channel channel : entry.histogram.channels()) {
+    const std::string name(to_string(channel));
+    const auto counts = entry.histogram.counts(channel);
+    histograms[name] = counts;
+    const ChannelStats s = statistics(counts);
+    stats[name] = {{"count", s.count}, {"min", s.min},       {"max", s.max},
+                   {"mean", s.mean},   {"stddev", s.stddev}, {"median", s.median},
+                   {"p1", s.p1},       {"p99", s.p99}};
+  }
+  object["histograms"] = std::move(histograms);
+  object["stats"] = std::move(stats);
+  return object;
+}
+
+}  // namespace gpuhist::cli

@@ -1,0 +1,32 @@
+#include "inputs.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+#include "gpuhist/image_file.hpp"
+
+namespace gpuhist::cli {
+
+InputList expand_inputs(const std::vector<std::string>& arguments) {
+  InputList list;
+  for (const std::string& argument : arguments) {
+    const std::filesystem::path path(argument);
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) {
+      list.files.push_back(path);
+      continue;
+    }
+    list.from_folder = true;
+    std::vector<std::filesystem::path> found;
+    const auto options = std::filesystem::directory_options::skip_permission_denied;
+    for (auto it = std::filesystem::recursive_directory_iterator(path, options, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file(ec) && has_image_extension(it->path())) found.push_back(it->path());
+    }
+    std::sort(found.begin(), found.end());
+    list.files.insert(list.files.end(), found.begin(), found.end());
+  }
+  return list;
+}
+
+}  // namespace gpuhist::cli

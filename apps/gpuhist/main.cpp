@@ -1,0 +1,77 @@
+// gpuhist: the command-line tool. Parses the verb and its options, runs it,
+// and turns every error into one line on stderr and a documented exit status.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compute_command.hpp"
+#include "devices_command.hpp"
+#include "exit_codes.hpp"
+#include "gpuhist/version.hpp"
+
+namespace {
+
+// `compute` is the default verb: `gpuhist photo.jpg` means `gpuhist compute photo.jpg`.
+std::vector<std::string> with_default_verb(int argc, char** argv) {
+  static const std::set<std::string> verbs = {"compute", "devices"};
+  static const std::set<std::string> top_level = {"-h", "--help", "--version"};
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && verbs.count(args.front()) == 0 && top_level.count(args.front()) == 0) {
+    args.insert(args.begin(), "compute");
+  }
+  return args;
+}
+
+int run(int argc, char** argv) {
+  using namespace gpuhist::cli;
+  CLI::App app{"gpuhist: image histograms on the GPU", "gpuhist"};
+  app.set_version_flag("--version", std::string("gpuhist ") + gpuhist::kVersion);
+  app.require_subcommand(1);
+  ComputeArgs compute;
+  DevicesArgs devices;
+  CLI::App* compute_cmd = add_compute_command(app, compute);
+  CLI::App* devices_cmd = add_devices_command(app, devices);
+
+  std::vector<std::string> args = with_default_verb(argc, argv);
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << app.version() << '\n';
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      // A subcommand's --help.
+      for (CLI::App* sub : {compute_cmd, devices_cmd}) {
+        if (sub->parsed()) std::cout << sub->help();
+      }
+      return kExitOk;
+    }
+    std::cerr << "gpuhist: error: " << e.what() << " (see gpuhist --help)\n";
+    return kExitUsage;
+  }
+  if (compute_cmd->parsed()) return run_compute(compute);
+  if (devices_cmd->parsed()) return run_devices(devices);
+  return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+  } catch (...) {
+    std::cerr << "gpuhist: error: unexpected failure\n";
+  }
+  return gpuhist::cli::kExitInternal;
+}

@@ -1,0 +1,43 @@
+// Output formats of `gpuhist compute`: a readable table, JSON, CSV and NumPy
+// .npy. Writers stream: each entry is written as soon as it is computed, so a
+// batch that fails part-way keeps everything before the failure.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "gpuhist/histogram.hpp"
+#include "gpuhist/image_view.hpp"
+#include "gpuhist/strategy.hpp"
+
+namespace gpuhist::cli {
+
+// The histograms of one file, or (with `files` set) the total over several.
+struct Entry {
+  std::string file;                  // the path as given, or "(total)"
+  std::uint32_t width = 0;           // 0 for a total
+  std::uint32_t height = 0;
+  std::optional<PixelFormat> format; // absent for a total
+  std::optional<std::size_t> files;  // number of files summed, for a total
+  Strategy strategy = Strategy::Cpu;
+  Histogram histogram;
+};
+
+enum class OutputFormat { Table, Json, Csv, Npy };
+
+class Writer {
+ public:
+  virtual ~Writer() = default;
+  // `many`: the output holds several entries (an array in JSON and NPY).
+  virtual void begin(bool many) = 0;
+  virtual void write(const Entry& entry) = 0;
+  virtual void end() = 0;
+};
+
+// A writer of that format on `out`, which must outlive it.
+[[nodiscard]] std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out);
+
+}  // namespace gpuhist::cli

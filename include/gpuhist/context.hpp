@@ -1,0 +1,57 @@
+// The entry point: a Context owns the chosen device (a Vulkan device, or none
+// for the CPU) and computes histograms on it.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "gpuhist/device_info.hpp"
+#include "gpuhist/histogram.hpp"
+#include "gpuhist/histogram_options.hpp"
+#include "gpuhist/image_view.hpp"
+#include "gpuhist/strategy.hpp"
+
+namespace gpuhist {
+
+// How to count: the strategy (default: `gpu` on a hardware GPU, `cpu`
+// otherwise) and, for the chunk strategies, the chunk shape.
+struct RunOptions {
+  std::optional<Strategy> strategy;
+  ChunkShape chunk = ChunkShape::Row256x1;
+};
+
+// Owns a Vulkan instance and device (when one is chosen). Reusable, movable,
+// and safe to share between threads: calls on one context are serialised.
+class Context {
+ public:
+  // Opens a device. `device` is "auto" (a hardware GPU, else the software
+  // Vulkan device, else none), "cpu" (no Vulkan), a device index, or a
+  // case-insensitive substring of a device name.
+  // Throws Error(InvalidArgument) for an index or name that matches no device,
+  // Error(Device) when the device cannot be opened.
+  static Context open(std::string_view device = "auto");
+
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  ~Context();
+
+  // The open Vulkan device; nullptr for a CPU-only context.
+  [[nodiscard]] const DeviceInfo* device() const noexcept;
+  // `gpu` on a hardware GPU, `cpu` otherwise.
+  [[nodiscard]] Strategy default_strategy() const noexcept;
+
+  // Counts the histograms of one image. Throws Error(InvalidArgument) for a
+  // bad view or options, or for a GPU strategy on a CPU-only context;
+  // Error(Device) when the device fails (out of memory, lost).
+  [[nodiscard]] Histogram compute(const ImageView& image, const HistogramOptions& options = {},
+                                  const RunOptions& run = {}) const;
+
+  struct Impl;
+
+ private:
+  explicit Context(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpuhist

@@ -1,0 +1,12 @@
+// gpuhist: exact image histograms on the CPU and on Vulkan GPUs.
+#pragma once
+
+#include "gpuhist/context.hpp"
+#include "gpuhist/device_info.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/histogram.hpp"
+#include "gpuhist/histogram_options.hpp"
+#include "gpuhist/image_view.hpp"
+#include "gpuhist/statistics.hpp"
+#include "gpuhist/strategy.hpp"
+#include "gpuhist/version.hpp"

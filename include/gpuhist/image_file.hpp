@@ -1,0 +1,47 @@
+// Reading image files (through OpenImageIO) into pixels gpuhist can count.
+// Part of the gpuhist::io library, which the engine does not depend on.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpuhist/image_view.hpp"
+
+namespace gpuhist {
+
+// Decoded pixels that own their memory. Samples are the stored values: no
+// alpha premultiplication, colour conversion or bit-depth rescaling; palette
+// images arrive as their expanded RGB colours. 8- and 16-bit unsigned files
+// keep their integer samples; every other sample type arrives as float.
+struct Image {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  PixelFormat format{};
+  std::vector<std::uint32_t> storage;  // 4-byte aligned, tightly packed rows
+  std::string codec;                   // the reader's format name, e.g. "png"
+
+  [[nodiscard]] ImageView view() const noexcept {
+    return ImageView::packed(storage.data(), width, height, format);
+  }
+};
+
+inline constexpr std::uint64_t kDefaultMaxPixels = 1ULL << 28;  // 16384 x 16384
+
+struct LoadOptions {
+  std::uint64_t max_pixels = kDefaultMaxPixels;  // larger images are refused before decoding
+};
+
+// Reads the first subimage of a file. Grey (and grey+alpha) files give Grey;
+// files with three or more channels give RGB (alpha and extra channels are
+// not counted, so they are not read). Throws Error(Input) naming the cause
+// for a missing, unreadable, unsupported, truncated or corrupt file, a
+// zero-sized image, or one over max_pixels.
+[[nodiscard]] Image load_image(const std::filesystem::path& path, const LoadOptions& options = {});
+
+// True when the file name's extension is one the image library reads; used to
+// pick images out of folders.
+[[nodiscard]] bool has_image_extension(const std::filesystem::path& path);
+
+}  // namespace gpuhist

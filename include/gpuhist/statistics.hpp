@@ -1,0 +1,28 @@
+// Statistics derived from one channel's histogram, in bin units: a value of b
+// means bin b (for 256 bins of 8-bit input, bin b holds sample value b).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace gpuhist {
+
+struct ChannelStats {
+  std::uint64_t count = 0;  // pixels counted
+  std::uint32_t min = 0;    // lowest non-empty bin (0 when empty)
+  std::uint32_t max = 0;    // highest non-empty bin (0 when empty)
+  double mean = 0.0;        // mean bin index
+  double stddev = 0.0;      // population standard deviation of the bin index
+  std::uint32_t median = 0; // percentile(50)
+  std::uint32_t p1 = 0;     // percentile(1)
+  std::uint32_t p99 = 0;    // percentile(99)
+};
+
+// Nearest-rank percentile: the lowest bin b whose cumulative count reaches
+// ceil(p / 100 * count) (at least 1). p is clamped to [0, 100]; 0 for an empty histogram.
+[[nodiscard]] std::uint32_t percentile(std::span<const std::uint64_t> counts, double p);
+
+// Count, min, max, mean, standard deviation, median, p1 and p99 of one channel.
+[[nodiscard]] ChannelStats statistics(std::span<const std::uint64_t> counts);
+
+}  // namespace gpuhist

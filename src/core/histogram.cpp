@@ -1,0 +1,69 @@
+#include "gpuhist/histogram.hpp"
+
+#include <numeric>
+#include <string>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist {
+
+std::string_view to_string(Channel channel) {
+  switch (channel) {
+    case Channel::Red: return "red";
+    case Channel::Green: return "green";
+    case Channel::Blue: return "blue";
+    case Channel::Luminance: return "luminance";
+  }
+  return "?";
+}
+
+Histogram::Histogram(std::uint32_t bins, bool colour) : bins_(bins), colour_(colour) {
+  validate(HistogramOptions{bins, LumaWeights::Rec709});
+  for (Channel channel : channels()) counts_[static_cast<std::size_t>(channel)].assign(bins, 0);
+}
+
+std::span<const Channel> Histogram::channels() const noexcept {
+  static constexpr std::array<Channel, 1> grey = {Channel::Luminance};
+  if (colour_) return kAllChannels;
+  return grey;
+}
+
+std::span<const std::uint64_t> Histogram::counts(Channel channel) const noexcept {
+  return counts_[static_cast<std::size_t>(channel)];
+}
+
+std::span<std::uint64_t> Histogram::counts(Channel channel) noexcept {
+  return counts_[static_cast<std::size_t>(channel)];
+}
+
+std::uint64_t Histogram::total(Channel channel) const noexcept {
+  const auto c = counts(channel);
+  return std::accumulate(c.begin(), c.end(), std::uint64_t{0});
+}
+
+Histogram& Histogram::operator+=(const Histogram& other) {
+  if (bins_ == 0) {
+    *this = other;
+    return *this;
+  }
+  if (other.bins_ == 0) return *this;
+  if (other.bins_ != bins_) {
+    throw Error(ErrorKind::InvalidArgument, "cannot add histograms of " +
+                                                std::to_string(other.bins_) + " and " +
+                                                std::to_string(bins_) + " bins");
+  }
+  if (other.colour_ && !colour_) {
+    colour_ = true;
+    for (Channel channel : {Channel::Red, Channel::Green, Channel::Blue}) {
+      counts_[static_cast<std::size_t>(channel)].assign(bins_, 0);
+    }
+  }
+  for (Channel channel : other.channels()) {
+    auto dst = counts(channel);
+    const auto src = other.counts(channel);
+    for (std::size_t i = 0; i < dst.size(); ++i) dst[i] += src[i];
+  }
+  return *this;
+}
+
+}  // namespace gpuhist

@@ -1,0 +1,45 @@
+#include "gpuhist/image_view.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist {
+
+std::string to_string(PixelFormat format) {
+  std::string name = format.layout == ChannelLayout::Grey  ? "grey"
+                     : format.layout == ChannelLayout::RGB ? "rgb"
+                                                           : "rgba";
+  switch (format.sample) {
+    case SampleType::U8: return name + "8";
+    case SampleType::U16: return name + "16";
+    case SampleType::F32: return name + "32f";
+  }
+  return name;
+}
+
+void validate(const ImageView& image) {
+  const auto layout = static_cast<std::uint32_t>(image.format.layout);
+  if (layout != 1 && layout != 3 && layout != 4) {
+    throw Error(ErrorKind::InvalidArgument, "unknown pixel layout");
+  }
+  if (image.width == 0 || image.height == 0) {
+    throw Error(ErrorKind::InvalidArgument, "image has zero size (" + std::to_string(image.width) +
+                                                "x" + std::to_string(image.height) + ")");
+  }
+  if (image.data == nullptr) throw Error(ErrorKind::InvalidArgument, "image data is null");
+  const std::size_t row_bytes = std::size_t{image.width} * pixel_bytes(image.format);
+  if (image.stride < row_bytes) {
+    throw Error(ErrorKind::InvalidArgument,
+                "row stride " + std::to_string(image.stride) + " is shorter than a row (" +
+                    std::to_string(row_bytes) + " bytes)");
+  }
+  const std::size_t align = sample_bytes(image.format.sample);
+  if (reinterpret_cast<std::uintptr_t>(image.data) % align != 0 || image.stride % align != 0) {
+    throw Error(ErrorKind::InvalidArgument,
+                "samples are not aligned to " + std::to_string(align) + " bytes");
+  }
+}
+
+}  // namespace gpuhist

@@ -1,0 +1,50 @@
+#include "gpuhist/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace gpuhist {
+
+std::uint32_t percentile(std::span<const std::uint64_t> counts, double p) {
+  const std::uint64_t total = std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
+  if (total == 0) return 0;
+  p = std::isnan(p) ? 0.0 : std::clamp(p, 0.0, 100.0);
+  // Nearest rank: the smallest rank r with r >= p% of the total, at least 1.
+  const auto rank = std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(total))));
+  std::uint64_t cumulative = 0;
+  for (std::size_t bin = 0; bin < counts.size(); ++bin) {
+    cumulative += counts[bin];
+    if (cumulative >= rank) return static_cast<std::uint32_t>(bin);
+  }
+  return static_cast<std::uint32_t>(counts.size() - 1);
+}
+
+ChannelStats statistics(std::span<const std::uint64_t> counts) {
+  ChannelStats stats;
+  long double sum = 0;
+  for (std::size_t bin = 0; bin < counts.size(); ++bin) {
+    if (counts[bin] == 0) continue;
+    if (stats.count == 0) stats.min = static_cast<std::uint32_t>(bin);
+    stats.max = static_cast<std::uint32_t>(bin);
+    stats.count += counts[bin];
+    sum += static_cast<long double>(counts[bin]) * static_cast<long double>(bin);
+  }
+  if (stats.count == 0) return stats;
+  const long double n = static_cast<long double>(stats.count);
+  const long double mean = sum / n;
+  long double squares = 0;
+  for (std::size_t bin = stats.min; bin <= stats.max; ++bin) {
+    const long double d = static_cast<long double>(bin) - mean;
+    squares += static_cast<long double>(counts[bin]) * d * d;
+  }
+  stats.mean = static_cast<double>(mean);
+  stats.stddev = static_cast<double>(std::sqrt(squares / n));
+  stats.median = percentile(counts, 50.0);
+  stats.p1 = percentile(counts, 1.0);
+  stats.p99 = percentile(counts, 99.0);
+  return stats;
+}
+
+}  // namespace gpuhist

@@ -1,0 +1,162 @@
+#include "cpu/parallel.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "core/binning.hpp"
+
+namespace gpuhist::cpu {
+namespace {
+
+// Private counts of one thread: four channels, interleaved per bin so that one
+// pixel touches one or two cache lines instead of four.
+struct LocalCounts {
+  explicit LocalCounts(std::uint32_t bins) : counts(std::size_t{bins} * 4, 0) {}
+  std::vector<std::uint64_t> counts;
+  void add(std::uint32_t bin, std::uint32_t channel) { ++counts[std::size_t{bin} * 4 + channel]; }
+};
+
+// Integer samples: channel bins from a table; luminance through the weighted
+// sum s and floor(s * N / D) evaluated as floor(s * (N/D) + 0.5/D) in double.
+// That is exact: s * N / D is either an integer or at least 1/D away from the
+// next one, and the double rounding error (< 2^-52 * N) is far below 0.5/D.
+template <typename T>
+struct IntegerBinner {
+  static constexpr std::uint32_t kMax = sizeof(T) == 1 ? 255U : 65535U;
+  std::vector<std::uint32_t> channel_bins;
+  binning::IntWeights weights;
+  double scale;
+  double offset;
+  std::uint32_t last_bin;
+
+  IntegerBinner(const HistogramOptions& options)
+      : channel_bins(kMax + 1), weights(binning::int_weights(options.luma)),
+        last_bin(options.bins - 1) {
+    for (std::uint32_t v = 0; v <= kMax; ++v) {
+      channel_bins[v] = binning::channel_bin(v, kMax, options.bins);
+    }
+    const double divisor = double{binning::kWeightSum} * kMax;
+    scale = static_cast<double>(options.bins) / divisor;
+    offset = 0.5 / divisor;
+  }
+  std::uint32_t luma(std::uint32_t r, std::uint32_t g, std::uint32_t b) const {
+    const double x = static_cast<double>(binning::luma_sum(weights, r, g, b)) * scale + offset;
+    return std::min(static_cast<std::uint32_t>(x), last_bin);
+  }
+};
+
+template <typename T>
+T load(const std::byte* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+template <typename T, std::uint32_t Channels>
+void count_rows_integer(const ImageView& image, const IntegerBinner<T>& binner, std::uint32_t y0,
+                        std::uint32_t y1, LocalCounts& out) {
+  const std::uint32_t* bins = binner.channel_bins.data();
+  for (std::uint32_t y = y0; y < y1; ++y) {
+    const std::byte* px = image.row(y);
+    for (std::uint32_t x = 0; x < image.width; ++x, px += Channels * sizeof(T)) {
+      if constexpr (Channels == 1) {
+        out.add(bins[load<T>(px)], 3);
+      } else {
+        const std::uint32_t r = load<T>(px);
+        const std::uint32_t g = load<T>(px + sizeof(T));
+        const std::uint32_t b = load<T>(px + 2 * sizeof(T));
+        out.add(bins[r], 0);
+        out.add(bins[g], 1);
+        out.add(bins[b], 2);
+        out.add(binner.luma(r, g, b), 3);
+      }
+    }
+  }
+}
+
+template <std::uint32_t Channels>
+void count_rows_float(const ImageView& image, const HistogramOptions& options, std::uint32_t y0,
+                      std::uint32_t y1, LocalCounts& out) {
+  const auto weights = binning::float_weights(options.luma);
+  const std::uint32_t n = options.bins;
+  for (std::uint32_t y = y0; y < y1; ++y) {
+    const std::byte* px = image.row(y);
+    for (std::uint32_t x = 0; x < image.width; ++x, px += Channels * sizeof(float)) {
+      if constexpr (Channels == 1) {
+        out.add(binning::unit_bin(binning::clamp_unit(load<float>(px)), n), 3);
+      } else {
+        const float r = binning::clamp_unit(load<float>(px));
+        const float g = binning::clamp_unit(load<float>(px + 4));
+        const float b = binning::clamp_unit(load<float>(px + 8));
+        out.add(binning::unit_bin(r, n), 0);
+        out.add(binning::unit_bin(g, n), 1);
+        out.add(binning::unit_bin(b, n), 2);
+        out.add(binning::unit_bin(binning::float_luma(weights, r, g, b), n), 3);
+      }
+    }
+  }
+}
+
+// Picks the row loop for the image's format.
+template <std::uint32_t Channels>
+void count_rows(const ImageView& image, const HistogramOptions& options, std::uint32_t y0,
+                std::uint32_t y1, LocalCounts& out) {
+  switch (image.format.sample) {
+    case SampleType::U8: {
+      const IntegerBinner<std::uint8_t> binner(options);
+      count_rows_integer<std::uint8_t, Channels>(image, binner, y0, y1, out);
+      break;
+    }
+    case SampleType::U16: {
+      const IntegerBinner<std::uint16_t> binner(options);
+      count_rows_integer<std::uint16_t, Channels>(image, binner, y0, y1, out);
+      break;
+    }
+    case SampleType::F32: count_rows_float<Channels>(image, options, y0, y1, out); break;
+  }
+}
+
+void count_range(const ImageView& image, const HistogramOptions& options, std::uint32_t y0,
+                 std::uint32_t y1, LocalCounts& out) {
+  switch (image.format.layout) {
+    case ChannelLayout::Grey: count_rows<1>(image, options, y0, y1, out); break;
+    case ChannelLayout::RGB: count_rows<3>(image, options, y0, y1, out); break;
+    case ChannelLayout::RGBA: count_rows<4>(image, options, y0, y1, out); break;
+  }
+}
+
+}  // namespace
+
+Histogram count_parallel(const ImageView& image, const HistogramOptions& options) {
+  // Enough rows per thread that starting it is worth it (about 64k pixels).
+  const std::uint64_t min_rows = std::max<std::uint64_t>(1, 65536 / image.width);
+  const std::uint64_t by_size = std::max<std::uint64_t>(1, image.height / min_rows);
+  const auto threads = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(std::max(1U, std::thread::hardware_concurrency()), by_size));
+
+  std::vector<LocalCounts> partial(threads, LocalCounts(options.bins));
+  {
+    std::vector<std::jthread> workers;
+    workers.reserve(threads);
+    for (std::uint32_t t = 0; t < threads; ++t) {
+      const auto y0 = static_cast<std::uint32_t>(std::uint64_t{image.height} * t / threads);
+      const auto y1 = static_cast<std::uint32_t>(std::uint64_t{image.height} * (t + 1) / threads);
+      workers.emplace_back([&, t, y0, y1] { count_range(image, options, y0, y1, partial[t]); });
+    }
+  }
+
+  Histogram out(options.bins, is_colour(image.format.layout));
+  for (Channel channel : out.channels()) {
+    const auto c = static_cast<std::size_t>(channel);
+    auto dst = out.counts(channel);
+    for (const LocalCounts& local : partial) {
+      for (std::size_t bin = 0; bin < dst.size(); ++bin) dst[bin] += local.counts[bin * 4 + c];
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuhist::cpu

@@ -1,0 +1,86 @@
+// The exact binning rules of DESIGN §1; mirrors src/core/binning.hpp, and is
+// tested for equality against it. Integer samples are binned with integer
+// arithmetic only; float samples with single float operations that `precise`
+// keeps from being fused or reordered.
+
+layout(constant_id = 0) const uint CHANNELS = 4u;     // samples per pixel: 1, 3 or 4
+layout(constant_id = 1) const uint SAMPLE_BITS = 8u;  // 8 or 16 (integer), 32 (float)
+layout(constant_id = 2) const uint BINS = 256u;       // 1..65536
+layout(constant_id = 3) const uint LUMA_601 = 0u;     // 0: Rec.709 weights, 1: Rec.601
+
+// Tightly packed samples, read as 32-bit words (little-endian, as on the host).
+layout(std430, set = 0, binding = 0) readonly buffer Pixels { uint words[]; };
+
+const uint NO_BIN = 0xFFFFFFFFu;
+
+uint maxValue() { return SAMPLE_BITS == 8u ? 255u : 65535u; }
+
+uint loadSample(uint i) {
+  if (SAMPLE_BITS == 8u) return bitfieldExtract(words[i >> 2], int((i & 3u) * 8u), 8);
+  if (SAMPLE_BITS == 16u) return bitfieldExtract(words[i >> 1], int((i & 1u) * 16u), 16);
+  return words[i];
+}
+
+// floor(v * N / M) clamped to N - 1: v * N <= 65535 * 65536 < 2^32.
+uint channelBin(uint v) { return min(v * BINS / maxValue(), BINS - 1u); }
+
+// floor(a * b / d) exactly, for results below 2^24: a float estimate is off by
+// at most one, and the 64-bit products from umulExtended settle it.
+uint mulDivFloor(uint a, uint b, uint d) {
+  uint hi, lo;
+  umulExtended(a, b, hi, lo);
+  if (hi == 0u) return lo / d;
+  uint q = uint(float(a) * float(b) / float(d));
+  uint qhi, qlo;
+  umulExtended(q, d, qhi, qlo);
+  if (qhi > hi || (qhi == hi && qlo > lo)) return q - 1u;  // q * d > a * b
+  uint nlo = qlo + d;
+  uint nhi = qhi + (nlo < qlo ? 1u : 0u);
+  if (nhi < hi || (nhi == hi && nlo <= lo)) return q + 1u;  // (q + 1) * d <= a * b
+  return q;
+}
+
+// floor(s * N / (10000 * M)) clamped, s = wr*r + wg*g + wb*b with weights summing to 10000.
+uint lumaBin(uint r, uint g, uint b) {
+  uint s = LUMA_601 != 0u ? 2990u * r + 5870u * g + 1140u * b : 2126u * r + 7152u * g + 722u * b;
+  uint d = 10000u * maxValue();
+  return min(mulDivFloor(s, BINS, d), BINS - 1u);
+}
+
+// Float samples: clamp to [0, 1] with NaN as 0, then min(floor(c * N), N - 1).
+float clampUnit(float v) { return v > 0.0 ? min(v, 1.0) : 0.0; }
+uint unitBin(float c) {
+  precise float x = c * float(BINS);
+  return min(uint(x), BINS - 1u);
+}
+float floatLuma(float r, float g, float b) {
+  precise float rg = LUMA_601 != 0u ? 0.299 * r + 0.587 * g : 0.2126 * r + 0.7152 * g;
+  precise float l = rg + (LUMA_601 != 0u ? 0.114 * b : 0.0722 * b);
+  return clampUnit(l);
+}
+
+// The R, G, B and L bins of pixel p; grey pixels have only L (.w), the rest NO_BIN.
+uvec4 pixelBins(uint p) {
+  if (SAMPLE_BITS == 32u) {
+    if (CHANNELS == 1u) return uvec4(NO_BIN, NO_BIN, NO_BIN, unitBin(clampUnit(uintBitsToFloat(words[p]))));
+    uint i = p * CHANNELS;
+    float r = clampUnit(uintBitsToFloat(words[i]));
+    float g = clampUnit(uintBitsToFloat(words[i + 1u]));
+    float b = clampUnit(uintBitsToFloat(words[i + 2u]));
+    return uvec4(unitBin(r), unitBin(g), unitBin(b), unitBin(floatLuma(r, g, b)));
+  }
+  if (CHANNELS == 1u) return uvec4(NO_BIN, NO_BIN, NO_BIN, channelBin(loadSample(p)));
+  uint r, g, b;
+  if (SAMPLE_BITS == 8u && CHANNELS == 4u) {
+    uint w = words[p];  // one word holds the whole pixel
+    r = w & 0xFFu;
+    g = bitfieldExtract(w, 8, 8);
+    b = bitfieldExtract(w, 16, 8);
+  } else {
+    uint i = p * CHANNELS;
+    r = loadSample(i);
+    g = loadSample(i + 1u);
+    b = loadSample(i + 2u);
+  }
+  return uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b));
+}

@@ -1,0 +1,86 @@
+#include "gpuhist/context.hpp"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cpu/parallel.hpp"
+#include "cpu/reference.hpp"
+#include "gpuhist/error.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/device_info.hpp"
+#include "vulkan/device_select.hpp"
+#include "vulkan/gpu_counter.hpp"
+#include "vulkan/instance.hpp"
+
+namespace gpuhist {
+
+// Members in destruction order: the counter, then the device, then the instance.
+struct Context::Impl {
+  std::optional<vk::Instance> instance;
+  std::unique_ptr<vk::Device> device;
+  std::unique_ptr<vk::GpuCounter> counter;
+  mutable std::mutex mutex;  // one call at a time owns the queue and the reused buffers
+};
+
+Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+Context::~Context() = default;
+
+Context Context::open(std::string_view device) {
+  auto impl = std::make_unique<Impl>();
+  if (device == "cpu") return Context(std::move(impl));
+  impl->instance = vk::Instance::create();
+  if (!impl->instance) {
+    if (device == "auto" || device.empty()) return Context(std::move(impl));
+    throw Error(ErrorKind::InvalidArgument, "no Vulkan device matches '" + std::string(device) +
+                                                "' (Vulkan is not available on this machine)");
+  }
+  const auto physical = impl->instance->physical_devices();
+  std::vector<DeviceInfo> infos;
+  std::vector<VkPhysicalDevice> usable;
+  for (std::uint32_t i = 0; i < physical.size(); ++i) {
+    if (!vk::compute_queue_family(physical[i])) continue;
+    infos.push_back(vk::describe(physical[i], i));
+    usable.push_back(physical[i]);
+  }
+  const auto chosen = vk::select_device(infos, device);
+  if (!chosen) return Context(std::move(impl));
+  impl->device = std::make_unique<vk::Device>(usable[*chosen], infos[*chosen]);
+  impl->counter = std::make_unique<vk::GpuCounter>(*impl->device);
+  return Context(std::move(impl));
+}
+
+const DeviceInfo* Context::device() const noexcept {
+  return impl_ && impl_->device ? &impl_->device->info() : nullptr;
+}
+
+Strategy Context::default_strategy() const noexcept {
+  const DeviceInfo* info = device();
+  return info != nullptr && info->hardware() ? Strategy::Gpu : Strategy::Cpu;
+}
+
+Histogram Context::compute(const ImageView& image, const HistogramOptions& options,
+                           const RunOptions& run) const {
+  validate(image);
+  validate(options);
+  const Strategy strategy = run.strategy.value_or(default_strategy());
+  switch (strategy) {
+    case Strategy::CpuReference: return cpu::count_reference(image, options);
+    case Strategy::Cpu: return cpu::count_parallel(image, options);
+    default: break;
+  }
+  if (!impl_->counter) {
+    throw Error(ErrorKind::InvalidArgument,
+                "strategy " + std::string(to_string(strategy)) +
+                    " needs a Vulkan device, but none is in use (no Vulkan device found, or "
+                    "--device cpu)");
+  }
+  std::lock_guard lock(impl_->mutex);
+  return impl_->counter->count(image, options, strategy, run.chunk);
+}
+
+}  // namespace gpuhist

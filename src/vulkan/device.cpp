@@ -1,0 +1,71 @@
+#include "vulkan/device.hpp"
+
+#include <utility>
+
+#include "gpuhist/error.hpp"
+#include "vulkan/check.hpp"
+#include "vulkan/device_info.hpp"
+
+namespace gpuhist::vk {
+
+LogicalDevice::LogicalDevice(LogicalDevice&& other) noexcept
+    : device_(std::exchange(other.device_, VK_NULL_HANDLE)) {}
+
+LogicalDevice& LogicalDevice::operator=(LogicalDevice&& other) noexcept {
+  if (this != &other) {
+    if (device_ != VK_NULL_HANDLE) vkDestroyDevice(device_, nullptr);
+    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
+  }
+  return *this;
+}
+
+LogicalDevice::~LogicalDevice() {
+  if (device_ != VK_NULL_HANDLE) vkDestroyDevice(device_, nullptr);
+}
+
+Device::Device(VkPhysicalDevice physical, DeviceInfo info)
+    : physical_(physical), info_(std::move(info)) {
+  VkPhysicalDeviceProperties props{};
+  vkGetPhysicalDeviceProperties(physical, &props);
+  if (props.apiVersion < VK_API_VERSION_1_2) {
+    throw Error(ErrorKind::Device, "device '" + info_.name + "' supports only Vulkan " +
+                                       info_.api_version + "; gpuhist needs 1.2");
+  }
+  const auto family = compute_queue_family(physical);
+  if (!family) throw Error(ErrorKind::Device, "device '" + info_.name + "' has no compute queue");
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{};
+  queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queue_info.queueFamilyIndex = *family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo device_info{};
+  device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  device_info.queueCreateInfoCount = 1;
+  device_info.pQueueCreateInfos = &queue_info;
+  VkDevice device = VK_NULL_HANDLE;
+  check(vkCreateDevice(physical, &device_info, nullptr, &device),
+        "opening device '" + info_.name + "'");
+  device_ = LogicalDevice(device);
+  vkGetDeviceQueue(device, *family, 0, &queue_);
+
+  VkCommandPoolCreateInfo pool_info{};
+  pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool_info.queueFamilyIndex = *family;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  check(vkCreateCommandPool(device, &pool_info, nullptr, &pool), "creating a command pool");
+  pool_ = UniqueCommandPool(device, pool);
+
+  vkGetPhysicalDeviceMemoryProperties(physical, &memory_);
+  constexpr VkMemoryPropertyFlags kMappable =
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  const bool integrated = info_.type == DeviceType::Cpu || info_.type == DeviceType::IntegratedGpu;
+  for (std::uint32_t i = 0; i < memory_.memoryTypeCount && integrated; ++i) {
+    if ((memory_.memoryTypes[i].propertyFlags & kMappable) == kMappable) unified_memory_ = true;
+  }
+}
+
+}  // namespace gpuhist::vk

@@ -1,0 +1,70 @@
+#include "vulkan/device_select.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <string>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist::vk {
+namespace {
+
+int preference(DeviceType type) {
+  switch (type) {
+    case DeviceType::DiscreteGpu: return 0;
+    case DeviceType::IntegratedGpu: return 1;
+    case DeviceType::VirtualGpu: return 2;
+    case DeviceType::Cpu: return 3;
+    case DeviceType::Other: return 4;
+  }
+  return 5;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string available(std::span<const DeviceInfo> devices) {
+  if (devices.empty()) return "no Vulkan device is available";
+  std::string text = "available: ";
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (i != 0) text += ", ";
+    text += std::to_string(devices[i].index) + " '" + devices[i].name + "'";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
+                                         std::string_view spec) {
+  if (spec == "cpu") return std::nullopt;
+  if (spec == "auto" || spec.empty()) {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      if (!best || preference(devices[i].type) < preference(devices[*best].type)) best = i;
+    }
+    return best;
+  }
+  unsigned index = 0;
+  const auto [end, error] = std::from_chars(spec.data(), spec.data() + spec.size(), index);
+  if (error == std::errc{} && end == spec.data() + spec.size()) {
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      if (devices[i].index == index) return i;
+    }
+    throw Error(ErrorKind::InvalidArgument,
+                "no Vulkan device with index " + std::string(spec) + " (" + available(devices) + ")");
+  }
+  const std::string needle = lower(spec);
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (lower(devices[i].name).find(needle) != std::string::npos) return i;
+  }
+  throw Error(ErrorKind::InvalidArgument,
+              "no Vulkan device matches '" + std::string(spec) + "' (" + available(devices) + ")");
+}
+
+}  // namespace gpuhist::vk

@@ -1,0 +1,282 @@
+#include "vulkan/gpu_counter.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "gpuhist/error.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/submission.hpp"
+
+namespace gpuhist::vk {
+namespace {
+
+// Sample indices (pixel * 4 + channel) and per-bin counters stay below 2^32.
+constexpr std::uint64_t kMaxBatchPixels = 1ULL << 30;
+// Pixel bytes per batch, and chunk-histogram bytes per wave: bounded so that a
+// large image or a large bin count never needs an absurd allocation.
+constexpr std::uint64_t kMaxBatchBytes = 256ULL << 20;
+constexpr std::uint64_t kMaxWaveBytes = 256ULL << 20;
+constexpr std::uint32_t kGroupSize = 256;
+// Software drivers cap the iterations of a shader loop, nested loops counted
+// together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
+// so that no invocation loops more than this many times.
+constexpr std::uint32_t kMaxLoopIterations = 8192;
+
+std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return static_cast<std::uint32_t>((a + b - 1) / b);
+}
+
+}  // namespace
+
+std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
+                                std::uint64_t max_pixels) {
+  std::vector<Batch> batches;
+  if (width <= max_pixels) {
+    const auto rows = static_cast<std::uint32_t>(std::min<std::uint64_t>(max_pixels / width, height));
+    for (std::uint32_t y = 0; y < height; y += rows) {
+      const std::uint32_t count = std::min(rows, height - y);
+      batches.push_back({y, 0, count * width, width});
+    }
+    return batches;
+  }
+  const auto piece = static_cast<std::uint32_t>(max_pixels);
+  for (std::uint32_t y = 0; y < height; ++y) {
+    for (std::uint32_t x = 0; x < width; x += piece) {
+      const std::uint32_t count = std::min(piece, width - x);
+      batches.push_back({y, x, count, count});
+    }
+  }
+  return batches;
+}
+
+// Everything about one count() call that does not change between batches.
+struct GpuCounter::Plan {
+  Strategy strategy;
+  std::vector<SpecConstant> binning;  // channels, sample bits, bins, luma
+  std::uint32_t bins;
+  VkDeviceSize histogram_bytes;       // bins * 4 channels * 4 bytes
+  std::uint32_t chunk_x = 256, chunk_y = 1;
+  bool chunk_shared = true;
+  std::uint32_t wave_chunks = 1;      // chunk histograms held at once
+  std::uint32_t group_size = kGroupSize;
+  std::uint32_t copies = 1;           // private histograms per workgroup (gpu)
+  std::uint32_t groups_cap = 1;       // persistent workgroups (gpu)
+};
+
+GpuCounter::GpuCounter(const Device& device) : device_(device), pipelines_(device) {}
+
+void GpuCounter::ensure(Buffer& buffer, VkDeviceSize size, VkBufferUsageFlags usage,
+                        MemoryUse use) {
+  if (buffer.get() == VK_NULL_HANDLE || buffer.size() < size) {
+    buffer = Buffer();  // release the old one before allocating the new one
+    buffer = Buffer(device_, size, usage, use);
+  }
+}
+
+void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destination) const {
+  const std::size_t bpp = pixel_bytes(image.format);
+  auto* out = static_cast<std::byte*>(destination);
+  if (batch.x0 != 0 || batch.width != image.width) {
+    std::memcpy(out, image.row(batch.y0) + batch.x0 * bpp, std::size_t{batch.pixel_count} * bpp);
+    return;
+  }
+  const std::size_t row_bytes = std::size_t{image.width} * bpp;
+  const std::uint32_t rows = batch.pixel_count / image.width;
+  if (image.stride == row_bytes) {
+    std::memcpy(out, image.row(batch.y0), row_bytes * rows);
+    return;
+  }
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    std::memcpy(out + r * row_bytes, image.row(batch.y0 + r), row_bytes);
+  }
+}
+
+Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& options,
+                            Strategy strategy, ChunkShape chunk) {
+  const DeviceInfo& info = device_.info();
+  Plan plan{};
+  plan.strategy = strategy;
+  plan.bins = options.bins;
+  plan.histogram_bytes = VkDeviceSize{options.bins} * 16;
+  const std::uint32_t sample_bits =
+      image.format.sample == SampleType::U8 ? 8 : image.format.sample == SampleType::U16 ? 16 : 32;
+  plan.binning = {{kSpecChannels, channel_count(image.format.layout)},
+                  {kSpecSampleBits, sample_bits},
+                  {kSpecBins, options.bins},
+                  {kSpecLuma601, options.luma == LumaWeights::Rec601 ? 1U : 0U}};
+  plan.group_size = std::min(kGroupSize, std::min(info.max_invocations, info.max_workgroup_size[0]));
+  const bool fits_shared = plan.histogram_bytes <= info.max_shared_memory;
+
+  if (strategy == Strategy::GpuChunksSum || strategy == Strategy::GpuChunksReduce) {
+    plan.chunk_x = chunk == ChunkShape::Tile16x16 ? 16 : 256;
+    plan.chunk_y = chunk == ChunkShape::Tile16x16 ? 16 : 1;
+    if (plan.chunk_x * plan.chunk_y > info.max_invocations ||
+        plan.chunk_x > info.max_workgroup_size[0] || plan.chunk_y > info.max_workgroup_size[1]) {
+      throw Error(ErrorKind::InvalidArgument, "chunk " + std::string(to_string(chunk)) +
+                                                  " exceeds the workgroup limits of '" +
+                                                  info.name + "'");
+    }
+    plan.chunk_shared = fits_shared;
+    plan.wave_chunks = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+        kMaxWaveBytes / plan.histogram_bytes, 1,
+        std::min(info.max_workgroup_count[0], kMaxLoopIterations)));
+  }
+  if (strategy == Strategy::Gpu) {
+    // Several private copies spread a flat image's atomics over more addresses;
+    // half the shared memory is left free so that more workgroups fit per unit.
+    const std::uint64_t budget = info.max_shared_memory / 2;
+    const std::uint32_t wanted = info.hardware() ? 8U : 1U;
+    plan.copies = !fits_shared ? 0U
+                               : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+                                     budget / plan.histogram_bytes, 1, wanted));
+    const std::uint32_t units =
+        info.compute_units.value_or(info.hardware() ? 64U
+                                                    : std::max(1U, std::thread::hardware_concurrency()));
+    plan.groups_cap = std::min(units * (info.hardware() ? 8U : 2U), info.max_workgroup_count[0]);
+  }
+
+  const std::uint64_t bpp = pixel_bytes(image.format);
+  const std::uint64_t byte_limit = std::min<std::uint64_t>(kMaxBatchBytes, info.max_storage_buffer_range);
+  const auto batches = plan_batches(image.width, image.height,
+                                    std::max<std::uint64_t>(1, std::min(kMaxBatchPixels, byte_limit / bpp)));
+  std::uint64_t largest = 0;
+  for (const Batch& b : batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
+
+  constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  const bool direct = device_.unified_memory();
+  ensure(pixels_, largest * bpp, storage | dst, direct ? MemoryUse::Mappable : MemoryUse::DeviceLocal);
+  if (!direct) ensure(staging_, largest * bpp, src, MemoryUse::Upload);
+  ensure(result_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
+  ensure(readback_, plan.histogram_bytes, dst, MemoryUse::Readback);
+  const bool chunked = strategy == Strategy::GpuChunksSum || strategy == Strategy::GpuChunksReduce;
+  if (chunked) {
+    ensure(chunks_, plan.histogram_bytes * plan.wave_chunks, storage | dst, MemoryUse::DeviceLocal);
+  }
+
+  Histogram out(options.bins, is_colour(image.format.layout));
+  const auto* counts = static_cast<const std::uint32_t*>(readback_.mapped());
+  for (const Batch& batch : batches) {
+    upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
+    Submission submission(device_, pipelines_,
+                          {pixels_.get(), chunked ? chunks_.get() : result_.get(), result_.get()});
+    if (!direct) submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * bpp);
+    submission.zero(result_.get(), plan.histogram_bytes);
+    // The uploaded pixels and the zeroed counters must land before any shader reads them.
+    submission.barrier();
+    record(submission, plan, batch);
+    // Every shader's counts must be final before they are copied out.
+    submission.barrier();
+    submission.copy(result_.get(), readback_.get(), plan.histogram_bytes);
+    // The copy must be complete and visible before the host reads it after the wait.
+    submission.barrier_to_host();
+    submission.submit_and_wait();
+    for (Channel channel : out.channels()) {
+      auto dst_counts = out.counts(channel);
+      const auto c = static_cast<std::size_t>(channel);
+      for (std::size_t bin = 0; bin < options.bins; ++bin) dst_counts[bin] += counts[bin * 4 + c];
+    }
+  }
+  return out;
+}
+
+void GpuCounter::record(Submission& submission, const Plan& plan, const Batch& batch) {
+  PushParams params{};
+  params.pixel_count = batch.pixel_count;
+  params.width = batch.width;
+  const std::uint32_t max_groups = device_.info().max_workgroup_count[0];
+  std::vector<SpecConstant> constants = plan.binning;
+  switch (plan.strategy) {
+    case Strategy::GpuSingle: {
+      // One invocation walks everything; on a software device it walks in
+      // spans, one dispatch after another.
+      const VkPipeline single = pipelines_.get(Shader::HistSingle, constants);
+      const std::uint32_t span = device_.info().hardware() ? batch.pixel_count : kMaxLoopIterations;
+      for (std::uint32_t first = 0; first < batch.pixel_count; first += span) {
+        params.first = first;
+        params.pixel_count = std::min(batch.pixel_count, first + span);
+        submission.dispatch(single, params, 1);
+        // Each span adds to counters the previous span wrote without atomics.
+        submission.barrier();
+      }
+      return;
+    }
+    case Strategy::GpuAtomic:
+      constants.push_back({kSpecLocalX, plan.group_size});
+      submission.dispatch(pipelines_.get(Shader::HistAtomic, constants), params,
+                          std::min(ceil_div(batch.pixel_count, plan.group_size), max_groups));
+      // max_groups * 256 * kMaxLoopIterations is far above the batch limit of 2^30 pixels.
+      return;
+    case Strategy::Gpu: {
+      const std::uint32_t shared_words = plan.copies == 0 ? 1U : plan.copies * plan.bins * 4;
+      constants.push_back({kSpecSharedWords, shared_words});
+      constants.push_back({kSpecCopies, plan.copies});
+      constants.push_back({kSpecLocalX, plan.group_size});
+      const std::uint32_t needed = ceil_div(batch.pixel_count, plan.group_size);
+      const std::uint32_t fewest = ceil_div(needed, kMaxLoopIterations);
+      const std::uint32_t groups = std::max(std::min(needed, plan.groups_cap), fewest);
+      submission.dispatch(pipelines_.get(Shader::HistPrivatized, constants), params, groups);
+      return;
+    }
+    case Strategy::GpuChunksSum:
+    case Strategy::GpuChunksReduce: record_chunks(submission, plan, batch); return;
+    case Strategy::CpuReference:
+    case Strategy::Cpu: break;
+  }
+  throw Error(ErrorKind::InvalidArgument,
+              "strategy " + std::string(to_string(plan.strategy)) + " does not run on a GPU");
+}
+
+void GpuCounter::record_chunks(Submission& submission, const Plan& plan, const Batch& batch) {
+  std::vector<SpecConstant> count_constants = plan.binning;
+  count_constants.push_back({kSpecSharedWords, plan.chunk_shared ? plan.bins * 4 : 1U});
+  count_constants.push_back({kSpecUseShared, plan.chunk_shared ? 1U : 0U});
+  count_constants.push_back({kSpecLocalX, plan.chunk_x});
+  count_constants.push_back({kSpecLocalY, plan.chunk_y});
+  const VkPipeline count = pipelines_.get(Shader::HistChunks, count_constants);
+  const std::vector<SpecConstant> bins_only = {{kSpecBins, plan.bins}};
+  const VkPipeline sum = pipelines_.get(Shader::ChunksSum, bins_only);
+  const VkPipeline reduce = plan.strategy == Strategy::GpuChunksReduce
+                                ? pipelines_.get(Shader::ChunksReduce, bins_only)
+                                : VK_NULL_HANDLE;
+
+  const std::uint32_t rows = ceil_div(batch.pixel_count, batch.width);
+  const std::uint64_t total = std::uint64_t{ceil_div(batch.width, plan.chunk_x)} *
+                              ceil_div(rows, plan.chunk_y);
+  PushParams params{};
+  params.pixel_count = batch.pixel_count;
+  params.width = batch.width;
+  for (std::uint64_t base = 0; base < total; base += plan.wave_chunks) {
+    const auto chunks = static_cast<std::uint32_t>(std::min<std::uint64_t>(plan.wave_chunks, total - base));
+    params.chunk_base = static_cast<std::uint32_t>(base);
+    params.chunk_count = chunks;
+    if (!plan.chunk_shared) {
+      submission.zero(chunks_.get(), plan.histogram_bytes * chunks);
+      // Chunks counted with global atomics need zeroed slots first.
+      submission.barrier();
+    }
+    submission.dispatch(count, params, chunks);
+    // Chunk histograms must be complete before they are added up.
+    submission.barrier();
+    const std::uint32_t counter_groups = ceil_div(std::uint64_t{plan.bins} * 4, 256);
+    if (reduce == VK_NULL_HANDLE) {
+      submission.dispatch(sum, params, counter_groups);
+    } else {
+      for (std::uint32_t stride = 1; stride < chunks; stride *= 2) {
+        params.stride = stride;
+        submission.dispatch(reduce, params, counter_groups, ceil_div(chunks - stride, 2ULL * stride));
+        // The next pass reads what this pass wrote.
+        submission.barrier();
+      }
+      params.chunk_count = 1;
+      submission.dispatch(sum, params, counter_groups);
+    }
+    // The next wave overwrites the chunk slots this wave's sum reads.
+    submission.barrier();
+  }
+}
+
+}  // namespace gpuhist::vk

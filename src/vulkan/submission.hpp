@@ -1,0 +1,46 @@
+// One command buffer recorded and submitted: copies, fills, dispatches and the
+// barriers between them, then a blocking wait for completion.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include <vulkan/vulkan.h>
+
+#include "vulkan/handles.hpp"
+#include "vulkan/pipelines.hpp"
+
+namespace gpuhist::vk {
+
+class Device;
+
+class Submission {
+ public:
+  // Begins recording; every dispatch sees `buffers` at bindings 0, 1, 2.
+  Submission(const Device& device, const Pipelines& pipelines,
+             const std::array<VkBuffer, kBufferBindings>& buffers);
+  Submission(const Submission&) = delete;
+  Submission& operator=(const Submission&) = delete;
+  ~Submission();
+
+  void copy(VkBuffer src, VkBuffer dst, VkDeviceSize size);
+  void zero(VkBuffer buffer, VkDeviceSize size);
+  void dispatch(VkPipeline pipeline, const PushParams& params, std::uint32_t groups_x,
+                std::uint32_t groups_y = 1);
+  // Makes earlier transfer and shader writes visible to later transfers and shaders.
+  void barrier();
+  // Makes earlier writes visible to the host after the wait.
+  void barrier_to_host();
+  // Ends recording, submits, and waits. Throws Error(Device) on failure or device loss.
+  void submit_and_wait();
+
+ private:
+  const Device& device_;
+  const Pipelines& pipelines_;
+  UniqueDescriptorPool pool_;
+  UniqueFence fence_;
+  VkCommandBuffer commands_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+};
+
+}  // namespace gpuhist::vk
