@@ -11,6 +11,7 @@
 #include "gpuhist/image_file.hpp"
 #include "inputs.hpp"
 #include "progress.hpp"
+#include "quiet_stderr.hpp"
 #include "writers.hpp"
 
 namespace gpuhist::cli {
@@ -122,7 +123,10 @@ int run_compute(const ComputeArgs& args) {
     const auto& path = inputs.files[i];
     progress.update(i, path.string());
     try {
-      const Image image = load_image(path, LoadOptions{args.max_pixels});
+      const Image image = [&] {
+        const QuietStderr quiet;
+        return load_image(path, LoadOptions{args.max_pixels});
+      }();
       Entry entry;
       entry.file = path.string();
       entry.width = image.width;

@@ -47,7 +47,10 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   if (std::filesystem::is_directory(status)) fail(path, "is a directory");
   if (std::filesystem::file_size(path, ec) == 0 && !ec) fail(path, "file is empty");
 
-  auto input = OIIO::ImageInput::open(path.string());
+  // Keep stored samples as they are: no premultiplication by alpha on read.
+  OIIO::ImageSpec config;
+  config.attribute("oiio:UnassociatedAlpha", 1);
+  auto input = OIIO::ImageInput::open(path.string(), &config);
   if (!input) {
     std::string cause = one_line(OIIO::geterror());
     if (cause.find("not exist") != std::string::npos) cause = "no such file";

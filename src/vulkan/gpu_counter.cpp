@@ -14,10 +14,6 @@ namespace {
 
 // Sample indices (pixel * 4 + channel) and per-bin counters stay below 2^32.
 constexpr std::uint64_t kMaxBatchPixels = 1ULL << 30;
-// Pixel bytes per batch, and chunk-histogram bytes per wave: bounded so that a
-// large image or a large bin count never needs an absurd allocation.
-constexpr std::uint64_t kMaxBatchBytes = 256ULL << 20;
-constexpr std::uint64_t kMaxWaveBytes = 256ULL << 20;
 constexpr std::uint32_t kGroupSize = 256;
 // Software drivers cap the iterations of a shader loop, nested loops counted
 // together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
@@ -65,7 +61,8 @@ struct GpuCounter::Plan {
   std::uint32_t groups_cap = 1;       // persistent workgroups (gpu)
 };
 
-GpuCounter::GpuCounter(const Device& device) : device_(device), pipelines_(device) {}
+GpuCounter::GpuCounter(const Device& device, GpuLimits limits)
+    : device_(device), limits_(limits), pipelines_(device) {}
 
 void GpuCounter::ensure(Buffer& buffer, VkDeviceSize size, VkBufferUsageFlags usage,
                         MemoryUse use) {
@@ -120,7 +117,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
     }
     plan.chunk_shared = fits_shared;
     plan.wave_chunks = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-        kMaxWaveBytes / plan.histogram_bytes, 1,
+        limits_.max_wave_bytes / plan.histogram_bytes, 1,
         std::min(info.max_workgroup_count[0], kMaxLoopIterations)));
   }
   if (strategy == Strategy::Gpu) {
@@ -138,7 +135,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   }
 
   const std::uint64_t bpp = pixel_bytes(image.format);
-  const std::uint64_t byte_limit = std::min<std::uint64_t>(kMaxBatchBytes, info.max_storage_buffer_range);
+  const std::uint64_t byte_limit = std::min<std::uint64_t>(limits_.max_batch_bytes, info.max_storage_buffer_range);
   const auto batches = plan_batches(image.width, image.height,
                                     std::max<std::uint64_t>(1, std::min(kMaxBatchPixels, byte_limit / bpp)));
   std::uint64_t largest = 0;

@@ -31,9 +31,16 @@ struct Batch {
 [[nodiscard]] std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
                                               std::uint64_t max_pixels);
 
+// Sizes that bound one submission's buffers. The defaults suit every device;
+// tests shrink them to exercise batching and waves on small images.
+struct GpuLimits {
+  std::uint64_t max_batch_bytes = 256ULL << 20;  // pixel bytes uploaded per batch
+  std::uint64_t max_wave_bytes = 256ULL << 20;   // chunk-histogram bytes per wave
+};
+
 class GpuCounter {
  public:
-  explicit GpuCounter(const Device& device);
+  explicit GpuCounter(const Device& device, GpuLimits limits = {});
 
   // Counts a validated image with a GPU strategy. Throws Error(InvalidArgument)
   // for a chunk shape the device cannot run, Error(Device) on device failure.
@@ -48,6 +55,7 @@ class GpuCounter {
   void record_chunks(Submission& submission, const Plan& plan, const Batch& batch);
 
   const Device& device_;
+  GpuLimits limits_;
   Pipelines pipelines_;
   Buffer staging_;   // pixels as written by the host (absent on unified memory)
   Buffer pixels_;    // pixels as read by the shaders

@@ -1,0 +1,52 @@
+#include "support/run_cli.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace gpuhist::test {
+namespace {
+
+std::string quote(const std::string& arg) {
+  std::string out = "'";
+  for (char c : arg) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::string temp_dir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "gpuhist-test-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
+CliResult run_cli(const std::vector<std::string>& args) {
+  const std::filesystem::path dir = temp_dir();
+  std::string command = quote(GPUHIST_BINARY);
+  for (const auto& arg : args) command += " " + quote(arg);
+  command += " > " + quote((dir / "out").string()) + " 2> " + quote((dir / "err").string()) + " < /dev/null";
+  const int raw = std::system(command.c_str());
+  CliResult result;
+  if (WIFEXITED(raw)) result.status = WEXITSTATUS(raw);
+  else if (WIFSIGNALED(raw)) result.status = 128 + WTERMSIG(raw);
+  result.out = slurp(dir / "out");
+  result.err = slurp(dir / "err");
+  std::filesystem::remove_all(dir);
+  return result;
+}
+
+}  // namespace gpuhist::test

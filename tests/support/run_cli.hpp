@@ -1,0 +1,20 @@
+// Runs the built gpuhist binary and captures its exit status and output.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpuhist::test {
+
+struct CliResult {
+  int status = -1;  // exit status; 128 + N when killed by signal N
+  std::string out;
+  std::string err;
+};
+
+CliResult run_cli(const std::vector<std::string>& args);
+
+// A fresh empty folder under the system temp folder.
+std::string temp_dir();
+
+}  // namespace gpuhist::test

@@ -1,0 +1,283 @@
+// The gpuhist command end to end: every output format, every verb, and every
+// error path with its exit status and one-line message.
+#include <gtest/gtest.h>
+
+#include <OpenImageIO/imageio.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/run_cli.hpp"
+
+namespace gpuhist {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_cli;
+using json = nlohmann::json;
+
+const std::string kCoffee = std::string(GPUHIST_SOURCE_DIR) + "/data/coffee.png";
+const std::string kRocket = std::string(GPUHIST_SOURCE_DIR) + "/data/rocket.jpg";
+
+// Asserts a failed run printed exactly one line, "gpuhist: error: ...", mentioning `needle`.
+void expect_one_line_error(const test::CliResult& r, const std::string& needle) {
+  EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = test::temp_dir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(Cli, JsonContract) {
+  const auto r = run_cli({"compute", kCoffee, "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["file"], kCoffee);
+  EXPECT_EQ(j["width"], 600);
+  EXPECT_EQ(j["height"], 400);
+  EXPECT_EQ(j["bins"], 256);
+  for (const char* channel : {"red", "green", "blue", "luminance"}) {
+    const auto& counts = j["histograms"][channel];
+    ASSERT_EQ(counts.size(), 256U) << channel;
+    std::uint64_t total = 0;
+    for (const auto& c : counts) total += c.get<std::uint64_t>();
+    EXPECT_EQ(total, 240000U) << channel;
+    const auto& stats = j["stats"][channel];
+    for (const char* key : {"count", "min", "max", "mean", "stddev", "median", "p1", "p99"}) {
+      EXPECT_TRUE(stats.contains(key)) << channel << " " << key;
+    }
+    EXPECT_EQ(stats["count"], 240000);
+  }
+}
+
+// The acceptance check: the same histograms from every strategy.
+TEST_F(Cli, EveryStrategyPrintsTheSameHistograms) {
+  for (const std::string& photo : {kCoffee, kRocket}) {
+    json first;
+    for (const char* strategy : {"cpu-reference", "cpu", "gpu-single", "gpu-atomic",
+                                 "gpu-chunks-sum", "gpu-chunks-reduce", "gpu"}) {
+      const auto r = run_cli({"compute", photo, "--format", "json", "--strategy", strategy});
+      ASSERT_EQ(r.status, 0) << strategy << ": " << r.err;
+      const json j = json::parse(r.out);
+      EXPECT_EQ(j["strategy"], strategy);
+      if (first.is_null()) first = j["histograms"];
+      EXPECT_EQ(j["histograms"], first) << strategy << " on " << photo;
+    }
+  }
+}
+
+TEST_F(Cli, ComputeIsTheDefaultVerbAndTableTheDefaultFormat) {
+  const auto r = run_cli({kCoffee});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("600x400"), std::string::npos) << r.out;
+  for (const char* word : {"channel", "red", "green", "blue", "luminance", "median", "p99"}) {
+    EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  }
+  EXPECT_NE(r.out.find("240000"), std::string::npos);
+}
+
+TEST_F(Cli, CsvHasOneRowPerBin) {
+  const auto r = run_cli({kCoffee, "--format", "csv", "--bins", "16"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "file,bin,red,green,blue,luminance");
+  int rows = 0;
+  std::uint64_t red_total = 0;
+  while (std::getline(lines, line)) {
+    std::istringstream cells(line);
+    std::string file, bin, red;
+    std::getline(cells, file, ',');
+    std::getline(cells, bin, ',');
+    std::getline(cells, red, ',');
+    EXPECT_EQ(file, kCoffee);
+    EXPECT_EQ(bin, std::to_string(rows));
+    red_total += std::stoull(red);
+    ++rows;
+  }
+  EXPECT_EQ(rows, 16);
+  EXPECT_EQ(red_total, 240000U);
+}
+
+TEST_F(Cli, NpyFile) {
+  const std::string out = (dir_ / "h.npy").string();
+  const auto r = run_cli({kCoffee, "--format", "npy", "-o", out, "--bins", "1000"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(out, std::ios::binary);
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(data.size(), 10U);
+  EXPECT_EQ(data.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+  const std::size_t header_len = static_cast<unsigned char>(data[8]) | (static_cast<unsigned char>(data[9]) << 8);
+  EXPECT_EQ((10 + header_len) % 64, 0U);
+  const std::string header = data.substr(10, header_len);
+  EXPECT_NE(header.find("'descr': '<u8'"), std::string::npos) << header;
+  EXPECT_NE(header.find("'shape': (4, 1000)"), std::string::npos) << header;
+  ASSERT_EQ(data.size(), 10 + header_len + 4 * 1000 * 8);
+  std::uint64_t green = 0;
+  for (std::size_t i = 0; i < 1000; ++i) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, data.data() + 10 + header_len + (1000 + i) * 8, 8);
+    green += v;
+  }
+  EXPECT_EQ(green, 240000U);
+}
+
+TEST_F(Cli, SeveralFilesFoldersAndMerge) {
+  fs::create_directories(dir_ / "set/sub");
+  fs::copy_file(kCoffee, dir_ / "set/a.png");
+  fs::copy_file(kRocket, dir_ / "set/sub/b.jpg");
+  std::ofstream(dir_ / "set/readme.txt") << "not an image";
+  const auto r = run_cli({(dir_ / "set").string(), "--format", "json", "--merge", "--strategy", "gpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  ASSERT_EQ(j.size(), 3U);  // two images (the .txt is skipped) and the total
+  EXPECT_EQ(j[0]["file"], (dir_ / "set/a.png").string());
+  EXPECT_EQ(j[2]["file"], "(total)");
+  EXPECT_EQ(j[2]["files"], 2);
+  const std::uint64_t pixels = 600 * 400 + 640 * 427;
+  EXPECT_EQ(j[2]["stats"]["luminance"]["count"], pixels);
+  for (std::size_t bin = 0; bin < 256; ++bin) {
+    EXPECT_EQ(j[2]["histograms"]["red"][bin].get<std::uint64_t>(),
+              j[0]["histograms"]["red"][bin].get<std::uint64_t>() +
+                  j[1]["histograms"]["red"][bin].get<std::uint64_t>());
+  }
+}
+
+TEST_F(Cli, GreyImagesHaveLuminanceOnly) {
+  const std::string path = (dir_ / "grey.png").string();
+  auto out = OIIO::ImageOutput::create(path);
+  ASSERT_TRUE(out);
+  const std::uint8_t pixels[6] = {0, 10, 10, 200, 255, 255};
+  ASSERT_TRUE(out->open(path, OIIO::ImageSpec(3, 2, 1, OIIO::TypeDesc::UINT8)));
+  ASSERT_TRUE(out->write_image(OIIO::TypeDesc::UINT8, pixels));
+  out->close();
+  const auto r = run_cli({path, "--format", "json", "--strategy", "gpu-atomic"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["histograms"].size(), 1U);
+  EXPECT_EQ(j["histograms"]["luminance"][10], 2);
+  EXPECT_EQ(j["histograms"]["luminance"][255], 2);
+  EXPECT_EQ(j["stats"].size(), 1U);
+}
+
+TEST_F(Cli, BadFilesAreReportedAndTheRestPrinted) {
+  std::ofstream(dir_ / "broken.png") << "garbage";
+  const auto r = run_cli({kCoffee, (dir_ / "missing.jpg").string(), (dir_ / "broken.png").string(),
+                          kRocket, "--format", "json"});
+  EXPECT_EQ(r.status, 1);
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j.size(), 2U);
+  EXPECT_EQ(j[0]["file"], kCoffee);
+  EXPECT_EQ(j[1]["file"], kRocket);
+  EXPECT_NE(r.err.find("missing.jpg: no such file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("broken.png"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;
+}
+
+TEST_F(Cli, InputErrorsExitWithOne) {
+  std::ofstream(dir_ / "empty.png").close();
+  std::ofstream(dir_ / "text.tif") << "text";
+  {
+    std::ifstream in(kCoffee, std::ios::binary);
+    std::string half(150000, '\0');
+    in.read(half.data(), 150000);
+    std::ofstream(dir_ / "truncated.png", std::ios::binary) << half;
+  }
+  const std::pair<std::string, std::string> cases[] = {
+      {(dir_ / "missing.png").string(), "no such file"},
+      {(dir_ / "empty.png").string(), "empty"},
+      {(dir_ / "text.tif").string(), "text.tif"},
+      {(dir_ / "truncated.png").string(), "truncated"},
+  };
+  for (const auto& [path, needle] : cases) {
+    const auto r = run_cli({path});
+    EXPECT_EQ(r.status, 1) << path;
+    expect_one_line_error(r, needle);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  const auto big = run_cli({kCoffee, "--max-pixels", "1000"});
+  EXPECT_EQ(big.status, 1);
+  expect_one_line_error(big, "exceeds the limit of 1000");
+}
+
+TEST_F(Cli, UsageErrorsExitWithTwo) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{kCoffee, "--bins", "0"}, "--bins"},
+      {{kCoffee, "--bins", "65537"}, "--bins"},
+      {{kCoffee, "--bins", "many"}, "--bins"},
+      {{kCoffee, "--strategy", "fastest"}, "fastest"},
+      {{kCoffee, "--device", "no-such-gpu"}, "no-such-gpu"},
+      {{kCoffee, "--device", "99"}, "99"},
+      {{kCoffee, "--format", "xml"}, "xml"},
+      {{kCoffee, "--luma", "2020"}, "2020"},
+      {{kCoffee, "--chunk", "8x8"}, "8x8"},
+      {{kCoffee, "--max-pixels", "0"}, "--max-pixels"},
+      {{kCoffee, "--frobnicate"}, "frobnicate"},
+      {{"compute"}, "files"},
+      {{kCoffee, "--device", "cpu", "--strategy", "gpu"}, "--device cpu"},
+      {{"devices", "--format", "yaml"}, "yaml"},
+  };
+  for (const auto& [args, needle] : cases) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args.back() << ": " << r.err;
+    expect_one_line_error(r, needle);
+  }
+}
+
+TEST_F(Cli, UnwritableOutputExitsWithFour) {
+  const auto r = run_cli({kCoffee, "-o", (dir_ / "no/such/folder/out.json").string()});
+  EXPECT_EQ(r.status, 4);
+  expect_one_line_error(r, "out.json");
+}
+
+TEST_F(Cli, CpuStrategiesRunWithoutVulkan) {
+  const auto r = run_cli({kCoffee, "--device", "cpu", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["strategy"], "cpu");
+}
+
+TEST_F(Cli, DevicesListsTheSoftwareOrHardwareDevice) {
+  const auto table = run_cli({"devices"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  for (const char* word : {"max invocations", "max workgroup size", "shared memory", "subgroup size", "timestamps"}) {
+    EXPECT_NE(table.out.find(word), std::string::npos) << word;
+  }
+  const auto r = run_cli({"devices", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  ASSERT_FALSE(j.empty()) << "no Vulkan device: GPU strategies must be tested";
+  EXPECT_GT(j[0]["max_invocations"].get<int>(), 0);
+  EXPECT_GT(j[0]["max_shared_memory"].get<int>(), 0);
+  // Choosing the first device by index and by a piece of its name both work.
+  const std::string name = j[0]["name"];
+  for (const std::string& device : {std::to_string(j[0]["index"].get<int>()), name.substr(0, 4)}) {
+    const auto by = run_cli({kCoffee, "--device", device, "--strategy", "gpu", "--format", "json"});
+    EXPECT_EQ(by.status, 0) << device << ": " << by.err;
+  }
+}
+
+TEST_F(Cli, HelpAndVersion) {
+  const auto help = run_cli({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("compute"), std::string::npos);
+  EXPECT_NE(help.out.find("devices"), std::string::npos);
+  const auto sub = run_cli({"compute", "--help"});
+  EXPECT_EQ(sub.status, 0);
+  EXPECT_NE(sub.out.find("--strategy"), std::string::npos);
+  const auto version = run_cli({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out.rfind("gpuhist ", 0), 0U);
+}
+
+}  // namespace
+}  // namespace gpuhist

@@ -1,0 +1,101 @@
+// Images larger than one batch (whole rows, and rows split into pieces) and
+// chunk strategies that need several waves: shrunken limits make small images
+// take those paths, and the counts must still equal cpu-reference.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "cpu/reference.hpp"
+#include "support/compare.hpp"
+#include "support/synthetic_images.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/device_info.hpp"
+#include "vulkan/device_select.hpp"
+#include "vulkan/gpu_counter.hpp"
+#include "vulkan/instance.hpp"
+
+namespace gpuhist {
+namespace {
+
+TEST(PlanBatches, WholeRowsWhenARowFits) {
+  const auto batches = vk::plan_batches(10, 7, 30);
+  ASSERT_EQ(batches.size(), 3U);  // 3 + 3 + 1 rows
+  EXPECT_EQ(batches[0].pixel_count, 30U);
+  EXPECT_EQ(batches[2].y0, 6U);
+  EXPECT_EQ(batches[2].pixel_count, 10U);
+  for (const auto& b : batches) EXPECT_EQ(b.width, 10U);
+}
+
+TEST(PlanBatches, RowPiecesWhenARowIsTooLong) {
+  const auto batches = vk::plan_batches(10, 2, 4);
+  ASSERT_EQ(batches.size(), 6U);  // 4 + 4 + 2 per row
+  EXPECT_EQ(batches[1].x0, 4U);
+  EXPECT_EQ(batches[2].pixel_count, 2U);
+  EXPECT_EQ(batches[3].y0, 1U);
+  EXPECT_EQ(batches[3].x0, 0U);
+}
+
+class SmallLimits : public ::testing::TestWithParam<Strategy> {
+ protected:
+  static void SetUpTestSuite() {
+    instance_ = vk::Instance::create();
+    if (!instance_) return;
+    const auto physical = instance_->physical_devices();
+    std::vector<DeviceInfo> infos;
+    std::vector<VkPhysicalDevice> usable;
+    for (std::uint32_t i = 0; i < physical.size(); ++i) {
+      if (!vk::compute_queue_family(physical[i])) continue;
+      infos.push_back(vk::describe(physical[i], i));
+      usable.push_back(physical[i]);
+    }
+    const auto chosen = vk::select_device(infos, "auto");
+    if (!chosen) return;
+    device_ = std::make_unique<vk::Device>(usable[*chosen], infos[*chosen]);
+  }
+  static void TearDownTestSuite() {
+    device_.reset();
+    instance_.reset();
+  }
+  static inline std::optional<vk::Instance> instance_;
+  static inline std::unique_ptr<vk::Device> device_;
+};
+
+TEST_P(SmallLimits, ManyBatchesAndWaves) {
+  ASSERT_NE(device_, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  struct Case {
+    PixelFormat format;
+    std::uint32_t width, height, bins;
+    vk::GpuLimits limits;
+  };
+  const Case cases[] = {
+      // 4 rows of RGBA8 per batch: 25 batches of whole rows.
+      {{ChannelLayout::RGBA, SampleType::U8}, 100, 100, 256, {1600, 64 * 1024}},
+      // Rows of 600 RGB16 pixels split into pieces of 170 pixels.
+      {{ChannelLayout::RGB, SampleType::U16}, 600, 5, 1000, {1024, 16000 * 2}},
+      // One chunk histogram per wave.
+      {{ChannelLayout::Grey, SampleType::F32}, 513, 9, 4096, {1 << 20, 1}},
+  };
+  for (const Case& c : cases) {
+    vk::GpuCounter counter(*device_, c.limits);
+    const auto image = test::make_image(c.format, c.width, c.height, test::Content::Random, 5, 8);
+    const HistogramOptions options{c.bins};
+    const Histogram expected = cpu::count_reference(image.view, options);
+    for (ChunkShape shape : {ChunkShape::Row256x1, ChunkShape::Tile16x16}) {
+      EXPECT_TRUE(test::same_histograms(counter.count(image.view, options, GetParam(), shape), expected))
+          << to_string(c.format) << " " << c.width << "x" << c.height;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, SmallLimits,
+                         ::testing::Values(Strategy::GpuSingle, Strategy::GpuAtomic,
+                                           Strategy::GpuChunksSum, Strategy::GpuChunksReduce,
+                                           Strategy::Gpu),
+                         [](const auto& info) {
+                           std::string name(to_string(info.param));
+                           for (char& ch : name) if (ch == '-') ch = '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace gpuhist

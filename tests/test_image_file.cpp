@@ -1,0 +1,172 @@
+// Image files through the real decoders: every supported format is written
+// with OpenImageIO, read back by load_image, and counted.
+#include <gtest/gtest.h>
+
+#include <OpenImageIO/imageio.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+#include "support/compare.hpp"
+#include "support/run_cli.hpp"
+#include "support/synthetic_images.hpp"
+
+namespace gpuhist {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ImageFiles : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = test::temp_dir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Writes a test image with OpenImageIO; returns its path.
+  fs::path write(const std::string& name, const test::TestImage& image, OIIO::TypeDesc type) {
+    const fs::path path = dir_ / name;
+    auto out = OIIO::ImageOutput::create(path.string());
+    EXPECT_TRUE(out) << OIIO::geterror();
+    const auto& v = image.view;
+    OIIO::ImageSpec spec(static_cast<int>(v.width), static_cast<int>(v.height),
+                         static_cast<int>(channel_count(v.format.layout)), type);
+    spec.attribute("oiio:UnassociatedAlpha", 1);  // write the samples as given
+    EXPECT_TRUE(out->open(path.string(), spec)) << out->geterror();
+    const OIIO::TypeDesc in_type = v.format.sample == SampleType::U8    ? OIIO::TypeDesc::UINT8
+                                   : v.format.sample == SampleType::U16 ? OIIO::TypeDesc::UINT16
+                                                                        : OIIO::TypeDesc::FLOAT;
+    EXPECT_TRUE(out->write_image(in_type, v.data, OIIO::AutoStride, static_cast<OIIO::stride_t>(v.stride)))
+        << out->geterror();
+    out->close();
+    return path;
+  }
+
+  fs::path dir_;
+};
+
+// Lossless formats give back exactly the pixels written, with the same sample type.
+TEST_F(ImageFiles, LosslessFormatsRoundTrip) {
+  struct Case {
+    const char* name;
+    PixelFormat format;
+    OIIO::TypeDesc type;
+  };
+  const Case cases[] = {
+      {"rgb8.png", {ChannelLayout::RGB, SampleType::U8}, OIIO::TypeDesc::UINT8},
+      {"grey8.png", {ChannelLayout::Grey, SampleType::U8}, OIIO::TypeDesc::UINT8},
+      {"rgb16.png", {ChannelLayout::RGB, SampleType::U16}, OIIO::TypeDesc::UINT16},
+      {"rgb8.tif", {ChannelLayout::RGB, SampleType::U8}, OIIO::TypeDesc::UINT8},
+      {"grey16.tif", {ChannelLayout::Grey, SampleType::U16}, OIIO::TypeDesc::UINT16},
+      {"rgbf.tif", {ChannelLayout::RGB, SampleType::F32}, OIIO::TypeDesc::FLOAT},
+      {"rgbf.exr", {ChannelLayout::RGB, SampleType::F32}, OIIO::TypeDesc::FLOAT},
+  };
+  const Context context = Context::open("cpu");
+  for (const Case& c : cases) {
+    const auto image = test::make_image(c.format, 37, 23, test::Content::Random, 3);
+    const fs::path path = write(c.name, image, c.type);
+    const Image loaded = load_image(path);
+    EXPECT_EQ(loaded.format, c.format) << c.name << " read as " << to_string(loaded.format);
+    EXPECT_EQ(loaded.width, 37U);
+    EXPECT_EQ(loaded.height, 23U);
+    for (std::uint32_t bins : {256U, 1000U}) {
+      EXPECT_TRUE(test::same_histograms(context.compute(loaded.view(), {bins}),
+                                        context.compute(image.view, {bins})))
+          << c.name;
+    }
+  }
+}
+
+// RGBA files count R, G and B; the alpha channel is not read.
+TEST_F(ImageFiles, AlphaIsIgnored) {
+  const auto image = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 20, 10, test::Content::Random);
+  const Image loaded = load_image(write("rgba.png", image, OIIO::TypeDesc::UINT8));
+  EXPECT_EQ(loaded.format.layout, ChannelLayout::RGB);
+  const Context context = Context::open("cpu");
+  const Histogram a = context.compute(loaded.view());
+  const Histogram b = context.compute(image.view);
+  EXPECT_TRUE(test::same_histograms(a, b));
+}
+
+// Lossy formats decode to 8-bit RGB of the written size.
+TEST_F(ImageFiles, LossyFormatsDecode) {
+  const auto image = test::make_image({ChannelLayout::RGB, SampleType::U8}, 64, 48, test::Content::Gradient);
+  for (const char* name : {"lossy.jpg", "lossy.webp"}) {
+    const Image loaded = load_image(write(name, image, OIIO::TypeDesc::UINT8));
+    EXPECT_EQ(loaded.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8})) << name;
+    EXPECT_EQ(loaded.width, 64U);
+    EXPECT_EQ(loaded.height, 48U);
+  }
+}
+
+// A palette PNG counts its expanded colours.
+TEST_F(ImageFiles, PalettePng) {
+  const Image loaded = load_image(fs::path(GPUHIST_SOURCE_DIR) / "tests/data/palette_color.png");
+  EXPECT_EQ(loaded.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+  const Histogram h = Context::open("cpu").compute(loaded.view());
+  EXPECT_EQ(h.total(Channel::Red), 100U);
+  // Bins that hold pixels are palette entries' values, not palette indices.
+  std::uint32_t nonzero = 0;
+  for (std::uint64_t count : h.counts(Channel::Red)) nonzero += count != 0 ? 1 : 0;
+  EXPECT_GE(nonzero, 2U);
+  EXPECT_GT(h.counts(Channel::Red)[255] + h.counts(Channel::Green)[255] + h.counts(Channel::Blue)[255], 0U);
+}
+
+TEST_F(ImageFiles, BadFilesThrowInputErrors) {
+  const fs::path photo = fs::path(GPUHIST_SOURCE_DIR) / "data/rocket.jpg";
+  const auto truncate = [&](const fs::path& src, const std::string& name, std::size_t bytes) {
+    std::ifstream in(src, std::ios::binary);
+    std::string data(bytes, '\0');
+    in.read(data.data(), static_cast<std::streamsize>(bytes));
+    std::ofstream(dir_ / name, std::ios::binary).write(data.data(), static_cast<std::streamsize>(bytes));
+    return dir_ / name;
+  };
+  std::ofstream(dir_ / "empty.png").close();
+  std::ofstream(dir_ / "text.png") << "not a png at all";
+  std::ofstream(dir_ / "notes.xyz") << "plain text";
+  const fs::path cases[] = {
+      dir_ / "missing.png",
+      dir_ / "empty.png",
+      dir_ / "text.png",
+      dir_ / "notes.xyz",
+      truncate(photo, "half.jpg", 40000),
+      truncate(fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png", "half.png", 200000),
+      truncate(fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png", "header.png", 60),
+      dir_,
+  };
+  for (const fs::path& path : cases) {
+    try {
+      (void)load_image(path);
+      ADD_FAILURE() << path << " loaded";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Input) << path;
+      EXPECT_NE(std::string(e.what()).find(path.filename().string()), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_F(ImageFiles, MaxPixelsIsCheckedBeforeDecoding) {
+  const fs::path photo = fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png";
+  EXPECT_NO_THROW((void)load_image(photo, LoadOptions{600 * 400}));
+  try {
+    (void)load_image(photo, LoadOptions{600 * 400 - 1});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_NE(std::string(e.what()).find("--max-pixels"), std::string::npos);
+  }
+}
+
+TEST(ImageExtensions, KnownAndUnknown) {
+  EXPECT_TRUE(has_image_extension("a/b.PNG"));
+  EXPECT_TRUE(has_image_extension("x.jpeg"));
+  EXPECT_TRUE(has_image_extension("x.exr"));
+  EXPECT_TRUE(has_image_extension("x.webp"));
+  EXPECT_FALSE(has_image_extension("x.txt"));
+  EXPECT_FALSE(has_image_extension("README"));
+}
+
+}  // namespace
+}  // namespace gpuhist

@@ -1,0 +1,86 @@
+// Statistics and the Histogram value type.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "gpuhist/error.hpp"
+#include "gpuhist/histogram.hpp"
+#include "gpuhist/statistics.hpp"
+
+namespace gpuhist {
+namespace {
+
+TEST(Statistics, KnownHistogram) {
+  // Values 2 (x1), 4 (x2), 6 (x1): mean 4, population variance (4 + 0 + 0 + 4) / 4 = 2.
+  const std::vector<std::uint64_t> counts = {0, 0, 1, 0, 2, 0, 1, 0};
+  const ChannelStats s = statistics(counts);
+  EXPECT_EQ(s.count, 4U);
+  EXPECT_EQ(s.min, 2U);
+  EXPECT_EQ(s.max, 6U);
+  EXPECT_DOUBLE_EQ(s.mean, 4.0);
+  EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(2.0));
+  EXPECT_EQ(s.median, 4U);  // rank ceil(0.5 * 4) = 2 falls in bin 4
+  EXPECT_EQ(s.p1, 2U);
+  EXPECT_EQ(s.p99, 6U);
+}
+
+TEST(Statistics, NearestRankPercentiles) {
+  std::vector<std::uint64_t> counts(100, 1);  // one value in each of bins 0..99
+  EXPECT_EQ(percentile(counts, 0.0), 0U);
+  EXPECT_EQ(percentile(counts, 1.0), 0U);   // rank 1
+  EXPECT_EQ(percentile(counts, 50.0), 49U);  // rank 50
+  EXPECT_EQ(percentile(counts, 50.5), 50U);  // rank 51
+  EXPECT_EQ(percentile(counts, 100.0), 99U);
+  EXPECT_EQ(percentile(counts, 250.0), 99U);  // clamped
+  EXPECT_EQ(percentile(counts, -3.0), 0U);
+}
+
+TEST(Statistics, EmptyHistogram) {
+  const std::vector<std::uint64_t> counts(16, 0);
+  const ChannelStats s = statistics(counts);
+  EXPECT_EQ(s.count, 0U);
+  EXPECT_EQ(s.mean, 0.0);
+  EXPECT_EQ(percentile(counts, 50.0), 0U);
+}
+
+TEST(Statistics, SingleBin) {
+  const ChannelStats s = statistics(std::vector<std::uint64_t>{0, 0, 0, 10'000'000'000ULL});
+  EXPECT_EQ(s.count, 10'000'000'000ULL);  // beyond 32 bits
+  EXPECT_EQ(s.min, 3U);
+  EXPECT_EQ(s.median, 3U);
+  EXPECT_DOUBLE_EQ(s.stddev, 0.0);
+}
+
+TEST(HistogramValue, ChannelsOfGreyAndColour) {
+  const Histogram grey(16, false);
+  EXPECT_FALSE(grey.has(Channel::Red));
+  EXPECT_TRUE(grey.has(Channel::Luminance));
+  EXPECT_TRUE(grey.counts(Channel::Red).empty());
+  EXPECT_EQ(grey.channels().size(), 1U);
+  const Histogram colour(16, true);
+  EXPECT_EQ(colour.channels().size(), 4U);
+  EXPECT_EQ(colour.counts(Channel::Blue).size(), 16U);
+  EXPECT_THROW(Histogram(0, true), Error);
+  EXPECT_THROW(Histogram(65537, true), Error);
+}
+
+TEST(HistogramValue, AddingMergesChannels) {
+  Histogram total;
+  Histogram grey(4, false);
+  grey.counts(Channel::Luminance)[1] = 5;
+  Histogram colour(4, true);
+  colour.counts(Channel::Red)[3] = 2;
+  colour.counts(Channel::Luminance)[1] = 1;
+  total += grey;
+  EXPECT_FALSE(total.colour());
+  total += colour;
+  EXPECT_TRUE(total.colour());
+  EXPECT_EQ(total.counts(Channel::Luminance)[1], 6U);
+  EXPECT_EQ(total.counts(Channel::Red)[3], 2U);
+  EXPECT_EQ(total.total(Channel::Green), 0U);
+  EXPECT_THROW(total += Histogram(8, false), Error);
+}
+
+}  // namespace
+}  // namespace gpuhist
