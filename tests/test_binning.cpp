@@ -26,30 +26,31 @@ struct LumaCase {
 };
 
 const std::vector<LumaCase> kLumaCases = {
-    {134, 1, 37, LumaWeights::Rec709, 255, 256, 32},          // s = 318750: exactly 32
-    {116, 1, 90, LumaWeights::Rec709, 255, 256, 31},          // s = 318748: 5099968/159375 = 31.99998
-    {246, 127, 225, LumaWeights::Rec709, 255, 256, 160},      // s = 1593750: exactly 160
-    {211, 137, 229, LumaWeights::Rec709, 255, 256, 159},      // 25499968/159375 = 159.99999
-    {255, 0, 170, LumaWeights::Rec601, 255, 256, 96},         // s = 956250: exactly 96
-    {224, 2, 241, LumaWeights::Rec601, 255, 256, 95},         // 3059968/31875 = 95.99900
-    {249, 31, 137, LumaWeights::Rec709, 255, 3, 1},           // s = 850000: exactly 1
-    {248, 21, 239, LumaWeights::Rec709, 255, 3, 0},           // 424999/425000
-    {255, 255, 255, LumaWeights::Rec709, 255, 3, 2},          // exactly 3, clamped to N - 1
-    {0, 0, 0, LumaWeights::Rec709, 255, 1, 0},                // one bin holds everything
+    {134, 1, 37, LumaWeights::Rec709, 255, 256, 32},      // s = 318750: exactly 32
+    {116, 1, 90, LumaWeights::Rec709, 255, 256, 31},      // s = 318748: 5099968/159375 = 31.99998
+    {246, 127, 225, LumaWeights::Rec709, 255, 256, 160},  // s = 1593750: exactly 160
+    {211, 137, 229, LumaWeights::Rec709, 255, 256, 159},  // 25499968/159375 = 159.99999
+    {255, 0, 170, LumaWeights::Rec601, 255, 256, 96},     // s = 956250: exactly 96
+    {224, 2, 241, LumaWeights::Rec601, 255, 256, 95},     // 3059968/31875 = 95.99900
+    {249, 31, 137, LumaWeights::Rec709, 255, 3, 1},       // s = 850000: exactly 1
+    {248, 21, 239, LumaWeights::Rec709, 255, 3, 0},       // 424999/425000
+    {255, 255, 255, LumaWeights::Rec709, 255, 3, 2},      // exactly 3, clamped to N - 1
+    {0, 0, 0, LumaWeights::Rec709, 255, 1, 0},            // one bin holds everything
     {255, 255, 255, LumaWeights::Rec709, 255, 1, 0},
     {16500, 0, 64875, LumaWeights::Rec709, 65535, 65536, 8192},  // exactly 8192
-    {16482, 0, 64928, LumaWeights::Rec709, 65535, 65536, 8191},  // 335539191808/40959375 = 8191.99998
-    {35, 0, 2620, LumaWeights::Rec709, 65535, 1000, 3},          // exactly 3
-    {17, 0, 2673, LumaWeights::Rec709, 65535, 1000, 2},          // 983024/327675 = 2.99999
+    {16482, 0, 64928, LumaWeights::Rec709, 65535, 65536,
+     8191},                                              // 335539191808/40959375 = 8191.99998
+    {35, 0, 2620, LumaWeights::Rec709, 65535, 1000, 3},  // exactly 3
+    {17, 0, 2673, LumaWeights::Rec709, 65535, 1000, 2},  // 983024/327675 = 2.99999
     {65535, 65535, 65535, LumaWeights::Rec709, 65535, 65536, 65535},  // exactly 65536, clamped
 };
 
 TEST(Binning, ChannelBinsAreExactRationals) {
-  EXPECT_EQ(channel_bin(85, 255, 3), 1U);   // 85 * 3 / 255 = 1 exactly
-  EXPECT_EQ(channel_bin(84, 255, 3), 0U);   // 252 / 255
-  EXPECT_EQ(channel_bin(170, 255, 3), 2U);  // exactly 2
-  EXPECT_EQ(channel_bin(169, 255, 3), 1U);  // 507 / 255 = 1.988
-  EXPECT_EQ(channel_bin(255, 255, 3), 2U);  // 3, clamped to N - 1
+  EXPECT_EQ(channel_bin(85, 255, 3), 1U);       // 85 * 3 / 255 = 1 exactly
+  EXPECT_EQ(channel_bin(84, 255, 3), 0U);       // 252 / 255
+  EXPECT_EQ(channel_bin(170, 255, 3), 2U);      // exactly 2
+  EXPECT_EQ(channel_bin(169, 255, 3), 1U);      // 507 / 255 = 1.988
+  EXPECT_EQ(channel_bin(255, 255, 3), 2U);      // 3, clamped to N - 1
   EXPECT_EQ(channel_bin(128, 255, 256), 128U);  // 32768 / 255 = 128.5
   EXPECT_EQ(channel_bin(255, 255, 1000), 999U);
   EXPECT_EQ(channel_bin(51, 255, 1000), 200U);  // exactly 200
@@ -70,9 +71,9 @@ TEST(Binning, LuminanceBinsAreExactRationals) {
 }
 
 TEST(Binning, FloatBinsRoundTheProductOnce) {
-  EXPECT_EQ(binning::unit_bin(0.5f, 256), 128U);                         // exactly 128
-  EXPECT_EQ(binning::unit_bin(std::nextafter(0.5f, 0.0f), 256), 127U);   // 127.99998
-  EXPECT_EQ(binning::unit_bin(1.0f, 256), 255U);                         // 256, clamped
+  EXPECT_EQ(binning::unit_bin(0.5f, 256), 128U);                        // exactly 128
+  EXPECT_EQ(binning::unit_bin(std::nextafter(0.5f, 0.0f), 256), 127U);  // 127.99998
+  EXPECT_EQ(binning::unit_bin(1.0f, 256), 255U);                        // 256, clamped
   EXPECT_EQ(binning::unit_bin(0.0f, 256), 0U);
   // 0.001f is 0.0010000000475; times 1000 it rounds to exactly 1.0f: bin 1.
   EXPECT_EQ(binning::unit_bin(0.001f, 1000), 1U);
@@ -83,7 +84,8 @@ TEST(Binning, FloatBinsRoundTheProductOnce) {
   EXPECT_EQ(binning::clamp_unit(INFINITY), 1.0f);
   EXPECT_EQ(binning::clamp_unit(2.0f), 1.0f);
   // Grey (r = g = b = 1) sums to 1.0000000 in float order (0.2126 + 0.7152) + 0.0722.
-  EXPECT_EQ(binning::float_luma(binning::float_weights(LumaWeights::Rec709), 1.0f, 1.0f, 1.0f), 1.0f);
+  EXPECT_EQ(binning::float_luma(binning::float_weights(LumaWeights::Rec709), 1.0f, 1.0f, 1.0f),
+            1.0f);
 }
 
 // The same boundary pixels, one 1x1 image each, through every strategy.
@@ -93,7 +95,8 @@ TEST_P(BinningOnStrategy, LuminanceBoundaries) {
   const Context& context = test::gpu_context();
   ASSERT_NE(context.device(), nullptr) << "no Vulkan device: GPU strategies must be tested";
   for (const LumaCase& c : kLumaCases) {
-    const PixelFormat format{ChannelLayout::RGB, c.max_value == 255 ? SampleType::U8 : SampleType::U16};
+    const PixelFormat format{ChannelLayout::RGB,
+                             c.max_value == 255 ? SampleType::U8 : SampleType::U16};
     std::uint32_t storage[2] = {0, 0};
     if (c.max_value == 255) {
       const std::uint8_t px[3] = {static_cast<std::uint8_t>(c.r), static_cast<std::uint8_t>(c.g),
@@ -118,14 +121,16 @@ TEST_P(BinningOnStrategy, FloatBoundaries) {
     float v;
     std::uint32_t bins, expected;
   };
-  const FloatCase cases[] = {{0.5f, 256, 128},      {std::nextafter(0.5f, 0.0f), 256, 127},
-                             {1.0f, 256, 255},      {0.001f, 1000, 1},
-                             {0.3f, 10, 3},         {std::nanf(""), 16, 0},
-                             {-INFINITY, 16, 0},    {INFINITY, 16, 15},
-                             {0.75f, 65536, 49152}, {std::numeric_limits<float>::denorm_min(), 65536, 0}};
+  const FloatCase cases[] = {
+      {0.5f, 256, 128},      {std::nextafter(0.5f, 0.0f), 256, 127},
+      {1.0f, 256, 255},      {0.001f, 1000, 1},
+      {0.3f, 10, 3},         {std::nanf(""), 16, 0},
+      {-INFINITY, 16, 0},    {INFINITY, 16, 15},
+      {0.75f, 65536, 49152}, {std::numeric_limits<float>::denorm_min(), 65536, 0}};
   for (const FloatCase& c : cases) {
-    const Histogram h = context.compute(ImageView::packed(&c.v, 1, 1, {ChannelLayout::Grey, SampleType::F32}),
-                                        HistogramOptions{c.bins}, RunOptions{GetParam()});
+    const Histogram h =
+        context.compute(ImageView::packed(&c.v, 1, 1, {ChannelLayout::Grey, SampleType::F32}),
+                        HistogramOptions{c.bins}, RunOptions{GetParam()});
     EXPECT_EQ(h.counts(Channel::Luminance)[c.expected], 1U) << c.v << " bins " << c.bins;
   }
 }
@@ -133,7 +138,8 @@ TEST_P(BinningOnStrategy, FloatBoundaries) {
 INSTANTIATE_TEST_SUITE_P(All, BinningOnStrategy, ::testing::ValuesIn(all_strategies()),
                          [](const auto& info) {
                            std::string name(to_string(info.param));
-                           for (char& ch : name) if (ch == '-') ch = '_';
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
                            return name;
                          });
 

@@ -115,7 +115,8 @@ TEST_F(Cli, NpyFile) {
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(data.size(), 10U);
   EXPECT_EQ(data.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
-  const std::size_t header_len = static_cast<unsigned char>(data[8]) | (static_cast<unsigned char>(data[9]) << 8);
+  const std::size_t header_len =
+      static_cast<unsigned char>(data[8]) | (static_cast<unsigned char>(data[9]) << 8);
   EXPECT_EQ((10 + header_len) % 64, 0U);
   const std::string header = data.substr(10, header_len);
   EXPECT_NE(header.find("'descr': '<u8'"), std::string::npos) << header;
@@ -135,7 +136,8 @@ TEST_F(Cli, SeveralFilesFoldersAndMerge) {
   fs::copy_file(kCoffee, dir_ / "set/a.png");
   fs::copy_file(kRocket, dir_ / "set/sub/b.jpg");
   std::ofstream(dir_ / "set/readme.txt") << "not an image";
-  const auto r = run_cli({(dir_ / "set").string(), "--format", "json", "--merge", "--strategy", "gpu"});
+  const auto r =
+      run_cli({(dir_ / "set").string(), "--format", "json", "--merge", "--strategy", "gpu"});
   ASSERT_EQ(r.status, 0) << r.err;
   const json j = json::parse(r.out);
   ASSERT_TRUE(j.is_array());
@@ -248,7 +250,8 @@ TEST_F(Cli, CpuStrategiesRunWithoutVulkan) {
 TEST_F(Cli, DevicesListsTheSoftwareOrHardwareDevice) {
   const auto table = run_cli({"devices"});
   ASSERT_EQ(table.status, 0) << table.err;
-  for (const char* word : {"max invocations", "max workgroup size", "shared memory", "subgroup size", "timestamps"}) {
+  for (const char* word :
+       {"max invocations", "max workgroup size", "shared memory", "subgroup size", "timestamps"}) {
     EXPECT_NE(table.out.find(word), std::string::npos) << word;
   }
   const auto r = run_cli({"devices", "--format", "json"});

@@ -81,7 +81,8 @@ TEST_P(SmallLimits, ManyBatchesAndWaves) {
     const HistogramOptions options{c.bins};
     const Histogram expected = cpu::count_reference(image.view, options);
     for (ChunkShape shape : {ChunkShape::Row256x1, ChunkShape::Tile16x16}) {
-      EXPECT_TRUE(test::same_histograms(counter.count(image.view, options, GetParam(), shape), expected))
+      EXPECT_TRUE(
+          test::same_histograms(counter.count(image.view, options, GetParam(), shape), expected))
           << to_string(c.format) << " " << c.width << "x" << c.height;
     }
   }
@@ -93,7 +94,8 @@ INSTANTIATE_TEST_SUITE_P(Gpu, SmallLimits,
                                            Strategy::Gpu),
                          [](const auto& info) {
                            std::string name(to_string(info.param));
-                           for (char& ch : name) if (ch == '-') ch = '_';
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
                            return name;
                          });
 

@@ -37,7 +37,8 @@ class ImageFiles : public ::testing::Test {
     const OIIO::TypeDesc in_type = v.format.sample == SampleType::U8    ? OIIO::TypeDesc::UINT8
                                    : v.format.sample == SampleType::U16 ? OIIO::TypeDesc::UINT16
                                                                         : OIIO::TypeDesc::FLOAT;
-    EXPECT_TRUE(out->write_image(in_type, v.data, OIIO::AutoStride, static_cast<OIIO::stride_t>(v.stride)))
+    EXPECT_TRUE(
+        out->write_image(in_type, v.data, OIIO::AutoStride, static_cast<OIIO::stride_t>(v.stride)))
         << out->geterror();
     out->close();
     return path;
@@ -80,7 +81,8 @@ TEST_F(ImageFiles, LosslessFormatsRoundTrip) {
 
 // RGBA files count R, G and B; the alpha channel is not read.
 TEST_F(ImageFiles, AlphaIsIgnored) {
-  const auto image = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 20, 10, test::Content::Random);
+  const auto image =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 20, 10, test::Content::Random);
   const Image loaded = load_image(write("rgba.png", image, OIIO::TypeDesc::UINT8));
   EXPECT_EQ(loaded.format.layout, ChannelLayout::RGB);
   const Context context = Context::open("cpu");
@@ -91,7 +93,8 @@ TEST_F(ImageFiles, AlphaIsIgnored) {
 
 // Lossy formats decode to 8-bit RGB of the written size.
 TEST_F(ImageFiles, LossyFormatsDecode) {
-  const auto image = test::make_image({ChannelLayout::RGB, SampleType::U8}, 64, 48, test::Content::Gradient);
+  const auto image =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 64, 48, test::Content::Gradient);
   for (const char* name : {"lossy.jpg", "lossy.webp"}) {
     const Image loaded = load_image(write(name, image, OIIO::TypeDesc::UINT8));
     EXPECT_EQ(loaded.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8})) << name;
@@ -110,7 +113,9 @@ TEST_F(ImageFiles, PalettePng) {
   std::uint32_t nonzero = 0;
   for (std::uint64_t count : h.counts(Channel::Red)) nonzero += count != 0 ? 1 : 0;
   EXPECT_GE(nonzero, 2U);
-  EXPECT_GT(h.counts(Channel::Red)[255] + h.counts(Channel::Green)[255] + h.counts(Channel::Blue)[255], 0U);
+  EXPECT_GT(
+      h.counts(Channel::Red)[255] + h.counts(Channel::Green)[255] + h.counts(Channel::Blue)[255],
+      0U);
 }
 
 TEST_F(ImageFiles, BadFilesThrowInputErrors) {
@@ -119,7 +124,8 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
     std::ifstream in(src, std::ios::binary);
     std::string data(bytes, '\0');
     in.read(data.data(), static_cast<std::streamsize>(bytes));
-    std::ofstream(dir_ / name, std::ios::binary).write(data.data(), static_cast<std::streamsize>(bytes));
+    std::ofstream(dir_ / name, std::ios::binary)
+        .write(data.data(), static_cast<std::streamsize>(bytes));
     return dir_ / name;
   };
   std::ofstream(dir_ / "empty.png").close();
@@ -141,7 +147,8 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
       ADD_FAILURE() << path << " loaded";
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), ErrorKind::Input) << path;
-      EXPECT_NE(std::string(e.what()).find(path.filename().string()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(path.filename().string()), std::string::npos)
+          << e.what();
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     }
   }

@@ -34,10 +34,12 @@ TEST_P(OpenCvYardstick, RgbCountsEqualCalcHist) {
       const int size[] = {256};
       const float range[] = {0, 256};
       const float* ranges[] = {range};
-      cv::calcHist(&planes[static_cast<std::size_t>(c)], 1, channels, cv::Mat(), hist, 1, size, ranges);
+      cv::calcHist(&planes[static_cast<std::size_t>(c)], 1, channels, cv::Mat(), hist, 1, size,
+                   ranges);
       const auto ours = h.counts(order[c]);
       for (int bin = 0; bin < 256; ++bin) {
-        ASSERT_EQ(ours[static_cast<std::size_t>(bin)], static_cast<std::uint64_t>(hist.at<float>(bin)))
+        ASSERT_EQ(ours[static_cast<std::size_t>(bin)],
+                  static_cast<std::uint64_t>(hist.at<float>(bin)))
             << to_string(order[c]) << " bin " << bin << " with " << to_string(strategy);
       }
     }

@@ -28,7 +28,7 @@ TEST(Statistics, KnownHistogram) {
 TEST(Statistics, NearestRankPercentiles) {
   std::vector<std::uint64_t> counts(100, 1);  // one value in each of bins 0..99
   EXPECT_EQ(percentile(counts, 0.0), 0U);
-  EXPECT_EQ(percentile(counts, 1.0), 0U);   // rank 1
+  EXPECT_EQ(percentile(counts, 1.0), 0U);    // rank 1
   EXPECT_EQ(percentile(counts, 50.0), 49U);  // rank 50
   EXPECT_EQ(percentile(counts, 50.5), 50U);  // rank 51
   EXPECT_EQ(percentile(counts, 100.0), 99U);

@@ -31,7 +31,8 @@ Size wh(std::uint32_t w, std::uint32_t h) { return {w, h}; }
 
 std::string name_of(Strategy s) {
   std::string name(to_string(s));
-  for (char& c : name) if (c == '-') c = '_';
+  for (char& c : name)
+    if (c == '-') c = '_';
   return name;
 }
 
@@ -65,13 +66,12 @@ std::string Sizes_name(const ::testing::TestParamInfo<Sizes::ParamType>& info) {
          std::to_string(size.second);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    All, Sizes,
-    ::testing::Combine(::testing::ValuesIn(strategies_under_test()),
-                       ::testing::ValuesIn(test::all_formats()),
-                       ::testing::Values(wh(1, 1), wh(1, 7), wh(7, 1),
-                                         wh(257, 3), wh(4097, 2),
-                                         wh(33, 17))), Sizes_name);
+INSTANTIATE_TEST_SUITE_P(All, Sizes,
+                         ::testing::Combine(::testing::ValuesIn(strategies_under_test()),
+                                            ::testing::ValuesIn(test::all_formats()),
+                                            ::testing::Values(wh(1, 1), wh(1, 7), wh(7, 1),
+                                                              wh(257, 3), wh(4097, 2), wh(33, 17))),
+                         Sizes_name);
 
 // Bin counts x formats, 257x3 pixels of random content and float specials.
 using BinsParam = std::tuple<Strategy, PixelFormat, std::uint32_t>;
@@ -79,7 +79,8 @@ class Bins : public ::testing::TestWithParam<BinsParam> {};
 
 TEST_P(Bins, MatchReference) {
   const auto& [strategy, format, bins] = GetParam();
-  const Content content = format.sample == SampleType::F32 ? Content::FloatSpecials : Content::Random;
+  const Content content =
+      format.sample == SampleType::F32 ? Content::FloatSpecials : Content::Random;
   const auto image = test::make_image(format, 257, 3, content, bins);
   expect_matches_reference(image.view, HistogramOptions{bins}, RunOptions{strategy});
 }
@@ -96,7 +97,8 @@ INSTANTIATE_TEST_SUITE_P(
                                          PixelFormat{ChannelLayout::RGB, SampleType::U16},
                                          PixelFormat{ChannelLayout::RGBA, SampleType::F32},
                                          PixelFormat{ChannelLayout::Grey, SampleType::U16}),
-                       ::testing::Values(1U, 3U, 256U, 1000U, 4096U, 65536U)), Bins_name);
+                       ::testing::Values(1U, 3U, 256U, 1000U, 4096U, 65536U)),
+    Bins_name);
 
 // Content kinds x luminance weights on a 300x200 image.
 using ContentParam = std::tuple<Strategy, PixelFormat, Content, LumaWeights>;
@@ -123,7 +125,8 @@ INSTANTIATE_TEST_SUITE_P(
                                          PixelFormat{ChannelLayout::RGB, SampleType::F32}),
                        ::testing::Values(Content::Random, Content::Flat, Content::Gradient,
                                          Content::FloatSpecials),
-                       ::testing::Values(LumaWeights::Rec709, LumaWeights::Rec601)), Contents_name);
+                       ::testing::Values(LumaWeights::Rec709, LumaWeights::Rec601)),
+    Contents_name);
 
 // The 16x16 chunk shape, including images narrower and shorter than a tile.
 using ChunkParam = std::tuple<Strategy, std::pair<std::uint32_t, std::uint32_t>, std::uint32_t>;
@@ -139,16 +142,16 @@ TEST_P(Chunks16x16, MatchReference) {
 
 std::string Chunks16x16_name(const ::testing::TestParamInfo<Chunks16x16::ParamType>& info) {
   const auto& [s, size, bins] = info.param;
-  return name_of(s) + "_" + std::to_string(size.first) + "x" + std::to_string(size.second) +
-         "_" + std::to_string(bins);
+  return name_of(s) + "_" + std::to_string(size.first) + "x" + std::to_string(size.second) + "_" +
+         std::to_string(bins);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     All, Chunks16x16,
     ::testing::Combine(::testing::Values(Strategy::GpuChunksSum, Strategy::GpuChunksReduce),
-                       ::testing::Values(wh(1, 1), wh(15, 33), wh(257, 3),
-                                         wh(100, 100)),
-                       ::testing::Values(256U, 65536U)), Chunks16x16_name);
+                       ::testing::Values(wh(1, 1), wh(15, 33), wh(257, 3), wh(100, 100)),
+                       ::testing::Values(256U, 65536U)),
+    Chunks16x16_name);
 
 TEST(Strategies, CpuOnlyContextRefusesGpuStrategies) {
   const Context cpu = Context::open("cpu");

@@ -34,16 +34,20 @@ int usage_error(const std::string& message) {
 
 CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
   args.max_pixels = kDefaultMaxPixels;
-  CLI::App* cmd = app.add_subcommand("compute", "Histograms and statistics of image files (default command)");
-  cmd->add_option("files", args.inputs, "Image files and folders (searched recursively)")->required();
+  CLI::App* cmd =
+      app.add_subcommand("compute", "Histograms and statistics of image files (default command)");
+  cmd->add_option("files", args.inputs, "Image files and folders (searched recursively)")
+      ->required();
   cmd->add_option("--format", args.format, "Output format: table, json, csv or npy")
       ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")->capture_default_str();
-  cmd->add_option("--luma", args.luma, "Luminance weights: 709 (sRGB) or 601")->capture_default_str();
-  cmd->add_option("--strategy", args.strategy,
-                  "cpu-reference, cpu, gpu-single, gpu-atomic, gpu-chunks-sum, gpu-chunks-reduce or "
-                  "gpu (default: gpu on a hardware GPU, else cpu)");
+  cmd->add_option("--luma", args.luma, "Luminance weights: 709 (sRGB) or 601")
+      ->capture_default_str();
+  cmd->add_option(
+      "--strategy", args.strategy,
+      "cpu-reference, cpu, gpu-single, gpu-atomic, gpu-chunks-sum, gpu-chunks-reduce or "
+      "gpu (default: gpu on a hardware GPU, else cpu)");
   cmd->add_option("--chunk", args.chunk, "Chunk shape of the chunk strategies: 256x1 or 16x16")
       ->capture_default_str();
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
@@ -162,8 +166,8 @@ int run_compute(const ComputeArgs& args) {
   writer->end();
   out.flush();
   if (!out) {
-    std::cerr << "gpuhist: error: cannot write '" << (args.output.empty() ? "<stdout>" : args.output)
-              << "'\n";
+    std::cerr << "gpuhist: error: cannot write '"
+              << (args.output.empty() ? "<stdout>" : args.output) << "'\n";
     return kExitOutput;
   }
   return status;

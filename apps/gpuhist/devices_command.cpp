@@ -72,8 +72,10 @@ int run_devices(const DevicesArgs& args) {
               << "   driver              " << d.driver_name << ' ' << d.driver_info << ", Vulkan "
               << d.api_version << '\n'
               << "   max invocations     " << d.max_invocations << '\n'
-              << "   max workgroup size  " << size[0] << " x " << size[1] << " x " << size[2] << '\n'
-              << "   max workgroup count " << count[0] << " x " << count[1] << " x " << count[2] << '\n'
+              << "   max workgroup size  " << size[0] << " x " << size[1] << " x " << size[2]
+              << '\n'
+              << "   max workgroup count " << count[0] << " x " << count[1] << " x " << count[2]
+              << '\n'
               << "   shared memory       " << d.max_shared_memory << " bytes\n"
               << "   subgroup size       " << d.subgroup_size << " (" << join(d.subgroup_operations)
               << ")\n"

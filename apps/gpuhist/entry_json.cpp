@@ -25,9 +25,8 @@ nlohmann::ordered_json entry_json(const Entry& entry) {
     const auto counts = entry.histogram.counts(channel);
     histograms[name] = counts;
     const ChannelStats s = statistics(counts);
-    stats[name] = {{"count", s.count}, {"min", s.min},       {"max", s.max},
-                   {"mean", s.mean},   {"stddev", s.stddev}, {"median", s.median},
-                   {"p1", s.p1},       {"p99", s.p99}};
+    stats[name] = {{"count", s.count},   {"min", s.min},       {"max", s.max}, {"mean", s.mean},
+                   {"stddev", s.stddev}, {"median", s.median}, {"p1", s.p1},   {"p99", s.p99}};
   }
   object["histograms"] = std::move(histograms);
   object["stats"] = std::move(stats);

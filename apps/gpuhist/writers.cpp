@@ -139,8 +139,9 @@ class NpyWriter final : public Writer {
   }
   void end() override {
     if (count_ == 0 && !many_) return;
-    const std::string shape = many_ ? "(" + std::to_string(count_) + ", 4, " + std::to_string(bins_) + ")"
-                                    : "(4, " + std::to_string(bins_) + ")";
+    std::string shape = "(";
+    if (many_) shape.append(std::to_string(count_)).append(", ");
+    shape.append("4, ").append(std::to_string(bins_)).append(")");
     std::string header = "{'descr': '<u8', 'fortran_order': False, 'shape': " + shape + ", }";
     // Magic (6) + version (2) + length (2) + header + '\n', padded to a multiple of 64.
     const std::size_t unpadded = 10 + header.size() + 1;
@@ -148,7 +149,8 @@ class NpyWriter final : public Writer {
     header += '\n';
     out_.write("\x93NUMPY\x01\x00", 8);
     const auto length = static_cast<std::uint16_t>(header.size());
-    const std::array<char, 2> le = {static_cast<char>(length & 0xFF), static_cast<char>(length >> 8)};
+    const std::array<char, 2> le = {static_cast<char>(length & 0xFF),
+                                    static_cast<char>(length >> 8)};
     out_.write(le.data(), 2);
     out_ << header;
     for (std::uint64_t value : data_) {
@@ -171,10 +173,14 @@ class NpyWriter final : public Writer {
 
 std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out) {
   switch (format) {
-    case OutputFormat::Table: return std::make_unique<TableWriter>(out);
-    case OutputFormat::Json: return std::make_unique<JsonWriter>(out);
-    case OutputFormat::Csv: return std::make_unique<CsvWriter>(out);
-    case OutputFormat::Npy: return std::make_unique<NpyWriter>(out);
+    case OutputFormat::Table:
+      return std::make_unique<TableWriter>(out);
+    case OutputFormat::Json:
+      return std::make_unique<JsonWriter>(out);
+    case OutputFormat::Csv:
+      return std::make_unique<CsvWriter>(out);
+    case OutputFormat::Npy:
+      return std::make_unique<NpyWriter>(out);
   }
   return std::make_unique<TableWriter>(out);
 }

@@ -17,11 +17,11 @@ namespace gpuhist::cli {
 
 // The histograms of one file, or (with `files` set) the total over several.
 struct Entry {
-  std::string file;                  // the path as given, or "(total)"
-  std::uint32_t width = 0;           // 0 for a total
+  std::string file;         // the path as given, or "(total)"
+  std::uint32_t width = 0;  // 0 for a total
   std::uint32_t height = 0;
-  std::optional<PixelFormat> format; // absent for a total
-  std::optional<std::size_t> files;  // number of files summed, for a total
+  std::optional<PixelFormat> format;  // absent for a total
+  std::optional<std::size_t> files;   // number of files summed, for a total
   Strategy strategy = Strategy::Cpu;
   Histogram histogram;
 };

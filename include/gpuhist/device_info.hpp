@@ -35,7 +35,7 @@ struct DeviceInfo {
   bool timestamps = false;                       // timestamp queries on the compute queue
   double timestamp_period_ns = 0.0;
   std::uint64_t max_storage_buffer_range = 0;
-  std::uint64_t device_local_memory = 0;  // bytes in the largest device-local heap
+  std::uint64_t device_local_memory = 0;       // bytes in the largest device-local heap
   std::optional<std::uint32_t> compute_units;  // SMs / CUs where an extension reports them
 
   // True for a real GPU (discrete, integrated or virtual), false for a software device.

@@ -15,8 +15,8 @@ namespace gpuhist {
 // The four histograms, in the order they are interleaved on the GPU.
 enum class Channel : std::uint8_t { Red = 0, Green = 1, Blue = 2, Luminance = 3 };
 
-inline constexpr std::array<Channel, 4> kAllChannels = {Channel::Red, Channel::Green,
-                                                        Channel::Blue, Channel::Luminance};
+inline constexpr std::array<Channel, 4> kAllChannels = {Channel::Red, Channel::Green, Channel::Blue,
+                                                        Channel::Luminance};
 
 // "red", "green", "blue", "luminance".
 [[nodiscard]] std::string_view to_string(Channel channel);

@@ -57,9 +57,7 @@ struct ImageView {
                           PixelFormat format) {
     return {data, width, height, std::size_t{width} * pixel_bytes(format), format};
   }
-  [[nodiscard]] std::uint64_t pixel_count() const noexcept {
-    return std::uint64_t{width} * height;
-  }
+  [[nodiscard]] std::uint64_t pixel_count() const noexcept { return std::uint64_t{width} * height; }
   [[nodiscard]] const std::byte* row(std::uint32_t y) const noexcept {
     return static_cast<const std::byte*>(data) + stride * y;
   }

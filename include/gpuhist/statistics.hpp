@@ -8,14 +8,14 @@
 namespace gpuhist {
 
 struct ChannelStats {
-  std::uint64_t count = 0;  // pixels counted
-  std::uint32_t min = 0;    // lowest non-empty bin (0 when empty)
-  std::uint32_t max = 0;    // highest non-empty bin (0 when empty)
-  double mean = 0.0;        // mean bin index
-  double stddev = 0.0;      // population standard deviation of the bin index
-  std::uint32_t median = 0; // percentile(50)
-  std::uint32_t p1 = 0;     // percentile(1)
-  std::uint32_t p99 = 0;    // percentile(99)
+  std::uint64_t count = 0;   // pixels counted
+  std::uint32_t min = 0;     // lowest non-empty bin (0 when empty)
+  std::uint32_t max = 0;     // highest non-empty bin (0 when empty)
+  double mean = 0.0;         // mean bin index
+  double stddev = 0.0;       // population standard deviation of the bin index
+  std::uint32_t median = 0;  // percentile(50)
+  std::uint32_t p1 = 0;      // percentile(1)
+  std::uint32_t p99 = 0;     // percentile(99)
 };
 
 // Nearest-rank percentile: the lowest bin b whose cumulative count reaches

@@ -49,7 +49,9 @@ struct FloatWeights {
 }
 
 // Float samples are clamped to [0, 1]; NaN counts as 0, +inf as 1.
-[[nodiscard]] inline float clamp_unit(float v) noexcept { return v > 0.0f ? std::min(v, 1.0f) : 0.0f; }
+[[nodiscard]] inline float clamp_unit(float v) noexcept {
+  return v > 0.0f ? std::min(v, 1.0f) : 0.0f;
+}
 
 // bin = min(floor(c * N), N - 1) for c in [0, 1], the product rounded to float
 // once (no fused operations), as the shaders evaluate it.

@@ -9,10 +9,14 @@ namespace gpuhist {
 
 std::string_view to_string(Channel channel) {
   switch (channel) {
-    case Channel::Red: return "red";
-    case Channel::Green: return "green";
-    case Channel::Blue: return "blue";
-    case Channel::Luminance: return "luminance";
+    case Channel::Red:
+      return "red";
+    case Channel::Green:
+      return "green";
+    case Channel::Blue:
+      return "blue";
+    case Channel::Luminance:
+      return "luminance";
   }
   return "?";
 }

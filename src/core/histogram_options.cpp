@@ -8,8 +8,8 @@ namespace gpuhist {
 
 void validate(const HistogramOptions& options) {
   if (options.bins < kMinBins || options.bins > kMaxBins) {
-    throw Error(ErrorKind::InvalidArgument, "bins must be between 1 and 65536, got " +
-                                                std::to_string(options.bins));
+    throw Error(ErrorKind::InvalidArgument,
+                "bins must be between 1 and 65536, got " + std::to_string(options.bins));
   }
   if (options.luma != LumaWeights::Rec709 && options.luma != LumaWeights::Rec601) {
     throw Error(ErrorKind::InvalidArgument, "unknown luminance weights");

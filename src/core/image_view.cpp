@@ -12,9 +12,12 @@ std::string to_string(PixelFormat format) {
                      : format.layout == ChannelLayout::RGB ? "rgb"
                                                            : "rgba";
   switch (format.sample) {
-    case SampleType::U8: return name + "8";
-    case SampleType::U16: return name + "16";
-    case SampleType::F32: return name + "32f";
+    case SampleType::U8:
+      return name + "8";
+    case SampleType::U16:
+      return name + "16";
+    case SampleType::F32:
+      return name + "32f";
   }
   return name;
 }
@@ -31,9 +34,9 @@ void validate(const ImageView& image) {
   if (image.data == nullptr) throw Error(ErrorKind::InvalidArgument, "image data is null");
   const std::size_t row_bytes = std::size_t{image.width} * pixel_bytes(image.format);
   if (image.stride < row_bytes) {
-    throw Error(ErrorKind::InvalidArgument,
-                "row stride " + std::to_string(image.stride) + " is shorter than a row (" +
-                    std::to_string(row_bytes) + " bytes)");
+    throw Error(ErrorKind::InvalidArgument, "row stride " + std::to_string(image.stride) +
+                                                " is shorter than a row (" +
+                                                std::to_string(row_bytes) + " bytes)");
   }
   const std::size_t align = sample_bytes(image.format.sample);
   if (reinterpret_cast<std::uintptr_t>(image.data) % align != 0 || image.stride % align != 0) {

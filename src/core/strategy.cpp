@@ -16,9 +16,10 @@ constexpr std::array<std::pair<Strategy, std::string_view>, 7> kNames = {{
     {Strategy::Gpu, "gpu"},
 }};
 
-constexpr std::array<Strategy, 7> kLadder = {
-    Strategy::CpuReference,    Strategy::Cpu,           Strategy::GpuSingle, Strategy::GpuAtomic,
-    Strategy::GpuChunksSum, Strategy::GpuChunksReduce, Strategy::Gpu};
+constexpr std::array<Strategy, 7> kLadder = {Strategy::CpuReference, Strategy::Cpu,
+                                             Strategy::GpuSingle,    Strategy::GpuAtomic,
+                                             Strategy::GpuChunksSum, Strategy::GpuChunksReduce,
+                                             Strategy::Gpu};
 
 }  // namespace
 

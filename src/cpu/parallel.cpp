@@ -33,7 +33,8 @@ struct IntegerBinner {
   std::uint32_t last_bin;
 
   IntegerBinner(const HistogramOptions& options)
-      : channel_bins(kMax + 1), weights(binning::int_weights(options.luma)),
+      : channel_bins(kMax + 1),
+        weights(binning::int_weights(options.luma)),
         last_bin(options.bins - 1) {
     for (std::uint32_t v = 0; v <= kMax; ++v) {
       channel_bins[v] = binning::channel_bin(v, kMax, options.bins);
@@ -115,16 +116,24 @@ void count_rows(const ImageView& image, const HistogramOptions& options, std::ui
       count_rows_integer<std::uint16_t, Channels>(image, binner, y0, y1, out);
       break;
     }
-    case SampleType::F32: count_rows_float<Channels>(image, options, y0, y1, out); break;
+    case SampleType::F32:
+      count_rows_float<Channels>(image, options, y0, y1, out);
+      break;
   }
 }
 
 void count_range(const ImageView& image, const HistogramOptions& options, std::uint32_t y0,
                  std::uint32_t y1, LocalCounts& out) {
   switch (image.format.layout) {
-    case ChannelLayout::Grey: count_rows<1>(image, options, y0, y1, out); break;
-    case ChannelLayout::RGB: count_rows<3>(image, options, y0, y1, out); break;
-    case ChannelLayout::RGBA: count_rows<4>(image, options, y0, y1, out); break;
+    case ChannelLayout::Grey:
+      count_rows<1>(image, options, y0, y1, out);
+      break;
+    case ChannelLayout::RGB:
+      count_rows<3>(image, options, y0, y1, out);
+      break;
+    case ChannelLayout::RGBA:
+      count_rows<4>(image, options, y0, y1, out);
+      break;
   }
 }
 

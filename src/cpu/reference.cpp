@@ -70,9 +70,15 @@ void count_float(const ImageView& image, const HistogramOptions& options, Histog
 Histogram count_reference(const ImageView& image, const HistogramOptions& options) {
   Histogram out(options.bins, is_colour(image.format.layout));
   switch (image.format.sample) {
-    case SampleType::U8: count_integer<std::uint8_t>(image, options, out); break;
-    case SampleType::U16: count_integer<std::uint16_t>(image, options, out); break;
-    case SampleType::F32: count_float(image, options, out); break;
+    case SampleType::U8:
+      count_integer<std::uint8_t>(image, options, out);
+      break;
+    case SampleType::U16:
+      count_integer<std::uint16_t>(image, options, out);
+      break;
+    case SampleType::F32:
+      count_float(image, options, out);
+      break;
   }
   return out;
 }

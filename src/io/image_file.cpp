@@ -31,9 +31,12 @@ SampleType sample_type(OIIO::TypeDesc type) {
 
 OIIO::TypeDesc type_desc(SampleType sample) {
   switch (sample) {
-    case SampleType::U8: return OIIO::TypeDesc::UINT8;
-    case SampleType::U16: return OIIO::TypeDesc::UINT16;
-    case SampleType::F32: return OIIO::TypeDesc::FLOAT;
+    case SampleType::U8:
+      return OIIO::TypeDesc::UINT8;
+    case SampleType::U16:
+      return OIIO::TypeDesc::UINT16;
+    case SampleType::F32:
+      return OIIO::TypeDesc::FLOAT;
   }
   return OIIO::TypeDesc::FLOAT;
 }
@@ -81,8 +84,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   } catch (const std::bad_alloc&) {
     fail(path, "not enough memory for " + std::to_string(bytes) + " bytes of pixels");
   }
-  const bool ok = input->read_image(0, 0, 0, channels, type_desc(image.format.sample),
-                                    image.storage.data());
+  const bool ok =
+      input->read_image(0, 0, 0, channels, type_desc(image.format.sample), image.storage.data());
   if (!ok || input->has_error()) {
     fail(path, "corrupt or truncated image: " + one_line(input->geterror()));
   }

@@ -33,10 +33,14 @@ std::span<const VkMemoryPropertyFlags> preferences(MemoryUse use) {
   static constexpr VkMemoryPropertyFlags upload[] = {host};
   static constexpr VkMemoryPropertyFlags readback[] = {host | cached, host};
   switch (use) {
-    case MemoryUse::DeviceLocal: return device_local;
-    case MemoryUse::Mappable: return mappable;
-    case MemoryUse::Upload: return upload;
-    case MemoryUse::Readback: return readback;
+    case MemoryUse::DeviceLocal:
+      return device_local;
+    case MemoryUse::Mappable:
+      return mappable;
+    case MemoryUse::Upload:
+      return upload;
+    case MemoryUse::Readback:
+      return readback;
   }
   return upload;
 }

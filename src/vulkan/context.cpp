@@ -69,9 +69,12 @@ Histogram Context::compute(const ImageView& image, const HistogramOptions& optio
   validate(options);
   const Strategy strategy = run.strategy.value_or(default_strategy());
   switch (strategy) {
-    case Strategy::CpuReference: return cpu::count_reference(image, options);
-    case Strategy::Cpu: return cpu::count_parallel(image, options);
-    default: break;
+    case Strategy::CpuReference:
+      return cpu::count_reference(image, options);
+    case Strategy::Cpu:
+      return cpu::count_parallel(image, options);
+    default:
+      break;
   }
   if (!impl_->counter) {
     throw Error(ErrorKind::InvalidArgument,

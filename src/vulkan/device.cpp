@@ -59,9 +59,9 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info)
   pool_ = UniqueCommandPool(device, pool);
 
   vkGetPhysicalDeviceMemoryProperties(physical, &memory_);
-  constexpr VkMemoryPropertyFlags kMappable =
-      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  constexpr VkMemoryPropertyFlags kMappable = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   const bool integrated = info_.type == DeviceType::Cpu || info_.type == DeviceType::IntegratedGpu;
   for (std::uint32_t i = 0; i < memory_.memoryTypeCount && integrated; ++i) {
     if ((memory_.memoryTypes[i].propertyFlags & kMappable) == kMappable) unified_memory_ = true;

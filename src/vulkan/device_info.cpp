@@ -11,11 +11,16 @@ namespace gpuhist {
 
 std::string to_string(DeviceType type) {
   switch (type) {
-    case DeviceType::DiscreteGpu: return "discrete-gpu";
-    case DeviceType::IntegratedGpu: return "integrated-gpu";
-    case DeviceType::VirtualGpu: return "virtual-gpu";
-    case DeviceType::Cpu: return "cpu";
-    case DeviceType::Other: return "other";
+    case DeviceType::DiscreteGpu:
+      return "discrete-gpu";
+    case DeviceType::IntegratedGpu:
+      return "integrated-gpu";
+    case DeviceType::VirtualGpu:
+      return "virtual-gpu";
+    case DeviceType::Cpu:
+      return "cpu";
+    case DeviceType::Other:
+      return "other";
   }
   return "other";
 }
@@ -36,11 +41,16 @@ namespace {
 
 DeviceType device_type(VkPhysicalDeviceType type) {
   switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return DeviceType::DiscreteGpu;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return DeviceType::IntegratedGpu;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return DeviceType::VirtualGpu;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return DeviceType::Cpu;
-    default: return DeviceType::Other;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return DeviceType::DiscreteGpu;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return DeviceType::IntegratedGpu;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return DeviceType::VirtualGpu;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return DeviceType::Cpu;
+    default:
+      return DeviceType::Other;
   }
 }
 
@@ -60,7 +70,7 @@ bool has_extension(VkPhysicalDevice device, const char* name) {
 }
 
 std::vector<std::string> subgroup_operation_names(VkSubgroupFeatureFlags flags) {
-  static constexpr std::pair<VkSubgroupFeatureFlagBits, const char*> kNames[] = {
+  static constexpr std::pair<VkSubgroupFeatureFlags, const char*> kNames[] = {
       {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
       {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
       {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"},

@@ -12,11 +12,16 @@ namespace {
 
 int preference(DeviceType type) {
   switch (type) {
-    case DeviceType::DiscreteGpu: return 0;
-    case DeviceType::IntegratedGpu: return 1;
-    case DeviceType::VirtualGpu: return 2;
-    case DeviceType::Cpu: return 3;
-    case DeviceType::Other: return 4;
+    case DeviceType::DiscreteGpu:
+      return 0;
+    case DeviceType::IntegratedGpu:
+      return 1;
+    case DeviceType::VirtualGpu:
+      return 2;
+    case DeviceType::Cpu:
+      return 3;
+    case DeviceType::Other:
+      return 4;
   }
   return 5;
 }
@@ -56,8 +61,8 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
     for (std::size_t i = 0; i < devices.size(); ++i) {
       if (devices[i].index == index) return i;
     }
-    throw Error(ErrorKind::InvalidArgument,
-                "no Vulkan device with index " + std::string(spec) + " (" + available(devices) + ")");
+    throw Error(ErrorKind::InvalidArgument, "no Vulkan device with index " + std::string(spec) +
+                                                " (" + available(devices) + ")");
   }
   const std::string needle = lower(spec);
   for (std::size_t i = 0; i < devices.size(); ++i) {

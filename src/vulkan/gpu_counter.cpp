@@ -30,7 +30,8 @@ std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
                                 std::uint64_t max_pixels) {
   std::vector<Batch> batches;
   if (width <= max_pixels) {
-    const auto rows = static_cast<std::uint32_t>(std::min<std::uint64_t>(max_pixels / width, height));
+    const auto rows =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(max_pixels / width, height));
     for (std::uint32_t y = 0; y < height; y += rows) {
       const std::uint32_t count = std::min(rows, height - y);
       batches.push_back({y, 0, count * width, width});
@@ -52,13 +53,13 @@ struct GpuCounter::Plan {
   Strategy strategy;
   std::vector<SpecConstant> binning;  // channels, sample bits, bins, luma
   std::uint32_t bins;
-  VkDeviceSize histogram_bytes;       // bins * 4 channels * 4 bytes
+  VkDeviceSize histogram_bytes;  // bins * 4 channels * 4 bytes
   std::uint32_t chunk_x = 256, chunk_y = 1;
   bool chunk_shared = true;
-  std::uint32_t wave_chunks = 1;      // chunk histograms held at once
+  std::uint32_t wave_chunks = 1;  // chunk histograms held at once
   std::uint32_t group_size = kGroupSize;
-  std::uint32_t copies = 1;           // private histograms per workgroup (gpu)
-  std::uint32_t groups_cap = 1;       // persistent workgroups (gpu)
+  std::uint32_t copies = 1;      // private histograms per workgroup (gpu)
+  std::uint32_t groups_cap = 1;  // persistent workgroups (gpu)
 };
 
 GpuCounter::GpuCounter(const Device& device, GpuLimits limits)
@@ -97,13 +98,15 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   plan.strategy = strategy;
   plan.bins = options.bins;
   plan.histogram_bytes = VkDeviceSize{options.bins} * 16;
-  const std::uint32_t sample_bits =
-      image.format.sample == SampleType::U8 ? 8 : image.format.sample == SampleType::U16 ? 16 : 32;
+  const std::uint32_t sample_bits = image.format.sample == SampleType::U8    ? 8
+                                    : image.format.sample == SampleType::U16 ? 16
+                                                                             : 32;
   plan.binning = {{kSpecChannels, channel_count(image.format.layout)},
                   {kSpecSampleBits, sample_bits},
                   {kSpecBins, options.bins},
                   {kSpecLuma601, options.luma == LumaWeights::Rec601 ? 1U : 0U}};
-  plan.group_size = std::min(kGroupSize, std::min(info.max_invocations, info.max_workgroup_size[0]));
+  plan.group_size =
+      std::min(kGroupSize, std::min(info.max_invocations, info.max_workgroup_size[0]));
   const bool fits_shared = plan.histogram_bytes <= info.max_shared_memory;
 
   if (strategy == Strategy::GpuChunksSum || strategy == Strategy::GpuChunksReduce) {
@@ -112,13 +115,13 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
     if (plan.chunk_x * plan.chunk_y > info.max_invocations ||
         plan.chunk_x > info.max_workgroup_size[0] || plan.chunk_y > info.max_workgroup_size[1]) {
       throw Error(ErrorKind::InvalidArgument, "chunk " + std::string(to_string(chunk)) +
-                                                  " exceeds the workgroup limits of '" +
-                                                  info.name + "'");
+                                                  " exceeds the workgroup limits of '" + info.name +
+                                                  "'");
     }
     plan.chunk_shared = fits_shared;
-    plan.wave_chunks = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-        limits_.max_wave_bytes / plan.histogram_bytes, 1,
-        std::min(info.max_workgroup_count[0], kMaxLoopIterations)));
+    plan.wave_chunks = static_cast<std::uint32_t>(
+        std::clamp<std::uint64_t>(limits_.max_wave_bytes / plan.histogram_bytes, 1,
+                                  std::min(info.max_workgroup_count[0], kMaxLoopIterations)));
   }
   if (strategy == Strategy::Gpu) {
     // Several private copies spread a flat image's atomics over more addresses;
@@ -128,16 +131,17 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
     plan.copies = !fits_shared ? 0U
                                : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
                                      budget / plan.histogram_bytes, 1, wanted));
-    const std::uint32_t units =
-        info.compute_units.value_or(info.hardware() ? 64U
-                                                    : std::max(1U, std::thread::hardware_concurrency()));
+    const std::uint32_t units = info.compute_units.value_or(
+        info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));
     plan.groups_cap = std::min(units * (info.hardware() ? 8U : 2U), info.max_workgroup_count[0]);
   }
 
   const std::uint64_t bpp = pixel_bytes(image.format);
-  const std::uint64_t byte_limit = std::min<std::uint64_t>(limits_.max_batch_bytes, info.max_storage_buffer_range);
-  const auto batches = plan_batches(image.width, image.height,
-                                    std::max<std::uint64_t>(1, std::min(kMaxBatchPixels, byte_limit / bpp)));
+  const std::uint64_t byte_limit =
+      std::min<std::uint64_t>(limits_.max_batch_bytes, info.max_storage_buffer_range);
+  const auto batches =
+      plan_batches(image.width, image.height,
+                   std::max<std::uint64_t>(1, std::min(kMaxBatchPixels, byte_limit / bpp)));
   std::uint64_t largest = 0;
   for (const Batch& b : batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
 
@@ -145,7 +149,8 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   const bool direct = device_.unified_memory();
-  ensure(pixels_, largest * bpp, storage | dst, direct ? MemoryUse::Mappable : MemoryUse::DeviceLocal);
+  ensure(pixels_, largest * bpp, storage | dst,
+         direct ? MemoryUse::Mappable : MemoryUse::DeviceLocal);
   if (!direct) ensure(staging_, largest * bpp, src, MemoryUse::Upload);
   ensure(result_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
   ensure(readback_, plan.histogram_bytes, dst, MemoryUse::Readback);
@@ -219,9 +224,12 @@ void GpuCounter::record(Submission& submission, const Plan& plan, const Batch& b
       return;
     }
     case Strategy::GpuChunksSum:
-    case Strategy::GpuChunksReduce: record_chunks(submission, plan, batch); return;
+    case Strategy::GpuChunksReduce:
+      record_chunks(submission, plan, batch);
+      return;
     case Strategy::CpuReference:
-    case Strategy::Cpu: break;
+    case Strategy::Cpu:
+      break;
   }
   throw Error(ErrorKind::InvalidArgument,
               "strategy " + std::string(to_string(plan.strategy)) + " does not run on a GPU");
@@ -241,13 +249,14 @@ void GpuCounter::record_chunks(Submission& submission, const Plan& plan, const B
                                 : VK_NULL_HANDLE;
 
   const std::uint32_t rows = ceil_div(batch.pixel_count, batch.width);
-  const std::uint64_t total = std::uint64_t{ceil_div(batch.width, plan.chunk_x)} *
-                              ceil_div(rows, plan.chunk_y);
+  const std::uint64_t total =
+      std::uint64_t{ceil_div(batch.width, plan.chunk_x)} * ceil_div(rows, plan.chunk_y);
   PushParams params{};
   params.pixel_count = batch.pixel_count;
   params.width = batch.width;
   for (std::uint64_t base = 0; base < total; base += plan.wave_chunks) {
-    const auto chunks = static_cast<std::uint32_t>(std::min<std::uint64_t>(plan.wave_chunks, total - base));
+    const auto chunks =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(plan.wave_chunks, total - base));
     params.chunk_base = static_cast<std::uint32_t>(base);
     params.chunk_count = chunks;
     if (!plan.chunk_shared) {
@@ -264,7 +273,8 @@ void GpuCounter::record_chunks(Submission& submission, const Plan& plan, const B
     } else {
       for (std::uint32_t stride = 1; stride < chunks; stride *= 2) {
         params.stride = stride;
-        submission.dispatch(reduce, params, counter_groups, ceil_div(chunks - stride, 2ULL * stride));
+        submission.dispatch(reduce, params, counter_groups,
+                            ceil_div(chunks - stride, 2ULL * stride));
         // The next pass reads what this pass wrote.
         submission.barrier();
       }

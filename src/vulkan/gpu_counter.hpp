@@ -20,10 +20,10 @@ class Submission;
 
 // A run of pixels counted in one submission, tiled `width` pixels to a row.
 struct Batch {
-  std::uint32_t y0 = 0;            // first image row
-  std::uint32_t x0 = 0;            // first pixel in that row (non-zero only when rows are split)
+  std::uint32_t y0 = 0;  // first image row
+  std::uint32_t x0 = 0;  // first pixel in that row (non-zero only when rows are split)
   std::uint32_t pixel_count = 0;
-  std::uint32_t width = 0;         // pixels per tile row (the image width, or the piece of a row)
+  std::uint32_t width = 0;  // pixels per tile row (the image width, or the piece of a row)
 };
 
 // Splits an image into batches of at most `max_pixels` pixels: whole rows

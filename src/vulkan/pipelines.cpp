@@ -16,12 +16,18 @@ namespace {
 
 std::span<const std::uint32_t> spirv(Shader shader) {
   switch (shader) {
-    case Shader::HistSingle: return spirv::hist_single_comp;
-    case Shader::HistAtomic: return spirv::hist_atomic_comp;
-    case Shader::HistChunks: return spirv::hist_chunks_comp;
-    case Shader::ChunksSum: return spirv::chunks_sum_comp;
-    case Shader::ChunksReduce: return spirv::chunks_reduce_comp;
-    case Shader::HistPrivatized: return spirv::hist_privatized_comp;
+    case Shader::HistSingle:
+      return spirv::hist_single_comp;
+    case Shader::HistAtomic:
+      return spirv::hist_atomic_comp;
+    case Shader::HistChunks:
+      return spirv::hist_chunks_comp;
+    case Shader::ChunksSum:
+      return spirv::chunks_sum_comp;
+    case Shader::ChunksReduce:
+      return spirv::chunks_reduce_comp;
+    case Shader::HistPrivatized:
+      return spirv::hist_privatized_comp;
   }
   return {};
 }

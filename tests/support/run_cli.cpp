@@ -13,8 +13,10 @@ namespace {
 std::string quote(const std::string& arg) {
   std::string out = "'";
   for (char c : arg) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
   }
   return out + "'";
 }
@@ -38,11 +40,14 @@ CliResult run_cli(const std::vector<std::string>& args) {
   const std::filesystem::path dir = temp_dir();
   std::string command = quote(GPUHIST_BINARY);
   for (const auto& arg : args) command += " " + quote(arg);
-  command += " > " + quote((dir / "out").string()) + " 2> " + quote((dir / "err").string()) + " < /dev/null";
+  command += " > " + quote((dir / "out").string()) + " 2> " + quote((dir / "err").string()) +
+             " < /dev/null";
   const int raw = std::system(command.c_str());
   CliResult result;
-  if (WIFEXITED(raw)) result.status = WEXITSTATUS(raw);
-  else if (WIFSIGNALED(raw)) result.status = 128 + WTERMSIG(raw);
+  if (WIFEXITED(raw))
+    result.status = WEXITSTATUS(raw);
+  else if (WIFSIGNALED(raw))
+    result.status = 128 + WTERMSIG(raw);
   result.out = slurp(dir / "out");
   result.err = slurp(dir / "err");
   std::filesystem::remove_all(dir);

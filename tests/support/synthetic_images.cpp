@@ -9,10 +9,14 @@ namespace gpuhist::test {
 
 std::string to_string(Content content) {
   switch (content) {
-    case Content::Random: return "random";
-    case Content::Flat: return "flat";
-    case Content::Gradient: return "gradient";
-    case Content::FloatSpecials: return "specials";
+    case Content::Random:
+      return "random";
+    case Content::Flat:
+      return "flat";
+    case Content::Gradient:
+      return "gradient";
+    case Content::FloatSpecials:
+      return "specials";
   }
   return "?";
 }
@@ -30,13 +34,34 @@ std::vector<PixelFormat> all_formats() {
 namespace {
 
 float special_float(std::mt19937& rng) {
-  static const float specials[] = {
-      0.0f, -0.0f, 1.0f, 0.5f, 0.25f, 0.75f, 0.125f, 1.0f / 3.0f, 0.999f,
-      std::nextafter(1.0f, 0.0f), std::nextafter(1.0f, 2.0f), std::nextafter(0.5f, 0.0f),
-      std::nextafter(0.5f, 1.0f), -0.5f, 2.0f, 1e30f, -1e30f,
-      std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-      std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),
-      std::numeric_limits<float>::min(), 0.001f, 0.1f, 0.2f, 0.3f, 0.7f, 0.9f};
+  static const float specials[] = {0.0f,
+                                   -0.0f,
+                                   1.0f,
+                                   0.5f,
+                                   0.25f,
+                                   0.75f,
+                                   0.125f,
+                                   1.0f / 3.0f,
+                                   0.999f,
+                                   std::nextafter(1.0f, 0.0f),
+                                   std::nextafter(1.0f, 2.0f),
+                                   std::nextafter(0.5f, 0.0f),
+                                   std::nextafter(0.5f, 1.0f),
+                                   -0.5f,
+                                   2.0f,
+                                   1e30f,
+                                   -1e30f,
+                                   std::numeric_limits<float>::infinity(),
+                                   -std::numeric_limits<float>::infinity(),
+                                   std::numeric_limits<float>::quiet_NaN(),
+                                   std::numeric_limits<float>::denorm_min(),
+                                   std::numeric_limits<float>::min(),
+                                   0.001f,
+                                   0.1f,
+                                   0.2f,
+                                   0.3f,
+                                   0.7f,
+                                   0.9f};
   std::uniform_int_distribution<std::size_t> pick(0, std::size(specials) * 2 - 1);
   const std::size_t i = pick(rng);
   if (i < std::size(specials)) return specials[i];
@@ -48,8 +73,8 @@ float special_float(std::mt19937& rng) {
 
 }  // namespace
 
-TestImage make_image(PixelFormat format, std::uint32_t width, std::uint32_t height,
-                     Content content, std::uint32_t seed, std::size_t pad) {
+TestImage make_image(PixelFormat format, std::uint32_t width, std::uint32_t height, Content content,
+                     std::uint32_t seed, std::size_t pad) {
   const std::uint32_t channels = channel_count(format.layout);
   const std::size_t stride = std::size_t{width} * pixel_bytes(format) + pad;
   TestImage image;
@@ -67,26 +92,44 @@ TestImage make_image(PixelFormat format, std::uint32_t width, std::uint32_t heig
   for (std::uint32_t y = 0; y < height; ++y) {
     for (std::uint32_t x = 0; x < width; ++x) {
       for (std::uint32_t c = 0; c < channels; ++c) {
-        std::byte* sample = bytes + stride * y + (std::size_t{x} * channels + c) * sample_bytes(format.sample);
+        std::byte* sample =
+            bytes + stride * y + (std::size_t{x} * channels + c) * sample_bytes(format.sample);
         // Gradients run along x, shifted per channel so the channels differ.
-        const double t = width > 1 ? static_cast<double>((x + c * width / 4) % width) / (width - 1) : 0.5;
+        const double t =
+            width > 1 ? static_cast<double>((x + c * width / 4) % width) / (width - 1) : 0.5;
         if (format.sample == SampleType::F32) {
           float v = 0.0f;
           switch (content) {
-            case Content::Random: v = any_float(rng); break;
-            case Content::Flat: v = flat_float; break;
-            case Content::Gradient: v = static_cast<float>(t); break;
-            case Content::FloatSpecials: v = special_float(rng); break;
+            case Content::Random:
+              v = any_float(rng);
+              break;
+            case Content::Flat:
+              v = flat_float;
+              break;
+            case Content::Gradient:
+              v = static_cast<float>(t);
+              break;
+            case Content::FloatSpecials:
+              v = special_float(rng);
+              break;
           }
           std::memcpy(sample, &v, 4);
           continue;
         }
         std::uint32_t v = 0;
         switch (content) {
-          case Content::Random: v = any_int(rng); break;
-          case Content::Flat: v = flat_int; break;
-          case Content::Gradient: v = static_cast<std::uint32_t>(std::lround(t * max_value)); break;
-          case Content::FloatSpecials: v = (any_int(rng) % 3 == 0) ? 0 : (any_int(rng) % 2 ? max_value : any_int(rng)); break;
+          case Content::Random:
+            v = any_int(rng);
+            break;
+          case Content::Flat:
+            v = flat_int;
+            break;
+          case Content::Gradient:
+            v = static_cast<std::uint32_t>(std::lround(t * max_value));
+            break;
+          case Content::FloatSpecials:
+            v = (any_int(rng) % 3 == 0) ? 0 : (any_int(rng) % 2 ? max_value : any_int(rng));
+            break;
         }
         if (format.sample == SampleType::U8) {
           const auto b = static_cast<std::uint8_t>(v);

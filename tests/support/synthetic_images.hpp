@@ -24,8 +24,8 @@ struct TestImage {
 // (pad must keep samples aligned). FloatSpecials mixes NaN, infinities,
 // negatives, values above 1, denormals and exact bin boundaries (float
 // formats only; integer formats get extremes 0 and max with random values).
-TestImage make_image(PixelFormat format, std::uint32_t width, std::uint32_t height,
-                     Content content, std::uint32_t seed = 1, std::size_t pad = 0);
+TestImage make_image(PixelFormat format, std::uint32_t width, std::uint32_t height, Content content,
+                     std::uint32_t seed = 1, std::size_t pad = 0);
 
 // Every layout x sample type combination.
 std::vector<PixelFormat> all_formats();
