@@ -9,6 +9,7 @@
 #include "core/binning.hpp"
 #include "gpuhist/context.hpp"
 #include "support/shared_context.hpp"
+#include "support/test_names.hpp"
 
 namespace gpuhist {
 namespace {
@@ -136,12 +137,7 @@ TEST_P(BinningOnStrategy, FloatBoundaries) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BinningOnStrategy, ::testing::ValuesIn(all_strategies()),
-                         [](const auto& info) {
-                           std::string name(to_string(info.param));
-                           for (char& ch : name)
-                             if (ch == '-') ch = '_';
-                           return name;
-                         });
+                         test::StrategyName{});
 
 }  // namespace
 }  // namespace gpuhist

@@ -8,8 +8,8 @@
 #include "cpu/reference.hpp"
 #include "support/compare.hpp"
 #include "support/synthetic_images.hpp"
+#include "support/test_names.hpp"
 #include "vulkan/device.hpp"
-#include "vulkan/device_info.hpp"
 #include "vulkan/device_select.hpp"
 #include "vulkan/gpu_counter.hpp"
 #include "vulkan/instance.hpp"
@@ -40,17 +40,7 @@ class SmallLimits : public ::testing::TestWithParam<Strategy> {
   static void SetUpTestSuite() {
     instance_ = vk::Instance::create();
     if (!instance_) return;
-    const auto physical = instance_->physical_devices();
-    std::vector<DeviceInfo> infos;
-    std::vector<VkPhysicalDevice> usable;
-    for (std::uint32_t i = 0; i < physical.size(); ++i) {
-      if (!vk::compute_queue_family(physical[i])) continue;
-      infos.push_back(vk::describe(physical[i], i));
-      usable.push_back(physical[i]);
-    }
-    const auto chosen = vk::select_device(infos, "auto");
-    if (!chosen) return;
-    device_ = std::make_unique<vk::Device>(usable[*chosen], infos[*chosen]);
+    device_ = vk::open_device(*instance_, "auto");
   }
   static void TearDownTestSuite() {
     device_.reset();
@@ -92,12 +82,7 @@ INSTANTIATE_TEST_SUITE_P(Gpu, SmallLimits,
                          ::testing::Values(Strategy::GpuSingle, Strategy::GpuAtomic,
                                            Strategy::GpuChunksSum, Strategy::GpuChunksReduce,
                                            Strategy::Gpu),
-                         [](const auto& info) {
-                           std::string name(to_string(info.param));
-                           for (char& ch : name)
-                             if (ch == '-') ch = '_';
-                           return name;
-                         });
+                         test::StrategyName{});
 
 }  // namespace
 }  // namespace gpuhist

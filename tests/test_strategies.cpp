@@ -11,6 +11,7 @@
 #include "support/compare.hpp"
 #include "support/shared_context.hpp"
 #include "support/synthetic_images.hpp"
+#include "support/test_names.hpp"
 
 namespace gpuhist {
 namespace {
@@ -29,12 +30,7 @@ std::vector<Strategy> strategies_under_test() {
 using Size = std::pair<std::uint32_t, std::uint32_t>;
 Size wh(std::uint32_t w, std::uint32_t h) { return {w, h}; }
 
-std::string name_of(Strategy s) {
-  std::string name(to_string(s));
-  for (char& c : name)
-    if (c == '-') c = '_';
-  return name;
-}
+std::string name_of(Strategy s) { return test::test_name(s); }
 
 void expect_matches_reference(const ImageView& image, const HistogramOptions& options,
                               const RunOptions& run) {

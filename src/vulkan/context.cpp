@@ -39,17 +39,8 @@ Context Context::open(std::string_view device) {
     throw Error(ErrorKind::InvalidArgument, "no Vulkan device matches '" + std::string(device) +
                                                 "' (Vulkan is not available on this machine)");
   }
-  const auto physical = impl->instance->physical_devices();
-  std::vector<DeviceInfo> infos;
-  std::vector<VkPhysicalDevice> usable;
-  for (std::uint32_t i = 0; i < physical.size(); ++i) {
-    if (!vk::compute_queue_family(physical[i])) continue;
-    infos.push_back(vk::describe(physical[i], i));
-    usable.push_back(physical[i]);
-  }
-  const auto chosen = vk::select_device(infos, device);
-  if (!chosen) return Context(std::move(impl));
-  impl->device = std::make_unique<vk::Device>(usable[*chosen], infos[*chosen]);
+  impl->device = vk::open_device(*impl->instance, device);
+  if (!impl->device) return Context(std::move(impl));
   impl->counter = std::make_unique<vk::GpuCounter>(*impl->device);
   return Context(std::move(impl));
 }

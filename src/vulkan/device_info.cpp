@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "vulkan/device_select.hpp"
 #include "vulkan/instance.hpp"
 
 namespace gpuhist {
@@ -26,14 +27,9 @@ std::string to_string(DeviceType type) {
 }
 
 std::vector<DeviceInfo> list_devices() {
-  auto instance = vk::Instance::create();
+  const auto instance = vk::Instance::create();
   if (!instance) return {};
-  std::vector<DeviceInfo> out;
-  const auto devices = instance->physical_devices();
-  for (std::uint32_t i = 0; i < devices.size(); ++i) {
-    if (vk::compute_queue_family(devices[i])) out.push_back(vk::describe(devices[i], i));
-  }
-  return out;
+  return vk::compute_devices(*instance).info;
 }
 
 namespace vk {

@@ -6,6 +6,9 @@
 #include <string>
 
 #include "gpuhist/error.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/device_info.hpp"
+#include "vulkan/instance.hpp"
 
 namespace gpuhist::vk {
 namespace {
@@ -70,6 +73,24 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
   }
   throw Error(ErrorKind::InvalidArgument,
               "no Vulkan device matches '" + std::string(spec) + "' (" + available(devices) + ")");
+}
+
+ComputeDevices compute_devices(const Instance& instance) {
+  ComputeDevices out;
+  const auto physical = instance.physical_devices();
+  for (std::uint32_t i = 0; i < physical.size(); ++i) {
+    if (!compute_queue_family(physical[i])) continue;
+    out.physical.push_back(physical[i]);
+    out.info.push_back(describe(physical[i], i));
+  }
+  return out;
+}
+
+std::unique_ptr<Device> open_device(const Instance& instance, std::string_view spec) {
+  const ComputeDevices devices = compute_devices(instance);
+  const auto chosen = select_device(devices.info, spec);
+  if (!chosen) return nullptr;
+  return std::make_unique<Device>(devices.physical[*chosen], devices.info[*chosen]);
 }
 
 }  // namespace gpuhist::vk

@@ -1,13 +1,29 @@
 // Choosing a device from `--device auto|cpu|INDEX|NAME-SUBSTRING`.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
 
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
 #include "gpuhist/device_info.hpp"
 
 namespace gpuhist::vk {
+
+class Device;
+class Instance;
+
+// The physical devices that have a compute queue, with their descriptions, in
+// enumeration order (DeviceInfo::index keeps the enumeration index).
+struct ComputeDevices {
+  std::vector<VkPhysicalDevice> physical;
+  std::vector<DeviceInfo> info;
+};
+[[nodiscard]] ComputeDevices compute_devices(const Instance& instance);
 
 // The position in `devices` of the device `spec` names. "auto" prefers a
 // discrete, then integrated, then virtual GPU, then a CPU (software) device,
@@ -16,5 +32,8 @@ namespace gpuhist::vk {
 // Error(InvalidArgument) listing the devices there are.
 [[nodiscard]] std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
                                                        std::string_view spec);
+
+// Opens the device `spec` selects (see select_device); nullptr when it selects none.
+[[nodiscard]] std::unique_ptr<Device> open_device(const Instance& instance, std::string_view spec);
 
 }  // namespace gpuhist::vk
