@@ -3,16 +3,12 @@
 // take those paths, and the counts must still equal cpu-reference.
 #include <gtest/gtest.h>
 
-#include <memory>
-
 #include "cpu/reference.hpp"
 #include "support/compare.hpp"
 #include "support/synthetic_images.hpp"
+#include "support/test_device.hpp"
 #include "support/test_names.hpp"
-#include "vulkan/device.hpp"
-#include "vulkan/device_select.hpp"
 #include "vulkan/gpu_counter.hpp"
-#include "vulkan/instance.hpp"
 
 namespace gpuhist {
 namespace {
@@ -35,23 +31,11 @@ TEST(PlanBatches, RowPiecesWhenARowIsTooLong) {
   EXPECT_EQ(batches[3].x0, 0U);
 }
 
-class SmallLimits : public ::testing::TestWithParam<Strategy> {
- protected:
-  static void SetUpTestSuite() {
-    instance_ = vk::Instance::create();
-    if (!instance_) return;
-    device_ = vk::open_device(*instance_, "auto");
-  }
-  static void TearDownTestSuite() {
-    device_.reset();
-    instance_.reset();
-  }
-  static inline std::optional<vk::Instance> instance_;
-  static inline std::unique_ptr<vk::Device> device_;
-};
+class SmallLimits : public ::testing::TestWithParam<Strategy> {};
 
 TEST_P(SmallLimits, ManyBatchesAndWaves) {
-  ASSERT_NE(device_, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
   struct Case {
     PixelFormat format;
     std::uint32_t width, height, bins;
@@ -66,7 +50,7 @@ TEST_P(SmallLimits, ManyBatchesAndWaves) {
       {{ChannelLayout::Grey, SampleType::F32}, 513, 9, 4096, {1 << 20, 1}},
   };
   for (const Case& c : cases) {
-    vk::GpuCounter counter(*device_, c.limits);
+    vk::GpuCounter counter(*device, c.limits);
     const auto image = test::make_image(c.format, c.width, c.height, test::Content::Random, 5, 8);
     const HistogramOptions options{c.bins};
     const Histogram expected = cpu::count_reference(image.view, options);

@@ -21,8 +21,12 @@ uint loadSample(uint i) {
   return words[i];
 }
 
-// floor(v * N / M) clamped to N - 1: v * N <= 65535 * 65536 < 2^32.
-uint channelBin(uint v) { return min(v * BINS / maxValue(), BINS - 1u); }
+// floor(v * N / M) clamped to N - 1: v * N <= 65535 * 65536 < 2^32. With 256
+// bins of 8-bit samples that is v itself (floor(v * 256 / 255) = v + floor(v / 255)).
+uint channelBin(uint v) {
+  if (SAMPLE_BITS == 8u && BINS == 256u) return v;
+  return min(v * BINS / maxValue(), BINS - 1u);
+}
 
 // floor(a * b / d) exactly, for results below 2^24: a float estimate is off by
 // at most one, and the 64-bit products from umulExtended settle it.
@@ -59,10 +63,20 @@ float floatLuma(float r, float g, float b) {
   return clampUnit(l);
 }
 
+// The bins of one RGBA8 (or RGBA-ordered) 8-bit pixel packed in a word.
+uvec4 wordBins(uint w) {
+  uint r = w & 0xFFu;
+  uint g = bitfieldExtract(w, 8, 8);
+  uint b = bitfieldExtract(w, 16, 8);
+  return uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b));
+}
+
 // The R, G, B and L bins of pixel p; grey pixels have only L (.w), the rest NO_BIN.
 uvec4 pixelBins(uint p) {
   if (SAMPLE_BITS == 32u) {
-    if (CHANNELS == 1u) return uvec4(NO_BIN, NO_BIN, NO_BIN, unitBin(clampUnit(uintBitsToFloat(words[p]))));
+    if (CHANNELS == 1u) {
+      return uvec4(NO_BIN, NO_BIN, NO_BIN, unitBin(clampUnit(uintBitsToFloat(words[p]))));
+    }
     uint i = p * CHANNELS;
     float r = clampUnit(uintBitsToFloat(words[i]));
     float g = clampUnit(uintBitsToFloat(words[i + 1u]));
@@ -70,17 +84,10 @@ uvec4 pixelBins(uint p) {
     return uvec4(unitBin(r), unitBin(g), unitBin(b), unitBin(floatLuma(r, g, b)));
   }
   if (CHANNELS == 1u) return uvec4(NO_BIN, NO_BIN, NO_BIN, channelBin(loadSample(p)));
-  uint r, g, b;
-  if (SAMPLE_BITS == 8u && CHANNELS == 4u) {
-    uint w = words[p];  // one word holds the whole pixel
-    r = w & 0xFFu;
-    g = bitfieldExtract(w, 8, 8);
-    b = bitfieldExtract(w, 16, 8);
-  } else {
-    uint i = p * CHANNELS;
-    r = loadSample(i);
-    g = loadSample(i + 1u);
-    b = loadSample(i + 2u);
-  }
+  if (SAMPLE_BITS == 8u && CHANNELS == 4u) return wordBins(words[p]);  // one word, one pixel
+  uint i = p * CHANNELS;
+  uint r = loadSample(i);
+  uint g = loadSample(i + 1u);
+  uint b = loadSample(i + 2u);
   return uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b));
 }

@@ -15,6 +15,10 @@ namespace {
 // Sample indices (pixel * 4 + channel) and per-bin counters stay below 2^32.
 constexpr std::uint64_t kMaxBatchPixels = 1ULL << 30;
 constexpr std::uint32_t kGroupSize = 256;
+// Defaults of the `gpu` strategy on hardware GPUs (see docs/PERFORMANCE.md).
+constexpr std::uint32_t kGpuGroupSize = 256;
+constexpr std::uint32_t kGpuCopies = 8;
+constexpr std::uint32_t kGpuGroupsPerUnit = 8;
 // Software drivers cap the iterations of a shader loop, nested loops counted
 // together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
 // so that no invocation loops more than this many times.
@@ -48,22 +52,26 @@ std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
   return batches;
 }
 
-// Everything about one count() call that does not change between batches.
-struct GpuCounter::Plan {
-  Strategy strategy;
-  std::vector<SpecConstant> binning;  // channels, sample bits, bins, luma
-  std::uint32_t bins;
-  VkDeviceSize histogram_bytes;  // bins * 4 channels * 4 bytes
-  std::uint32_t chunk_x = 256, chunk_y = 1;
-  bool chunk_shared = true;
-  std::uint32_t wave_chunks = 1;  // chunk histograms held at once
-  std::uint32_t group_size = kGroupSize;
-  std::uint32_t copies = 1;      // private histograms per workgroup (gpu)
-  std::uint32_t groups_cap = 1;  // persistent workgroups (gpu)
-};
-
 GpuCounter::GpuCounter(const Device& device, GpuLimits limits)
     : device_(device), limits_(limits), pipelines_(device) {}
+
+namespace {
+
+std::uint32_t log2_floor(std::uint32_t v) {
+  std::uint32_t r = 0;
+  while (v > 1) {
+    v >>= 1;
+    ++r;
+  }
+  return r;
+}
+
+bool has_operation(const DeviceInfo& info, const char* name) {
+  return std::find(info.subgroup_operations.begin(), info.subgroup_operations.end(), name) !=
+         info.subgroup_operations.end();
+}
+
+}  // namespace
 
 void GpuCounter::ensure(Buffer& buffer, VkDeviceSize size, VkBufferUsageFlags usage,
                         MemoryUse use) {
@@ -91,10 +99,10 @@ void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destin
   }
 }
 
-Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& options,
-                            Strategy strategy, ChunkShape chunk) {
+GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& options,
+                              Strategy strategy, ChunkShape chunk) const {
   const DeviceInfo& info = device_.info();
-  Plan plan{};
+  GpuPlan plan;
   plan.strategy = strategy;
   plan.bins = options.bins;
   plan.histogram_bytes = VkDeviceSize{options.bins} * 16;
@@ -105,8 +113,8 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
                   {kSpecSampleBits, sample_bits},
                   {kSpecBins, options.bins},
                   {kSpecLuma601, options.luma == LumaWeights::Rec601 ? 1U : 0U}};
-  plan.group_size =
-      std::min(kGroupSize, std::min(info.max_invocations, info.max_workgroup_size[0]));
+  const std::uint32_t max_group = std::min(info.max_invocations, info.max_workgroup_size[0]);
+  plan.group_size = std::min(kGroupSize, max_group);
   const bool fits_shared = plan.histogram_bytes <= info.max_shared_memory;
 
   if (strategy == Strategy::GpuChunksSum || strategy == Strategy::GpuChunksReduce) {
@@ -124,48 +132,84 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
                                   std::min(info.max_workgroup_count[0], kMaxLoopIterations)));
   }
   if (strategy == Strategy::Gpu) {
-    // Several private copies spread a flat image's atomics over more addresses;
-    // half the shared memory is left free so that more workgroups fit per unit.
-    const std::uint64_t budget = info.max_shared_memory / 2;
-    const std::uint32_t wanted = info.hardware() ? 8U : 1U;
-    plan.copies = !fits_shared ? 0U
-                               : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-                                     budget / plan.histogram_bytes, 1, wanted));
+    plan.group_size = std::clamp(tuning_.group_size.value_or(kGpuGroupSize), 1U, max_group);
+    // Private copies spread a flat image's atomics over more addresses; by
+    // default they take at most half the shared memory so that several
+    // workgroups fit on one compute unit.
+    const std::uint64_t copy_bytes = plan.histogram_bytes + 4;
+    const std::uint64_t fit = info.max_shared_memory / copy_bytes;
+    const std::uint64_t wanted = tuning_.copies.value_or(
+        info.hardware() ? static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+                              info.max_shared_memory / 2 / copy_bytes, 1, kGpuCopies))
+                        : 1U);
+    plan.copies = static_cast<std::uint32_t>(std::min(wanted, fit));
+    plan.copy_shift = tuning_.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
     const std::uint32_t units = info.compute_units.value_or(
         info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));
-    plan.groups_cap = std::min(units * (info.hardware() ? 8U : 2U), info.max_workgroup_count[0]);
+    const std::uint32_t per_unit =
+        tuning_.groups_per_unit.value_or(info.hardware() ? kGpuGroupsPerUnit : 2U);
+    plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
+    const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
+    plan.wide = rgba8 && tuning_.wide_loads.value_or(true);
+    const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
+    plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(info.hardware());
   }
 
-  const std::uint64_t bpp = pixel_bytes(image.format);
+  plan.bpp = pixel_bytes(image.format);
   const std::uint64_t byte_limit =
       std::min<std::uint64_t>(limits_.max_batch_bytes, info.max_storage_buffer_range);
-  const auto batches =
+  plan.batches =
       plan_batches(image.width, image.height,
-                   std::max<std::uint64_t>(1, std::min(kMaxBatchPixels, byte_limit / bpp)));
-  std::uint64_t largest = 0;
-  for (const Batch& b : batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
+                   std::max<std::uint64_t>(1, std::min(kMaxBatchPixels, byte_limit / plan.bpp)));
+  return plan;
+}
 
+void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels,
+                         std::uint64_t bpp) {
   constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   const bool direct = device_.unified_memory();
-  ensure(pixels_, largest * bpp, storage | dst,
+  // 16 bytes more than the pixels: the shaders may read whole 16-byte quads.
+  const VkDeviceSize pixel_bytes = largest_batch_pixels * bpp + 16;
+  ensure(pixels_, pixel_bytes, storage | dst | src,
          direct ? MemoryUse::Mappable : MemoryUse::DeviceLocal);
-  if (!direct) ensure(staging_, largest * bpp, src, MemoryUse::Upload);
+  if (!direct) ensure(staging_, pixel_bytes, src, MemoryUse::Upload);
   ensure(result_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
   ensure(readback_, plan.histogram_bytes, dst, MemoryUse::Readback);
-  const bool chunked = strategy == Strategy::GpuChunksSum || strategy == Strategy::GpuChunksReduce;
-  if (chunked) {
+  if (plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce) {
     ensure(chunks_, plan.histogram_bytes * plan.wave_chunks, storage | dst, MemoryUse::DeviceLocal);
   }
+}
+
+std::array<VkBuffer, kBufferBindings> GpuCounter::bindings(const GpuPlan& plan) const {
+  const bool chunked =
+      plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce;
+  return {pixels_.get(), chunked ? chunks_.get() : result_.get(), result_.get()};
+}
+
+void GpuCounter::add_readback(const GpuPlan& plan, Histogram& out) const {
+  const auto* counts = static_cast<const std::uint32_t*>(readback_.mapped());
+  for (Channel channel : out.channels()) {
+    auto dst = out.counts(channel);
+    const auto c = static_cast<std::size_t>(channel);
+    for (std::size_t bin = 0; bin < plan.bins; ++bin) dst[bin] += counts[bin * 4 + c];
+  }
+}
+
+Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& options,
+                            Strategy strategy, ChunkShape chunk) {
+  const GpuPlan plan = make_plan(image, options, strategy, chunk);
+  std::uint64_t largest = 0;
+  for (const Batch& b : plan.batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
+  prepare(plan, largest, plan.bpp);
+  const bool direct = device_.unified_memory();
 
   Histogram out(options.bins, is_colour(image.format.layout));
-  const auto* counts = static_cast<const std::uint32_t*>(readback_.mapped());
-  for (const Batch& batch : batches) {
+  for (const Batch& batch : plan.batches) {
     upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
-    Submission submission(device_, pipelines_,
-                          {pixels_.get(), chunked ? chunks_.get() : result_.get(), result_.get()});
-    if (!direct) submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * bpp);
+    Submission submission(device_, pipelines_, bindings(plan));
+    if (!direct) submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
     submission.zero(result_.get(), plan.histogram_bytes);
     // The uploaded pixels and the zeroed counters must land before any shader reads them.
     submission.barrier();
@@ -176,16 +220,12 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
     // The copy must be complete and visible before the host reads it after the wait.
     submission.barrier_to_host();
     submission.submit_and_wait();
-    for (Channel channel : out.channels()) {
-      auto dst_counts = out.counts(channel);
-      const auto c = static_cast<std::size_t>(channel);
-      for (std::size_t bin = 0; bin < options.bins; ++bin) dst_counts[bin] += counts[bin * 4 + c];
-    }
+    add_readback(plan, out);
   }
   return out;
 }
 
-void GpuCounter::record(Submission& submission, const Plan& plan, const Batch& batch) {
+void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch& batch) {
   PushParams params{};
   params.pixel_count = batch.pixel_count;
   params.width = batch.width;
@@ -213,14 +253,20 @@ void GpuCounter::record(Submission& submission, const Plan& plan, const Batch& b
       // max_groups * 256 * kMaxLoopIterations is far above the batch limit of 2^30 pixels.
       return;
     case Strategy::Gpu: {
-      const std::uint32_t shared_words = plan.copies == 0 ? 1U : plan.copies * plan.bins * 4;
+      const std::uint32_t shared_words = plan.copies == 0 ? 1U : plan.copies * (plan.bins * 4 + 1);
       constants.push_back({kSpecSharedWords, shared_words});
       constants.push_back({kSpecCopies, plan.copies});
+      constants.push_back({kSpecCopyShift, plan.copy_shift});
+      constants.push_back({kSpecWide, plan.wide ? 1U : 0U});
       constants.push_back({kSpecLocalX, plan.group_size});
-      const std::uint32_t needed = ceil_div(batch.pixel_count, plan.group_size);
+      const std::uint32_t per_invocation = plan.wide ? 4 : 1;
+      const std::uint32_t needed =
+          ceil_div(batch.pixel_count, std::uint64_t{plan.group_size} * per_invocation);
       const std::uint32_t fewest = ceil_div(needed, kMaxLoopIterations);
       const std::uint32_t groups = std::max(std::min(needed, plan.groups_cap), fewest);
-      submission.dispatch(pipelines_.get(Shader::HistPrivatized, constants), params, groups);
+      const Shader shader =
+          plan.uniform_runs ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized;
+      submission.dispatch(pipelines_.get(shader, constants), params, groups);
       return;
     }
     case Strategy::GpuChunksSum:
@@ -235,7 +281,7 @@ void GpuCounter::record(Submission& submission, const Plan& plan, const Batch& b
               "strategy " + std::string(to_string(plan.strategy)) + " does not run on a GPU");
 }
 
-void GpuCounter::record_chunks(Submission& submission, const Plan& plan, const Batch& batch) {
+void GpuCounter::record_chunks(Submission& submission, const GpuPlan& plan, const Batch& batch) {
   std::vector<SpecConstant> count_constants = plan.binning;
   count_constants.push_back({kSpecSharedWords, plan.chunk_shared ? plan.bins * 4 : 1U});
   count_constants.push_back({kSpecUseShared, plan.chunk_shared ? 1U : 0U});

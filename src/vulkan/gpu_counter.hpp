@@ -1,9 +1,11 @@
 // Runs the GPU strategies of the ladder on one device: splits an image into
 // batches that fit the device's buffer limits and 32-bit counters, uploads each,
 // records the strategy's dispatches, and adds the read-back counts in 64 bits.
+// Also times strategies on resident pixels, for the benchmarks.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "gpuhist/histogram.hpp"
@@ -11,25 +13,13 @@
 #include "gpuhist/image_view.hpp"
 #include "gpuhist/strategy.hpp"
 #include "vulkan/buffer.hpp"
+#include "vulkan/gpu_plan.hpp"
 #include "vulkan/pipelines.hpp"
 
 namespace gpuhist::vk {
 
 class Device;
 class Submission;
-
-// A run of pixels counted in one submission, tiled `width` pixels to a row.
-struct Batch {
-  std::uint32_t y0 = 0;  // first image row
-  std::uint32_t x0 = 0;  // first pixel in that row (non-zero only when rows are split)
-  std::uint32_t pixel_count = 0;
-  std::uint32_t width = 0;  // pixels per tile row (the image width, or the piece of a row)
-};
-
-// Splits an image into batches of at most `max_pixels` pixels: whole rows
-// where a row fits, otherwise pieces of single rows.
-[[nodiscard]] std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
-                                              std::uint64_t max_pixels);
 
 // Sizes that bound one submission's buffers. The defaults suit every device;
 // tests shrink them to exercise batching and waves on small images.
@@ -38,24 +28,63 @@ struct GpuLimits {
   std::uint64_t max_wave_bytes = 256ULL << 20;   // chunk-histogram bytes per wave
 };
 
+// Knobs of the `gpu` strategy. Unset fields are derived from the device's
+// limits; the benchmark sets them to search for better defaults.
+struct GpuTuning {
+  std::optional<std::uint32_t> group_size;       // invocations per workgroup
+  std::optional<std::uint32_t> copies;           // private histograms per workgroup
+  std::optional<std::uint32_t> copy_shift;       // invocation i uses copy (i >> shift) % copies
+  std::optional<std::uint32_t> groups_per_unit;  // persistent workgroups per compute unit
+  std::optional<bool> wide_loads;                // RGBA8 read as 16-byte quads of pixels
+  std::optional<bool> uniform_runs;              // subgroup-wide adds for uniform pixels
+};
+
+// GPU times of repeated runs on resident pixels, and the histogram they gave.
+struct Profile {
+  Histogram histogram;
+  std::vector<double> gpu_ms;  // one per repetition
+};
+
 class GpuCounter {
  public:
   explicit GpuCounter(const Device& device, GpuLimits limits = {});
+
+  void set_tuning(const GpuTuning& tuning) { tuning_ = tuning; }
 
   // Counts a validated image with a GPU strategy. Throws Error(InvalidArgument)
   // for a chunk shape the device cannot run, Error(Device) on device failure.
   [[nodiscard]] Histogram count(const ImageView& image, const HistogramOptions& options,
                                 Strategy strategy, ChunkShape chunk);
 
+  // Uploads the image once, then times `repetitions` complete runs of the
+  // strategy (zeroing the counters included) with GPU timestamps. The image
+  // must fit in one batch. Throws Error(Device) when the device has no
+  // timestamps on its compute queue.
+  [[nodiscard]] Profile profile(const ImageView& image, const HistogramOptions& options,
+                                Strategy strategy, ChunkShape chunk, std::uint32_t repetitions);
+
+  // Median GB/s of device-local to device-local copies of `bytes`, counting
+  // bytes read plus bytes written.
+  [[nodiscard]] double copy_rate(std::uint64_t bytes, std::uint32_t repetitions);
+  // Median GB/s of copies of `bytes` from host-visible memory to device-local memory.
+  [[nodiscard]] double upload_rate(std::uint64_t bytes, std::uint32_t repetitions);
+
  private:
-  struct Plan;
+  [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,
+                                  Strategy strategy, ChunkShape chunk) const;
+  void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp);
   void ensure(Buffer& buffer, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use);
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
-  void record(Submission& submission, const Plan& plan, const Batch& batch);
-  void record_chunks(Submission& submission, const Plan& plan, const Batch& batch);
+  [[nodiscard]] std::array<VkBuffer, kBufferBindings> bindings(const GpuPlan& plan) const;
+  void record(Submission& submission, const GpuPlan& plan, const Batch& batch);
+  void record_chunks(Submission& submission, const GpuPlan& plan, const Batch& batch);
+  void add_readback(const GpuPlan& plan, Histogram& out) const;
+  [[nodiscard]] double time_copies(VkBuffer src, VkBuffer dst, std::uint64_t bytes,
+                                   std::uint32_t repetitions);
 
   const Device& device_;
   GpuLimits limits_;
+  GpuTuning tuning_;
   Pipelines pipelines_;
   Buffer staging_;   // pixels as written by the host (absent on unified memory)
   Buffer pixels_;    // pixels as read by the shaders

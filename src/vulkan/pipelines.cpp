@@ -7,6 +7,7 @@
 #include "shaders/hist_atomic_comp_spv.hpp"
 #include "shaders/hist_chunks_comp_spv.hpp"
 #include "shaders/hist_privatized_comp_spv.hpp"
+#include "shaders/hist_privatized_subgroup_comp_spv.hpp"
 #include "shaders/hist_single_comp_spv.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/device.hpp"
@@ -26,6 +27,8 @@ std::span<const std::uint32_t> spirv(Shader shader) {
       return spirv::chunks_sum_comp;
     case Shader::ChunksReduce:
       return spirv::chunks_reduce_comp;
+    case Shader::HistPrivatizedSubgroup:
+      return spirv::hist_privatized_subgroup_comp;
     case Shader::HistPrivatized:
       return spirv::hist_privatized_comp;
   }

@@ -25,6 +25,7 @@ enum class Shader : std::uint8_t {
   ChunksSum,
   ChunksReduce,
   HistPrivatized,
+  HistPrivatizedSubgroup,
 };
 
 // Mirrors `Params` in src/shaders/params.glsl.
@@ -46,6 +47,8 @@ enum SpecId : std::uint32_t {
   kSpecSharedWords = 4,
   kSpecUseShared = 5,
   kSpecCopies = 6,
+  kSpecCopyShift = 7,
+  kSpecWide = 8,
   kSpecLocalX = 10,
   kSpecLocalY = 11,
 };

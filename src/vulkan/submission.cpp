@@ -108,6 +108,14 @@ void Submission::barrier_to_host() {
                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &memory, 0, nullptr, 0, nullptr);
 }
 
+void Submission::reset_queries(VkQueryPool pool, std::uint32_t count) {
+  vkCmdResetQueryPool(commands_, pool, 0, count);
+}
+
+void Submission::timestamp(VkQueryPool pool, std::uint32_t index) {
+  vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, index);
+}
+
 void Submission::submit_and_wait() {
   check(vkEndCommandBuffer(commands_), "recording commands");
   VkSubmitInfo submit{};

@@ -31,6 +31,10 @@ class Submission {
   void barrier();
   // Makes earlier writes visible to the host after the wait.
   void barrier_to_host();
+  // Resets `count` queries of a timestamp pool (before writing them).
+  void reset_queries(VkQueryPool pool, std::uint32_t count);
+  // Writes a timestamp once all earlier commands have completed.
+  void timestamp(VkQueryPool pool, std::uint32_t index);
   // Ends recording, submits, and waits. Throws Error(Device) on failure or device loss.
   void submit_and_wait();
 

@@ -1,0 +1,88 @@
+// gpu: persistent workgroups stride over the whole image. Each workgroup keeps
+// COPIES private histograms in shared memory, channel-major with an odd stride
+// between copies so that one bin of different copies lies in different banks;
+// invocation i counts into copy (i >> COPY_SHIFT) % COPIES. The copies are
+// added to the global histogram once, at the end. COPIES = 0 counts straight
+// into global memory, for histograms that do not fit in shared memory.
+//
+// WIDE reads RGBA8 pixels four at a time (16-byte loads). UNIFORM_RUNS (the
+// subgroup build) lets a subgroup whose pixels all fall in the same bins add
+// them with one atomic per channel: flat images cost no more than random ones.
+layout(local_size_x_id = 10) in;
+#include "params.glsl"
+#include "binning.glsl"
+
+layout(constant_id = 4) const uint SHARED_WORDS = 1025u;  // COPIES * (BINS * 4 + 1), or 1
+layout(constant_id = 6) const uint COPIES = 1u;
+layout(constant_id = 7) const uint COPY_SHIFT = 5u;
+layout(constant_id = 8) const uint WIDE = 0u;
+
+layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
+layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
+
+shared uint localBins[SHARED_WORDS];
+
+void addCount(uint base, uint channel, uint bin, uint n) {
+  if (bin == NO_BIN) return;
+  if (COPIES > 0u) {
+    atomicAdd(localBins[base + channel * BINS + bin], n);
+  } else {
+    atomicAdd(bins[bin * 4u + channel], n);
+  }
+}
+
+void countBins(uint base, uvec4 b) {
+#if UNIFORM_RUNS
+  // Bins are below 65536 (or all NO_BIN for grey), so two packed words identify them.
+  if (subgroupAllEqual((b.x << 16) | (b.y & 0xFFFFu)) && subgroupAllEqual((b.z << 16) | (b.w & 0xFFFFu))) {
+    uint n = subgroupBallotBitCount(subgroupBallot(true));
+    if (subgroupElect()) {
+      for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], n);
+    }
+    return;
+  }
+#endif
+  for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], 1u);
+}
+
+void main() {
+  const uint words = BINS * 4u;
+  const uint copyStride = words + 1u;
+  const uint lid = gl_LocalInvocationIndex;
+  const uint groupSize = gl_WorkGroupSize.x;
+
+  if (COPIES > 0u) {
+    for (uint i = lid; i < SHARED_WORDS; i += groupSize) localBins[i] = 0u;
+    // Private histograms must be zero before anyone counts into them.
+    barrier();
+  }
+
+  const uint base = COPIES > 0u ? ((lid >> COPY_SHIFT) % COPIES) * copyStride : 0u;
+  const uint step = gl_NumWorkGroups.x * groupSize;
+  const uint first = gl_WorkGroupID.x * groupSize + lid;
+  if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 8u) {
+    const uint quadCount = pc.pixelCount / 4u;
+    for (uint q = first; q < quadCount; q += step) {
+      uvec4 w = quads[q];
+      countBins(base, wordBins(w.x));
+      countBins(base, wordBins(w.y));
+      countBins(base, wordBins(w.z));
+      countBins(base, wordBins(w.w));
+    }
+    // The last pixelCount % 4 pixels, one per invocation.
+    uint p = quadCount * 4u + first;
+    if (p < pc.pixelCount) countBins(base, pixelBins(p));
+  } else {
+    for (uint p = first; p < pc.pixelCount; p += step) countBins(base, pixelBins(p));
+  }
+
+  if (COPIES > 0u) {
+    // All private counts must be final before they are merged.
+    barrier();
+    for (uint i = lid; i < words; i += groupSize) {
+      uint sum = 0u;
+      for (uint k = 0u; k < COPIES; ++k) sum += localBins[k * copyStride + i];
+      if (sum != 0u) atomicAdd(bins[(i % BINS) * 4u + i / BINS], sum);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// How the GPU strategies will count one image: derived once per call from the
+// image, the options and the device's limits, then used for every batch.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "gpuhist/strategy.hpp"
+#include "vulkan/pipelines.hpp"
+
+namespace gpuhist::vk {
+
+// A run of pixels counted in one submission, tiled `width` pixels to a row.
+struct Batch {
+  std::uint32_t y0 = 0;  // first image row
+  std::uint32_t x0 = 0;  // first pixel in that row (non-zero only when rows are split)
+  std::uint32_t pixel_count = 0;
+  std::uint32_t width = 0;  // pixels per tile row (the image width, or the piece of a row)
+};
+
+// Splits an image into batches of at most `max_pixels` pixels: whole rows
+// where a row fits, otherwise pieces of single rows.
+[[nodiscard]] std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
+                                              std::uint64_t max_pixels);
+
+// Everything about one count() call that does not change between batches.
+struct GpuPlan {
+  Strategy strategy = Strategy::Gpu;
+  std::vector<SpecConstant> binning;  // channels, sample bits, bins, luma
+  std::uint32_t bins = 0;
+  VkDeviceSize histogram_bytes = 0;  // bins * 4 channels * 4 bytes
+  std::uint32_t chunk_x = 256, chunk_y = 1;
+  bool chunk_shared = true;
+  std::uint32_t wave_chunks = 1;  // chunk histograms held at once
+  std::uint32_t group_size = 256;
+  std::uint32_t copies = 1;      // private histograms per workgroup (gpu)
+  std::uint32_t copy_shift = 0;  // copy of invocation i: (i >> copy_shift) % copies (gpu)
+  std::uint32_t groups_cap = 1;  // persistent workgroups (gpu)
+  bool wide = false;             // RGBA8 as 16-byte quads (gpu)
+  bool uniform_runs = false;     // subgroup build of the gpu shader
+  std::vector<Batch> batches;
+  std::uint64_t bpp = 0;
+};
+
+}  // namespace gpuhist::vk

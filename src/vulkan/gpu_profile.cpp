@@ -1,0 +1,96 @@
+// The benchmark side of GpuCounter: strategies and copies timed on the GPU.
+#include <algorithm>
+#include <cstring>
+
+#include "gpuhist/error.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/gpu_counter.hpp"
+#include "vulkan/submission.hpp"
+#include "vulkan/timestamps.hpp"
+
+namespace gpuhist::vk {
+
+Profile GpuCounter::profile(const ImageView& image, const HistogramOptions& options,
+                            Strategy strategy, ChunkShape chunk, std::uint32_t repetitions) {
+  const GpuPlan plan = make_plan(image, options, strategy, chunk);
+  if (plan.batches.size() != 1) {
+    throw Error(ErrorKind::InvalidArgument, "image too large to profile in one batch");
+  }
+  const Batch& batch = plan.batches.front();
+  prepare(plan, batch.pixel_count, plan.bpp);
+  const bool direct = device_.unified_memory();
+  upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
+  if (!direct) {
+    Submission copy(device_, pipelines_, bindings(plan));
+    copy.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
+    copy.submit_and_wait();
+  }
+  const std::uint32_t runs = std::max(1U, repetitions);
+  Timestamps timestamps(device_, 2 * runs);
+  Submission submission(device_, pipelines_, bindings(plan));
+  submission.reset_queries(timestamps.get(), 2 * runs);
+  for (std::uint32_t run = 0; run < runs; ++run) {
+    // Each run starts after the previous one has finished.
+    submission.barrier();
+    submission.timestamp(timestamps.get(), 2 * run);
+    submission.zero(result_.get(), plan.histogram_bytes);
+    // Zeroed counters must land before the shaders add to them.
+    submission.barrier();
+    record(submission, plan, batch);
+    submission.timestamp(timestamps.get(), 2 * run + 1);
+  }
+  // The last run's counts must be final before they are copied out.
+  submission.barrier();
+  submission.copy(result_.get(), readback_.get(), plan.histogram_bytes);
+  // The copy must be visible to the host after the wait.
+  submission.barrier_to_host();
+  submission.submit_and_wait();
+  Profile profile{Histogram(options.bins, is_colour(image.format.layout)),
+                  timestamps.intervals_ms()};
+  add_readback(plan, profile.histogram);
+  return profile;
+}
+
+double GpuCounter::time_copies(VkBuffer src, VkBuffer dst, std::uint64_t bytes,
+                               std::uint32_t repetitions) {
+  const std::uint32_t runs = std::max(1U, repetitions);
+  Timestamps timestamps(device_, 2 * runs);
+  Submission submission(device_, pipelines_, {pixels_.get(), result_.get(), result_.get()});
+  submission.reset_queries(timestamps.get(), 2 * runs);
+  for (std::uint32_t run = 0; run < runs; ++run) {
+    // Copies are timed one at a time.
+    submission.barrier();
+    submission.timestamp(timestamps.get(), 2 * run);
+    submission.copy(src, dst, bytes);
+    submission.timestamp(timestamps.get(), 2 * run + 1);
+  }
+  submission.submit_and_wait();
+  return median(timestamps.intervals_ms());
+}
+
+double GpuCounter::copy_rate(std::uint64_t bytes, std::uint32_t repetitions) {
+  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  ensure(result_, 16, usage, MemoryUse::DeviceLocal);
+  const Buffer src(device_, bytes, usage, MemoryUse::DeviceLocal);
+  const Buffer dst(device_, bytes, usage, MemoryUse::DeviceLocal);
+  ensure(pixels_, 16, usage, MemoryUse::DeviceLocal);
+  const double ms = time_copies(src.get(), dst.get(), bytes, repetitions);
+  return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
+}
+
+double GpuCounter::upload_rate(std::uint64_t bytes, std::uint32_t repetitions) {
+  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  ensure(result_, 16, usage, MemoryUse::DeviceLocal);
+  ensure(pixels_, 16, usage, MemoryUse::DeviceLocal);
+  Buffer src(device_, bytes, usage, MemoryUse::Upload);
+  std::memset(src.mapped(), 0x5A, bytes);
+  const Buffer dst(device_, bytes, usage, MemoryUse::DeviceLocal);
+  const double ms = time_copies(src.get(), dst.get(), bytes, repetitions);
+  return static_cast<double>(bytes) / (ms * 1e6);
+}
+
+}  // namespace gpuhist::vk

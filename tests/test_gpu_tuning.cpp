@@ -1,0 +1,65 @@
+// Every setting of the `gpu` strategy's knobs counts exactly what cpu-reference
+// counts: the benchmark may pick any of them as a device's default.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "cpu/reference.hpp"
+#include "support/compare.hpp"
+#include "support/synthetic_images.hpp"
+#include "support/test_device.hpp"
+#include "vulkan/gpu_counter.hpp"
+
+namespace gpuhist {
+namespace {
+
+// copies, copy shift, wide loads, uniform runs, group size, groups per unit
+using Knobs = std::tuple<std::uint32_t, std::uint32_t, bool, bool, std::uint32_t, std::uint32_t>;
+
+class GpuTuningKnobs : public ::testing::TestWithParam<Knobs> {};
+
+TEST_P(GpuTuningKnobs, MatchReference) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  const auto& [copies, shift, wide, uniform, group, per_unit] = GetParam();
+  vk::GpuCounter counter(*device);
+  vk::GpuTuning tuning;
+  tuning.copies = copies;
+  tuning.copy_shift = shift;
+  tuning.wide_loads = wide;
+  tuning.uniform_runs = uniform;
+  tuning.group_size = group;
+  tuning.groups_per_unit = per_unit;
+  counter.set_tuning(tuning);
+  struct Case {
+    PixelFormat format;
+    std::uint32_t width, height, bins;
+    test::Content content;
+  };
+  const Case cases[] = {
+      {{ChannelLayout::RGBA, SampleType::U8}, 333, 41, 256, test::Content::Random},
+      {{ChannelLayout::RGBA, SampleType::U8}, 333, 41, 256, test::Content::Flat},
+      {{ChannelLayout::RGBA, SampleType::U8}, 1023, 7, 256, test::Content::Gradient},
+      {{ChannelLayout::RGBA, SampleType::U8}, 3, 1, 1000, test::Content::Flat},
+      {{ChannelLayout::RGB, SampleType::U16}, 129, 33, 4096, test::Content::Flat},
+      {{ChannelLayout::Grey, SampleType::U8}, 257, 9, 256, test::Content::Flat},
+      {{ChannelLayout::RGBA, SampleType::F32}, 65, 65, 1024, test::Content::FloatSpecials},
+  };
+  for (const Case& c : cases) {
+    const auto image = test::make_image(c.format, c.width, c.height, c.content, 9);
+    const HistogramOptions options{c.bins};
+    EXPECT_TRUE(test::same_histograms(
+        counter.count(image.view, options, Strategy::Gpu, ChunkShape::Row256x1),
+        cpu::count_reference(image.view, options)))
+        << to_string(c.format) << " " << test::to_string(c.content) << " bins " << c.bins;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Knobs, GpuTuningKnobs,
+                         ::testing::Combine(::testing::Values(0U, 1U, 3U),
+                                            ::testing::Values(0U, 5U), ::testing::Bool(),
+                                            ::testing::Bool(), ::testing::Values(64U, 256U),
+                                            ::testing::Values(1U, 4U)));
+
+}  // namespace
+}  // namespace gpuhist
