@@ -1,0 +1,52 @@
+#include "bench_command.hpp"
+
+#include <cstring>
+#include <filesystem>
+
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+// Any image file the image library reads, as 8-bit RGBA (PPM/PAM directly).
+bench::Photo load_photo(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".ppm" || ext == ".pam") return bench::read_netpbm(path);
+  const Image image = load_image(path);
+  if (image.format.sample != SampleType::U8) {
+    throw Error(ErrorKind::Input, path + ": the benchmark photo must have 8-bit samples");
+  }
+  bench::Photo photo;
+  photo.width = image.width;
+  photo.height = image.height;
+  photo.rgba.resize(std::size_t{image.width} * image.height * 4);
+  const auto* src = reinterpret_cast<const std::uint8_t*>(image.storage.data());
+  const std::uint32_t channels = channel_count(image.format.layout);
+  for (std::size_t i = 0; i < std::size_t{image.width} * image.height; ++i) {
+    for (std::uint32_t c = 0; c < 3; ++c)
+      photo.rgba[i * 4 + c] = src[i * channels + (channels == 1 ? 0 : c)];
+    photo.rgba[i * 4 + 3] = 255;
+  }
+  return photo;
+}
+
+}  // namespace
+
+CLI::App* add_bench_command(CLI::App& app, bench::BenchArgs& args) {
+  CLI::App* cmd =
+      app.add_subcommand("bench", "Time every strategy (GPU timestamps and wall clock)");
+  bench::add_bench_options(*cmd, args);
+  return cmd;
+}
+
+int run_bench_command(const bench::BenchArgs& args) {
+  bench::BenchArgs with_photo = args;
+  // The bundled sample photograph, when gpuhist runs from its build tree.
+  if (with_photo.photo.empty() && std::filesystem::exists(GPUHIST_SAMPLE_PHOTO)) {
+    with_photo.photo = GPUHIST_SAMPLE_PHOTO;
+  }
+  return bench::run_bench(with_photo, load_photo);
+}
+
+}  // namespace gpuhist::cli

@@ -1,0 +1,118 @@
+#include "bench_cli.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist::bench {
+
+void add_bench_options(CLI::App& app, BenchArgs& args) {
+  app.add_flag("--quick", args.quick,
+               "Small sizes and few repetitions (under a minute on a software device)");
+  app.add_flag("--tune", args.tune, "Sweep the gpu strategy's knobs on the largest size");
+  app.add_option("--format", args.format, "table or json")->capture_default_str();
+  app.add_option("-o,--output", args.output, "Write the report to FILE");
+  app.add_option("--device", args.device, "auto, cpu, a device index or a name substring")
+      ->capture_default_str();
+  app.add_option("--photo", args.photo, "Photograph tiled into the 'photo' images");
+  app.add_option("--sizes", args.sizes, "Image sizes, WxH (default: a standard set)")
+      ->delimiter(',');
+  app.add_option("--strategies", args.strategies, "Strategies to time (default: all)")
+      ->delimiter(',');
+  app.add_option("--data", args.kinds, "random, one-colour, photo (default: all)")->delimiter(',');
+  app.add_option("--repetitions", args.repetitions, "Timed runs per measurement");
+}
+
+namespace {
+
+int usage(const std::string& message) {
+  std::cerr << "gpuhist: error: " << message << '\n';
+  return 2;
+}
+
+}  // namespace
+
+int run_bench(const BenchArgs& args, const std::function<Photo(const std::string&)>& load_photo) {
+  if (args.format != "table" && args.format != "json") {
+    return usage("unknown --format '" + args.format + "' (table, json)");
+  }
+  Config config = default_config(args.quick);
+  config.device = args.device;
+  config.tune = args.tune;
+  if (args.repetitions > 0) config.repetitions = args.repetitions;
+  if (!args.sizes.empty()) {
+    config.sizes.clear();
+    for (const std::string& text : args.sizes) {
+      unsigned w = 0, h = 0;
+      char x = 0;
+      std::istringstream in(text);
+      if (!(in >> w >> x >> h) || x != 'x' || w == 0 || h == 0 || !in.eof()) {
+        return usage("bad --sizes entry '" + text + "' (expected WxH)");
+      }
+      config.sizes.emplace_back(w, h);
+    }
+  }
+  if (!args.strategies.empty()) {
+    config.strategies.clear();
+    for (const std::string& name : args.strategies) {
+      const auto s = parse_strategy(name);
+      if (!s) return usage("unknown strategy '" + name + "'");
+      config.strategies.push_back(*s);
+    }
+  }
+  if (!args.kinds.empty()) {
+    config.kinds.clear();
+    for (const std::string& name : args.kinds) {
+      if (name == "random")
+        config.kinds.push_back(DataKind::Random);
+      else if (name == "one-colour")
+        config.kinds.push_back(DataKind::Flat);
+      else if (name == "photo")
+        config.kinds.push_back(DataKind::Photo);
+      else
+        return usage("unknown --data '" + name + "' (random, one-colour, photo)");
+    }
+  }
+  try {
+    if (!args.photo.empty()) config.photo = load_photo(args.photo);
+    std::ofstream file;
+    if (!args.output.empty()) {
+      file.open(args.output);
+      if (!file) {
+        std::cerr << "gpuhist: error: cannot write '" << args.output << "'\n";
+        return 4;
+      }
+    }
+    std::ostream& out = args.output.empty() ? std::cout : file;
+    const Report report = run(config, [](const Row& row) {
+      std::cerr << "  " << row.width << 'x' << row.height << ' ' << to_string(row.format) << ' '
+                << to_string(row.kind) << ' ' << gpuhist::to_string(row.strategy) << ' '
+                << row.variant << ": " << (row.gpu_ms ? *row.gpu_ms : row.wall_ms.value_or(0.0))
+                << " ms " << row.check << '\n';
+    });
+    if (args.format == "json")
+      print_json(report, out);
+    else
+      print_table(report, out);
+    out.flush();
+    if (!out) {
+      std::cerr << "gpuhist: error: cannot write the report\n";
+      return 4;
+    }
+    for (const Row& row : report.rows) {
+      if (row.check.rfind("MISMATCH", 0) == 0) {
+        std::cerr << "gpuhist: error: a strategy's counts differed from the cpu strategy\n";
+        return 70;
+      }
+    }
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    if (e.kind() == ErrorKind::InvalidArgument) return 2;
+    if (e.kind() == ErrorKind::Input) return 1;
+    return 3;
+  }
+}
+
+}  // namespace gpuhist::bench

@@ -1,0 +1,34 @@
+// Command-line options of the GPU benchmark, shared by `gpuhist bench` and
+// the engine-only `gpuhist-bench`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench_runner.hpp"
+
+namespace gpuhist::bench {
+
+struct BenchArgs {
+  bool quick = false;
+  bool tune = false;
+  std::string format = "table";
+  std::string output;
+  std::string device = "auto";
+  std::string photo;
+  std::vector<std::string> sizes;       // WxH
+  std::vector<std::string> strategies;  // names
+  std::vector<std::string> kinds;       // random, one-colour, photo
+  std::uint32_t repetitions = 0;        // 0: the configuration's default
+};
+
+void add_bench_options(CLI::App& app, BenchArgs& args);
+
+// Runs the benchmark; `load_photo` turns --photo's path into pixels. Returns
+// the exit status (0, 2 for bad options, 3 for device failures, 4 for output).
+int run_bench(const BenchArgs& args, const std::function<Photo(const std::string&)>& load_photo);
+
+}  // namespace gpuhist::bench

@@ -1,0 +1,455 @@
+#include "bench_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cpu/parallel.hpp"
+#include "cpu/reference.hpp"
+#include "gpuhist/error.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/device_select.hpp"
+#include "vulkan/gpu_counter.hpp"
+#include "vulkan/instance.hpp"
+#include "vulkan/timestamps.hpp"
+
+namespace gpuhist::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Pixels of one benchmark image, 16-byte aligned.
+struct Pixels {
+  std::vector<std::uint32_t> storage;
+  ImageView view;
+};
+
+std::uint64_t next(std::uint64_t& state) {  // xorshift64*: fast, deterministic
+  state ^= state >> 12;
+  state ^= state << 25;
+  state ^= state >> 27;
+  return state * 2685821657736338717ULL;
+}
+
+// RGBA8 source pixels of a kind, then converted to the case's format.
+Pixels make_pixels(const Case& c, std::uint32_t width, std::uint32_t height, DataKind kind,
+                   const std::optional<Photo>& photo) {
+  const std::uint64_t count = std::uint64_t{width} * height;
+  std::vector<std::uint32_t> rgba(count);
+  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  switch (kind) {
+    case DataKind::Random:
+      for (std::uint64_t i = 0; i < count; i += 2) {
+        const std::uint64_t r = next(state);
+        rgba[i] = static_cast<std::uint32_t>(r);
+        if (i + 1 < count) rgba[i + 1] = static_cast<std::uint32_t>(r >> 32);
+      }
+      break;
+    case DataKind::Flat:
+      std::fill(rgba.begin(), rgba.end(), 0xFF3C8AD2U);
+      break;
+    case DataKind::Photo:
+      if (!photo) throw Error(ErrorKind::InvalidArgument, "the photo data kind needs a photo");
+      for (std::uint32_t y = 0; y < height; ++y) {
+        const std::uint8_t* row =
+            photo->rgba.data() + std::size_t{y % photo->height} * photo->width * 4;
+        for (std::uint32_t x = 0; x < width; ++x) {
+          std::memcpy(&rgba[std::size_t{y} * width + x], row + std::size_t{x % photo->width} * 4,
+                      4);
+        }
+      }
+      break;
+  }
+  Pixels out;
+  const std::uint32_t channels = channel_count(c.format.layout);
+  const std::uint64_t bytes = count * pixel_bytes(c.format);
+  out.storage.resize(static_cast<std::size_t>((bytes + 15) / 16 * 4));
+  out.view = ImageView::packed(out.storage.data(), width, height, c.format);
+  auto* dst = reinterpret_cast<std::uint8_t*>(out.storage.data());
+  for (std::uint64_t i = 0; i < count; ++i) {
+    for (std::uint32_t ch = 0; ch < channels; ++ch) {
+      const std::uint32_t v = (rgba[i] >> (8 * ch)) & 0xFF;
+      const std::uint64_t at = i * channels + ch;
+      switch (c.format.sample) {
+        case SampleType::U8:
+          dst[at] = static_cast<std::uint8_t>(v);
+          break;
+        case SampleType::U16: {
+          // Random data spans all 16 bits; other kinds scale 8-bit values exactly.
+          const auto s =
+              static_cast<std::uint16_t>(kind == DataKind::Random ? next(state) : v * 257);
+          std::memcpy(dst + at * 2, &s, 2);
+          break;
+        }
+        case SampleType::F32: {
+          const float f = static_cast<float>(v) / 255.0f;
+          std::memcpy(dst + at * 4, &f, 4);
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+template <typename F>
+double wall_ms(F&& f) {
+  const auto start = Clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string now_utc() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::ostringstream out;
+  out << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+  return out.str();
+}
+
+std::string compare(const Histogram& actual, const Histogram& expected) {
+  if (actual == expected) return "exact";
+  for (Channel channel : expected.channels()) {
+    const auto a = actual.counts(channel);
+    const auto e = expected.counts(channel);
+    for (std::size_t bin = 0; bin < e.size(); ++bin) {
+      if (a[bin] != e[bin]) {
+        return "MISMATCH " + std::string(to_string(channel)) + "[" + std::to_string(bin) + "]";
+      }
+    }
+  }
+  return "MISMATCH";
+}
+
+std::string describe(const vk::GpuTuning& t) {
+  std::ostringstream out;
+  out << "group " << t.group_size.value_or(0) << " copies " << t.copies.value_or(0) << " shift "
+      << t.copy_shift.value_or(0) << " per-unit " << t.groups_per_unit.value_or(0) << " wide "
+      << t.wide_loads.value_or(false) << " uniform " << t.uniform_runs.value_or(false);
+  return out.str();
+}
+
+std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
+  std::vector<vk::GpuTuning> grid;
+  std::uint32_t warp_shift = 0;
+  for (std::uint32_t s = std::max(1U, info.subgroup_size); s > 1; s >>= 1) ++warp_shift;
+  for (std::uint32_t group : {256U, 512U, 1024U}) {
+    if (group > info.max_invocations) continue;
+    for (std::uint32_t copies : {1U, 2U, 4U, 8U}) {
+      for (std::uint32_t shift : {0U, warp_shift}) {
+        if (copies == 1 && shift != 0) continue;
+        for (std::uint32_t per_unit : {4U, 8U, 16U}) {
+          for (bool uniform : {false, true}) {
+            vk::GpuTuning t;
+            t.group_size = group;
+            t.copies = copies;
+            t.copy_shift = shift;
+            t.groups_per_unit = per_unit;
+            t.wide_loads = true;
+            t.uniform_runs = uniform;
+            grid.push_back(t);
+          }
+        }
+      }
+    }
+  }
+  // 4-byte loads, against the 16-byte loads of the rest of the grid.
+  for (bool uniform : {false, true}) {
+    vk::GpuTuning t;
+    t.group_size = 256;
+    t.copies = 4;
+    t.copy_shift = warp_shift;
+    t.groups_per_unit = 8;
+    t.wide_loads = false;
+    t.uniform_runs = uniform;
+    grid.push_back(t);
+  }
+  return grid;
+}
+
+}  // namespace
+
+std::string to_string(DataKind kind) {
+  switch (kind) {
+    case DataKind::Random:
+      return "random";
+    case DataKind::Flat:
+      return "one-colour";
+    case DataKind::Photo:
+      return "photo";
+  }
+  return "?";
+}
+
+Photo read_netpbm(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Input, path + ": cannot open");
+  std::string magic;
+  in >> magic;
+  Photo photo;
+  std::uint32_t channels = 3;
+  unsigned max_value = 0;
+  if (magic == "P6") {
+    in >> photo.width >> photo.height >> max_value;
+    in.get();
+  } else if (magic == "P7") {
+    std::string key;
+    while (in >> key && key != "ENDHDR") {
+      if (key == "WIDTH")
+        in >> photo.width;
+      else if (key == "HEIGHT")
+        in >> photo.height;
+      else if (key == "DEPTH")
+        in >> channels;
+      else if (key == "MAXVAL")
+        in >> max_value;
+      else
+        std::getline(in, key);
+    }
+    in.get();
+  }
+  if (!in || max_value != 255 || (channels != 3 && channels != 4) || photo.width == 0 ||
+      photo.height == 0) {
+    throw Error(ErrorKind::Input, path + ": not an 8-bit binary PPM or PAM image");
+  }
+  std::vector<std::uint8_t> raw(std::size_t{photo.width} * photo.height * channels);
+  in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
+  if (!in) throw Error(ErrorKind::Input, path + ": truncated image data");
+  photo.rgba.resize(std::size_t{photo.width} * photo.height * 4);
+  for (std::size_t i = 0; i < std::size_t{photo.width} * photo.height; ++i) {
+    for (std::uint32_t c = 0; c < 3; ++c) photo.rgba[i * 4 + c] = raw[i * channels + c];
+    photo.rgba[i * 4 + 3] = channels == 4 ? raw[i * channels + 3] : 255;
+  }
+  return photo;
+}
+
+Config default_config(bool quick) {
+  Config config;
+  config.kinds = {DataKind::Random, DataKind::Flat, DataKind::Photo};
+  config.strategies.assign(all_strategies().begin(), all_strategies().end());
+  const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
+  const PixelFormat rgba16{ChannelLayout::RGBA, SampleType::U16};
+  const PixelFormat rgbaf{ChannelLayout::RGBA, SampleType::F32};
+  if (quick) {
+    config.sizes = {{256, 256}, {1024, 768}};
+    config.cases = {{rgba8, 256}, {rgba16, 4096}, {rgbaf, 1024}};
+    config.repetitions = 3;
+    config.warmup = 1;
+  } else {
+    config.sizes = {{2448, 1505}, {7680, 4320}, {16384, 16384}};
+    config.cases = {{rgba8, 256}, {rgba16, 4096}, {rgba16, 65536}, {rgbaf, 1024}};
+  }
+  return config;
+}
+
+Report run(const Config& config, const std::function<void(const Row&)>& progress) {
+  Report report;
+  report.date = now_utc();
+  auto instance = vk::Instance::create();
+  std::unique_ptr<vk::Device> device;
+  if (instance && config.device != "cpu") device = vk::open_device(*instance, config.device);
+  if (device) report.device = device->info();
+
+  std::uint64_t largest_bytes = 0;
+  for (const auto& [w, h] : config.sizes) {
+    for (const Case& c : config.cases) {
+      largest_bytes = std::max(largest_bytes, std::uint64_t{w} * h * pixel_bytes(c.format));
+    }
+  }
+  std::unique_ptr<vk::GpuCounter> counter;
+  if (device) {
+    vk::GpuLimits limits;
+    limits.max_batch_bytes = std::max<std::uint64_t>(largest_bytes, limits.max_batch_bytes);
+    counter = std::make_unique<vk::GpuCounter>(*device, limits);
+    const std::uint64_t copy_bytes = std::clamp<std::uint64_t>(largest_bytes, 1 << 20, 1ULL << 30);
+    (void)counter->copy_rate(copy_bytes, 2);  // warm-up
+    report.copy_gbps = counter->copy_rate(copy_bytes, config.repetitions);
+    report.upload_gbps =
+        counter->upload_rate(std::min<std::uint64_t>(copy_bytes, 256ULL << 20), config.repetitions);
+  }
+
+  const auto largest_size =
+      *std::max_element(config.sizes.begin(), config.sizes.end(), [](const auto& a, const auto& b) {
+        return std::uint64_t{a.first} * a.second < std::uint64_t{b.first} * b.second;
+      });
+  for (std::size_t ci = 0; ci < config.cases.size(); ++ci) {
+    const Case& c = config.cases[ci];
+    for (auto size : config.sizes) {
+      if ((ci > 0 || config.tune) && size != largest_size) continue;
+      if (ci > 0) {
+        // Later cases keep the first case's largest byte count: fewer rows of wider pixels.
+        const std::uint64_t rows = std::uint64_t{size.second} *
+                                   pixel_bytes(config.cases[0].format) / pixel_bytes(c.format);
+        size.second = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, rows));
+      }
+      for (DataKind kind : config.kinds) {
+        if (kind == DataKind::Photo && !config.photo) continue;
+        const Pixels pixels = make_pixels(c, size.first, size.second, kind, config.photo);
+        const HistogramOptions options{c.bins};
+        const Histogram expected = cpu::count_parallel(pixels.view, options);
+        const double bytes = static_cast<double>(pixels.view.pixel_count()) * pixel_bytes(c.format);
+        const auto finish = [&](Row row, double ms) {
+          row.width = size.first;
+          row.height = size.second;
+          row.format = c.format;
+          row.bins = c.bins;
+          row.kind = kind;
+          row.gbps = ms > 0 ? bytes / (ms * 1e6) : 0.0;
+          row.gpixels = ms > 0 ? static_cast<double>(pixels.view.pixel_count()) / (ms * 1e6) : 0.0;
+          row.copy_percent = report.copy_gbps > 0 ? 100.0 * row.gbps / report.copy_gbps : 0.0;
+          progress(row);
+          report.rows.push_back(std::move(row));
+        };
+
+        if (config.tune) {
+          if (!counter) throw Error(ErrorKind::Device, "tuning needs a Vulkan device");
+          for (const vk::GpuTuning& tuning : tuning_grid(device->info())) {
+            counter->set_tuning(tuning);
+            const vk::Profile p =
+                counter->profile(pixels.view, options, Strategy::Gpu, ChunkShape::Row256x1,
+                                 config.warmup + config.repetitions);
+            Row row;
+            row.strategy = Strategy::Gpu;
+            row.variant = describe(tuning);
+            row.gpu_ms = vk::median({p.gpu_ms.begin() + config.warmup, p.gpu_ms.end()});
+            row.check = compare(p.histogram, expected);
+            finish(row, *row.gpu_ms);
+          }
+          counter->set_tuning({});
+          continue;
+        }
+
+        for (Strategy strategy : config.strategies) {
+          const std::uint64_t count = pixels.view.pixel_count();
+          if ((strategy == Strategy::GpuSingle && count > config.single_max_pixels) ||
+              (strategy == Strategy::CpuReference && count > config.reference_max_pixels)) {
+            continue;
+          }
+          Row row;
+          row.strategy = strategy;
+          if (!runs_on_gpu(strategy)) {
+            std::vector<double> times;
+            Histogram h;
+            for (std::uint32_t i = 0; i < config.warmup + config.repetitions; ++i) {
+              const double ms = wall_ms([&] {
+                h = strategy == Strategy::Cpu ? cpu::count_parallel(pixels.view, options)
+                                              : cpu::count_reference(pixels.view, options);
+              });
+              if (i >= config.warmup) times.push_back(ms);
+            }
+            row.wall_ms = vk::median(times);
+            row.check = compare(h, expected);
+            finish(row, *row.wall_ms);
+            continue;
+          }
+          if (!counter) continue;
+          const std::uint32_t runs = strategy == Strategy::GpuSingle ? 1 : config.repetitions;
+          try {
+            const vk::Profile p = counter->profile(pixels.view, options, strategy,
+                                                   ChunkShape::Row256x1, config.warmup + runs);
+            row.gpu_ms = vk::median({p.gpu_ms.begin() + config.warmup, p.gpu_ms.end()});
+            row.check = compare(p.histogram, expected);
+            std::vector<double> walls;
+            for (std::uint32_t i = 0; i < std::min(runs, 3U); ++i) {
+              walls.push_back(wall_ms([&] {
+                (void)counter->count(pixels.view, options, strategy, ChunkShape::Row256x1);
+              }));
+            }
+            row.wall_ms = vk::median(walls);
+            finish(row, *row.gpu_ms);
+          } catch (const Error& e) {
+            // A limit of this device (buffer range, memory): reported, and the rest still runs.
+            if (e.kind() != ErrorKind::InvalidArgument && e.kind() != ErrorKind::Device) throw;
+            row.check = std::string("not run: ") + e.what();
+            finish(row, 0.0);
+          }
+        }
+      }
+    }
+  }
+  return report;
+}
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+}  // namespace
+
+void print_table(const Report& report, std::ostream& out) {
+  out << "date " << report.date << '\n';
+  if (report.device) {
+    out << "device " << report.device->name << " (" << gpuhist::to_string(report.device->type)
+        << "), driver " << report.device->driver_name << ' ' << report.device->driver_info
+        << ", Vulkan " << report.device->api_version << '\n'
+        << "device copy rate " << fixed(report.copy_gbps, 1)
+        << " GB/s (read + write); host-to-device upload " << fixed(report.upload_gbps, 1)
+        << " GB/s\n";
+  } else {
+    out << "device none (CPU strategies only)\n";
+  }
+  out << std::left << std::setw(12) << "size" << std::setw(8) << "format" << std::setw(7) << "bins"
+      << std::setw(11) << "data" << std::setw(19) << "strategy" << std::right << std::setw(10)
+      << "GPU ms" << std::setw(10) << "wall ms" << std::setw(9) << "GB/s" << std::setw(9)
+      << "Gpix/s" << std::setw(8) << "% copy"
+      << "  check\n";
+  for (const Row& r : report.rows) {
+    out << std::left << std::setw(12) << (std::to_string(r.width) + "x" + std::to_string(r.height))
+        << std::setw(8) << to_string(r.format) << std::setw(7) << r.bins << std::setw(11)
+        << to_string(r.kind) << std::setw(19) << std::string(gpuhist::to_string(r.strategy))
+        << std::right << std::setw(10) << (r.gpu_ms ? fixed(*r.gpu_ms, 3) : "-") << std::setw(10)
+        << (r.wall_ms ? fixed(*r.wall_ms, 2) : "-") << std::setw(9) << fixed(r.gbps, 1)
+        << std::setw(9) << fixed(r.gpixels, 2) << std::setw(8)
+        << (r.gpu_ms ? fixed(r.copy_percent, 1) : "-") << "  " << r.check;
+    if (!r.variant.empty()) out << "  [" << r.variant << "]";
+    out << '\n';
+  }
+}
+
+void print_json(const Report& report, std::ostream& out) {
+  nlohmann::ordered_json j;
+  j["date"] = report.date;
+  if (report.device) {
+    j["device"] = {{"name", report.device->name},
+                   {"type", gpuhist::to_string(report.device->type)},
+                   {"driver", report.device->driver_name + " " + report.device->driver_info},
+                   {"vulkan", report.device->api_version}};
+  } else {
+    j["device"] = nullptr;
+  }
+  j["copy_gbps"] = report.copy_gbps;
+  j["upload_gbps"] = report.upload_gbps;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const Row& r : report.rows) {
+    nlohmann::ordered_json row;
+    row["width"] = r.width;
+    row["height"] = r.height;
+    row["format"] = to_string(r.format);
+    row["bins"] = r.bins;
+    row["data"] = to_string(r.kind);
+    row["strategy"] = std::string(gpuhist::to_string(r.strategy));
+    if (!r.variant.empty()) row["variant"] = r.variant;
+    row["gpu_ms"] = r.gpu_ms ? nlohmann::ordered_json(*r.gpu_ms) : nullptr;
+    row["wall_ms"] = r.wall_ms ? nlohmann::ordered_json(*r.wall_ms) : nullptr;
+    row["gbps"] = r.gbps;
+    row["gpixels_per_s"] = r.gpixels;
+    row["copy_percent"] = r.copy_percent;
+    row["check"] = r.check;
+    rows.push_back(std::move(row));
+  }
+  j["rows"] = std::move(rows);
+  out << j.dump(2) << '\n';
+}
+
+}  // namespace gpuhist::bench

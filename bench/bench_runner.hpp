@@ -1,0 +1,89 @@
+// The GPU benchmark behind `gpuhist bench` and `gpuhist-bench`: every strategy
+// over sizes and kinds of data, timed with GPU timestamps (pixels resident on
+// the device) and wall clocks (pixels in host memory), next to the device's
+// own copy rate measured in the same run. Depends on the engine only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gpuhist/device_info.hpp"
+#include "gpuhist/histogram_options.hpp"
+#include "gpuhist/image_view.hpp"
+#include "gpuhist/strategy.hpp"
+
+namespace gpuhist::bench {
+
+enum class DataKind { Random, Flat, Photo };
+[[nodiscard]] std::string to_string(DataKind kind);
+
+// RGBA8 pixels of a photograph; benchmark images are tiled from it.
+struct Photo {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::vector<std::uint8_t> rgba;
+};
+
+// Reads a binary PPM (P6, 8-bit) or PAM (P7, RGB or RGB_ALPHA, 8-bit) file.
+// Throws Error(Input) on anything else.
+[[nodiscard]] Photo read_netpbm(const std::string& path);
+
+// One pixel format and bin count to measure.
+struct Case {
+  PixelFormat format{ChannelLayout::RGBA, SampleType::U8};
+  std::uint32_t bins = 256;
+};
+
+struct Config {
+  std::string device = "auto";
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> sizes;
+  std::vector<DataKind> kinds;
+  std::vector<Strategy> strategies;
+  std::vector<Case> cases;  // the first case runs on every size; the others on the largest
+  std::optional<Photo> photo;
+  std::uint32_t repetitions = 10;  // timed runs per measurement (after warm-up runs)
+  std::uint32_t warmup = 2;
+  std::uint64_t single_max_pixels = 1ULL << 21;     // gpu-single is skipped above this
+  std::uint64_t reference_max_pixels = 1ULL << 26;  // cpu-reference is skipped above this
+  bool tune = false;                                // sweep the gpu strategy's knobs instead
+};
+
+struct Row {
+  std::uint32_t width = 0, height = 0;
+  PixelFormat format{};
+  std::uint32_t bins = 0;
+  DataKind kind = DataKind::Random;
+  Strategy strategy = Strategy::Gpu;
+  std::string variant;            // tuning knobs, in tune mode
+  std::optional<double> gpu_ms;   // median GPU time, pixels resident (GPU strategies)
+  std::optional<double> wall_ms;  // median wall time from host memory, upload included
+  double gbps = 0.0;              // bytes read per second, from gpu_ms (or wall_ms on the CPU)
+  double gpixels = 0.0;           // pixels per second, likewise
+  double copy_percent = 0.0;      // gbps over the device copy rate
+  std::string check;              // "exact", or what differed from the cpu strategy
+};
+
+struct Report {
+  std::string date;  // UTC, ISO 8601
+  std::optional<DeviceInfo> device;
+  double copy_gbps = 0.0;    // device-local copy, bytes read + written per second
+  double upload_gbps = 0.0;  // host-visible to device-local copy
+  std::vector<Row> rows;
+};
+
+// Runs the benchmark; `progress` receives a line per measurement. Throws
+// gpuhist::Error when the device cannot be opened or fails.
+[[nodiscard]] Report run(const Config& config, const std::function<void(const Row&)>& progress);
+
+void print_table(const Report& report, std::ostream& out);
+void print_json(const Report& report, std::ostream& out);
+
+// The default configuration: full (large sizes, 10 repetitions) or quick
+// (small sizes that finish in well under a minute on a software device).
+[[nodiscard]] Config default_config(bool quick);
+
+}  // namespace gpuhist::bench

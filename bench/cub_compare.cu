@@ -1,0 +1,167 @@
+// CUB's DeviceHistogram::MultiHistogramEven<4, 4> (256 bins per channel of
+// RGBA8) on the same images gpuhist-bench times, measured with CUDA events in
+// the same way: pixels resident on the GPU, median of 10 runs after 2 warm-ups.
+// Built only where nvcc exists; run next to gpuhist-bench on NVIDIA GPUs.
+//
+//   cub_compare [PHOTO.ppm]
+#include <cub/device/device_histogram.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                                  \
+  do {                                                                               \
+    cudaError_t err_ = (call);                                                       \
+    if (err_ != cudaSuccess) {                                                       \
+      std::fprintf(stderr, "cub_compare: %s: %s\n", #call, cudaGetErrorString(err_)); \
+      std::exit(3);                                                                  \
+    }                                                                                \
+  } while (0)
+
+namespace {
+
+// The generator and constants of bench_runner.cpp, so both time identical pixels.
+std::uint64_t next(std::uint64_t& state) {
+  state ^= state >> 12;
+  state ^= state << 25;
+  state ^= state >> 27;
+  return state * 2685821657736338717ULL;
+}
+
+struct Photo {
+  unsigned width = 0, height = 0;
+  std::vector<std::uint8_t> rgb;
+};
+
+Photo read_ppm(const char* path) {
+  Photo p;
+  std::ifstream in(path, std::ios::binary);
+  std::string magic;
+  unsigned max_value = 0;
+  in >> magic >> p.width >> p.height >> max_value;
+  in.get();
+  if (!in || magic != "P6" || max_value != 255) {
+    std::fprintf(stderr, "cub_compare: %s: not an 8-bit binary PPM\n", path);
+    std::exit(1);
+  }
+  p.rgb.resize(std::size_t{p.width} * p.height * 3);
+  in.read(reinterpret_cast<char*>(p.rgb.data()), static_cast<std::streamsize>(p.rgb.size()));
+  return p;
+}
+
+std::vector<std::uint32_t> make(unsigned w, unsigned h, int kind, const Photo* photo) {
+  const std::size_t n = std::size_t{w} * h;
+  std::vector<std::uint32_t> px(n);
+  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  if (kind == 0) {
+    for (std::size_t i = 0; i < n; i += 2) {
+      const std::uint64_t r = next(state);
+      px[i] = static_cast<std::uint32_t>(r);
+      if (i + 1 < n) px[i + 1] = static_cast<std::uint32_t>(r >> 32);
+    }
+  } else if (kind == 1) {
+    std::fill(px.begin(), px.end(), 0xFF3C8AD2U);
+  } else {
+    for (unsigned y = 0; y < h; ++y) {
+      for (unsigned x = 0; x < w; ++x) {
+        const std::uint8_t* s = photo->rgb.data() + (std::size_t{y % photo->height} * photo->width + x % photo->width) * 3;
+        px[std::size_t{y} * w + x] = s[0] | (s[1] << 8) | (s[2] << 16) | 0xFF000000U;
+      }
+    }
+  }
+  return px;
+}
+
+float median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5f * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Photo photo = argc > 1 ? read_ppm(argv[1]) : Photo{};
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+
+  const unsigned sizes[][2] = {{2448, 1505}, {7680, 4320}, {16384, 16384}};
+  const char* kinds[] = {"random", "one-colour", "photo"};
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+
+  // Device copy rate, bytes read + written, on the largest size.
+  {
+    const std::size_t bytes = std::size_t{16384} * 16384 * 4;
+    void *a = nullptr, *b = nullptr;
+    CHECK(cudaMalloc(&a, bytes));
+    CHECK(cudaMalloc(&b, bytes));
+    CHECK(cudaMemset(a, 1, bytes));
+    std::vector<float> ms;
+    for (int i = 0; i < 12; ++i) {
+      CHECK(cudaEventRecord(start));
+      CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+      CHECK(cudaEventRecord(stop));
+      CHECK(cudaEventSynchronize(stop));
+      float t = 0;
+      CHECK(cudaEventElapsedTime(&t, start, stop));
+      if (i >= 2) ms.push_back(t);
+    }
+    std::printf("device copy rate %.1f GB/s (read + write)\n", 2.0 * bytes / (median(ms) * 1e6));
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+  }
+
+  std::printf("%-12s %-11s %10s %9s  check\n", "size", "data", "CUB ms", "GB/s");
+  for (const auto& size : sizes) {
+    for (int kind = 0; kind < 3; ++kind) {
+      if (kind == 2 && photo.width == 0) continue;
+      const std::vector<std::uint32_t> host = make(size[0], size[1], kind, &photo);
+      const int n = static_cast<int>(host.size());
+      std::uint32_t* pixels = nullptr;
+      CHECK(cudaMalloc(&pixels, host.size() * 4));
+      CHECK(cudaMemcpy(pixels, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+      int* hist[4];
+      for (auto& h : hist) CHECK(cudaMalloc(&h, 256 * sizeof(int)));
+      int levels[4] = {257, 257, 257, 257};
+      unsigned lower[4] = {0, 0, 0, 0};
+      unsigned upper[4] = {256, 256, 256, 256};
+      const auto* samples = reinterpret_cast<const unsigned char*>(pixels);
+      std::size_t temp_bytes = 0;
+      CHECK((cub::DeviceHistogram::MultiHistogramEven<4, 4>(nullptr, temp_bytes, samples, hist, levels,
+                                                            lower, upper, n)));
+      void* temp = nullptr;
+      CHECK(cudaMalloc(&temp, temp_bytes));
+      std::vector<float> ms;
+      for (int i = 0; i < 12; ++i) {
+        CHECK(cudaEventRecord(start));
+        CHECK((cub::DeviceHistogram::MultiHistogramEven<4, 4>(temp, temp_bytes, samples, hist, levels,
+                                                              lower, upper, n)));
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        float t = 0;
+        CHECK(cudaEventElapsedTime(&t, start, stop));
+        if (i >= 2) ms.push_back(t);
+      }
+      // Red counts against a plain loop on the host.
+      std::vector<int> red(256), expected(256, 0);
+      CHECK(cudaMemcpy(red.data(), hist[0], 256 * sizeof(int), cudaMemcpyDeviceToHost));
+      for (std::uint32_t p : host) ++expected[p & 0xFF];
+      const float m = median(ms);
+      std::printf("%-12s %-11s %10.3f %9.1f  %s\n",
+                  (std::to_string(size[0]) + "x" + std::to_string(size[1])).c_str(), kinds[kind], m,
+                  host.size() * 4.0 / (m * 1e6), red == expected ? "exact" : "MISMATCH");
+      CHECK(cudaFree(temp));
+      for (auto& h : hist) CHECK(cudaFree(h));
+      CHECK(cudaFree(pixels));
+    }
+  }
+  return 0;
+}

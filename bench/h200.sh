@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The whole GPU benchmark on a machine that has nothing but an NVIDIA driver.
+#
+#   bench/h200.sh prepare   here: builds the engine-only gpuhist-bench and, where
+#                           nvcc exists, cub_compare into .device/, with the sample
+#                           photo as PPM and the Vulkan loader package in .gl/
+#   bench/h200.sh run       there: runs the tuning sweep, the benchmark and CUB,
+#                           writing every report into $OUT (or ./bench-out)
+#
+# With the device tool: prepare here, then run `bench/h200.sh run` there,
+# carrying .device and .gl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prepare() {
+  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUHIST_ENGINE_ONLY=ON >/dev/null
+  cmake --build build-device
+  rm -rf .device && mkdir -p .device
+  cp build-device/gpuhist-bench .device/
+  [ -x build-device/cub_compare ] && cp build-device/cub_compare .device/
+  oiiotool data/coffee.png -o .device/coffee.ppm
+  if ! ls .gl/libvulkan1_*.deb >/dev/null 2>&1; then
+    mkdir -p .gl /tmp/amd64/partial
+    local o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+    apt-get $o update -qq
+    (cd .gl && apt-get $o download libvulkan1)
+  fi
+  grep -qx '/.device/' .git/info/exclude || echo '/.device/' >> .git/info/exclude
+  grep -qx '/.gl/' .git/info/exclude || echo '/.gl/' >> .git/info/exclude
+  ls -la .device .gl
+}
+
+run() {
+  local out="${OUT:-bench-out}"
+  mkdir -p "$out"
+  if ! ldconfig -p | grep -q libvulkan.so.1; then
+    for f in .gl/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+  fi
+  if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  fi
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$out/nvidia-smi.csv" || true
+  local bench=.device/gpuhist-bench photo=.device/coffee.ppm
+  "$bench" --tune --sizes 16384x16384 --photo "$photo" --format json -o "$out/tune.json" 2>"$out/tune.log"
+  "$bench" --photo "$photo" -o "$out/bench.txt" --format table 2>"$out/bench.log"
+  cat "$out/bench.txt"
+  if [ -x .device/cub_compare ]; then .device/cub_compare "$photo" | tee "$out/cub.txt"; fi
+}
+
+case "${1:-}" in
+  prepare) prepare ;;
+  run) run ;;
+  *) echo "usage: bench/h200.sh prepare|run" >&2; exit 2 ;;
+esac
