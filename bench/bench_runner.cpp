@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -130,48 +131,76 @@ std::string compare(const Histogram& actual, const Histogram& expected) {
 
 std::string describe(const vk::GpuTuning& t) {
   std::ostringstream out;
-  out << "group " << t.group_size.value_or(0) << " copies " << t.copies.value_or(0) << " shift "
-      << t.copy_shift.value_or(0) << " per-unit " << t.groups_per_unit.value_or(0) << " wide "
+  out << "group " << t.group_size.value_or(0) << " copies " << t.copies.value_or(0)
+      << (t.interleave.value_or(false) ? " interleaved" : "") << " per-unit "
+      << t.groups_per_unit.value_or(0) << " unroll " << t.unroll.value_or(1) << " wide "
       << t.wide_loads.value_or(false) << " uniform " << t.uniform_runs.value_or(false);
   return out.str();
 }
 
 std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
+  struct Layout {
+    std::uint32_t copies;
+    bool interleave;
+  };
   std::vector<vk::GpuTuning> grid;
-  std::uint32_t warp_shift = 0;
-  for (std::uint32_t s = std::max(1U, info.subgroup_size); s > 1; s >>= 1) ++warp_shift;
-  for (std::uint32_t group : {256U, 512U, 1024U}) {
+  for (std::uint32_t group : {512U, 1024U}) {
     if (group > info.max_invocations) continue;
-    for (std::uint32_t copies : {1U, 2U, 4U, 8U}) {
-      for (std::uint32_t shift : {0U, warp_shift}) {
-        if (copies == 1 && shift != 0) continue;
-        for (std::uint32_t per_unit : {4U, 8U, 16U}) {
-          for (bool uniform : {false, true}) {
-            vk::GpuTuning t;
-            t.group_size = group;
-            t.copies = copies;
-            t.copy_shift = shift;
-            t.groups_per_unit = per_unit;
-            t.wide_loads = true;
-            t.uniform_runs = uniform;
-            grid.push_back(t);
-          }
+    for (std::uint32_t per_unit : {8U, 16U}) {
+      for (Layout layout : {Layout{1, false}, Layout{2, false}, Layout{4, true}, Layout{8, true}}) {
+        for (std::uint32_t unroll : {1U, 2U}) {
+          vk::GpuTuning t;
+          t.group_size = group;
+          t.copies = layout.copies;
+          t.interleave = layout.interleave;
+          t.copy_shift = 0;
+          t.groups_per_unit = per_unit;
+          t.wide_loads = true;
+          t.uniform_runs = false;
+          t.unroll = unroll;
+          grid.push_back(t);
         }
       }
     }
   }
-  // 4-byte loads, against the 16-byte loads of the rest of the grid.
-  for (bool uniform : {false, true}) {
+  // Subgroup-uniform runs and 4-byte loads, against the defaults.
+  for (int variant = 0; variant < 2; ++variant) {
     vk::GpuTuning t;
-    t.group_size = 256;
-    t.copies = 4;
-    t.copy_shift = warp_shift;
+    t.group_size = 512;
+    t.copies = 1;
+    t.copy_shift = 0;
     t.groups_per_unit = 8;
-    t.wide_loads = false;
-    t.uniform_runs = uniform;
+    t.wide_loads = variant == 0;
+    t.uniform_runs = variant == 1;
+    t.interleave = false;
+    t.unroll = 1;
     grid.push_back(t);
   }
   return grid;
+}
+
+// Runs the GPU until about `ms` milliseconds of work have passed, so that
+// clocks have left their idle state before anything is timed.
+void warm_up(vk::GpuCounter& counter, double ms) {
+  const auto start = Clock::now();
+  while (std::chrono::duration<double, std::milli>(Clock::now() - start).count() < ms) {
+    (void)counter.copy_rate(64ULL << 20, 20);
+  }
+}
+
+// Profiles with enough warm-up runs to cover about 25 ms of GPU time.
+vk::Profile timed_profile(vk::GpuCounter& counter, const ImageView& image,
+                          const HistogramOptions& options, Strategy strategy,
+                          std::uint32_t repetitions, std::uint32_t min_warmup,
+                          std::vector<double>& timed) {
+  const vk::Profile probe = counter.profile(image, options, strategy, ChunkShape::Row256x1, 1);
+  const double once = std::max(probe.gpu_ms.front(), 1e-3);
+  const auto warmup = static_cast<std::uint32_t>(
+      std::clamp(std::ceil(25.0 / once), static_cast<double>(min_warmup), 200.0));
+  vk::Profile p =
+      counter.profile(image, options, strategy, ChunkShape::Row256x1, warmup + repetitions);
+  timed.assign(p.gpu_ms.begin() + warmup, p.gpu_ms.end());
+  return p;
 }
 
 }  // namespace
@@ -269,7 +298,7 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     limits.max_batch_bytes = std::max<std::uint64_t>(largest_bytes, limits.max_batch_bytes);
     counter = std::make_unique<vk::GpuCounter>(*device, limits);
     const std::uint64_t copy_bytes = std::clamp<std::uint64_t>(largest_bytes, 1 << 20, 1ULL << 30);
-    (void)counter->copy_rate(copy_bytes, 2);  // warm-up
+    warm_up(*counter, device->info().hardware() ? 500.0 : 0.0);
     report.copy_gbps = counter->copy_rate(copy_bytes, config.repetitions);
     report.upload_gbps =
         counter->upload_rate(std::min<std::uint64_t>(copy_bytes, 256ULL << 20), config.repetitions);
@@ -352,9 +381,10 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
           if (!counter) continue;
           const std::uint32_t runs = strategy == Strategy::GpuSingle ? 1 : config.repetitions;
           try {
-            const vk::Profile p = counter->profile(pixels.view, options, strategy,
-                                                   ChunkShape::Row256x1, config.warmup + runs);
-            row.gpu_ms = vk::median({p.gpu_ms.begin() + config.warmup, p.gpu_ms.end()});
+            std::vector<double> timed;
+            const vk::Profile p =
+                timed_profile(*counter, pixels.view, options, strategy, runs, config.warmup, timed);
+            row.gpu_ms = vk::median(timed);
             row.check = compare(p.histogram, expected);
             std::vector<double> walls;
             for (std::uint32_t i = 0; i < std::min(runs, 3U); ++i) {

@@ -3,7 +3,7 @@
 #
 #   bench/h200.sh prepare   here: builds the engine-only gpuhist-bench and, where
 #                           nvcc exists, cub_compare into .device/, with the sample
-#                           photo as PPM and the Vulkan loader package in .gl/
+#                           photo as PPM and the Vulkan loader packages in .gl/
 #   bench/h200.sh run       there: runs the tuning sweep, the benchmark and CUB,
 #                           writing every report into $OUT (or ./bench-out)
 #
@@ -19,11 +19,11 @@ prepare() {
   cp build-device/gpuhist-bench .device/
   [ -x build-device/cub_compare ] && cp build-device/cub_compare .device/
   oiiotool data/coffee.png -o .device/coffee.ppm
-  if ! ls .gl/libvulkan1_*.deb >/dev/null 2>&1; then
+  if ! ls .gl/libglvnd0_*.deb >/dev/null 2>&1; then
     mkdir -p .gl /tmp/amd64/partial
     local o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
     apt-get $o update -qq
-    (cd .gl && apt-get $o download libvulkan1)
+    (cd .gl && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
   fi
   grep -qx '/.device/' .git/info/exclude || echo '/.device/' >> .git/info/exclude
   grep -qx '/.gl/' .git/info/exclude || echo '/.gl/' >> .git/info/exclude
@@ -33,10 +33,9 @@ prepare() {
 run() {
   local out="${OUT:-bench-out}"
   mkdir -p "$out"
-  if ! ldconfig -p | grep -q libvulkan.so.1; then
-    for f in .gl/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-  fi
+  # The Vulkan loader and the GL dispatch libraries the NVIDIA driver's ICD needs.
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
   if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
     export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
   fi

@@ -13,23 +13,26 @@
 namespace gpuhist {
 namespace {
 
-// copies, copy shift, wide loads, uniform runs, group size, groups per unit
-using Knobs = std::tuple<std::uint32_t, std::uint32_t, bool, bool, std::uint32_t, std::uint32_t>;
+// copies, copy shift, wide loads, uniform runs, interleaved copies, unroll
+using Knobs = std::tuple<std::uint32_t, std::uint32_t, bool, bool, bool, std::uint32_t>;
 
 class GpuTuningKnobs : public ::testing::TestWithParam<Knobs> {};
 
 TEST_P(GpuTuningKnobs, MatchReference) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
-  const auto& [copies, shift, wide, uniform, group, per_unit] = GetParam();
+  const auto& [copies, shift, wide, uniform, interleave, unroll] = GetParam();
   vk::GpuCounter counter(*device);
   vk::GpuTuning tuning;
   tuning.copies = copies;
   tuning.copy_shift = shift;
   tuning.wide_loads = wide;
   tuning.uniform_runs = uniform;
-  tuning.group_size = group;
-  tuning.groups_per_unit = per_unit;
+  tuning.interleave = interleave;
+  tuning.unroll = unroll;
+  // Small and large workgroups, few (long grid-stride loops) and many of them.
+  tuning.group_size = shift == 0 ? 64U : 256U;
+  tuning.groups_per_unit = unroll == 1 ? 1U : 4U;
   counter.set_tuning(tuning);
   struct Case {
     PixelFormat format;

@@ -4,8 +4,12 @@
 // invocation i counts into copy (i >> COPY_SHIFT) % COPIES. The copies are
 // added to the global histogram once, at the end. COPIES = 0 counts straight
 // into global memory, for histograms that do not fit in shared memory.
+// INTERLEAVE instead puts the copies of one counter side by side (copy c of
+// counter k at k * COPIES + c), so neighbouring invocations hit neighbouring
+// banks even when their pixels fall in the same bin.
 //
-// WIDE reads RGBA8 pixels four at a time (16-byte loads). UNIFORM_RUNS (the
+// WIDE reads RGBA8 pixels four at a time (16-byte loads), UNROLL quads per
+// loop step so that several loads are in flight. UNIFORM_RUNS (the
 // subgroup build) lets a subgroup whose pixels all fall in the same bins add
 // them with one atomic per channel: flat images cost no more than random ones.
 layout(local_size_x_id = 10) in;
@@ -16,16 +20,23 @@ layout(constant_id = 4) const uint SHARED_WORDS = 1025u;  // COPIES * (BINS * 4 
 layout(constant_id = 6) const uint COPIES = 1u;
 layout(constant_id = 7) const uint COPY_SHIFT = 5u;
 layout(constant_id = 8) const uint WIDE = 0u;
+layout(constant_id = 9) const uint INTERLEAVE = 0u;
+layout(constant_id = 12) const uint UNROLL = 1u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
 
 shared uint localBins[SHARED_WORDS];
 
+// `base` is the copy's index (INTERLEAVE) or its first word.
+uint slot(uint base, uint counter) {
+  return INTERLEAVE != 0u ? counter * COPIES + base : base + counter;
+}
+
 void addCount(uint base, uint channel, uint bin, uint n) {
   if (bin == NO_BIN) return;
   if (COPIES > 0u) {
-    atomicAdd(localBins[base + channel * BINS + bin], n);
+    atomicAdd(localBins[slot(base, channel * BINS + bin)], n);
   } else {
     atomicAdd(bins[bin * 4u + channel], n);
   }
@@ -57,17 +68,24 @@ void main() {
     barrier();
   }
 
-  const uint base = COPIES > 0u ? ((lid >> COPY_SHIFT) % COPIES) * copyStride : 0u;
+  const uint copy = COPIES > 0u ? (lid >> COPY_SHIFT) % COPIES : 0u;
+  const uint base = INTERLEAVE != 0u ? copy : copy * copyStride;
   const uint step = gl_NumWorkGroups.x * groupSize;
   const uint first = gl_WorkGroupID.x * groupSize + lid;
   if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 8u) {
     const uint quadCount = pc.pixelCount / 4u;
-    for (uint q = first; q < quadCount; q += step) {
-      uvec4 w = quads[q];
-      countBins(base, wordBins(w.x));
-      countBins(base, wordBins(w.y));
-      countBins(base, wordBins(w.z));
-      countBins(base, wordBins(w.w));
+    for (uint q = first; q < quadCount; q += step * UNROLL) {
+      uvec4 w[UNROLL];
+      for (uint u = 0u; u < UNROLL; ++u) {
+        if (q + u * step < quadCount) w[u] = quads[q + u * step];
+      }
+      for (uint u = 0u; u < UNROLL; ++u) {
+        if (q + u * step >= quadCount) break;
+        countBins(base, wordBins(w[u].x));
+        countBins(base, wordBins(w[u].y));
+        countBins(base, wordBins(w[u].z));
+        countBins(base, wordBins(w[u].w));
+      }
     }
     // The last pixelCount % 4 pixels, one per invocation.
     uint p = quadCount * 4u + first;
@@ -81,7 +99,9 @@ void main() {
     barrier();
     for (uint i = lid; i < words; i += groupSize) {
       uint sum = 0u;
-      for (uint k = 0u; k < COPIES; ++k) sum += localBins[k * copyStride + i];
+      for (uint k = 0u; k < COPIES; ++k) {
+        sum += localBins[INTERLEAVE != 0u ? i * COPIES + k : k * copyStride + i];
+      }
       if (sum != 0u) atomicAdd(bins[(i % BINS) * 4u + i / BINS], sum);
     }
   }

@@ -15,9 +15,11 @@ namespace {
 // Sample indices (pixel * 4 + channel) and per-bin counters stay below 2^32.
 constexpr std::uint64_t kMaxBatchPixels = 1ULL << 30;
 constexpr std::uint32_t kGroupSize = 256;
-// Defaults of the `gpu` strategy on hardware GPUs (see docs/PERFORMANCE.md).
-constexpr std::uint32_t kGpuGroupSize = 256;
-constexpr std::uint32_t kGpuCopies = 8;
+// Defaults of the `gpu` strategy on hardware GPUs, from the tuning sweep on an
+// NVIDIA H200 (docs/PERFORMANCE.md): 512 invocations, one private histogram,
+// 8 workgroups per compute unit.
+constexpr std::uint32_t kGpuGroupSize = 512;
+constexpr std::uint32_t kGpuCopies = 1;
 constexpr std::uint32_t kGpuGroupsPerUnit = 8;
 // Software drivers cap the iterations of a shader loop, nested loops counted
 // together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
@@ -133,10 +135,11 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
   }
   if (strategy == Strategy::Gpu) {
     plan.group_size = std::clamp(tuning_.group_size.value_or(kGpuGroupSize), 1U, max_group);
-    // Private copies spread a flat image's atomics over more addresses; by
-    // default they take at most half the shared memory so that several
-    // workgroups fit on one compute unit.
-    const std::uint64_t copy_bytes = plan.histogram_bytes + 4;
+    // Private copies spread a flat image's atomics over more addresses (at
+    // most half the shared memory, so that several workgroups fit on one
+    // compute unit); on the H200 one copy measured fastest.
+    plan.interleave = tuning_.interleave.value_or(false);
+    const std::uint64_t copy_bytes = plan.histogram_bytes + (plan.interleave ? 0 : 4);
     const std::uint64_t fit = info.max_shared_memory / copy_bytes;
     const std::uint64_t wanted = tuning_.copies.value_or(
         info.hardware() ? static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
@@ -152,7 +155,8 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
     plan.wide = rgba8 && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
-    plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(info.hardware());
+    plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
+    plan.unroll = std::clamp(tuning_.unroll.value_or(1U), 1U, 4U);
   }
 
   plan.bpp = pixel_bytes(image.format);
@@ -253,13 +257,16 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       // max_groups * 256 * kMaxLoopIterations is far above the batch limit of 2^30 pixels.
       return;
     case Strategy::Gpu: {
-      const std::uint32_t shared_words = plan.copies == 0 ? 1U : plan.copies * (plan.bins * 4 + 1);
+      const std::uint32_t shared_words =
+          plan.copies == 0 ? 1U : plan.copies * (plan.bins * 4 + (plan.interleave ? 0 : 1));
       constants.push_back({kSpecSharedWords, shared_words});
       constants.push_back({kSpecCopies, plan.copies});
       constants.push_back({kSpecCopyShift, plan.copy_shift});
       constants.push_back({kSpecWide, plan.wide ? 1U : 0U});
+      constants.push_back({kSpecInterleave, plan.interleave ? 1U : 0U});
       constants.push_back({kSpecLocalX, plan.group_size});
-      const std::uint32_t per_invocation = plan.wide ? 4 : 1;
+      constants.push_back({kSpecUnroll, plan.unroll});
+      const std::uint32_t per_invocation = plan.wide ? 4 * plan.unroll : 1;
       const std::uint32_t needed =
           ceil_div(batch.pixel_count, std::uint64_t{plan.group_size} * per_invocation);
       const std::uint32_t fewest = ceil_div(needed, kMaxLoopIterations);

@@ -40,6 +40,8 @@ struct GpuPlan {
   std::uint32_t groups_cap = 1;  // persistent workgroups (gpu)
   bool wide = false;             // RGBA8 as 16-byte quads (gpu)
   bool uniform_runs = false;     // subgroup build of the gpu shader
+  bool interleave = false;       // copies of one counter side by side (gpu)
+  std::uint32_t unroll = 1;      // quads loaded per loop step (gpu)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 };

@@ -49,8 +49,10 @@ enum SpecId : std::uint32_t {
   kSpecCopies = 6,
   kSpecCopyShift = 7,
   kSpecWide = 8,
+  kSpecInterleave = 9,
   kSpecLocalX = 10,
   kSpecLocalY = 11,
+  kSpecUnroll = 12,
 };
 
 struct SpecConstant {
