@@ -70,7 +70,8 @@ struct Row {
 struct Report {
   std::string date;  // UTC, ISO 8601
   std::optional<DeviceInfo> device;
-  double copy_gbps = 0.0;    // device-local copy, bytes read + written per second
+  double copy_gbps = 0.0;    // device-local copy of the largest image, bytes read + written per second
+  double copy_small_gbps = 0.0;  // the same for 64 MiB
   double upload_gbps = 0.0;  // host-visible to device-local copy
   std::vector<Row> rows;
 };

@@ -33,6 +33,8 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   // Small and large workgroups, few (long grid-stride loops) and many of them.
   tuning.group_size = shift == 0 ? 64U : 256U;
   tuning.groups_per_unit = unroll == 1 ? 1U : 4U;
+  // Whole batches, and slices of 4000 pixels per dispatch.
+  tuning.slice_pixels = interleave ? 4000U : 0U;
   counter.set_tuning(tuning);
   struct Case {
     PixelFormat format;

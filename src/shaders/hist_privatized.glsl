@@ -72,9 +72,10 @@ void main() {
   const uint base = INTERLEAVE != 0u ? copy : copy * copyStride;
   const uint step = gl_NumWorkGroups.x * groupSize;
   const uint first = gl_WorkGroupID.x * groupSize + lid;
+  // This dispatch counts pixels pc.first (a multiple of 4) up to pc.pixelCount.
   if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 8u) {
     const uint quadCount = pc.pixelCount / 4u;
-    for (uint q = first; q < quadCount; q += step * UNROLL) {
+    for (uint q = pc.first / 4u + first; q < quadCount; q += step * UNROLL) {
       uvec4 w[UNROLL];
       for (uint u = 0u; u < UNROLL; ++u) {
         if (q + u * step < quadCount) w[u] = quads[q + u * step];
@@ -91,7 +92,7 @@ void main() {
     uint p = quadCount * 4u + first;
     if (p < pc.pixelCount) countBins(base, pixelBins(p));
   } else {
-    for (uint p = first; p < pc.pixelCount; p += step) countBins(base, pixelBins(p));
+    for (uint p = pc.first + first; p < pc.pixelCount; p += step) countBins(base, pixelBins(p));
   }
 
   if (COPIES > 0u) {

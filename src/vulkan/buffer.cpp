@@ -47,8 +47,24 @@ std::span<const VkMemoryPropertyFlags> preferences(MemoryUse use) {
 
 }  // namespace
 
+namespace {
+
+// Large buffers are sized in whole 2 MiB pages and get an allocation of their
+// own, which lets drivers map them with large pages: on an NVIDIA H200 a 1 GiB
+// buffer in a plain allocation read at a fraction of the memory bandwidth.
+constexpr VkDeviceSize kLargePage = VkDeviceSize{2} << 20;
+constexpr VkDeviceSize kDedicatedFrom = VkDeviceSize{64} << 20;
+
+VkDeviceSize buffer_size(VkDeviceSize size) {
+  size = (size + 3) & ~VkDeviceSize{3};
+  if (size >= kLargePage) size = (size + kLargePage - 1) & ~(kLargePage - 1);
+  return size;
+}
+
+}  // namespace
+
 Buffer::Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use)
-    : size_((size + 3) & ~VkDeviceSize{3}) {
+    : size_(buffer_size(size)) {
   VkBufferCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   info.size = size_ == 0 ? 4 : size_;
@@ -67,9 +83,15 @@ Buffer::Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage
   }
   if (!type) throw Error(ErrorKind::Device, "no suitable Vulkan memory type for a buffer");
 
+  VkMemoryDedicatedAllocateInfo dedicated{};
+  dedicated.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO;
+  dedicated.buffer = buffer;
   VkMemoryAllocateInfo alloc{};
   alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-  alloc.allocationSize = requirements.size;
+  if (requirements.size >= kDedicatedFrom) alloc.pNext = &dedicated;
+  alloc.allocationSize = requirements.size >= kLargePage
+                             ? (requirements.size + kLargePage - 1) & ~(kLargePage - 1)
+                             : requirements.size;
   alloc.memoryTypeIndex = *type;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   check(vkAllocateMemory(device.get(), &alloc, nullptr, &memory),

@@ -39,6 +39,7 @@ struct GpuTuning {
   std::optional<bool> uniform_runs;              // subgroup-wide adds for uniform pixels
   std::optional<bool> interleave;                // copies of one counter side by side
   std::optional<std::uint32_t> unroll;           // 16-byte quads loaded per loop step
+  std::optional<std::uint32_t> slice_pixels;     // pixels per dispatch (0: the whole batch)
 };
 
 // GPU times of repeated runs on resident pixels, and the histogram they gave.
