@@ -171,7 +171,8 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
     t.slice_pixels = 1U << 25;
     grid.push_back(t);
   }
-  if (info.max_invocations < 1024) std::erase_if(grid, [](const auto& t) { return *t.group_size > 512; });
+  if (info.max_invocations < 1024)
+    std::erase_if(grid, [](const auto& t) { return *t.group_size > 512; });
   return grid;
 }
 

@@ -1,0 +1,89 @@
+#include "cpu/rgb8_counter.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/binning.hpp"
+
+namespace gpuhist::cpu {
+namespace {
+
+// floor(s * N / D) = (s * m) >> 44 with m = ceil(N * 2^44 / D), for every s <= D:
+// m * D = N * 2^44 + e with 0 <= e < D, so s * m / 2^44 exceeds s * N / D by
+// s * e / (D * 2^44) < 1 / D (as s, e < 2^22), less than the distance from a
+// non-integer s * N / D to the next integer. s * m < 2^22 * 2^39 fits 64 bits,
+// so the three weighted terms can be multiplied by m in the tables and added.
+constexpr unsigned kShift = 44;
+constexpr std::uint64_t kDivisor = std::uint64_t{binning::kWeightSum} * 255;
+
+// Pixels counted into 32-bit counters before they are added to the 64-bit ones.
+constexpr std::uint64_t kFlushPixels = 1ULL << 30;
+
+}  // namespace
+
+Rgb8Counter::Rgb8Counter(const HistogramOptions& options) : bins_(options.bins) {
+  const std::uint64_t magic = ((std::uint64_t{options.bins} << kShift) + kDivisor - 1) / kDivisor;
+  const auto w = binning::int_weights(options.luma);
+  for (std::uint32_t v = 0; v < 256; ++v) {
+    channel_bin_[v] = binning::channel_bin(v, 255, options.bins);
+    lr_[v] = std::uint64_t{w.r} * v * magic;
+    lg_[v] = std::uint64_t{w.g} * v * magic;
+    lb_[v] = std::uint64_t{w.b} * v * magic;
+  }
+}
+
+void Rgb8Counter::count(const ImageView& image, std::uint32_t y0, std::uint32_t y1,
+                        std::span<std::uint64_t> counts) const {
+  // With 256 bins an 8-bit sample is its own bin: no table lookup.
+  if (bins_ == 256) {
+    count_rows<true>(image, y0, y1, counts);
+  } else {
+    count_rows<false>(image, y0, y1, counts);
+  }
+}
+
+template <bool Identity>
+void Rgb8Counter::count_rows(const ImageView& image, std::uint32_t y0, std::uint32_t y1,
+                             std::span<std::uint64_t> counts) const {
+  const std::size_t bins = bins_;
+  const std::uint32_t last = bins_ - 1;
+  const std::size_t step = channel_count(image.format.layout);
+  // kCopies copies of the 4 x bins counters; pixel x counts into copy x % kCopies.
+  constexpr std::size_t kCopies = 4;
+  const std::size_t block = 4 * bins;
+  std::vector<std::uint32_t> local(kCopies * block, 0);
+  const auto flush = [&] {
+    for (std::size_t i = 0; i < block; ++i) {
+      std::uint64_t sum = 0;
+      for (std::size_t k = 0; k < kCopies; ++k) sum += local[k * block + i];
+      counts[i] += sum;
+    }
+    std::fill(local.begin(), local.end(), 0);
+  };
+  const std::uint32_t* cb = channel_bin_.data();
+  const auto one = [&](std::uint32_t* h, const std::uint8_t* p) {
+    const std::uint32_t r = p[0], g = p[1], b = p[2];
+    ++h[Identity ? r : cb[r]];
+    ++h[bins + (Identity ? g : cb[g])];
+    ++h[2 * bins + (Identity ? b : cb[b])];
+    const auto l = static_cast<std::uint32_t>((lr_[r] + lg_[g] + lb_[b]) >> kShift);
+    ++h[3 * bins + std::min(l, last)];
+  };
+  std::uint64_t pending = 0;
+  for (std::uint32_t y = y0; y < y1; ++y) {
+    const auto* px = reinterpret_cast<const std::uint8_t*>(image.row(y));
+    std::uint32_t x = 0;
+    for (; x + kCopies <= image.width; x += kCopies, px += kCopies * step) {
+      for (std::size_t k = 0; k < kCopies; ++k) one(local.data() + k * block, px + k * step);
+    }
+    for (; x < image.width; ++x, px += step) one(local.data(), px);
+    pending += image.width;
+    if (pending >= kFlushPixels) {
+      flush();
+      pending = 0;
+    }
+  }
+  flush();
+}
+
+}  // namespace gpuhist::cpu

@@ -1,0 +1,37 @@
+// The fast path of the `cpu` strategy for 8-bit RGB and RGBA pixels: channel
+// bins and luminance terms from 256-entry tables, the luminance bin by an exact
+// multiply-shift, and four private copies of the counters so that runs of equal
+// pixels do not stall on one counter.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "gpuhist/histogram_options.hpp"
+#include "gpuhist/image_view.hpp"
+
+namespace gpuhist::cpu {
+
+class Rgb8Counter {
+ public:
+  explicit Rgb8Counter(const HistogramOptions& options);
+
+  // Adds rows [y0, y1) of a validated 8-bit RGB or RGBA image to `counts`
+  // (4 x bins, channel-major: red, green, blue, luminance).
+  void count(const ImageView& image, std::uint32_t y0, std::uint32_t y1,
+             std::span<std::uint64_t> counts) const;
+
+ private:
+  template <bool Identity>
+  void count_rows(const ImageView& image, std::uint32_t y0, std::uint32_t y1,
+                  std::span<std::uint64_t> counts) const;
+
+  std::uint32_t bins_;
+  std::array<std::uint32_t, 256> channel_bin_{};
+  // weight * value * m, m = ceil(N * 2^44 / (10000 * 255)): the luminance bin
+  // is (lr[r] + lg[g] + lb[b]) >> 44.
+  std::array<std::uint64_t, 256> lr_{}, lg_{}, lb_{};
+};
+
+}  // namespace gpuhist::cpu
