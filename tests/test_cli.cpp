@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "support/run_cli.hpp"
@@ -280,6 +281,57 @@ TEST_F(Cli, HelpAndVersion) {
   const auto version = run_cli({"--version"});
   EXPECT_EQ(version.status, 0);
   EXPECT_EQ(version.out.rfind("gpuhist ", 0), 0U);
+}
+
+}  // namespace
+}  // namespace gpuhist
+
+namespace gpuhist {
+namespace {
+
+TEST(CliBench, TimesEveryRequestedStrategyExactly) {
+  const auto r = test::run_cli({"bench", "--sizes", "64x48,33x7", "--strategies",
+                                "cpu-reference,cpu,gpu-chunks-reduce,gpu", "--repetitions", "2",
+                                "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_GT(j["copy_gbps"].get<double>(), 0.0);
+  ASSERT_FALSE(j["rows"].empty());
+  std::set<std::string> strategies;
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["check"], "exact") << row.dump();
+    strategies.insert(row["strategy"].get<std::string>());
+    if (row["strategy"] == "gpu") EXPECT_GT(row["gpu_ms"].get<double>(), 0.0);
+  }
+  EXPECT_EQ(strategies.size(), 4U);
+}
+
+TEST(CliBench, BadOptionsExitWithTwo) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"bench", "--sizes", "64y48"},
+        std::vector<std::string>{"bench", "--strategies", "fastest"},
+        std::vector<std::string>{"bench", "--data", "noise"},
+        std::vector<std::string>{"bench", "--format", "xml"}}) {
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.status, 2) << args[2] << ": " << r.err;
+    expect_one_line_error(r, args[2]);
+  }
+}
+
+// The benchmark binary for bare GPU machines links nothing beyond the Vulkan
+// loader and the C runtime.
+TEST(CliBench, EngineOnlyBenchmarkNeedsOnlyTheVulkanLoader) {
+  const std::string command = std::string("ldd '") + GPUHIST_BENCH_BINARY + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string libraries;
+  char line[512];
+  while (fgets(line, sizeof line, pipe) != nullptr) libraries += line;
+  ASSERT_EQ(pclose(pipe), 0) << libraries;
+  EXPECT_NE(libraries.find("libvulkan.so.1"), std::string::npos) << libraries;
+  for (const char* forbidden : {"OpenImageIO", "libstdc++", "avcodec", "opencv"}) {
+    EXPECT_EQ(libraries.find(forbidden), std::string::npos) << forbidden << "\n" << libraries;
+  }
 }
 
 }  // namespace
