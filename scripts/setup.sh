@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools
-  libopenimageio-dev openimageio-tools
+  libopenimageio-dev openimageio-tools fonts-dejavu-core
   libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopencv-dev

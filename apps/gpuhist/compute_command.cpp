@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
@@ -56,6 +57,8 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
       ->capture_default_str();
   cmd->add_flag("--merge", args.merge, "Also print the total over all files");
   cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");
+  cmd->add_option("--plot", args.plot,
+                  "Also write the report picture (as draw --report; OUT-<name>.png for several)");
   return cmd;
 }
 
@@ -138,6 +141,10 @@ int run_compute(const ComputeArgs& args) {
       entry.format = image.format;
       entry.strategy = strategy;
       entry.histogram = context->compute(image.view(), options, run);
+      if (!args.plot.empty()) {
+        write_report(*context, image, path.filename().string(), entry.histogram, DrawOptions{},
+                     output_for(args.plot, path, inputs.files.size() > 1));
+      }
       progress.clear();
       writer->write(entry);
       if (args.merge) {
@@ -155,7 +162,7 @@ int run_compute(const ComputeArgs& args) {
         status = kExitUsage;
         break;
       }
-      status = kExitInput;
+      status = e.kind() == ErrorKind::Output ? kExitOutput : kExitInput;
     }
   }
   progress.clear();

@@ -21,6 +21,7 @@ struct ComputeArgs {
   std::uint64_t max_pixels = 0;  // set from kDefaultMaxPixels
   bool merge = false;
   bool no_progress = false;
+  std::string plot;  // report picture(s), as `draw --report`
 };
 
 // Adds the `compute` subcommand and its options to the app.

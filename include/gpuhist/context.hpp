@@ -10,6 +10,7 @@
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
 #include "gpuhist/image_view.hpp"
+#include "gpuhist/render.hpp"
 #include "gpuhist/strategy.hpp"
 
 namespace gpuhist {
@@ -46,6 +47,11 @@ class Context {
   // Error(Device) when the device fails (out of memory, lost).
   [[nodiscard]] Histogram compute(const ImageView& image, const HistogramOptions& options = {},
                                   const RunOptions& run = {}) const;
+
+  // Draws a histogram with the GPU renderer (identical pixels to draw_cpu).
+  // Throws Error(InvalidArgument) for bad options or a CPU-only context,
+  // Error(Device) when the device fails.
+  [[nodiscard]] Picture draw(const Histogram& histogram, const DrawOptions& options) const;
 
   struct Impl;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuhist/image_view.hpp"
+#include "gpuhist/render.hpp"
 
 namespace gpuhist {
 
@@ -43,5 +44,9 @@ struct LoadOptions {
 // True when the file name's extension is one the image library reads; used to
 // pick images out of folders.
 [[nodiscard]] bool has_image_extension(const std::filesystem::path& path);
+
+// Writes a picture as an 8-bit RGB file whose format follows the extension
+// (PNG for .png). Throws Error(Output) naming the file when it cannot.
+void save_picture(const std::filesystem::path& path, const Picture& picture);
 
 }  // namespace gpuhist

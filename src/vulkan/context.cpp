@@ -9,6 +9,7 @@
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
 #include "gpuhist/error.hpp"
+#include "render/gpu_renderer.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_select.hpp"
@@ -22,6 +23,7 @@ struct Context::Impl {
   std::optional<vk::Instance> instance;
   std::unique_ptr<vk::Device> device;
   std::unique_ptr<vk::GpuCounter> counter;
+  std::unique_ptr<render::GpuRenderer> renderer;  // built on first use
   mutable std::mutex mutex;  // one call at a time owns the queue and the reused buffers
 };
 
@@ -75,6 +77,17 @@ Histogram Context::compute(const ImageView& image, const HistogramOptions& optio
   }
   std::lock_guard lock(impl_->mutex);
   return impl_->counter->count(image, options, strategy, run.chunk);
+}
+
+Picture Context::draw(const Histogram& histogram, const DrawOptions& options) const {
+  validate(options);
+  if (!impl_->device) {
+    throw Error(ErrorKind::InvalidArgument,
+                "the GPU renderer needs a Vulkan device, but none is in use");
+  }
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->renderer) impl_->renderer = std::make_unique<render::GpuRenderer>(*impl_->device);
+  return impl_->renderer->draw(histogram, options);
 }
 
 }  // namespace gpuhist

@@ -50,5 +50,9 @@ using UniqueDescriptorPool = DeviceHandle<VkDescriptorPool, vkDestroyDescriptorP
 using UniqueCommandPool = DeviceHandle<VkCommandPool, vkDestroyCommandPool>;
 using UniqueFence = DeviceHandle<VkFence, vkDestroyFence>;
 using UniqueQueryPool = DeviceHandle<VkQueryPool, vkDestroyQueryPool>;
+using UniqueImage = DeviceHandle<VkImage, vkDestroyImage>;
+using UniqueImageView = DeviceHandle<VkImageView, vkDestroyImageView>;
+using UniqueRenderPass = DeviceHandle<VkRenderPass, vkDestroyRenderPass>;
+using UniqueFramebuffer = DeviceHandle<VkFramebuffer, vkDestroyFramebuffer>;
 
 }  // namespace gpuhist::vk

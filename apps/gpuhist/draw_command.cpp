@@ -1,0 +1,187 @@
+#include "draw_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "exit_codes.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/render.hpp"
+#include "gpuhist/report.hpp"
+#include "inputs.hpp"
+#include "quiet_stderr.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+int usage_error(const std::string& message) {
+  std::cerr << "gpuhist: error: " << message << '\n';
+  return kExitUsage;
+}
+
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_size(const std::string& text) {
+  std::istringstream in(text);
+  unsigned w = 0, h = 0;
+  char x = 0;
+  if (!(in >> w >> x >> h) || x != 'x' || !in.eof()) return std::nullopt;
+  return std::pair{w, h};
+}
+
+std::optional<std::uint32_t> parse_colour(std::string text) {
+  if (!text.empty() && text[0] == '#') text.erase(0, 1);
+  if (text.size() != 6 || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(std::stoul(text, nullptr, 16));
+}
+
+}  // namespace
+
+std::filesystem::path output_for(const std::filesystem::path& output,
+                                 const std::filesystem::path& input, bool several) {
+  if (!several) return output;
+  std::filesystem::path out = output;
+  out.replace_filename(output.stem().string() + "-" + input.stem().string() +
+                       output.extension().string());
+  return out;
+}
+
+void write_report(const Context& context, const Image& image, const std::string& name,
+                  const Histogram& histogram, const DrawOptions& style,
+                  const std::filesystem::path& out) {
+  const auto draw = [&](const DrawOptions& o) {
+    return context.device() != nullptr ? context.draw(histogram, o) : draw_cpu(histogram, o);
+  };
+  DrawOptions panel = style;
+  panel.width = kReportPanelWidth;
+  panel.height = kReportPanelHeight;
+  panel.channels = kDrawRed | kDrawGreen | kDrawBlue;
+  const Picture rgb = draw(panel);
+  panel.channels = kDrawLuminance;
+  const Picture luminance = draw(panel);
+  save_picture(out, compose_report(image, name, rgb, luminance, histogram.bins()));
+}
+
+CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
+  args.max_pixels = kDefaultMaxPixels;
+  CLI::App* cmd = app.add_subcommand("draw", "Draw the histograms of images as PNG pictures");
+  cmd->add_option("files", args.inputs, "Image files and folders")->required();
+  cmd->add_option("-o,--output", args.output,
+                  "Picture to write (OUT-<name>.png for each of several images)")
+      ->required();
+  cmd->add_option("--channels", args.channels, "rgb, l, rgbl (or any of r, g, b, l)")
+      ->capture_default_str();
+  cmd->add_option("--size", args.size, "Picture size WxH, up to 16384x16384")
+      ->capture_default_str();
+  cmd->add_option("--scale", args.scale, "seed, max or log")->capture_default_str();
+  cmd->add_option("--renderer", args.renderer, "cpu or gpu (default: gpu when a device exists)");
+  cmd->add_option("--background", args.background, "Background colour #RRGGBB")
+      ->capture_default_str();
+  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")->capture_default_str();
+  cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
+  cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
+  cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
+      ->capture_default_str();
+  cmd->add_option("--max-pixels", args.max_pixels, "Refuse images with more pixels than this")
+      ->capture_default_str();
+  cmd->add_flag("--report", args.report,
+                "One picture with the image, its RGB and its luminance histogram, labelled");
+  return cmd;
+}
+
+int run_draw(const DrawArgs& args) {
+  DrawOptions options;
+  const auto size = parse_size(args.size);
+  if (!size) return usage_error("bad --size '" + args.size + "' (expected WxH)");
+  options.width = size->first;
+  options.height = size->second;
+  const auto channels = parse_draw_channels(args.channels);
+  if (!channels) return usage_error("bad --channels '" + args.channels + "' (rgb, l, rgbl)");
+  options.channels = *channels;
+  const auto scale = parse_scale_mode(args.scale);
+  if (!scale) return usage_error("unknown --scale '" + args.scale + "' (seed, max, log)");
+  options.scale = *scale;
+  const auto background = parse_colour(args.background);
+  if (!background) return usage_error("bad --background '" + args.background + "' (#RRGGBB)");
+  options.background = *background;
+  try {
+    validate(options);
+  } catch (const Error& e) {
+    return usage_error(std::string("--size: ") + e.what());
+  }
+  if (args.bins < kMinBins || args.bins > kMaxBins) {
+    return usage_error("--bins must be between 1 and 65536, got " + std::to_string(args.bins));
+  }
+  const auto luma = parse_luma(args.luma);
+  if (!luma) return usage_error("unknown --luma '" + args.luma + "' (709, 601)");
+  RunOptions run;
+  if (!args.strategy.empty()) {
+    run.strategy = parse_strategy(args.strategy);
+    if (!run.strategy) return usage_error("unknown --strategy '" + args.strategy + "'");
+  }
+  if (!args.renderer.empty() && args.renderer != "cpu" && args.renderer != "gpu") {
+    return usage_error("unknown --renderer '" + args.renderer + "' (cpu, gpu)");
+  }
+  if (args.max_pixels == 0) return usage_error("--max-pixels must be at least 1");
+
+  std::optional<Context> context;
+  try {
+    context.emplace(Context::open(args.device));
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::InvalidArgument) return usage_error(e.what());
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return kExitDevice;
+  }
+  const bool gpu_renderer =
+      args.renderer == "gpu" || (args.renderer.empty() && context->device() != nullptr);
+  if (gpu_renderer && context->device() == nullptr) {
+    if (args.device == "cpu")
+      return usage_error("--renderer gpu needs a Vulkan device, but --device cpu was given");
+    std::cerr << "gpuhist: error: --renderer gpu needs a Vulkan device, and none was found\n";
+    return kExitDevice;
+  }
+  if (run.strategy && runs_on_gpu(*run.strategy) && context->device() == nullptr) {
+    return usage_error("strategy " + args.strategy + " needs a Vulkan device");
+  }
+  const auto draw = [&](const Histogram& h, const DrawOptions& o) {
+    return gpu_renderer ? context->draw(h, o) : draw_cpu(h, o);
+  };
+
+  const InputList inputs = expand_inputs(args.inputs);
+  const bool several = inputs.files.size() > 1;
+  int status = kExitOk;
+  for (const auto& path : inputs.files) {
+    try {
+      const Image image = [&] {
+        const QuietStderr quiet;
+        return load_image(path, LoadOptions{args.max_pixels});
+      }();
+      const Histogram histogram = context->compute(image.view(), {args.bins, *luma}, run);
+      const std::filesystem::path out = output_for(args.output, path, several);
+      if (args.report) {
+        DrawOptions panel = options;
+        panel.width = kReportPanelWidth;
+        panel.height = kReportPanelHeight;
+        panel.channels = kDrawRed | kDrawGreen | kDrawBlue;
+        const Picture rgb = draw(histogram, panel);
+        panel.channels = kDrawLuminance;
+        const Picture luminance = draw(histogram, panel);
+        save_picture(out,
+                     compose_report(image, path.filename().string(), rgb, luminance, args.bins));
+      } else {
+        save_picture(out, draw(histogram, options));
+      }
+    } catch (const Error& e) {
+      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      if (e.kind() == ErrorKind::Device) return kExitDevice;
+      if (e.kind() == ErrorKind::InvalidArgument) return kExitUsage;
+      status = e.kind() == ErrorKind::Output ? kExitOutput : kExitInput;
+    }
+  }
+  return status;
+}
+
+}  // namespace gpuhist::cli

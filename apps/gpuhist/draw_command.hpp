@@ -1,0 +1,45 @@
+// `gpuhist draw IMG… -o OUT.png`: pictures of histograms, or report pictures.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpuhist/context.hpp"
+#include "gpuhist/image_file.hpp"
+
+namespace gpuhist::cli {
+
+struct DrawArgs {
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string channels = "rgb";
+  std::string size = "256x100";
+  std::string scale = "seed";
+  std::string renderer;  // empty: gpu when a Vulkan device is available, else cpu
+  std::string background = "#333333";
+  std::uint32_t bins = 256;
+  std::string luma = "709";
+  std::string strategy;
+  std::string device = "auto";
+  std::uint64_t max_pixels = 0;
+  bool report = false;
+};
+
+CLI::App* add_draw_command(CLI::App& app, DrawArgs& args);
+
+// Writes the report picture of one image and its histogram; draws with the GPU
+// renderer when the context has a device. Throws gpuhist::Error.
+void write_report(const Context& context, const Image& image, const std::string& name,
+                  const Histogram& histogram, const DrawOptions& style,
+                  const std::filesystem::path& out);
+
+// OUT for one input; OUT-<stem>.ext for each of several.
+std::filesystem::path output_for(const std::filesystem::path& output,
+                                 const std::filesystem::path& input, bool several);
+int run_draw(const DrawArgs& args);
+
+}  // namespace gpuhist::cli

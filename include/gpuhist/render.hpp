@@ -1,0 +1,59 @@
+// Drawing histograms: the CPU renderer here, the GPU renderer through
+// Context::draw. Both follow one integer rule, so they give identical pixels.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "gpuhist/histogram.hpp"
+
+namespace gpuhist {
+
+// How counts become bar heights, per channel:
+//   Seed: count * max(1 / max_count, 0.2 * bins / pixel_count) (the default)
+//   Max:  count / max_count
+//   Log:  log2(1 + count) / log2(1 + max_count), with log2 in 16.16 fixed point
+//         (integer part plus the linear fraction between powers of two)
+enum class ScaleMode : std::uint8_t { Seed, Max, Log };
+[[nodiscard]] std::string_view to_string(ScaleMode mode);
+[[nodiscard]] std::optional<ScaleMode> parse_scale_mode(std::string_view name);
+
+// Channel bits of DrawOptions::channels; a pixel's set bits pick its colour.
+inline constexpr std::uint32_t kDrawRed = 1, kDrawGreen = 2, kDrawBlue = 4, kDrawLuminance = 8;
+
+// "rgb", "l", "rgbl" (and "r", "g", "b", "rg", ...) to channel bits.
+[[nodiscard]] std::optional<std::uint32_t> parse_draw_channels(std::string_view text);
+
+inline constexpr std::uint32_t kMaxDrawSize = 16384;
+
+struct DrawOptions {
+  std::uint32_t width = 256;   // 1..16384; column x shows bin floor((2x + 1) * bins / (2 * width))
+  std::uint32_t height = 100;  // 1..16384
+  ScaleMode scale = ScaleMode::Seed;
+  std::uint32_t channels = kDrawRed | kDrawGreen | kDrawBlue;
+  std::uint32_t background = 0x333333;  // 0xRRGGBB
+};
+
+// Throws Error(InvalidArgument) for a size out of range or no channel to draw.
+void validate(const DrawOptions& options);
+
+// An 8-bit RGBA picture, rows top to bottom.
+struct Picture {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::vector<std::uint8_t> rgba;
+  friend bool operator==(const Picture&, const Picture&) = default;
+};
+
+// The colour of a pixel whose set channel bits are `mask`: the background for
+// none, otherwise additive primaries (red + green = yellow), luminance white.
+[[nodiscard]] std::uint32_t palette_colour(std::uint32_t mask, std::uint32_t background);
+
+// Draws with the CPU (the reference renderer). Counts above 2^32 - 1 are drawn
+// as 2^32 - 1, as the GPU renderer's 32-bit counters hold them. Channels the
+// histogram lacks (R, G, B of a grey image) draw nothing.
+[[nodiscard]] Picture draw_cpu(const Histogram& histogram, const DrawOptions& options);
+
+}  // namespace gpuhist

@@ -1,0 +1,47 @@
+// The GPU renderer: a compute pass finds each channel's scale, then one
+// triangle covers an off-screen picture and the fragment shader draws the bars
+// (src/shaders/hist_draw.frag). The picture is read back as RGBA8.
+#pragma once
+
+#include <cstdint>
+
+#include "gpuhist/histogram.hpp"
+#include "gpuhist/render.hpp"
+#include "vulkan/buffer.hpp"
+#include "vulkan/handles.hpp"
+
+namespace gpuhist::vk {
+class Device;
+}
+
+namespace gpuhist::render {
+
+class GpuRenderer {
+ public:
+  // Builds the pipelines. Throws Error(Device) when the device cannot.
+  explicit GpuRenderer(const vk::Device& device);
+
+  // Draws a histogram; identical to draw_cpu for the same histogram and options.
+  [[nodiscard]] Picture draw(const Histogram& histogram, const DrawOptions& options);
+
+ private:
+  void ensure_target(std::uint32_t width, std::uint32_t height);
+
+  const vk::Device& device_;
+  vk::UniqueDescriptorSetLayout set_layout_;
+  vk::UniquePipelineLayout layout_;
+  vk::UniqueRenderPass render_pass_;
+  vk::UniquePipeline scale_pipeline_;
+  vk::UniquePipeline draw_pipeline_;
+  // The render target, rebuilt when the size changes (memory freed last).
+  vk::UniqueMemory target_memory_;
+  vk::UniqueImage target_;
+  vk::UniqueImageView target_view_;
+  vk::UniqueFramebuffer framebuffer_;
+  std::uint32_t target_width_ = 0, target_height_ = 0;
+  vk::Buffer counts_;    // bins * 4 counters, host-written
+  vk::Buffer scale_;     // per-channel max and sum
+  vk::Buffer readback_;  // the picture
+};
+
+}  // namespace gpuhist::render

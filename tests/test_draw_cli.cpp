@@ -1,0 +1,132 @@
+// `gpuhist draw` end to end: real files in, PNG pictures out, read back and
+// compared with the CPU renderer; every option's error path.
+#include <gtest/gtest.h>
+
+#include <OpenImageIO/imageio.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "gpuhist/context.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/render.hpp"
+#include "gpuhist/report.hpp"
+#include "support/run_cli.hpp"
+
+namespace gpuhist {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kCoffee = std::string(GPUHIST_SOURCE_DIR) + "/data/coffee.png";
+const std::string kRocket = std::string(GPUHIST_SOURCE_DIR) + "/data/rocket.jpg";
+
+// A PNG's pixels as RGBA (alpha 255), for comparison with a Picture.
+Picture read_png(const fs::path& path) {
+  auto in = OIIO::ImageInput::open(path.string());
+  EXPECT_TRUE(in) << path;
+  if (!in) return {};
+  const auto& spec = in->spec();
+  Picture p{static_cast<std::uint32_t>(spec.width), static_cast<std::uint32_t>(spec.height),
+            std::vector<std::uint8_t>(std::size_t(spec.width) * spec.height * 4, 255)};
+  EXPECT_EQ(spec.nchannels, 3);
+  EXPECT_TRUE(in->read_image(0, 0, 0, 3, OIIO::TypeDesc::UINT8, p.rgba.data(), 4));
+  return p;
+}
+
+class DrawCli : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = test::temp_dir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(DrawCli, PicturesEqualTheCpuRendererForBothRenderers) {
+  const Histogram h = Context::open("cpu").compute(load_image(kCoffee).view(), {1000});
+  for (const char* renderer : {"cpu", "gpu"}) {
+    const fs::path out = dir_ / (std::string(renderer) + ".png");
+    const auto r = test::run_cli({"draw", kCoffee, "-o", out.string(), "--renderer", renderer,
+                                  "--bins", "1000", "--size", "500x120", "--channels", "rgbl",
+                                  "--scale", "log", "--background", "#102030"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    DrawOptions options;
+    options.width = 500;
+    options.height = 120;
+    options.channels = 15;
+    options.scale = ScaleMode::Log;
+    options.background = 0x102030;
+    EXPECT_TRUE(read_png(out) == draw_cpu(h, options)) << renderer;
+  }
+}
+
+TEST_F(DrawCli, DefaultPictureAndSeveralImages) {
+  const auto r = test::run_cli({"draw", kCoffee, kRocket, "-o", (dir_ / "h.png").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* name : {"h-coffee.png", "h-rocket.png"}) {
+    const Picture p = read_png(dir_ / name);
+    EXPECT_EQ(p.width, 256U) << name;
+    EXPECT_EQ(p.height, 100U) << name;
+  }
+}
+
+TEST_F(DrawCli, ReportHasImagePanelsAndLabels) {
+  const fs::path out = dir_ / "report.png";
+  const auto r = test::run_cli({"draw", kCoffee, "--report", "-o", out.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Picture p = read_png(out);
+  EXPECT_EQ(p.width, 768U);
+  // The image (400 rows) plus title, captions and panels.
+  EXPECT_GT(p.height, 400U + kReportPanelHeight);
+  // The title row holds light text pixels on the dark background.
+  std::uint32_t light = 0;
+  for (std::uint32_t y = 16; y < 40; ++y) {
+    for (std::uint32_t x = 16; x < 300; ++x) light += p.rgba[(y * p.width + x) * 4] > 128 ? 1 : 0;
+  }
+  EXPECT_GT(light, 50U);
+  // The bottom-left panel draws red bars for the coffee's many reds. Below the
+  // panels: a caption line (14) and two margins (16).
+  const std::uint32_t panel_bottom = p.height - 2 * 16 - 14 - 1;
+  bool red = false;
+  for (std::uint32_t x = 16; x < 16 + kReportPanelWidth; ++x) {
+    const std::uint8_t* px = &p.rgba[(std::size_t{panel_bottom - 5} * p.width + x) * 4];
+    red = red || (px[0] == 255 && px[1] == 0 && px[2] == 0);
+  }
+  EXPECT_TRUE(red);
+}
+
+TEST_F(DrawCli, ComputePlotIsTheReport) {
+  const fs::path plot = dir_ / "plot.png";
+  const fs::path report = dir_ / "report.png";
+  const auto a = test::run_cli({"compute", kCoffee, "--plot", plot.string(), "--format", "json"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_NE(a.out.find("\"histograms\""), std::string::npos);
+  const auto b = test::run_cli({"draw", kCoffee, "--report", "-o", report.string()});
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_TRUE(read_png(plot) == read_png(report));
+}
+
+TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
+  const std::string out = (dir_ / "o.png").string();
+  const std::pair<std::vector<std::string>, int> cases[] = {
+      {{"draw", kCoffee, "-o", out, "--size", "0x10"}, 2},
+      {{"draw", kCoffee, "-o", out, "--size", "20000x10"}, 2},
+      {{"draw", kCoffee, "-o", out, "--size", "wide"}, 2},
+      {{"draw", kCoffee, "-o", out, "--channels", "rgbx"}, 2},
+      {{"draw", kCoffee, "-o", out, "--scale", "linear"}, 2},
+      {{"draw", kCoffee, "-o", out, "--renderer", "metal"}, 2},
+      {{"draw", kCoffee, "-o", out, "--background", "red"}, 2},
+      {{"draw", kCoffee, "-o", out, "--bins", "0"}, 2},
+      {{"draw", kCoffee}, 2},
+      {{"draw", kCoffee, "-o", out, "--device", "cpu", "--renderer", "gpu"}, 2},
+      {{"draw", (dir_ / "missing.png").string(), "-o", out}, 1},
+      {{"draw", kCoffee, "-o", (dir_ / "no/such/dir/o.png").string()}, 4},
+  };
+  for (const auto& [args, status] : cases) {
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.status, status) << args.back() << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace gpuhist

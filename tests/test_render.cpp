@@ -1,0 +1,194 @@
+// Drawing: the GPU renderer gives the CPU renderer's pixels exactly, and the
+// pictures of histograms with known shapes have the bars the scale formulas say.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/render.hpp"
+#include "render/draw_rule.hpp"
+#include "support/shared_context.hpp"
+
+namespace gpuhist {
+namespace {
+
+constexpr std::uint32_t kBackground = 0x333333;
+
+std::uint32_t pixel(const Picture& p, std::uint32_t x, std::uint32_t y) {
+  const std::uint8_t* px = &p.rgba[(std::size_t{y} * p.width + x) * 4];
+  return (std::uint32_t{px[0]} << 16) | (std::uint32_t{px[1]} << 8) | px[2];
+}
+
+// Rows from the bottom that are not background in column x.
+std::uint32_t bar_height(const Picture& p, std::uint32_t x) {
+  std::uint32_t h = 0;
+  while (h < p.height && pixel(p, x, p.height - 1 - h) != kBackground) ++h;
+  return h;
+}
+
+Histogram random_histogram(std::uint32_t bins, bool colour, std::uint32_t seed, bool spiky) {
+  Histogram h(bins, colour);
+  std::mt19937_64 rng(seed);
+  for (Channel c : h.channels()) {
+    for (auto& count : h.counts(c)) {
+      count = spiky && rng() % 7 != 0 ? 0 : rng() % 100000;
+    }
+  }
+  if (spiky) h.counts(Channel::Luminance)[bins / 2] = 5'000'000'000ULL;  // beyond 32 bits
+  return h;
+}
+
+struct RenderCase {
+  std::uint32_t bins, width, height;
+  ScaleMode scale;
+  std::uint32_t channels;
+  bool colour, spiky;
+};
+
+class Renderers : public ::testing::TestWithParam<RenderCase> {};
+
+TEST_P(Renderers, GpuEqualsCpu) {
+  const RenderCase& c = GetParam();
+  const Context& context = test::gpu_context();
+  ASSERT_NE(context.device(), nullptr) << "no Vulkan device: the GPU renderer must be tested";
+  const Histogram h = random_histogram(c.bins, c.colour, c.bins + c.width, c.spiky);
+  DrawOptions options;
+  options.width = c.width;
+  options.height = c.height;
+  options.scale = c.scale;
+  options.channels = c.channels;
+  const Picture cpu = draw_cpu(h, options);
+  const Picture gpu = context.draw(h, options);
+  ASSERT_EQ(gpu.width, cpu.width);
+  ASSERT_EQ(gpu.height, cpu.height);
+  for (std::uint32_t y = 0; y < cpu.height; ++y) {
+    for (std::uint32_t x = 0; x < cpu.width; ++x) {
+      ASSERT_EQ(pixel(gpu, x, y), pixel(cpu, x, y)) << "at " << x << "," << y;
+    }
+  }
+  EXPECT_EQ(gpu, cpu);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, Renderers,
+    ::testing::Values(RenderCase{256, 256, 100, ScaleMode::Seed, 7, true, false},
+                      RenderCase{256, 256, 100, ScaleMode::Max, 15, true, true},
+                      RenderCase{256, 256, 100, ScaleMode::Log, 8, true, false},
+                      RenderCase{1000, 333, 77, ScaleMode::Seed, 15, true, true},
+                      RenderCase{16, 1000, 50, ScaleMode::Log, 7, true, true},
+                      RenderCase{65536, 512, 128, ScaleMode::Max, 8, false, false},
+                      RenderCase{3, 7, 1, ScaleMode::Seed, 15, true, false},
+                      RenderCase{256, 1, 300, ScaleMode::Seed, 15, false, true}));
+
+// One colour (R=200, G=100, B=50, 1000 pixels): one bar per channel, each the
+// full height under every scale, and nothing else.
+TEST(Pictures, OneColour) {
+  Histogram h(256, true);
+  h.counts(Channel::Red)[200] = 1000;
+  h.counts(Channel::Green)[100] = 1000;
+  h.counts(Channel::Blue)[50] = 1000;
+  h.counts(Channel::Luminance)[110] = 1000;
+  for (ScaleMode scale : {ScaleMode::Seed, ScaleMode::Max, ScaleMode::Log}) {
+    DrawOptions options;
+    options.scale = scale;
+    const Picture p = draw_cpu(h, options);
+    for (std::uint32_t x = 0; x < 256; ++x) {
+      const bool bar = x == 200 || x == 100 || x == 50;
+      EXPECT_EQ(bar_height(p, x), bar ? 100U : 0U) << "column " << x;
+    }
+    EXPECT_EQ(pixel(p, 200, 0), 0xFF0000U);
+    EXPECT_EQ(pixel(p, 100, 50), 0x00FF00U);
+    EXPECT_EQ(pixel(p, 50, 99), 0x0000FFU);
+    // Luminance is not drawn with --channels rgb; drawn alone it is white.
+    options.channels = kDrawLuminance;
+    const Picture l = draw_cpu(h, options);
+    EXPECT_EQ(bar_height(l, 110), 100U);
+    EXPECT_EQ(pixel(l, 110, 0), 0xFFFFFFU);
+    EXPECT_EQ(bar_height(l, 200), 0U);
+  }
+}
+
+// Two colours, 3 and 1 pixels in red bins 10 and 20 (green and blue at 0).
+// max: heights 100 and 33.3 -> rows whose centre (r + 0.5) / 100 < 1/3: 33.
+// seed: scale max(1/3, 0.2 * 256 / 4 = 12.8): every bar is full height.
+TEST(Pictures, TwoColoursAndScales) {
+  Histogram h(256, true);
+  h.counts(Channel::Red)[10] = 3;
+  h.counts(Channel::Red)[20] = 1;
+  h.counts(Channel::Green)[0] = 4;
+  h.counts(Channel::Blue)[0] = 4;
+  h.counts(Channel::Luminance)[5] = 4;
+  DrawOptions options;
+  options.channels = kDrawRed;
+  options.scale = ScaleMode::Max;
+  Picture p = draw_cpu(h, options);
+  EXPECT_EQ(bar_height(p, 10), 100U);
+  EXPECT_EQ(bar_height(p, 20), 33U);
+  options.scale = ScaleMode::Seed;
+  p = draw_cpu(h, options);
+  EXPECT_EQ(bar_height(p, 10), 100U);
+  EXPECT_EQ(bar_height(p, 20), 100U);
+  // log: log2(2) / log2(4) = 1/2 of 100 rows.
+  options.scale = ScaleMode::Log;
+  p = draw_cpu(h, options);
+  EXPECT_EQ(bar_height(p, 20), 50U);
+  // Overlapping bars mix additively: green + blue at bin 0 is cyan.
+  options.channels = kDrawRed | kDrawGreen | kDrawBlue;
+  p = draw_cpu(h, options);
+  EXPECT_EQ(pixel(p, 0, 99), 0x00FFFFU);
+  EXPECT_EQ(pixel(p, 10, 99), 0xFF0000U);
+}
+
+// A full ramp, one pixel of every 8-bit value: with the seed scale
+// max(1/1, 0.2 * 256 / 256) = 1 every bar is full; narrower pictures sample the bins.
+TEST(Pictures, RampAndResampling) {
+  Histogram h(256, true);
+  for (Channel c : h.channels()) {
+    for (auto& count : h.counts(c)) count = 1;
+  }
+  DrawOptions options;
+  Picture p = draw_cpu(h, options);
+  for (std::uint32_t x = 0; x < 256; ++x) EXPECT_EQ(bar_height(p, x), 100U);
+  EXPECT_EQ(pixel(p, 3, 3), 0xFFFFFFU);  // red + green + blue
+  // 64 columns show bins 2, 6, 10, ...: (2x + 1) * 256 / 128.
+  EXPECT_EQ(render::column_bin(0, 64, 256), 2U);
+  EXPECT_EQ(render::column_bin(63, 64, 256), 254U);
+  EXPECT_EQ(render::column_bin(511, 512, 256), 255U);
+  h.counts(Channel::Red)[2] = 0;
+  options.width = 64;
+  options.channels = kDrawRed;
+  p = draw_cpu(h, options);
+  EXPECT_EQ(bar_height(p, 0), 0U);
+  EXPECT_EQ(bar_height(p, 1), 100U);
+}
+
+TEST(Pictures, BadOptionsAreRejected) {
+  const Histogram h(256, true);
+  DrawOptions options;
+  options.width = 0;
+  EXPECT_THROW((void)draw_cpu(h, options), Error);
+  options.width = 16385;
+  EXPECT_THROW((void)draw_cpu(h, options), Error);
+  options = DrawOptions{};
+  options.channels = 0;
+  EXPECT_THROW((void)draw_cpu(h, options), Error);
+  EXPECT_THROW((void)draw_cpu(Histogram{}, DrawOptions{}), Error);
+  EXPECT_EQ(parse_draw_channels("rgbl"), 15U);
+  EXPECT_EQ(parse_draw_channels("l"), 8U);
+  EXPECT_FALSE(parse_draw_channels("rr"));
+  EXPECT_FALSE(parse_draw_channels("x"));
+  EXPECT_FALSE(parse_draw_channels(""));
+  EXPECT_EQ(parse_scale_mode("log"), ScaleMode::Log);
+  EXPECT_FALSE(parse_scale_mode("linear"));
+}
+
+TEST(Pictures, FixedLog2) {
+  EXPECT_EQ(render::fixed_log2(0), 0U);                    // log2(1)
+  EXPECT_EQ(render::fixed_log2(1), 1U << 16);              // log2(2)
+  EXPECT_EQ(render::fixed_log2(2), (1U << 16) | 0x8000U);  // 3: 1 + 1/2
+  EXPECT_EQ(render::fixed_log2(0xFFFFFFFFU), (31U << 16) | 0xFFFFU);
+}
+
+}  // namespace
+}  // namespace gpuhist
