@@ -10,6 +10,7 @@
 #include "shaders/fullscreen_vert_spv.hpp"
 #include "shaders/hist_draw_frag_spv.hpp"
 #include "shaders/hist_scale_comp_spv.hpp"
+#include "vulkan/builders.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/device.hpp"
 
@@ -19,7 +20,8 @@ namespace {
 using vk::check;
 
 constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
-constexpr std::uint64_t kFenceTimeoutNs = 60ULL * 1000 * 1000 * 1000;
+// The scale pass and the fragment shader share one layout and push constants.
+constexpr VkShaderStageFlags kStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 
 // Mirrors DrawParams in src/shaders/draw_params.glsl.
 struct DrawParams {
@@ -28,16 +30,6 @@ struct DrawParams {
 
 std::uint32_t shader_scale_mode(ScaleMode mode) {
   return mode == ScaleMode::Seed ? 0U : mode == ScaleMode::Max ? 1U : 2U;
-}
-
-vk::UniqueShaderModule make_module(VkDevice device, std::span<const std::uint32_t> code) {
-  VkShaderModuleCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  info.codeSize = code.size_bytes();
-  info.pCode = code.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  check(vkCreateShaderModule(device, &info, nullptr, &module), "creating a shader module");
-  return vk::UniqueShaderModule(device, module);
 }
 
 std::uint32_t memory_type(const vk::Device& device, std::uint32_t allowed,
@@ -55,32 +47,9 @@ std::uint32_t memory_type(const vk::Device& device, std::uint32_t allowed,
 
 GpuRenderer::GpuRenderer(const vk::Device& device) : device_(device) {
   const VkDevice dev = device.get();
-  std::array<VkDescriptorSetLayoutBinding, 2> bindings{};
-  for (std::uint32_t i = 0; i < 2; ++i) {
-    bindings[i].binding = i;
-    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    bindings[i].descriptorCount = 1;
-    bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-  }
-  VkDescriptorSetLayoutCreateInfo set_info{};
-  set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  set_info.bindingCount = 2;
-  set_info.pBindings = bindings.data();
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  check(vkCreateDescriptorSetLayout(dev, &set_info, nullptr, &set_layout), "creating a set layout");
-  set_layout_ = vk::UniqueDescriptorSetLayout(dev, set_layout);
-
-  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                           sizeof(DrawParams)};
-  VkPipelineLayoutCreateInfo layout_info{};
-  layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &set_layout;
-  layout_info.pushConstantRangeCount = 1;
-  layout_info.pPushConstantRanges = &push;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  check(vkCreatePipelineLayout(dev, &layout_info, nullptr, &layout), "creating a pipeline layout");
-  layout_ = vk::UniquePipelineLayout(dev, layout);
+  set_layout_ = vk::make_storage_set_layout(dev, 2, kStages);
+  layout_ = vk::make_pipeline_layout(dev, set_layout_.get(), sizeof(DrawParams), kStages);
+  const VkPipelineLayout layout = layout_.get();
 
   // Every pixel is written by the triangle: the old contents need not be loaded.
   VkAttachmentDescription attachment{};
@@ -125,7 +94,7 @@ GpuRenderer::GpuRenderer(const vk::Device& device) : device_(device) {
   check(vkCreateRenderPass(dev, &pass_info, nullptr, &pass), "creating a render pass");
   render_pass_ = vk::UniqueRenderPass(dev, pass);
 
-  const auto scale_module = make_module(dev, spirv::hist_scale_comp);
+  const auto scale_module = vk::make_shader_module(dev, spirv::hist_scale_comp);
   VkComputePipelineCreateInfo compute{};
   compute.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   compute.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
@@ -138,8 +107,8 @@ GpuRenderer::GpuRenderer(const vk::Device& device) : device_(device) {
         "building the scale pipeline");
   scale_pipeline_ = vk::UniquePipeline(dev, scale_pipeline);
 
-  const auto vertex = make_module(dev, spirv::fullscreen_vert);
-  const auto fragment = make_module(dev, spirv::hist_draw_frag);
+  const auto vertex = vk::make_shader_module(dev, spirv::fullscreen_vert);
+  const auto fragment = vk::make_shader_module(dev, spirv::hist_draw_frag);
   std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
   stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -290,61 +259,17 @@ Picture GpuRenderer::draw(const Histogram& histogram, const DrawOptions& options
   }
 
   // One descriptor set: the counts and the scale.
-  VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
-  VkDescriptorPoolCreateInfo pool_info{};
-  pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  pool_info.maxSets = 1;
-  pool_info.poolSizeCount = 1;
-  pool_info.pPoolSizes = &pool_size;
-  VkDescriptorPool raw_pool = VK_NULL_HANDLE;
-  check(vkCreateDescriptorPool(dev, &pool_info, nullptr, &raw_pool), "creating a descriptor pool");
-  const vk::UniqueDescriptorPool pool(dev, raw_pool);
-  const VkDescriptorSetLayout set_layout = set_layout_.get();
-  VkDescriptorSetAllocateInfo set_alloc{};
-  set_alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  set_alloc.descriptorPool = raw_pool;
-  set_alloc.descriptorSetCount = 1;
-  set_alloc.pSetLayouts = &set_layout;
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  check(vkAllocateDescriptorSets(dev, &set_alloc, &set), "allocating a descriptor set");
   const std::array<VkDescriptorBufferInfo, 2> infos = {
       VkDescriptorBufferInfo{counts_.get(), 0, counts_bytes},
       VkDescriptorBufferInfo{scale_.get(), 0, 32}};
-  std::array<VkWriteDescriptorSet, 2> writes{};
-  for (std::uint32_t i = 0; i < 2; ++i) {
-    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[i].dstSet = set;
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &infos[i];
-  }
-  vkUpdateDescriptorSets(dev, 2, writes.data(), 0, nullptr);
-
-  VkCommandBufferAllocateInfo cmd_alloc{};
-  cmd_alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  cmd_alloc.commandPool = device_.command_pool();
-  cmd_alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cmd_alloc.commandBufferCount = 1;
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  check(vkAllocateCommandBuffers(dev, &cmd_alloc, &cmd), "allocating a command buffer");
-  struct FreeCommands {
-    VkDevice dev;
-    VkCommandPool pool;
-    VkCommandBuffer cmd;
-    ~FreeCommands() { vkFreeCommandBuffers(dev, pool, 1, &cmd); }
-  } free_commands{dev, device_.command_pool(), cmd};
-
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vkBeginCommandBuffer(cmd, &begin), "recording commands");
+  const vk::StorageSet set = vk::make_storage_set(dev, set_layout_.get(), infos);
+  vk::OneTimeCommands commands(device_);
+  const VkCommandBuffer cmd = commands.get();
   const DrawParams params{
       options.width,    options.height,    bins, shader_scale_mode(options.scale),
       options.channels, options.background};
-  const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-  vkCmdPushConstants(cmd, layout_.get(), stages, 0, sizeof(params), &params);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &set, 0,
+  vkCmdPushConstants(cmd, layout_.get(), kStages, 0, sizeof(params), &params);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &set.set, 0,
                           nullptr);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, scale_pipeline_.get());
   vkCmdDispatch(cmd, 1, 1, 1);
@@ -357,7 +282,7 @@ Picture GpuRenderer::draw(const Histogram& histogram, const DrawOptions& options
   // The render pass's first dependency makes the scale visible to the fragment shader.
   vkCmdBeginRenderPass(cmd, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, draw_pipeline_.get());
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), 0, 1, &set, 0,
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), 0, 1, &set.set, 0,
                           nullptr);
   const VkViewport viewport{
       0.0f, 0.0f, static_cast<float>(options.width), static_cast<float>(options.height),
@@ -381,19 +306,7 @@ Picture GpuRenderer::draw(const Histogram& histogram, const DrawOptions& options
   to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
                        &to_host, 0, nullptr, 0, nullptr);
-  check(vkEndCommandBuffer(cmd), "recording commands");
-
-  VkFenceCreateInfo fence_info{};
-  fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  VkFence raw_fence = VK_NULL_HANDLE;
-  check(vkCreateFence(dev, &fence_info, nullptr, &raw_fence), "creating a fence");
-  const vk::UniqueFence fence(dev, raw_fence);
-  VkSubmitInfo submit{};
-  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd;
-  check(vkQueueSubmit(device_.queue(), 1, &submit, raw_fence), "submitting the drawing");
-  check(vkWaitForFences(dev, 1, &raw_fence, VK_TRUE, kFenceTimeoutNs), "waiting for the drawing");
+  commands.submit_and_wait("the drawing");
 
   Picture picture{options.width, options.height, std::vector<std::uint8_t>(picture_bytes)};
   std::memcpy(picture.rgba.data(), readback_.mapped(), picture_bytes);

@@ -35,13 +35,13 @@ struct GpuPlan {
   bool chunk_shared = true;
   std::uint32_t wave_chunks = 1;  // chunk histograms held at once
   std::uint32_t group_size = 256;
-  std::uint32_t copies = 1;      // private histograms per workgroup (gpu)
-  std::uint32_t copy_shift = 0;  // copy of invocation i: (i >> copy_shift) % copies (gpu)
-  std::uint32_t groups_cap = 1;  // persistent workgroups (gpu)
-  bool wide = false;             // RGBA8 as 16-byte quads (gpu)
-  bool uniform_runs = false;     // subgroup build of the gpu shader
-  bool interleave = false;       // copies of one counter side by side (gpu)
-  std::uint32_t unroll = 1;      // quads loaded per loop step (gpu)
+  std::uint32_t copies = 1;        // private histograms per workgroup (gpu)
+  std::uint32_t copy_shift = 0;    // copy of invocation i: (i >> copy_shift) % copies (gpu)
+  std::uint32_t groups_cap = 1;    // persistent workgroups (gpu)
+  bool wide = false;               // RGBA8 as 16-byte quads (gpu)
+  bool uniform_runs = false;       // subgroup build of the gpu shader
+  bool interleave = false;         // copies of one counter side by side (gpu)
+  std::uint32_t unroll = 1;        // quads loaded per loop step (gpu)
   std::uint32_t slice_pixels = 0;  // pixels per dispatch, a multiple of 4; 0: all (gpu)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;

@@ -7,7 +7,7 @@
 
 #include <vulkan/vulkan.h>
 
-#include "vulkan/handles.hpp"
+#include "vulkan/builders.hpp"
 #include "vulkan/pipelines.hpp"
 
 namespace gpuhist::vk {
@@ -21,7 +21,6 @@ class Submission {
              const std::array<VkBuffer, kBufferBindings>& buffers);
   Submission(const Submission&) = delete;
   Submission& operator=(const Submission&) = delete;
-  ~Submission();
 
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize size);
   void zero(VkBuffer buffer, VkDeviceSize size);
@@ -39,12 +38,9 @@ class Submission {
   void submit_and_wait();
 
  private:
-  const Device& device_;
   const Pipelines& pipelines_;
-  UniqueDescriptorPool pool_;
-  UniqueFence fence_;
-  VkCommandBuffer commands_ = VK_NULL_HANDLE;
-  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  StorageSet set_;  // outlives the commands that use it
+  OneTimeCommands commands_;
 };
 
 }  // namespace gpuhist::vk

@@ -1,0 +1,60 @@
+// The few Vulkan objects every pass builds the same way: shader modules,
+// storage-buffer descriptor layouts and sets, pipeline layouts, and one-time
+// command buffers submitted and waited for.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include <vulkan/vulkan.h>
+
+#include "vulkan/handles.hpp"
+
+namespace gpuhist::vk {
+
+class Device;
+
+[[nodiscard]] UniqueShaderModule make_shader_module(VkDevice device,
+                                                    std::span<const std::uint32_t> spirv);
+
+// Bindings 0..count-1, each one storage buffer, visible to `stages`.
+[[nodiscard]] UniqueDescriptorSetLayout make_storage_set_layout(VkDevice device,
+                                                                std::uint32_t count,
+                                                                VkShaderStageFlags stages);
+
+// One set layout and one push-constant block of `push_bytes`.
+[[nodiscard]] UniquePipelineLayout make_pipeline_layout(VkDevice device,
+                                                        VkDescriptorSetLayout set_layout,
+                                                        std::uint32_t push_bytes,
+                                                        VkShaderStageFlags stages);
+
+// A descriptor set whose bindings 0..n-1 are `buffers`, with the pool that owns it.
+struct StorageSet {
+  UniqueDescriptorPool pool;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+};
+[[nodiscard]] StorageSet make_storage_set(VkDevice device, VkDescriptorSetLayout layout,
+                                          std::span<const VkDescriptorBufferInfo> buffers);
+
+// A primary command buffer from the device's pool, recording from construction,
+// freed on destruction.
+class OneTimeCommands {
+ public:
+  explicit OneTimeCommands(const Device& device);
+  OneTimeCommands(const OneTimeCommands&) = delete;
+  OneTimeCommands& operator=(const OneTimeCommands&) = delete;
+  ~OneTimeCommands();
+
+  [[nodiscard]] VkCommandBuffer get() const noexcept { return commands_; }
+  // Ends recording, submits, and waits (at most 10 minutes). Throws Error(Device)
+  // naming `what` on failure, device loss or time-out.
+  void submit_and_wait(std::string_view what);
+
+ private:
+  const Device& device_;
+  UniqueFence fence_;
+  VkCommandBuffer commands_ = VK_NULL_HANDLE;
+};
+
+}  // namespace gpuhist::vk
