@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools
   libopenimageio-dev openimageio-tools fonts-dejavu-core
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
   libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopencv-dev

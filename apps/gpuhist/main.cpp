@@ -15,12 +15,13 @@
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/version.hpp"
+#include "video_command.hpp"
 
 namespace {
 
 // `compute` is the default verb: `gpuhist photo.jpg` means `gpuhist compute photo.jpg`.
 std::vector<std::string> with_default_verb(int argc, char** argv) {
-  static const std::set<std::string> verbs = {"compute", "devices", "bench", "draw"};
+  static const std::set<std::string> verbs = {"compute", "devices", "bench", "draw", "video"};
   static const std::set<std::string> top_level = {"-h", "--help", "--version"};
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && verbs.count(args.front()) == 0 && top_level.count(args.front()) == 0) {
@@ -42,6 +43,8 @@ int run(int argc, char** argv) {
   CLI::App* bench_cmd = add_bench_command(app, bench);
   DrawArgs draw;
   CLI::App* draw_cmd = add_draw_command(app, draw);
+  VideoArgs video;
+  CLI::App* video_cmd = add_video_command(app, video);
 
   std::vector<std::string> args = with_default_verb(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
@@ -56,7 +59,7 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
       // A subcommand's --help.
-      for (CLI::App* sub : {compute_cmd, devices_cmd, bench_cmd, draw_cmd}) {
+      for (CLI::App* sub : {compute_cmd, devices_cmd, bench_cmd, draw_cmd, video_cmd}) {
         if (sub->parsed()) std::cout << sub->help();
       }
       return kExitOk;
@@ -68,6 +71,7 @@ int run(int argc, char** argv) {
   if (devices_cmd->parsed()) return run_devices(devices);
   if (bench_cmd->parsed()) return run_bench_command(bench);
   if (draw_cmd->parsed()) return run_draw(draw);
+  if (video_cmd->parsed()) return run_video(video);
   return kExitUsage;
 }
 

@@ -1,0 +1,173 @@
+#include "video_command.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "entry_json.hpp"
+#include "exit_codes.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/statistics.hpp"
+#include "gpuhist/video_file.hpp"
+#include "progress.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+int usage_error(const std::string& message) {
+  std::cerr << "gpuhist: error: " << message << '\n';
+  return kExitUsage;
+}
+
+// {"frame", "time", "width", "height", "histograms", "stats"}
+nlohmann::ordered_json frame_json(const VideoFrame& frame, const Histogram& histogram,
+                                  Strategy strategy) {
+  Entry entry;
+  entry.width = frame.image.width;
+  entry.height = frame.image.height;
+  entry.strategy = strategy;
+  entry.histogram = histogram;
+  nlohmann::ordered_json full = entry_json(entry);
+  nlohmann::ordered_json row;
+  row["frame"] = frame.index;
+  row["time"] = frame.time;
+  row["width"] = frame.image.width;
+  row["height"] = frame.image.height;
+  row["histograms"] = std::move(full["histograms"]);
+  row["stats"] = std::move(full["stats"]);
+  return row;
+}
+
+// frame,time,width,height, then per channel its statistics and its counts.
+void csv_header(std::ostream& out, std::uint32_t bins) {
+  out << "frame,time,width,height";
+  for (Channel c : kAllChannels) {
+    const std::string name(to_string(c));
+    for (const char* stat : {"count", "min", "max", "mean", "stddev", "median", "p1", "p99"}) {
+      out << ',' << name << '_' << stat;
+    }
+    for (std::uint32_t b = 0; b < bins; ++b) out << ',' << name << '_' << b;
+  }
+  out << '\n';
+}
+
+void csv_row(std::ostream& out, const VideoFrame& frame, const Histogram& h) {
+  out << frame.index << ',' << frame.time << ',' << frame.image.width << ',' << frame.image.height;
+  for (Channel c : kAllChannels) {
+    const ChannelStats s = statistics(h.counts(c));
+    out << ',' << s.count << ',' << s.min << ',' << s.max << ',' << s.mean << ',' << s.stddev << ','
+        << s.median << ',' << s.p1 << ',' << s.p99;
+    for (std::uint64_t count : h.counts(c)) out << ',' << count;
+  }
+  out << '\n';
+}
+
+}  // namespace
+
+CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
+  CLI::App* cmd = app.add_subcommand("video", "Histograms of every frame of a video");
+  cmd->add_option("input", args.input, "Video file (any container and codec FFmpeg reads)")
+      ->required();
+  cmd->add_option("--format", args.format, "jsonl or csv")->capture_default_str();
+  cmd->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
+  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")->capture_default_str();
+  cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
+  cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
+  cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
+      ->capture_default_str();
+  cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");
+  return cmd;
+}
+
+int run_video(const VideoArgs& args) {
+  if (args.format != "jsonl" && args.format != "csv") {
+    return usage_error("unknown --format '" + args.format + "' (jsonl, csv)");
+  }
+  if (args.bins < kMinBins || args.bins > kMaxBins) {
+    return usage_error("--bins must be between 1 and 65536, got " + std::to_string(args.bins));
+  }
+  const auto luma = parse_luma(args.luma);
+  if (!luma) return usage_error("unknown --luma '" + args.luma + "' (709, 601)");
+  RunOptions run;
+  if (!args.strategy.empty()) {
+    run.strategy = parse_strategy(args.strategy);
+    if (!run.strategy) return usage_error("unknown --strategy '" + args.strategy + "'");
+  }
+  std::optional<Context> context;
+  try {
+    context.emplace(Context::open(args.device));
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::InvalidArgument) return usage_error(e.what());
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return kExitDevice;
+  }
+  const Strategy strategy = run.strategy.value_or(context->default_strategy());
+  if (runs_on_gpu(strategy) && context->device() == nullptr) {
+    return usage_error("strategy " + std::string(to_string(strategy)) +
+                       " needs a Vulkan device, and none is in use");
+  }
+  run.strategy = strategy;
+
+  std::optional<VideoReader> reader;
+  try {
+    reader.emplace(args.input);
+  } catch (const Error& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return kExitInput;
+  }
+  std::ofstream file;
+  if (!args.output.empty()) {
+    file.open(args.output, std::ios::trunc);
+    if (!file) {
+      std::cerr << "gpuhist: error: cannot write '" << args.output << "'\n";
+      return kExitOutput;
+    }
+  }
+  std::ostream& out = args.output.empty() ? std::cout : file;
+  if (args.format == "csv") csv_header(out, args.bins);
+
+  int status = kExitOk;
+  const auto report_damage = [&](const std::string& cause) {
+    std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
+    status = kExitInput;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const std::int64_t estimate = reader->frame_estimate();
+  Progress progress(estimate > 0 ? static_cast<std::size_t>(estimate) : 0, !args.no_progress);
+  VideoFrame frame;
+  std::int64_t frames = 0;
+  try {
+    while (reader->next(frame, report_damage)) {
+      const Histogram h = context->compute(frame.image.view(), {args.bins, *luma}, run);
+      if (args.format == "csv") {
+        csv_row(out, frame, h);
+      } else {
+        out << frame_json(frame, h, strategy).dump() << '\n';
+      }
+      ++frames;
+      progress.update(static_cast<std::size_t>(frames), args.input);
+    }
+  } catch (const Error& e) {
+    progress.clear();
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return e.kind() == ErrorKind::Device ? kExitDevice : kExitInput;
+  }
+  progress.clear();
+  out.flush();
+  if (!out) {
+    std::cerr << "gpuhist: error: cannot write the output\n";
+    return kExitOutput;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::fprintf(stderr, "%lld frames in %.2f s (%.1f frames per second) with %s\n",
+               static_cast<long long>(frames), seconds,
+               seconds > 0 ? static_cast<double>(frames) / seconds : 0.0,
+               std::string(to_string(strategy)).c_str());
+  return status;
+}
+
+}  // namespace gpuhist::cli

@@ -1,0 +1,179 @@
+#include "gpuhist/video_file.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+}
+
+#include <cstring>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist {
+namespace {
+
+std::string av_message(int code) {
+  char text[AV_ERROR_MAX_STRING_SIZE] = {};
+  av_strerror(code, text, sizeof text);
+  return text;
+}
+
+struct FormatCloser {
+  void operator()(AVFormatContext* c) const { avformat_close_input(&c); }
+};
+struct CodecFreer {
+  void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+};
+struct FrameFreer {
+  void operator()(AVFrame* f) const { av_frame_free(&f); }
+};
+struct PacketFreer {
+  void operator()(AVPacket* p) const { av_packet_free(&p); }
+};
+struct ScaleFreer {
+  void operator()(SwsContext* s) const { sws_freeContext(s); }
+};
+
+}  // namespace
+
+// Members in destruction order: scaler, frames, codec, then the container.
+struct VideoReader::Impl {
+  std::filesystem::path path;
+  std::unique_ptr<AVFormatContext, FormatCloser> format;
+  std::unique_ptr<AVCodecContext, CodecFreer> codec;
+  std::unique_ptr<AVPacket, PacketFreer> packet{av_packet_alloc()};
+  std::unique_ptr<AVFrame, FrameFreer> decoded{av_frame_alloc()};
+  std::unique_ptr<SwsContext, ScaleFreer> scaler;
+  int stream = -1;
+  bool deep = false;      // more than 8 bits per sample: RGB48
+  bool draining = false;  // the container is exhausted; the decoder is being flushed
+  bool finished = false;
+  std::int64_t delivered = 0;
+
+  [[noreturn]] void fail(const std::string& cause) const {
+    throw Error(ErrorKind::Input, path.string() + ": " + cause);
+  }
+
+  // Converts the decoded frame to RGB8 or RGB16 samples.
+  void convert(VideoFrame& out) {
+    const AVFrame& f = *decoded;
+    const AVPixelFormat target = deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24;
+    // The same conversion as the ffmpeg command line: bicubic, default colour space.
+    scaler.reset(sws_getCachedContext(scaler.release(), f.width, f.height,
+                                      static_cast<AVPixelFormat>(f.format), f.width, f.height,
+                                      target, SWS_BICUBIC, nullptr, nullptr, nullptr));
+    if (!scaler)
+      fail("cannot convert frames of pixel format " +
+           std::string(av_get_pix_fmt_name(static_cast<AVPixelFormat>(f.format))));
+    Image& image = out.image;
+    image.width = static_cast<std::uint32_t>(f.width);
+    image.height = static_cast<std::uint32_t>(f.height);
+    image.format = {ChannelLayout::RGB, deep ? SampleType::U16 : SampleType::U8};
+    image.codec = codec->codec->name;
+    const std::size_t row = std::size_t{image.width} * pixel_bytes(image.format);
+    image.storage.assign((row * image.height + 3) / 4, 0);
+    std::uint8_t* planes[4] = {reinterpret_cast<std::uint8_t*>(image.storage.data()), nullptr,
+                               nullptr, nullptr};
+    const int strides[4] = {static_cast<int>(row), 0, 0, 0};
+    sws_scale(scaler.get(), f.data, f.linesize, 0, f.height, planes, strides);
+    const AVRational base = format->streams[stream]->time_base;
+    const std::int64_t pts =
+        f.best_effort_timestamp != AV_NOPTS_VALUE ? f.best_effort_timestamp : 0;
+    out.time = static_cast<double>(pts) * av_q2d(base);
+    out.index = delivered++;
+  }
+};
+
+VideoReader::VideoReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  s.path = path;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) s.fail("no such file");
+  if (std::filesystem::is_directory(path, ec)) s.fail("is a directory");
+  av_log_set_level(AV_LOG_QUIET);
+  AVFormatContext* raw = nullptr;
+  if (const int e = avformat_open_input(&raw, path.c_str(), nullptr, nullptr); e < 0) {
+    s.fail("cannot read video: " + av_message(e));
+  }
+  s.format.reset(raw);
+  if (const int e = avformat_find_stream_info(raw, nullptr); e < 0) {
+    s.fail("cannot read video: " + av_message(e));
+  }
+  const AVCodec* decoder = nullptr;
+  s.stream = av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+  if (s.stream == AVERROR_STREAM_NOT_FOUND) s.fail("no video stream");
+  if (s.stream < 0 || decoder == nullptr) s.fail("no decoder for its video stream");
+  s.codec.reset(avcodec_alloc_context3(decoder));
+  if (!s.codec) s.fail("out of memory");
+  avcodec_parameters_to_context(s.codec.get(), raw->streams[s.stream]->codecpar);
+  if (const int e = avcodec_open2(s.codec.get(), decoder, nullptr); e < 0) {
+    s.fail("cannot open the " + std::string(decoder->name) + " decoder: " + av_message(e));
+  }
+  if (s.codec->width <= 0 || s.codec->height <= 0) s.fail("video has zero size");
+  const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(s.codec->pix_fmt);
+  s.deep = desc != nullptr && desc->comp[0].depth > 8;
+}
+
+VideoReader::VideoReader(VideoReader&&) noexcept = default;
+VideoReader& VideoReader::operator=(VideoReader&&) noexcept = default;
+VideoReader::~VideoReader() = default;
+
+std::uint32_t VideoReader::width() const noexcept {
+  return static_cast<std::uint32_t>(impl_->codec->width);
+}
+std::uint32_t VideoReader::height() const noexcept {
+  return static_cast<std::uint32_t>(impl_->codec->height);
+}
+double VideoReader::frame_rate() const noexcept {
+  const AVRational r = impl_->format->streams[impl_->stream]->avg_frame_rate;
+  return r.den != 0 ? av_q2d(r) : 0.0;
+}
+std::int64_t VideoReader::frame_estimate() const noexcept {
+  return impl_->format->streams[impl_->stream]->nb_frames;
+}
+std::string VideoReader::codec() const { return impl_->codec->codec->name; }
+
+bool VideoReader::next(VideoFrame& frame,
+                       const std::function<void(const std::string&)>& on_damage) {
+  Impl& s = *impl_;
+  while (!s.finished) {
+    const int got = avcodec_receive_frame(s.codec.get(), s.decoded.get());
+    if (got == 0) {
+      s.convert(frame);
+      return true;
+    }
+    if (got == AVERROR_EOF) {
+      s.finished = true;
+      break;
+    }
+    if (got != AVERROR(EAGAIN)) {
+      if (on_damage) on_damage("damaged frame skipped: " + av_message(got));
+      continue;
+    }
+    if (s.draining) {
+      s.finished = true;
+      break;
+    }
+    // The decoder wants input: the next packet of the video stream, or the end.
+    const int read = av_read_frame(s.format.get(), s.packet.get());
+    if (read < 0) {
+      if (read != AVERROR_EOF && on_damage) on_damage("read error: " + av_message(read));
+      s.draining = true;
+      avcodec_send_packet(s.codec.get(), nullptr);
+      continue;
+    }
+    if (s.packet->stream_index == s.stream) {
+      const int sent = avcodec_send_packet(s.codec.get(), s.packet.get());
+      if (sent < 0 && sent != AVERROR(EAGAIN) && on_damage) {
+        on_damage("damaged packet skipped: " + av_message(sent));
+      }
+    }
+    av_packet_unref(s.packet.get());
+  }
+  return false;
+}
+
+}  // namespace gpuhist

@@ -1,0 +1,163 @@
+// `gpuhist video` on clips that FFmpeg's test sources generate at test time:
+// frame counts, totals, and every frame's histograms equal cpu-reference's
+// counts of the same frames decoded to RGB by the ffmpeg command line.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gpuhist/context.hpp"
+#include "support/run_cli.hpp"
+
+namespace gpuhist {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+class Video : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = test::temp_dir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs the ffmpeg command line quietly; true on success.
+  static bool ffmpeg(const std::string& args) {
+    return std::system(("ffmpeg -nostdin -loglevel error -y " + args).c_str()) == 0;
+  }
+
+  // Reference histograms: the clip decoded by the ffmpeg command line to raw
+  // RGB (rgb24 or rgb48le), each frame counted by cpu-reference.
+  std::vector<Histogram> reference(const fs::path& clip, bool deep, std::uint32_t w,
+                                   std::uint32_t h) {
+    const fs::path raw = dir_ / "frames.raw";
+    EXPECT_TRUE(ffmpeg("-i '" + clip.string() + "' -f rawvideo -pix_fmt " +
+                       (deep ? "rgb48le" : "rgb24") + " -sws_flags bicubic '" + raw.string() +
+                       "'"));
+    std::ifstream in(raw, std::ios::binary);
+    const PixelFormat format{ChannelLayout::RGB, deep ? SampleType::U16 : SampleType::U8};
+    const std::size_t frame_bytes = std::size_t{w} * h * pixel_bytes(format);
+    std::vector<std::uint32_t> storage((frame_bytes + 3) / 4);
+    std::vector<Histogram> out;
+    const Context cpu = Context::open("cpu");
+    while (in.read(reinterpret_cast<char*>(storage.data()),
+                   static_cast<std::streamsize>(frame_bytes))) {
+      out.push_back(cpu.compute(ImageView::packed(storage.data(), w, h, format), {},
+                                RunOptions{Strategy::CpuReference}));
+    }
+    return out;
+  }
+
+  void expect_frames_match(const fs::path& clip, bool deep, std::uint32_t w, std::uint32_t h,
+                           std::size_t frames, const char* strategy) {
+    const auto expected = reference(clip, deep, w, h);
+    ASSERT_EQ(expected.size(), frames);
+    const auto r = test::run_cli({"video", clip.string(), "--strategy", strategy});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find(std::to_string(frames) + " frames in"), std::string::npos) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::size_t index = 0;
+    while (std::getline(lines, line)) {
+      ASSERT_LT(index, expected.size());
+      const json row = json::parse(line);
+      EXPECT_EQ(row["frame"], index);
+      EXPECT_EQ(row["width"], w);
+      EXPECT_EQ(row["height"], h);
+      for (Channel c : kAllChannels) {
+        const auto counts = expected[index].counts(c);
+        const auto& got = row["histograms"][std::string(to_string(c))];
+        ASSERT_EQ(got.size(), counts.size());
+        std::uint64_t total = 0;
+        for (std::size_t b = 0; b < counts.size(); ++b) {
+          ASSERT_EQ(got[b].get<std::uint64_t>(), counts[b])
+              << to_string(c) << " bin " << b << " frame " << index;
+          total += counts[b];
+        }
+        EXPECT_EQ(total, std::uint64_t{w} * h);
+      }
+      ++index;
+    }
+    EXPECT_EQ(index, frames);
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Video, EightBitH264FramesMatchTheReference) {
+  const fs::path clip = dir_ / "clip.mp4";
+  ASSERT_TRUE(
+      ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 12 -c:v libx264 -pix_fmt yuv420p '" +
+             clip.string() + "'"));
+  expect_frames_match(clip, false, 64, 48, 12, "gpu");
+  expect_frames_match(clip, false, 64, 48, 12, "cpu");
+}
+
+TEST_F(Video, TenBitFramesGoThroughTheSixteenBitPath) {
+  const fs::path clip = dir_ / "clip10.mkv";
+  ASSERT_TRUE(
+      ffmpeg("-f lavfi -i testsrc2=size=48x32:rate=5 -frames:v 6 -c:v ffv1 -pix_fmt yuv420p10le '" +
+             clip.string() + "'"));
+  expect_frames_match(clip, true, 48, 32, 6, "gpu-chunks-reduce");
+}
+
+TEST_F(Video, CsvRows) {
+  const fs::path clip = dir_ / "clip.avi";
+  ASSERT_TRUE(ffmpeg("-f lavfi -i smptebars=size=32x24:rate=4 -frames:v 5 -c:v mpeg4 '" +
+                     clip.string() + "'"));
+  const fs::path out = dir_ / "rows.csv";
+  const auto r = test::run_cli(
+      {"video", clip.string(), "--format", "csv", "--bins", "16", "-o", out.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(out);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("frame,time,width,height,red_count,red_min", 0), 0U) << header;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::istringstream cells(line);
+    std::string frame, time, w, h, count;
+    std::getline(cells, frame, ',');
+    std::getline(cells, time, ',');
+    std::getline(cells, w, ',');
+    std::getline(cells, h, ',');
+    std::getline(cells, count, ',');
+    EXPECT_EQ(frame, std::to_string(rows));
+    EXPECT_EQ(count, "768");  // 32 x 24 pixels
+    ++rows;
+  }
+  EXPECT_EQ(rows, 5);
+}
+
+TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
+  std::ofstream(dir_ / "text.mp4") << "not a video";
+  ASSERT_TRUE(
+      ffmpeg("-f lavfi -i sine=frequency=440:duration=0.2 '" + (dir_ / "tone.wav").string() + "'"));
+  const fs::path clip = dir_ / "clip.mp4";
+  ASSERT_TRUE(ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v libx264 '" +
+                     clip.string() + "'"));
+  {
+    std::ifstream in(clip, std::ios::binary);
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(dir_ / "half.mp4", std::ios::binary) << data.substr(0, data.size() / 2);
+  }
+  const std::pair<std::vector<std::string>, std::pair<int, std::string>> cases[] = {
+      {{"video", (dir_ / "missing.mp4").string()}, {1, "no such file"}},
+      {{"video", (dir_ / "text.mp4").string()}, {1, "text.mp4"}},
+      {{"video", (dir_ / "tone.wav").string()}, {1, "no video stream"}},
+      {{"video", (dir_ / "half.mp4").string()}, {1, "half.mp4"}},
+      {{"video", clip.string(), "--format", "xml"}, {2, "xml"}},
+      {{"video", clip.string(), "--bins", "0"}, {2, "--bins"}},
+  };
+  for (const auto& [args, expected] : cases) {
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.status, expected.first) << args[1] << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
+    EXPECT_NE(r.err.find(expected.second), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace gpuhist
