@@ -192,3 +192,53 @@ TEST(Pictures, FixedLog2) {
 
 }  // namespace
 }  // namespace gpuhist
+
+namespace gpuhist {
+namespace {
+
+// The tutorial's layout on a 200x100 frame: panels 90 wide (90% of half the
+// width), 25 high (a quarter), centred in their halves at the bottom.
+TEST(Overlay, LayoutAndComposition) {
+  const OverlayLayout layout = overlay_layout(200, 100);
+  EXPECT_EQ(layout.panel_width, 90U);
+  EXPECT_EQ(layout.panel_height, 25U);
+  EXPECT_EQ(layout.left_x, 5U);
+  EXPECT_EQ(layout.right_x, 105U);
+  EXPECT_EQ(layout.y, 75U);
+
+  // A 400x100 frame, left half (50, 60, 70), right half (200, 210, 220): covering
+  // 200x100 crops the centre 200 columns, 100 from each half.
+  std::vector<std::uint8_t> rgb(400 * 100 * 3);
+  for (std::uint32_t y = 0; y < 100; ++y) {
+    for (std::uint32_t x = 0; x < 400; ++x) {
+      const std::uint8_t base = x < 200 ? 50 : 200;
+      for (std::uint32_t c = 0; c < 3; ++c)
+        rgb[(y * 400 + x) * 3 + c] = static_cast<std::uint8_t>(base + 10 * c);
+    }
+  }
+  const ImageView frame =
+      ImageView::packed(rgb.data(), 400, 100, {ChannelLayout::RGB, SampleType::U8});
+  Histogram h(256, true);
+  // One full bar in the first column of the RGB panel (which shows bin 1 of
+  // 256 in 90 columns) and in the last column of the luminance panel (bin 254).
+  h.counts(Channel::Red)[render::column_bin(0, 90, 256)] = 10;
+  h.counts(Channel::Luminance)[render::column_bin(89, 90, 256)] = 10;
+  DrawOptions panel;
+  panel.width = layout.panel_width;
+  panel.height = layout.panel_height;
+  panel.channels = kDrawRed | kDrawGreen | kDrawBlue;
+  const Picture rgb_panel = draw_cpu(h, panel);
+  panel.channels = kDrawLuminance;
+  const Picture l_panel = draw_cpu(h, panel);
+  const Picture out = compose_overlay(frame, 200, 100, rgb_panel, l_panel, panel.background);
+  EXPECT_EQ(pixel(out, 10, 10), 0x323C46U);   // left half of the crop, untouched
+  EXPECT_EQ(pixel(out, 150, 10), 0xC8D2DCU);  // right half
+  EXPECT_EQ(pixel(out, 5, 99), 0xFF0000U);    // the red bar, opaque
+  EXPECT_EQ(pixel(out, 194, 80), 0xFFFFFFU);  // the luminance bar at the right end
+  // Panel background: half video, half #333333.
+  EXPECT_EQ(pixel(out, 50, 90),
+            ((50 + 0x33) / 2U << 16) | ((60 + 0x33) / 2U << 8) | ((70 + 0x33) / 2U));
+}
+
+}  // namespace
+}  // namespace gpuhist

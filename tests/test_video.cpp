@@ -131,6 +131,36 @@ TEST_F(Video, CsvRows) {
   EXPECT_EQ(rows, 5);
 }
 
+TEST_F(Video, OverlayVideoHasEveryFrameAtTheRequestedSize) {
+  const fs::path clip = dir_ / "clip.mp4";
+  ASSERT_TRUE(
+      ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 12 -c:v libx264 -pix_fmt yuv420p '" +
+             clip.string() + "'"));
+  const fs::path out = dir_ / "over.mp4";
+  const auto r =
+      test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(), "--size", "160x90"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("12 frames written"), std::string::npos) << r.err;
+  // Read back with gpuhist itself: every frame, at the overlay size.
+  const auto back = test::run_cli({"video", out.string()});
+  ASSERT_EQ(back.status, 0) << back.err;
+  std::istringstream lines(back.out);
+  std::string line;
+  int frames = 0;
+  while (std::getline(lines, line)) {
+    const json row = json::parse(line);
+    EXPECT_EQ(row["width"], 160);
+    EXPECT_EQ(row["height"], 90);
+    ++frames;
+  }
+  EXPECT_EQ(frames, 12);
+  const auto missing_output = test::run_cli({"video", clip.string(), "--overlay"});
+  EXPECT_EQ(missing_output.status, 2) << missing_output.err;
+  const auto bad_size =
+      test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(), "--size", "1x1"});
+  EXPECT_EQ(bad_size.status, 2) << bad_size.err;
+}
+
 TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   std::ofstream(dir_ / "text.mp4") << "not a video";
   ASSERT_TRUE(

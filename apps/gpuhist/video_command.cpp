@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "entry_json.hpp"
 #include "exit_codes.hpp"
@@ -12,6 +13,7 @@
 #include "gpuhist/error.hpp"
 #include "gpuhist/statistics.hpp"
 #include "gpuhist/video_file.hpp"
+#include "gpuhist/video_writer.hpp"
 #include "progress.hpp"
 
 namespace gpuhist::cli {
@@ -65,6 +67,62 @@ void csv_row(std::ostream& out, const VideoFrame& frame, const Histogram& h) {
   out << '\n';
 }
 
+// The annotated video: every frame cover-scaled with its histograms drawn on it.
+int write_overlay(const VideoArgs& args, const Context& context, VideoReader& reader,
+                  const HistogramOptions& options, const RunOptions& run) {
+  if (args.output.empty()) return usage_error("--overlay needs -o OUT (the video to write)");
+  std::uint32_t width = reader.width() & ~1U, height = reader.height() & ~1U;
+  if (!args.size.empty()) {
+    unsigned w = 0, h = 0;
+    char x = 0;
+    std::istringstream in(args.size);
+    if (!(in >> w >> x >> h) || x != 'x' || !in.eof() || w < 2 || h < 2 || w > kMaxDrawSize ||
+        h > kMaxDrawSize) {
+      return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
+    }
+    width = w & ~1U;
+    height = h & ~1U;
+  }
+  int status = kExitOk;
+  const auto report_damage = [&](const std::string& cause) {
+    std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
+    status = kExitInput;
+  };
+  const OverlayLayout layout = overlay_layout(width, height);
+  DrawOptions panel;
+  panel.width = layout.panel_width;
+  panel.height = layout.panel_height;
+  const auto draw = [&](const Histogram& h, std::uint32_t channels) {
+    panel.channels = channels;
+    return context.device() != nullptr ? context.draw(h, panel) : draw_cpu(h, panel);
+  };
+  try {
+    VideoWriter writer(args.output, width, height, reader.frame_rate());
+    VideoFrame frame;
+    std::int64_t frames = 0;
+    const auto start = std::chrono::steady_clock::now();
+    while (reader.next(frame, report_damage)) {
+      const Histogram h = context.compute(frame.image.view(), options, run);
+      writer.write(compose_overlay(frame.image.view(), width, height,
+                                   draw(h, kDrawRed | kDrawGreen | kDrawBlue),
+                                   draw(h, kDrawLuminance), panel.background));
+      ++frames;
+    }
+    writer.finish();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "%lld frames written to %s (%s, %ux%u) in %.2f s\n",
+                 static_cast<long long>(frames), args.output.c_str(), writer.codec().c_str(), width,
+                 height, seconds);
+  } catch (const Error& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return e.kind() == ErrorKind::Output   ? kExitOutput
+           : e.kind() == ErrorKind::Device ? kExitDevice
+                                           : kExitInput;
+  }
+  return status;
+}
+
 }  // namespace
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
@@ -79,6 +137,9 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
       ->capture_default_str();
   cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");
+  cmd->add_flag("--overlay", args.overlay,
+                "Write -o as a video with the RGB and luminance histograms drawn on every frame");
+  cmd->add_option("--size", args.size, "Size WxH of the --overlay video (default: the input's)");
   return cmd;
 }
 
@@ -118,6 +179,7 @@ int run_video(const VideoArgs& args) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
     return kExitInput;
   }
+  if (args.overlay) return write_overlay(args, *context, *reader, {args.bins, *luma}, run);
   std::ofstream file;
   if (!args.output.empty()) {
     file.open(args.output, std::ios::trunc);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuhist/histogram.hpp"
+#include "gpuhist/image_view.hpp"
 
 namespace gpuhist {
 
@@ -55,5 +56,24 @@ struct Picture {
 // as 2^32 - 1, as the GPU renderer's 32-bit counters hold them. Channels the
 // histogram lacks (R, G, B of a grey image) draw nothing.
 [[nodiscard]] Picture draw_cpu(const Histogram& histogram, const DrawOptions& options);
+
+// Where the two histograms go on a video frame of width x height: each 90% of
+// half the width wide and a quarter of the height high, centred in its half, at
+// the bottom (RGB on the left, luminance on the right).
+struct OverlayLayout {
+  std::uint32_t panel_width = 0;
+  std::uint32_t panel_height = 0;
+  std::uint32_t left_x = 0;
+  std::uint32_t right_x = 0;
+  std::uint32_t y = 0;
+};
+[[nodiscard]] OverlayLayout overlay_layout(std::uint32_t width, std::uint32_t height);
+
+// A width x height RGBA picture of `frame` (8- or 16-bit RGB) scaled to cover it
+// (centred, cropped, nearest sample), with the two panels of overlay_layout on
+// top: bars opaque, the panels' background half over the video.
+[[nodiscard]] Picture compose_overlay(const ImageView& frame, std::uint32_t width,
+                                      std::uint32_t height, const Picture& rgb_panel,
+                                      const Picture& luminance_panel, std::uint32_t background);
 
 }  // namespace gpuhist

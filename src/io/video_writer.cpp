@@ -1,0 +1,153 @@
+#include "gpuhist/video_writer.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+}
+
+#include <cmath>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist {
+namespace {
+
+std::string av_message(int code) {
+  char text[AV_ERROR_MAX_STRING_SIZE] = {};
+  av_strerror(code, text, sizeof text);
+  return text;
+}
+
+}  // namespace
+
+struct VideoWriter::Impl {
+  std::filesystem::path path;
+  AVFormatContext* format = nullptr;
+  AVCodecContext* codec = nullptr;
+  AVStream* stream = nullptr;
+  AVFrame* frame = nullptr;
+  AVPacket* packet = nullptr;
+  SwsContext* scaler = nullptr;
+  std::int64_t next_pts = 0;
+  bool header_written = false;
+  bool finished = false;
+
+  [[noreturn]] void fail(const std::string& cause) const {
+    throw Error(ErrorKind::Output, path.string() + ": cannot write video: " + cause);
+  }
+  void check(int code, const char* what) const {
+    if (code < 0) fail(std::string(what) + ": " + av_message(code));
+  }
+  // Sends a frame (or nullptr to flush) and writes every packet that comes out.
+  void encode(AVFrame* f) {
+    check(avcodec_send_frame(codec, f), "encoding");
+    for (;;) {
+      const int got = avcodec_receive_packet(codec, packet);
+      if (got == AVERROR(EAGAIN) || got == AVERROR_EOF) return;
+      check(got, "encoding");
+      // Each frame lasts one tick of the frame rate, the last one included.
+      if (packet->duration == 0) packet->duration = 1;
+      av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
+      packet->stream_index = stream->index;
+      check(av_interleaved_write_frame(format, packet), "writing");
+    }
+  }
+  ~Impl() {
+    sws_freeContext(scaler);
+    av_packet_free(&packet);
+    av_frame_free(&frame);
+    avcodec_free_context(&codec);
+    if (format != nullptr) {
+      if (format->pb != nullptr && (format->oformat->flags & AVFMT_NOFILE) == 0) {
+        avio_closep(&format->pb);
+      }
+      avformat_free_context(format);
+    }
+  }
+};
+
+VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
+                         std::uint32_t height, double frame_rate)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  s.path = path;
+  if (width == 0 || height == 0 || width % 2 != 0 || height % 2 != 0) {
+    s.fail("frame size must be even, got " + std::to_string(width) + "x" + std::to_string(height));
+  }
+  s.check(avformat_alloc_output_context2(&s.format, nullptr, nullptr, path.c_str()),
+          "choosing a container");
+  const AVCodec* encoder = avcodec_find_encoder_by_name("libx264");
+  if (encoder == nullptr) encoder = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
+  if (encoder == nullptr) s.fail("no H.264 or MPEG-4 encoder");
+  s.stream = avformat_new_stream(s.format, nullptr);
+  s.codec = avcodec_alloc_context3(encoder);
+  s.frame = av_frame_alloc();
+  s.packet = av_packet_alloc();
+  if (s.stream == nullptr || s.codec == nullptr || s.frame == nullptr || s.packet == nullptr) {
+    s.fail("out of memory");
+  }
+  const AVRational rate = av_d2q(frame_rate > 0 ? frame_rate : 25.0, 100000);
+  s.codec->width = static_cast<int>(width);
+  s.codec->height = static_cast<int>(height);
+  s.codec->pix_fmt = AV_PIX_FMT_YUV420P;
+  s.codec->time_base = av_inv_q(rate);
+  s.codec->framerate = rate;
+  s.codec->gop_size = 12;
+  // No B-frames: every frame decodes in order, with no edit list to trim the first.
+  s.codec->max_b_frames = 0;
+  if ((s.format->oformat->flags & AVFMT_GLOBALHEADER) != 0) {
+    s.codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+  }
+  AVDictionary* options = nullptr;
+  if (std::string(encoder->name) == "libx264") av_dict_set(&options, "preset", "veryfast", 0);
+  const int opened = avcodec_open2(s.codec, encoder, &options);
+  av_dict_free(&options);
+  s.check(opened, "opening the encoder");
+  s.check(avcodec_parameters_from_context(s.stream->codecpar, s.codec), "configuring the stream");
+  s.stream->time_base = s.codec->time_base;
+  if ((s.format->oformat->flags & AVFMT_NOFILE) == 0) {
+    s.check(avio_open(&s.format->pb, path.c_str(), AVIO_FLAG_WRITE), "opening the file");
+  }
+  s.check(avformat_write_header(s.format, nullptr), "writing the header");
+  s.header_written = true;
+  s.frame->format = s.codec->pix_fmt;
+  s.frame->width = s.codec->width;
+  s.frame->height = s.codec->height;
+  s.check(av_frame_get_buffer(s.frame, 0), "allocating a frame");
+  s.scaler = sws_getContext(s.codec->width, s.codec->height, AV_PIX_FMT_RGBA, s.codec->width,
+                            s.codec->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr,
+                            nullptr);
+  if (s.scaler == nullptr) s.fail("cannot convert RGBA to YUV 4:2:0");
+}
+
+VideoWriter::VideoWriter(VideoWriter&&) noexcept = default;
+VideoWriter& VideoWriter::operator=(VideoWriter&&) noexcept = default;
+VideoWriter::~VideoWriter() = default;
+
+std::string VideoWriter::codec() const { return impl_->codec->codec->name; }
+
+void VideoWriter::write(const Picture& picture) {
+  Impl& s = *impl_;
+  if (static_cast<int>(picture.width) != s.codec->width ||
+      static_cast<int>(picture.height) != s.codec->height) {
+    s.fail("frame size changed");
+  }
+  s.check(av_frame_make_writable(s.frame), "preparing a frame");
+  const std::uint8_t* planes[1] = {picture.rgba.data()};
+  const int strides[1] = {static_cast<int>(picture.width * 4)};
+  sws_scale(s.scaler, planes, strides, 0, s.codec->height, s.frame->data, s.frame->linesize);
+  s.frame->pts = s.next_pts++;
+  s.encode(s.frame);
+}
+
+void VideoWriter::finish() {
+  Impl& s = *impl_;
+  if (s.finished) return;
+  s.finished = true;
+  s.encode(nullptr);
+  s.check(av_write_trailer(s.format), "writing the trailer");
+}
+
+}  // namespace gpuhist
