@@ -22,14 +22,6 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
-std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_size(const std::string& text) {
-  std::istringstream in(text);
-  unsigned w = 0, h = 0;
-  char x = 0;
-  if (!(in >> w >> x >> h) || x != 'x' || !in.eof()) return std::nullopt;
-  return std::pair{w, h};
-}
-
 std::optional<std::uint32_t> parse_colour(std::string text) {
   if (!text.empty() && text[0] == '#') text.erase(0, 1);
   if (text.size() != 6 || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
@@ -39,6 +31,14 @@ std::optional<std::uint32_t> parse_colour(std::string text) {
 }
 
 }  // namespace
+
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_size(const std::string& text) {
+  std::istringstream in(text);
+  unsigned w = 0, h = 0;
+  char x = 0;
+  if (!(in >> w >> x >> h) || x != 'x' || !in.eof()) return std::nullopt;
+  return std::pair{w, h};
+}
 
 std::filesystem::path output_for(const std::filesystem::path& output,
                                  const std::filesystem::path& input, bool several) {

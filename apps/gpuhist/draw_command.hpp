@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuhist/context.hpp"
@@ -36,6 +38,9 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args);
 void write_report(const Context& context, const Image& image, const std::string& name,
                   const Histogram& histogram, const DrawOptions& style,
                   const std::filesystem::path& out);
+
+// "WxH" as two numbers; nullopt for anything else.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_size(const std::string& text);
 
 // OUT for one input; OUT-<stem>.ext for each of several.
 std::filesystem::path output_for(const std::filesystem::path& output,

@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 
+#include "draw_command.hpp"
 #include "entry_json.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
@@ -73,15 +74,13 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
   if (args.output.empty()) return usage_error("--overlay needs -o OUT (the video to write)");
   std::uint32_t width = reader.width() & ~1U, height = reader.height() & ~1U;
   if (!args.size.empty()) {
-    unsigned w = 0, h = 0;
-    char x = 0;
-    std::istringstream in(args.size);
-    if (!(in >> w >> x >> h) || x != 'x' || !in.eof() || w < 2 || h < 2 || w > kMaxDrawSize ||
-        h > kMaxDrawSize) {
+    const auto size = parse_size(args.size);
+    if (!size || size->first < 2 || size->second < 2 || size->first > kMaxDrawSize ||
+        size->second > kMaxDrawSize) {
       return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
     }
-    width = w & ~1U;
-    height = h & ~1U;
+    width = size->first & ~1U;
+    height = size->second & ~1U;
   }
   int status = kExitOk;
   const auto report_damage = [&](const std::string& cause) {

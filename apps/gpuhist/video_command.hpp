@@ -18,8 +18,8 @@ struct VideoArgs {
   std::string strategy;
   std::string device = "auto";
   bool no_progress = false;
-  bool overlay = false;     // -o names an annotated video instead of the rows
-  std::string size;         // overlay video size WxH (default: the input's, made even)
+  bool overlay = false;  // -o names an annotated video instead of the rows
+  std::string size;      // overlay video size WxH (default: the input's, made even)
 };
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args);

@@ -11,15 +11,12 @@ extern "C" {
 #include <cstring>
 
 #include "gpuhist/error.hpp"
+#include "io/av_error.hpp"
 
 namespace gpuhist {
 namespace {
 
-std::string av_message(int code) {
-  char text[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(code, text, sizeof text);
-  return text;
-}
+using io::av_message;
 
 struct FormatCloser {
   void operator()(AVFormatContext* c) const { avformat_close_input(&c); }

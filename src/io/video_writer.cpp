@@ -10,15 +10,12 @@ extern "C" {
 #include <cmath>
 
 #include "gpuhist/error.hpp"
+#include "io/av_error.hpp"
 
 namespace gpuhist {
 namespace {
 
-std::string av_message(int code) {
-  char text[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(code, text, sizeof text);
-  return text;
-}
+using io::av_message;
 
 }  // namespace
 
@@ -116,9 +113,9 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.frame->width = s.codec->width;
   s.frame->height = s.codec->height;
   s.check(av_frame_get_buffer(s.frame, 0), "allocating a frame");
-  s.scaler = sws_getContext(s.codec->width, s.codec->height, AV_PIX_FMT_RGBA, s.codec->width,
-                            s.codec->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr,
-                            nullptr);
+  s.scaler =
+      sws_getContext(s.codec->width, s.codec->height, AV_PIX_FMT_RGBA, s.codec->width,
+                     s.codec->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
   if (s.scaler == nullptr) s.fail("cannot convert RGBA to YUV 4:2:0");
 }
 
