@@ -161,6 +161,31 @@ TEST_F(Video, OverlayVideoHasEveryFrameAtTheRequestedSize) {
   EXPECT_EQ(bad_size.status, 2) << bad_size.err;
 }
 
+// Each stream's packet count as ffprobe reads it: "video,12\naudio,53\n".
+std::string stream_packets(const fs::path& file) {
+  const fs::path listing = file.string() + ".streams";
+  const std::string command =
+      "ffprobe -v error -show_entries stream=codec_type,nb_frames -of csv=p=0 '" + file.string() +
+      "' > '" + listing.string() + "'";
+  if (std::system(command.c_str()) != 0) return "ffprobe failed";
+  std::ifstream in(listing);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST_F(Video, OverlayCopiesTheAudio) {
+  const fs::path clip = dir_ / "av.mp4";
+  ASSERT_TRUE(
+      ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 1.2 "
+             "-c:v libx264 -c:a aac '" +
+             clip.string() + "'"));
+  const fs::path out = dir_ / "over.mp4";
+  const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string source = stream_packets(clip);
+  ASSERT_NE(source.find("audio,"), std::string::npos) << source;
+  EXPECT_EQ(stream_packets(out), source);
+}
+
 // A frame whose JPEG data is wiped in the middle of an MJPEG clip: reported,
 // skipped, and every other frame still counted.
 TEST_F(Video, DamagedFrameIsReportedAndSkipped) {

@@ -96,7 +96,7 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
     return context.device() != nullptr ? context.draw(h, panel) : draw_cpu(h, panel);
   };
   try {
-    VideoWriter writer(args.output, width, height, reader.frame_rate());
+    VideoWriter writer(args.output, width, height, reader.frame_rate(), args.input);
     VideoFrame frame;
     std::int64_t frames = 0;
     const auto start = std::chrono::steady_clock::now();

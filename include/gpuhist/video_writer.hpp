@@ -14,9 +14,11 @@ namespace gpuhist {
 class VideoWriter {
  public:
   // Opens `path` (the container follows the extension) for frames of
-  // width x height (even numbers) at `frame_rate`. Throws Error(Output).
+  // width x height (even numbers) at `frame_rate`. With `audio_from`, the first
+  // audio stream of that file is copied in, packet for packet, interleaved by
+  // time with the frames. Throws Error(Output).
   VideoWriter(const std::filesystem::path& path, std::uint32_t width, std::uint32_t height,
-              double frame_rate);
+              double frame_rate, const std::filesystem::path& audio_from = {});
   VideoWriter(VideoWriter&&) noexcept;
   VideoWriter& operator=(VideoWriter&&) noexcept;
   ~VideoWriter();

@@ -28,6 +28,11 @@ struct VideoWriter::Impl {
   AVPacket* packet = nullptr;
   SwsContext* scaler = nullptr;
   std::int64_t next_pts = 0;
+  // Audio copied from the source: its demuxer, stream index there, and stream here.
+  AVFormatContext* audio_in = nullptr;
+  int audio_index = -1;
+  AVStream* audio_out = nullptr;
+  bool audio_done = true;
   bool header_written = false;
   bool finished = false;
 
@@ -51,7 +56,30 @@ struct VideoWriter::Impl {
       check(av_interleaved_write_frame(format, packet), "writing");
     }
   }
+  // Writes the source's audio packets up to `seconds` (all of them for a negative value).
+  void copy_audio(double seconds) {
+    while (!audio_done) {
+      const int read = av_read_frame(audio_in, packet);
+      if (read < 0) {
+        audio_done = true;
+        return;
+      }
+      if (packet->stream_index != audio_index) {
+        av_packet_unref(packet);
+        continue;
+      }
+      const AVRational in_base = audio_in->streams[audio_index]->time_base;
+      const double at =
+          packet->pts == AV_NOPTS_VALUE ? 0.0 : static_cast<double>(packet->pts) * av_q2d(in_base);
+      av_packet_rescale_ts(packet, in_base, audio_out->time_base);
+      packet->stream_index = audio_out->index;
+      packet->pos = -1;
+      check(av_interleaved_write_frame(format, packet), "writing audio");
+      if (seconds >= 0 && at > seconds) return;
+    }
+  }
   ~Impl() {
+    avformat_close_input(&audio_in);
     sws_freeContext(scaler);
     av_packet_free(&packet);
     av_frame_free(&frame);
@@ -66,7 +94,8 @@ struct VideoWriter::Impl {
 };
 
 VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
-                         std::uint32_t height, double frame_rate)
+                         std::uint32_t height, double frame_rate,
+                         const std::filesystem::path& audio_from)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   s.path = path;
@@ -104,6 +133,24 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.check(opened, "opening the encoder");
   s.check(avcodec_parameters_from_context(s.stream->codecpar, s.codec), "configuring the stream");
   s.stream->time_base = s.codec->time_base;
+  if (!audio_from.empty() &&
+      avformat_open_input(&s.audio_in, audio_from.c_str(), nullptr, nullptr) == 0 &&
+      avformat_find_stream_info(s.audio_in, nullptr) >= 0) {
+    s.audio_index = av_find_best_stream(s.audio_in, AVMEDIA_TYPE_AUDIO, -1, -1, nullptr, 0);
+    if (s.audio_index >= 0 &&
+        avformat_query_codec(s.format->oformat,
+                             s.audio_in->streams[s.audio_index]->codecpar->codec_id,
+                             FF_COMPLIANCE_NORMAL) == 1) {
+      s.audio_out = avformat_new_stream(s.format, nullptr);
+      if (s.audio_out == nullptr) s.fail("out of memory");
+      s.check(avcodec_parameters_copy(s.audio_out->codecpar,
+                                      s.audio_in->streams[s.audio_index]->codecpar),
+              "copying the audio stream");
+      s.audio_out->codecpar->codec_tag = 0;
+      s.audio_out->time_base = s.audio_in->streams[s.audio_index]->time_base;
+      s.audio_done = false;
+    }
+  }
   if ((s.format->oformat->flags & AVFMT_NOFILE) == 0) {
     s.check(avio_open(&s.format->pb, path.c_str(), AVIO_FLAG_WRITE), "opening the file");
   }
@@ -136,6 +183,8 @@ void VideoWriter::write(const Picture& picture) {
   const int strides[1] = {static_cast<int>(picture.width * 4)};
   sws_scale(s.scaler, planes, strides, 0, s.codec->height, s.frame->data, s.frame->linesize);
   s.frame->pts = s.next_pts++;
+  // Audio up to this frame's time goes in first, so the streams interleave.
+  s.copy_audio(static_cast<double>(s.frame->pts) * av_q2d(s.codec->time_base));
   s.encode(s.frame);
 }
 
@@ -144,6 +193,7 @@ void VideoWriter::finish() {
   if (s.finished) return;
   s.finished = true;
   s.encode(nullptr);
+  s.copy_audio(-1.0);
   s.check(av_write_trailer(s.format), "writing the trailer");
 }
 
