@@ -215,6 +215,16 @@ TEST_F(Video, DamagedFrameIsReportedAndSkipped) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 9);
 }
 
+TEST_F(Video, BenchReportsFramesPerSecond) {
+  const auto r = test::run_cli({"bench", "--video", "--sizes", "64x48,32x16", "--video-frames", "5"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("ffmpeg -vf histogram fps"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n64x48 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n32x16 "), std::string::npos) << r.out;
+  const auto bad = test::run_cli({"bench", "--video", "--sizes", "big"});
+  EXPECT_EQ(bad.status, 2) << bad.err;
+}
+
 TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   std::ofstream(dir_ / "text.mp4") << "not a video";
   ASSERT_TRUE(

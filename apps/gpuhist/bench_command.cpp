@@ -33,14 +33,18 @@ bench::Photo load_photo(const std::string& path) {
 
 }  // namespace
 
-CLI::App* add_bench_command(CLI::App& app, bench::BenchArgs& args) {
+CLI::App* add_bench_command(CLI::App& app, bench::BenchArgs& args, VideoBenchArgs& video) {
   CLI::App* cmd =
       app.add_subcommand("bench", "Time every strategy (GPU timestamps and wall clock)");
   bench::add_bench_options(*cmd, args);
+  cmd->add_flag("--video", video.enabled,
+                "Frames per second of video histograms and overlays (1080p, 2160p by default)");
+  cmd->add_option("--video-frames", video.frames, "Frames per --video clip")->capture_default_str();
   return cmd;
 }
 
-int run_bench_command(const bench::BenchArgs& args) {
+int run_bench_command(const bench::BenchArgs& args, const VideoBenchArgs& video) {
+  if (video.enabled) return run_video_bench(video, args.sizes, args.device, args.output);
   bench::BenchArgs with_photo = args;
   // The bundled sample photograph, when gpuhist runs from its build tree.
   if (with_photo.photo.empty() && std::filesystem::exists(GPUHIST_SAMPLE_PHOTO)) {

@@ -40,7 +40,8 @@ int run(int argc, char** argv) {
   CLI::App* compute_cmd = add_compute_command(app, compute);
   CLI::App* devices_cmd = add_devices_command(app, devices);
   gpuhist::bench::BenchArgs bench;
-  CLI::App* bench_cmd = add_bench_command(app, bench);
+  VideoBenchArgs video_bench;
+  CLI::App* bench_cmd = add_bench_command(app, bench, video_bench);
   DrawArgs draw;
   CLI::App* draw_cmd = add_draw_command(app, draw);
   VideoArgs video;
@@ -69,7 +70,7 @@ int run(int argc, char** argv) {
   }
   if (compute_cmd->parsed()) return run_compute(compute);
   if (devices_cmd->parsed()) return run_devices(devices);
-  if (bench_cmd->parsed()) return run_bench_command(bench);
+  if (bench_cmd->parsed()) return run_bench_command(bench, video_bench);
   if (draw_cmd->parsed()) return run_draw(draw);
   if (video_cmd->parsed()) return run_video(video);
   return kExitUsage;

@@ -87,32 +87,15 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
     status = kExitInput;
   };
-  const OverlayLayout layout = overlay_layout(width, height);
-  DrawOptions panel;
-  panel.width = layout.panel_width;
-  panel.height = layout.panel_height;
-  const auto draw = [&](const Histogram& h, std::uint32_t channels) {
-    panel.channels = channels;
-    return context.device() != nullptr ? context.draw(h, panel) : draw_cpu(h, panel);
-  };
   try {
-    VideoWriter writer(args.output, width, height, reader.frame_rate(), args.input);
-    VideoFrame frame;
-    std::int64_t frames = 0;
     const auto start = std::chrono::steady_clock::now();
-    while (reader.next(frame, report_damage)) {
-      const Histogram h = context.compute(frame.image.view(), options, run);
-      writer.write(compose_overlay(frame.image.view(), width, height,
-                                   draw(h, kDrawRed | kDrawGreen | kDrawBlue),
-                                   draw(h, kDrawLuminance), panel.background));
-      ++frames;
-    }
-    writer.finish();
+    const OverlayResult result = write_overlay_video(context, reader, args.output, width, height,
+                                                     options, run, report_damage, args.input);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "%lld frames written to %s (%s, %ux%u) in %.2f s\n",
-                 static_cast<long long>(frames), args.output.c_str(), writer.codec().c_str(), width,
-                 height, seconds);
+                 static_cast<long long>(result.frames), args.output.c_str(), result.codec.c_str(),
+                 width, height, seconds);
   } catch (const Error& e) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
     return e.kind() == ErrorKind::Output   ? kExitOutput
@@ -123,6 +106,35 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
 }
 
 }  // namespace
+
+OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
+                                  const std::filesystem::path& output, std::uint32_t width,
+                                  std::uint32_t height, const HistogramOptions& options,
+                                  const RunOptions& run,
+                                  const std::function<void(const std::string&)>& on_damage,
+                                  const std::filesystem::path& audio_from) {
+  const OverlayLayout layout = overlay_layout(width, height);
+  DrawOptions panel;
+  panel.width = layout.panel_width;
+  panel.height = layout.panel_height;
+  const auto draw = [&](const Histogram& h, std::uint32_t channels) {
+    panel.channels = channels;
+    return context.device() != nullptr ? context.draw(h, panel) : draw_cpu(h, panel);
+  };
+  VideoWriter writer(output, width, height, reader.frame_rate(), audio_from);
+  OverlayResult result;
+  VideoFrame frame;
+  while (reader.next(frame, on_damage)) {
+    const Histogram h = context.compute(frame.image.view(), options, run);
+    writer.write(compose_overlay(frame.image.view(), width, height,
+                                 draw(h, kDrawRed | kDrawGreen | kDrawBlue),
+                                 draw(h, kDrawLuminance), panel.background));
+    ++result.frames;
+  }
+  writer.finish();
+  result.codec = writer.codec();
+  return result;
+}
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   CLI::App* cmd = app.add_subcommand("video", "Histograms of every frame of a video");

@@ -5,7 +5,12 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <string>
+
+#include "gpuhist/context.hpp"
+#include "gpuhist/video_file.hpp"
 
 namespace gpuhist::cli {
 
@@ -23,6 +28,21 @@ struct VideoArgs {
 };
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args);
+
+struct OverlayResult {
+  std::int64_t frames = 0;
+  std::string codec;
+};
+
+// Writes the annotated video of every remaining frame of `reader` to `output`
+// (width x height, even), copying the audio of `audio_from` when given. Damaged
+// packets go to `on_damage`. Throws gpuhist::Error.
+OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
+                                  const std::filesystem::path& output, std::uint32_t width,
+                                  std::uint32_t height, const HistogramOptions& options,
+                                  const RunOptions& run,
+                                  const std::function<void(const std::string&)>& on_damage,
+                                  const std::filesystem::path& audio_from);
 int run_video(const VideoArgs& args);
 
 }  // namespace gpuhist::cli

@@ -1,0 +1,136 @@
+#include "video_bench.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "draw_command.hpp"
+#include "exit_codes.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/video_file.hpp"
+#include "video_command.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool run_quietly(const std::string& command) {
+  return std::system((command + " > /dev/null 2>&1").c_str()) == 0;
+}
+
+}  // namespace
+
+int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& sizes,
+                    const std::string& device, const std::string& output) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> dims;
+  for (const std::string& text :
+       sizes.empty() ? std::vector<std::string>{"1920x1080", "3840x2160"} : sizes) {
+    const auto size = parse_size(text);
+    if (!size || size->first < 2 || size->second < 2) {
+      std::cerr << "gpuhist: error: bad --sizes entry '" << text << "' (expected WxH)\n";
+      return kExitUsage;
+    }
+    dims.push_back(*size);
+  }
+  std::optional<Context> context;
+  try {
+    context.emplace(Context::open(device));
+  } catch (const Error& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return e.kind() == ErrorKind::InvalidArgument ? kExitUsage : kExitDevice;
+  }
+  const Strategy strategy = context->default_strategy();
+  std::ofstream file;
+  if (!output.empty()) {
+    file.open(output);
+    if (!file) {
+      std::cerr << "gpuhist: error: cannot write '" << output << "'\n";
+      return kExitOutput;
+    }
+  }
+  std::ostream& out = output.empty() ? std::cout : file;
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpuhist-video-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  out << "device " << (context->device() ? context->device()->name : std::string("none (CPU)"))
+      << ", strategy " << to_string(strategy) << ", " << args.frames
+      << " frames of testsrc2, H.264\n"
+      << std::left << std::setw(11) << "size" << std::right << std::setw(14) << "decode fps"
+      << std::setw(16) << "histogram fps" << std::setw(14) << "overlay fps" << std::setw(26)
+      << "ffmpeg -vf histogram fps" << '\n';
+  int status = kExitOk;
+  for (const auto& [w, h] : dims) {
+    const fs::path clip = dir / ("clip-" + std::to_string(w) + "x" + std::to_string(h) + ".mp4");
+    std::ostringstream make;
+    make << "ffmpeg -nostdin -y -f lavfi -i testsrc2=size=" << w << 'x' << h
+         << ":rate=30 -frames:v " << args.frames
+         << " -c:v libx264 -preset ultrafast -pix_fmt yuv420p '" << clip.string() << "'";
+    if (!run_quietly(make.str())) {
+      std::cerr
+          << "gpuhist: error: cannot make the test clip (is the ffmpeg command line installed?)\n";
+      status = kExitInput;
+      break;
+    }
+    try {
+      const auto fps = [&](std::int64_t frames, double seconds) {
+        return seconds > 0 ? static_cast<double>(frames) / seconds : 0.0;
+      };
+      VideoFrame frame;
+      // Decoding alone, for reference.
+      VideoReader decode_only(clip);
+      auto start = Clock::now();
+      std::int64_t frames = 0;
+      while (decode_only.next(frame)) ++frames;
+      const double decode_fps = fps(frames, seconds_since(start));
+      // Decoding and the four histograms of every frame.
+      VideoReader histogram_reader(clip);
+      start = Clock::now();
+      frames = 0;
+      RunOptions run;
+      run.strategy = strategy;
+      while (histogram_reader.next(frame)) {
+        (void)context->compute(frame.image.view(), {}, run);
+        ++frames;
+      }
+      const double histogram_fps = fps(frames, seconds_since(start));
+      // The annotated video.
+      VideoReader overlay_reader(clip);
+      start = Clock::now();
+      const OverlayResult result = write_overlay_video(*context, overlay_reader, dir / "over.mp4",
+                                                       w & ~1U, h & ~1U, {}, run, {}, {});
+      const double overlay_fps = fps(result.frames, seconds_since(start));
+      // The yardstick: ffmpeg's own histogram filter on the same clip.
+      start = Clock::now();
+      const bool ok =
+          run_quietly("ffmpeg -nostdin -i '" + clip.string() + "' -vf histogram -f null -");
+      const double ffmpeg_fps = ok ? fps(args.frames, seconds_since(start)) : 0.0;
+      out << std::left << std::setw(11) << (std::to_string(w) + "x" + std::to_string(h))
+          << std::right << std::fixed << std::setprecision(1) << std::setw(14) << decode_fps
+          << std::setw(16) << histogram_fps << std::setw(14) << overlay_fps << std::setw(26)
+          << ffmpeg_fps << '\n';
+    } catch (const Error& e) {
+      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      status = e.kind() == ErrorKind::Device ? kExitDevice : kExitInput;
+      break;
+    }
+  }
+  fs::remove_all(dir);
+  return status;
+}
+
+}  // namespace gpuhist::cli
