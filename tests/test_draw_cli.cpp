@@ -4,6 +4,7 @@
 
 #include <OpenImageIO/imageio.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 
@@ -102,6 +103,88 @@ TEST_F(DrawCli, ComputePlotIsTheReport) {
   const auto b = test::run_cli({"draw", kCoffee, "--report", "-o", report.string()});
   ASSERT_EQ(b.status, 0) << b.err;
   EXPECT_TRUE(read_png(plot) == read_png(report));
+}
+
+// Pictures of images whose histograms are known, drawn from real PNG files.
+class KnownImages : public DrawCli {
+ protected:
+  // Writes an 8-bit RGB PNG of `width` x `height` pixels from a colour function.
+  template <typename Colour>
+  fs::path write_png(const std::string& name, int width, int height, Colour colour) {
+    std::vector<std::uint8_t> rgb(std::size_t(width) * height * 3);
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        const std::array<std::uint8_t, 3> c = colour(x, y);
+        std::copy(c.begin(), c.end(), rgb.begin() + (std::ptrdiff_t(y) * width + x) * 3);
+      }
+    }
+    const fs::path path = dir_ / name;
+    auto out = OIIO::ImageOutput::create(path.string());
+    EXPECT_TRUE(out &&
+                out->open(path.string(), OIIO::ImageSpec(width, height, 3, OIIO::TypeDesc::UINT8)));
+    EXPECT_TRUE(out->write_image(OIIO::TypeDesc::UINT8, rgb.data()));
+    out->close();
+    return path;
+  }
+  // Draws with the CLI and returns each column's bar height (non-background rows from the bottom).
+  std::vector<std::uint32_t> heights(const fs::path& image, const std::vector<std::string>& extra) {
+    const fs::path out = dir_ / (image.stem().string() + "-hist.png");
+    std::vector<std::string> args = {"draw", image.string(), "-o", out.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    const Picture p = read_png(out);
+    std::vector<std::uint32_t> h(p.width, 0);
+    for (std::uint32_t x = 0; x < p.width; ++x) {
+      while (h[x] < p.height) {
+        const std::uint8_t* px = &p.rgba[(std::size_t{p.height - 1 - h[x]} * p.width + x) * 4];
+        if (px[0] == 0x33 && px[1] == 0x33 && px[2] == 0x33) break;
+        ++h[x];
+      }
+    }
+    return h;
+  }
+};
+
+TEST_F(KnownImages, OneColourDrawsThreeFullBars) {
+  const fs::path image = write_png("one.png", 40, 30, [](int, int) {
+    return std::array<std::uint8_t, 3>{200, 100, 50};
+  });
+  for (const char* scale : {"seed", "max", "log"}) {
+    const auto h = heights(image, {"--scale", scale});
+    for (std::uint32_t x = 0; x < 256; ++x) {
+      EXPECT_EQ(h[x], (x == 200 || x == 100 || x == 50) ? 100U : 0U) << scale << " column " << x;
+    }
+  }
+}
+
+// A 40x30 image: 22 rows (880 pixels) of red 10 and 8 rows (320 pixels) of
+// red 20, green and blue 0, 256 bins. max scale: heights 1 and 320/880 of 100
+// rows -> 100 and 36 rows (row centres below 36.4). seed scale: max(1/880,
+// 0.2 * 256 / 1200) = 0.0427 per pixel, so both bars pass the top.
+TEST_F(KnownImages, TwoColoursFollowTheScaleFormulas) {
+  const fs::path image = write_png("two.png", 40, 30, [](int, int y) {
+    return std::array<std::uint8_t, 3>{static_cast<std::uint8_t>(y < 22 ? 10 : 20), 0, 0};
+  });
+  const auto max = heights(image, {"--scale", "max", "--channels", "r"});
+  EXPECT_EQ(max[10], 100U);
+  EXPECT_EQ(max[20], 36U);
+  EXPECT_EQ(max[30], 0U);
+  const auto seed = heights(image, {"--channels", "r"});
+  EXPECT_EQ(seed[10], 100U);
+  EXPECT_EQ(seed[20], 100U);
+}
+
+// A full 0..255 ramp: every value once per row, so every column has a bar of
+// the same height; with 512 columns each bin is two columns wide.
+TEST_F(KnownImages, RampFillsEveryColumn) {
+  const fs::path image = write_png("ramp.png", 256, 4, [](int x, int) {
+    const auto v = static_cast<std::uint8_t>(x);
+    return std::array<std::uint8_t, 3>{v, v, v};
+  });
+  const auto h = heights(image, {"--size", "512x64", "--channels", "l"});
+  ASSERT_EQ(h.size(), 512U);
+  for (std::uint32_t x = 0; x < 512; ++x) EXPECT_EQ(h[x], 64U) << "column " << x;
 }
 
 TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
