@@ -84,7 +84,7 @@ Pixels make_pixels(const Case& c, std::uint32_t width, std::uint32_t height, Dat
         case SampleType::U16: {
           // Random data spans all 16 bits; other kinds scale 8-bit values exactly.
           const auto s =
-              static_cast<std::uint16_t>(kind == DataKind::Random ? next(state) : v * 257);
+              static_cast<std::uint16_t>(kind == DataKind::Random ? next(state) : std::uint64_t{v} * 257);
           std::memcpy(dst + at * 2, &s, 2);
           break;
         }

@@ -8,7 +8,9 @@
 
 #include "bench_cli.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"gpuhist-bench: time every histogram strategy", "gpuhist-bench"};
   gpuhist::bench::BenchArgs args;
   gpuhist::bench::add_bench_options(app, args);
@@ -22,10 +24,18 @@ int main(int argc, char** argv) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
     return 2;
   }
+  return gpuhist::bench::run_bench(args, gpuhist::bench::read_netpbm);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
   try {
-    return gpuhist::bench::run_bench(args, gpuhist::bench::read_netpbm);
+    return run(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
-    return 70;
+  } catch (...) {
+    std::cerr << "gpuhist: error: unexpected failure\n";
   }
+  return 70;
 }

@@ -12,6 +12,8 @@ class Progress {
   Progress(std::size_t total, bool enabled);
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
+  Progress(Progress&&) = delete;
+  Progress& operator=(Progress&&) = delete;
   ~Progress();
 
   // Redraws the bar for item `done` of the total, naming the current item.

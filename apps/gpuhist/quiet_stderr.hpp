@@ -10,6 +10,8 @@ class QuietStderr {
   QuietStderr();
   QuietStderr(const QuietStderr&) = delete;
   QuietStderr& operator=(const QuietStderr&) = delete;
+  QuietStderr(QuietStderr&&) = delete;
+  QuietStderr& operator=(QuietStderr&&) = delete;
   ~QuietStderr();
 
  private:

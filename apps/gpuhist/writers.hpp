@@ -30,6 +30,11 @@ enum class OutputFormat { Table, Json, Csv, Npy };
 
 class Writer {
  public:
+  Writer() = default;
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  Writer(Writer&&) = delete;
+  Writer& operator=(Writer&&) = delete;
   virtual ~Writer() = default;
   // `many`: the output holds several entries (an array in JSON and NPY).
   virtual void begin(bool many) = 0;

@@ -33,6 +33,8 @@ class Context {
   // Error(Device) when the device cannot be opened.
   static Context open(std::string_view device = "auto");
 
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;
   ~Context();

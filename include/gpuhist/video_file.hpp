@@ -25,6 +25,8 @@ class VideoReader {
   // Opens the first video stream of a file. Throws Error(Input) naming the file
   // for a missing or unreadable file, no video stream, or no decoder for it.
   explicit VideoReader(const std::filesystem::path& path);
+  VideoReader(const VideoReader&) = delete;
+  VideoReader& operator=(const VideoReader&) = delete;
   VideoReader(VideoReader&&) noexcept;
   VideoReader& operator=(VideoReader&&) noexcept;
   ~VideoReader();

@@ -19,6 +19,8 @@ class VideoWriter {
   // time with the frames. Throws Error(Output).
   VideoWriter(const std::filesystem::path& path, std::uint32_t width, std::uint32_t height,
               double frame_rate, const std::filesystem::path& audio_from = {});
+  VideoWriter(const VideoWriter&) = delete;
+  VideoWriter& operator=(const VideoWriter&) = delete;
   VideoWriter(VideoWriter&&) noexcept;
   VideoWriter& operator=(VideoWriter&&) noexcept;
   ~VideoWriter();

@@ -23,7 +23,7 @@ std::string one_line(std::string text) {
   return text.empty() ? "unknown decoder error" : text;
 }
 
-SampleType sample_type(OIIO::TypeDesc type) {
+SampleType sample_type(const OIIO::TypeDesc& type) {
   if (type.basetype == OIIO::TypeDesc::UINT8) return SampleType::U8;
   if (type.basetype == OIIO::TypeDesc::UINT16) return SampleType::U16;
   return SampleType::F32;

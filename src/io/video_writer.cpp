@@ -36,6 +36,12 @@ struct VideoWriter::Impl {
   bool header_written = false;
   bool finished = false;
 
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  Impl(Impl&&) = delete;
+  Impl& operator=(Impl&&) = delete;
+
   [[noreturn]] void fail(const std::string& cause) const {
     throw Error(ErrorKind::Output, path.string() + ": cannot write video: " + cause);
   }

@@ -44,6 +44,8 @@ class OneTimeCommands {
   explicit OneTimeCommands(const Device& device);
   OneTimeCommands(const OneTimeCommands&) = delete;
   OneTimeCommands& operator=(const OneTimeCommands&) = delete;
+  OneTimeCommands(OneTimeCommands&&) = delete;
+  OneTimeCommands& operator=(OneTimeCommands&&) = delete;
   ~OneTimeCommands();
 
   [[nodiscard]] VkCommandBuffer get() const noexcept { return commands_; }

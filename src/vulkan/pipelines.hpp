@@ -58,7 +58,9 @@ enum SpecId : std::uint32_t {
 struct SpecConstant {
   std::uint32_t id;
   std::uint32_t value;
-  friend auto operator<=>(const SpecConstant&, const SpecConstant&) = default;
+  friend bool operator<(const SpecConstant& a, const SpecConstant& b) {
+    return a.id != b.id ? a.id < b.id : a.value < b.value;
+  }
 };
 
 inline constexpr std::uint32_t kBufferBindings = 3;

@@ -21,6 +21,9 @@ class Submission {
              const std::array<VkBuffer, kBufferBindings>& buffers);
   Submission(const Submission&) = delete;
   Submission& operator=(const Submission&) = delete;
+  Submission(Submission&&) = delete;
+  Submission& operator=(Submission&&) = delete;
+  ~Submission() = default;
 
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize size);
   void zero(VkBuffer buffer, VkDeviceSize size);
