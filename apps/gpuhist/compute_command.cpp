@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "common_options.hpp"
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
@@ -24,11 +25,6 @@ std::optional<OutputFormat> parse_format(const std::string& name) {
   if (name == "csv") return OutputFormat::Csv;
   if (name == "npy") return OutputFormat::Npy;
   return std::nullopt;
-}
-
-int usage_error(const std::string& message) {
-  std::cerr << "gpuhist: error: " << message << '\n';
-  return kExitUsage;
 }
 
 }  // namespace
@@ -65,47 +61,19 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
 int run_compute(const ComputeArgs& args) {
   const auto format = parse_format(args.format);
   if (!format) return usage_error("unknown --format '" + args.format + "' (table, json, csv, npy)");
-  const auto luma = parse_luma(args.luma);
-  if (!luma) return usage_error("unknown --luma '" + args.luma + "' (709, 601)");
-  HistogramOptions options{args.bins, *luma};
-  if (args.bins < kMinBins || args.bins > kMaxBins) {
-    return usage_error("--bins must be between 1 and 65536, got " + std::to_string(args.bins));
-  }
-  RunOptions run;
-  if (!args.strategy.empty()) {
-    run.strategy = parse_strategy(args.strategy);
-    if (!run.strategy) {
-      return usage_error("unknown --strategy '" + args.strategy +
-                         "' (cpu-reference, cpu, gpu-single, gpu-atomic, gpu-chunks-sum, "
-                         "gpu-chunks-reduce, gpu)");
-    }
-  }
+  auto counting = parse_counting(args.bins, args.luma, args.strategy);
+  if (!counting) return kExitUsage;
+  const HistogramOptions options = counting->options;
+  RunOptions run = counting->run;
   const auto chunk = parse_chunk_shape(args.chunk);
   if (!chunk) return usage_error("unknown --chunk '" + args.chunk + "' (256x1, 16x16)");
   run.chunk = *chunk;
   if (args.max_pixels == 0) return usage_error("--max-pixels must be at least 1");
 
-  // CPU strategies need no Vulkan device unless one was asked for by name.
-  const bool cpu_only = run.strategy && !runs_on_gpu(*run.strategy) && args.device == "auto";
-  std::optional<Context> context;
-  try {
-    context.emplace(Context::open(cpu_only ? "cpu" : args.device));
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::InvalidArgument) return usage_error(e.what());
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
-    return kExitDevice;
-  }
-  const Strategy strategy = run.strategy.value_or(context->default_strategy());
-  if (runs_on_gpu(strategy) && context->device() == nullptr) {
-    if (args.device == "cpu") {
-      return usage_error("strategy " + std::string(to_string(strategy)) +
-                         " needs a Vulkan device, but --device cpu was given");
-    }
-    std::cerr << "gpuhist: error: strategy " << to_string(strategy)
-              << " needs a Vulkan device, and none was found\n";
-    return kExitDevice;
-  }
-  run.strategy = strategy;
+  int status = kExitOk;
+  std::optional<Context> context = open_for(args.device, run, status);
+  if (!context) return status;
+  const Strategy strategy = *run.strategy;
 
   const InputList inputs = expand_inputs(args.inputs);
   std::ofstream file;
@@ -120,7 +88,6 @@ int run_compute(const ComputeArgs& args) {
   const auto writer = make_writer(*format, out);
   writer->begin(inputs.files.size() != 1 || inputs.from_folder || args.merge);
 
-  int status = kExitOk;
   Entry total;
   total.file = "(total)";
   total.strategy = strategy;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
@@ -16,11 +17,6 @@
 
 namespace gpuhist::cli {
 namespace {
-
-int usage_error(const std::string& message) {
-  std::cerr << "gpuhist: error: " << message << '\n';
-  return kExitUsage;
-}
 
 std::optional<std::uint32_t> parse_colour(std::string text) {
   if (!text.empty() && text[0] == '#') text.erase(0, 1);
@@ -112,16 +108,9 @@ int run_draw(const DrawArgs& args) {
   } catch (const Error& e) {
     return usage_error(std::string("--size: ") + e.what());
   }
-  if (args.bins < kMinBins || args.bins > kMaxBins) {
-    return usage_error("--bins must be between 1 and 65536, got " + std::to_string(args.bins));
-  }
-  const auto luma = parse_luma(args.luma);
-  if (!luma) return usage_error("unknown --luma '" + args.luma + "' (709, 601)");
-  RunOptions run;
-  if (!args.strategy.empty()) {
-    run.strategy = parse_strategy(args.strategy);
-    if (!run.strategy) return usage_error("unknown --strategy '" + args.strategy + "'");
-  }
+  auto counting = parse_counting(args.bins, args.luma, args.strategy);
+  if (!counting) return kExitUsage;
+  RunOptions run = counting->run;
   if (!args.renderer.empty() && args.renderer != "cpu" && args.renderer != "gpu") {
     return usage_error("unknown --renderer '" + args.renderer + "' (cpu, gpu)");
   }
@@ -159,7 +148,7 @@ int run_draw(const DrawArgs& args) {
         const QuietStderr quiet;
         return load_image(path, LoadOptions{args.max_pixels});
       }();
-      const Histogram histogram = context->compute(image.view(), {args.bins, *luma}, run);
+      const Histogram histogram = context->compute(image.view(), counting->options, run);
       const std::filesystem::path out = output_for(args.output, path, several);
       if (args.report) {
         DrawOptions panel = options;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 
+#include "common_options.hpp"
 #include "draw_command.hpp"
 #include "entry_json.hpp"
 #include "exit_codes.hpp"
@@ -19,11 +20,6 @@
 
 namespace gpuhist::cli {
 namespace {
-
-int usage_error(const std::string& message) {
-  std::cerr << "gpuhist: error: " << message << '\n';
-  return kExitUsage;
-}
 
 // {"frame", "time", "width", "height", "histograms", "stats"}
 nlohmann::ordered_json frame_json(const VideoFrame& frame, const Histogram& histogram,
@@ -158,30 +154,13 @@ int run_video(const VideoArgs& args) {
   if (args.format != "jsonl" && args.format != "csv") {
     return usage_error("unknown --format '" + args.format + "' (jsonl, csv)");
   }
-  if (args.bins < kMinBins || args.bins > kMaxBins) {
-    return usage_error("--bins must be between 1 and 65536, got " + std::to_string(args.bins));
-  }
-  const auto luma = parse_luma(args.luma);
-  if (!luma) return usage_error("unknown --luma '" + args.luma + "' (709, 601)");
-  RunOptions run;
-  if (!args.strategy.empty()) {
-    run.strategy = parse_strategy(args.strategy);
-    if (!run.strategy) return usage_error("unknown --strategy '" + args.strategy + "'");
-  }
-  std::optional<Context> context;
-  try {
-    context.emplace(Context::open(args.device));
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::InvalidArgument) return usage_error(e.what());
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
-    return kExitDevice;
-  }
-  const Strategy strategy = run.strategy.value_or(context->default_strategy());
-  if (runs_on_gpu(strategy) && context->device() == nullptr) {
-    return usage_error("strategy " + std::string(to_string(strategy)) +
-                       " needs a Vulkan device, and none is in use");
-  }
-  run.strategy = strategy;
+  auto counting = parse_counting(args.bins, args.luma, args.strategy);
+  if (!counting) return kExitUsage;
+  RunOptions run = counting->run;
+  int open_status = kExitOk;
+  std::optional<Context> context = open_for(args.device, run, open_status);
+  if (!context) return open_status;
+  const Strategy strategy = *run.strategy;
 
   std::optional<VideoReader> reader;
   try {
@@ -190,7 +169,7 @@ int run_video(const VideoArgs& args) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
     return kExitInput;
   }
-  if (args.overlay) return write_overlay(args, *context, *reader, {args.bins, *luma}, run);
+  if (args.overlay) return write_overlay(args, *context, *reader, counting->options, run);
   std::ofstream file;
   if (!args.output.empty()) {
     file.open(args.output, std::ios::trunc);
@@ -214,7 +193,7 @@ int run_video(const VideoArgs& args) {
   std::int64_t frames = 0;
   try {
     while (reader->next(frame, report_damage)) {
-      const Histogram h = context->compute(frame.image.view(), {args.bins, *luma}, run);
+      const Histogram h = context->compute(frame.image.view(), counting->options, run);
       if (args.format == "csv") {
         csv_row(out, frame, h);
       } else {

@@ -1,0 +1,71 @@
+#include "common_options.hpp"
+
+#include <iostream>
+
+#include "exit_codes.hpp"
+#include "gpuhist/error.hpp"
+
+namespace gpuhist::cli {
+
+int usage_error(const std::string& message) {
+  std::cerr << "gpuhist: error: " << message << '\n';
+  return kExitUsage;
+}
+
+std::optional<Counting> parse_counting(std::uint32_t bins, const std::string& luma,
+                                       const std::string& strategy) {
+  Counting counting;
+  if (bins < kMinBins || bins > kMaxBins) {
+    usage_error("--bins must be between 1 and 65536, got " + std::to_string(bins));
+    return std::nullopt;
+  }
+  const auto weights = parse_luma(luma);
+  if (!weights) {
+    usage_error("unknown --luma '" + luma + "' (709, 601)");
+    return std::nullopt;
+  }
+  counting.options = {bins, *weights};
+  if (!strategy.empty()) {
+    counting.run.strategy = parse_strategy(strategy);
+    if (!counting.run.strategy) {
+      usage_error("unknown --strategy '" + strategy +
+                  "' (cpu-reference, cpu, gpu-single, gpu-atomic, gpu-chunks-sum, "
+                  "gpu-chunks-reduce, gpu)");
+      return std::nullopt;
+    }
+  }
+  return counting;
+}
+
+std::optional<Context> open_for(const std::string& device, RunOptions& run, int& status) {
+  // CPU strategies need no Vulkan device unless one was asked for by name.
+  const bool cpu_only = run.strategy && !runs_on_gpu(*run.strategy) && device == "auto";
+  std::optional<Context> context;
+  try {
+    context.emplace(Context::open(cpu_only ? "cpu" : device));
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::InvalidArgument) {
+      status = usage_error(e.what());
+    } else {
+      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      status = kExitDevice;
+    }
+    return std::nullopt;
+  }
+  const Strategy strategy = run.strategy.value_or(context->default_strategy());
+  if (runs_on_gpu(strategy) && context->device() == nullptr) {
+    if (device == "cpu") {
+      status = usage_error("strategy " + std::string(to_string(strategy)) +
+                           " needs a Vulkan device, but --device cpu was given");
+    } else {
+      std::cerr << "gpuhist: error: strategy " << to_string(strategy)
+                << " needs a Vulkan device, and none was found\n";
+      status = kExitDevice;
+    }
+    return std::nullopt;
+  }
+  run.strategy = strategy;
+  return context;
+}
+
+}  // namespace gpuhist::cli

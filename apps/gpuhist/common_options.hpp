@@ -1,0 +1,33 @@
+// What compute, draw and video share: the counting options and opening the
+// device, each failure printed as one line with its exit status.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gpuhist/context.hpp"
+
+namespace gpuhist::cli {
+
+// Prints "gpuhist: error: MESSAGE" and returns the usage status.
+int usage_error(const std::string& message);
+
+// --bins, --luma and --strategy as the library wants them.
+struct Counting {
+  HistogramOptions options;
+  RunOptions run;
+};
+
+// Parses the counting options; on a bad value prints why and returns nullopt
+// (the exit status is then kExitUsage).
+[[nodiscard]] std::optional<Counting> parse_counting(std::uint32_t bins, const std::string& luma,
+                                                     const std::string& strategy);
+
+// Opens `device` and checks that the chosen strategy (the device's default
+// when none was given) can run there; fills in run.strategy. On failure prints
+// one line and sets `status` (usage or device), returning nullopt.
+[[nodiscard]] std::optional<Context> open_for(const std::string& device, RunOptions& run,
+                                              int& status);
+
+}  // namespace gpuhist::cli
