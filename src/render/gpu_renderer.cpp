@@ -32,17 +32,6 @@ std::uint32_t shader_scale_mode(ScaleMode mode) {
   return mode == ScaleMode::Seed ? 0U : mode == ScaleMode::Max ? 1U : 2U;
 }
 
-std::uint32_t memory_type(const vk::Device& device, std::uint32_t allowed,
-                          VkMemoryPropertyFlags flags) {
-  const auto& memory = device.memory();
-  for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-    if ((allowed & (1U << i)) != 0 && (memory.memoryTypes[i].propertyFlags & flags) == flags) {
-      return i;
-    }
-  }
-  throw Error(ErrorKind::Device, "no memory type for the render target");
-}
-
 }  // namespace
 
 GpuRenderer::GpuRenderer(const vk::Device& device) : device_(device) {
@@ -95,17 +84,7 @@ GpuRenderer::GpuRenderer(const vk::Device& device) : device_(device) {
   render_pass_ = vk::UniqueRenderPass(dev, pass);
 
   const auto scale_module = vk::make_shader_module(dev, spirv::hist_scale_comp);
-  VkComputePipelineCreateInfo compute{};
-  compute.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  compute.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  compute.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  compute.stage.module = scale_module.get();
-  compute.stage.pName = "main";
-  compute.layout = layout;
-  VkPipeline scale_pipeline = VK_NULL_HANDLE;
-  check(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &compute, nullptr, &scale_pipeline),
-        "building the scale pipeline");
-  scale_pipeline_ = vk::UniquePipeline(dev, scale_pipeline);
+  scale_pipeline_ = vk::make_compute_pipeline(dev, layout, scale_module.get(), nullptr);
 
   const auto vertex = vk::make_shader_module(dev, spirv::fullscreen_vert);
   const auto fragment = vk::make_shader_module(dev, spirv::hist_draw_frag);
@@ -195,8 +174,10 @@ void GpuRenderer::ensure_target(std::uint32_t width, std::uint32_t height) {
   VkMemoryAllocateInfo alloc{};
   alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   alloc.allocationSize = requirements.size;
-  alloc.memoryTypeIndex =
-      memory_type(device_, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  const auto type = vk::find_memory_type(device_.memory(), requirements.memoryTypeBits,
+                                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (!type) throw Error(ErrorKind::Device, "no memory type for the render target");
+  alloc.memoryTypeIndex = *type;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   check(vkAllocateMemory(dev, &alloc, nullptr, &memory), "allocating the render target");
   target_memory_ = vk::UniqueMemory(dev, memory);
@@ -236,11 +217,8 @@ Picture GpuRenderer::draw(const Histogram& histogram, const DrawOptions& options
 
   // Counts in the GPU layout (bin * 4 + channel), saturated to 32 bits.
   const VkDeviceSize counts_bytes = VkDeviceSize{bins} * 16;
-  if (counts_.get() == VK_NULL_HANDLE || counts_.size() < counts_bytes) {
-    counts_ = vk::Buffer();
-    counts_ = vk::Buffer(device_, counts_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                         vk::MemoryUse::Upload);
-  }
+  vk::ensure_buffer(counts_, device_, counts_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                    vk::MemoryUse::Upload);
   auto* counts = static_cast<std::uint32_t*>(counts_.mapped());
   std::memset(counts, 0, counts_bytes);
   for (Channel channel : histogram.channels()) {
@@ -252,11 +230,8 @@ Picture GpuRenderer::draw(const Histogram& histogram, const DrawOptions& options
     }
   }
   const VkDeviceSize picture_bytes = VkDeviceSize{options.width} * options.height * 4;
-  if (readback_.get() == VK_NULL_HANDLE || readback_.size() < picture_bytes) {
-    readback_ = vk::Buffer();
-    readback_ = vk::Buffer(device_, picture_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           vk::MemoryUse::Readback);
-  }
+  vk::ensure_buffer(readback_, device_, picture_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    vk::MemoryUse::Readback);
 
   // One descriptor set: the counts and the scale.
   const std::array<VkDescriptorBufferInfo, 2> infos = {

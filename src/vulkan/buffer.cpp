@@ -11,17 +11,6 @@
 namespace gpuhist::vk {
 namespace {
 
-std::optional<std::uint32_t> find_type(const VkPhysicalDeviceMemoryProperties& memory,
-                                       std::uint32_t allowed, VkMemoryPropertyFlags required) {
-  for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-    if ((allowed & (1U << i)) != 0 &&
-        (memory.memoryTypes[i].propertyFlags & required) == required) {
-      return i;
-    }
-  }
-  return std::nullopt;
-}
-
 // Preferred property sets first, the minimum last.
 std::span<const VkMemoryPropertyFlags> preferences(MemoryUse use) {
   constexpr VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
@@ -63,6 +52,26 @@ VkDeviceSize buffer_size(VkDeviceSize size) {
 
 }  // namespace
 
+std::optional<std::uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory,
+                                              std::uint32_t allowed,
+                                              VkMemoryPropertyFlags required) {
+  for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    if ((allowed & (1U << i)) != 0 &&
+        (memory.memoryTypes[i].propertyFlags & required) == required) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+void ensure_buffer(Buffer& buffer, const Device& device, VkDeviceSize size,
+                   VkBufferUsageFlags usage, MemoryUse use) {
+  if (buffer.get() == VK_NULL_HANDLE || buffer.size() < size) {
+    buffer = Buffer();  // release the old one before allocating the new one
+    buffer = Buffer(device, size, usage, use);
+  }
+}
+
 Buffer::Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use)
     : size_(buffer_size(size)) {
   VkBufferCreateInfo info{};
@@ -78,7 +87,7 @@ Buffer::Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage
   vkGetBufferMemoryRequirements(device.get(), buffer, &requirements);
   std::optional<std::uint32_t> type;
   for (VkMemoryPropertyFlags flags : preferences(use)) {
-    type = find_type(device.memory(), requirements.memoryTypeBits, flags);
+    type = find_memory_type(device.memory(), requirements.memoryTypeBits, flags);
     if (type) break;
   }
   if (!type) throw Error(ErrorKind::Device, "no suitable Vulkan memory type for a buffer");

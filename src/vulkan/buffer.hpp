@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include <vulkan/vulkan.h>
 
@@ -20,6 +21,11 @@ enum class MemoryUse {
   Upload,       // host-visible, coherent: the source of copies to the GPU
   Readback,     // host-visible, coherent, cached when possible: the target of copies back
 };
+
+// The first memory type among `allowed` (a memoryTypeBits mask) with all of `required`.
+[[nodiscard]] std::optional<std::uint32_t> find_memory_type(
+    const VkPhysicalDeviceMemoryProperties& memory, std::uint32_t allowed,
+    VkMemoryPropertyFlags required);
 
 class Buffer {
  public:
@@ -39,5 +45,10 @@ class Buffer {
   VkDeviceSize size_ = 0;
   void* mapped_ = nullptr;
 };
+
+// Makes `buffer` at least `size` bytes, reallocating (the old one released
+// first) only when it is smaller. Throws as Buffer's constructor does.
+void ensure_buffer(Buffer& buffer, const Device& device, VkDeviceSize size,
+                   VkBufferUsageFlags usage, MemoryUse use);
 
 }  // namespace gpuhist::vk

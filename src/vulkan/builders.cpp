@@ -56,6 +56,23 @@ UniquePipelineLayout make_pipeline_layout(VkDevice device, VkDescriptorSetLayout
   return UniquePipelineLayout(device, layout);
 }
 
+UniquePipeline make_compute_pipeline(VkDevice device, VkPipelineLayout layout,
+                                     VkShaderModule module,
+                                     const VkSpecializationInfo* specialization) {
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = specialization;
+  info.layout = layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+        "building a compute pipeline");
+  return UniquePipeline(device, pipeline);
+}
+
 StorageSet make_storage_set(VkDevice device, VkDescriptorSetLayout layout,
                             std::span<const VkDescriptorBufferInfo> buffers) {
   const auto count = static_cast<std::uint32_t>(buffers.size());

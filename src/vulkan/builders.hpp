@@ -29,6 +29,11 @@ class Device;
                                                         std::uint32_t push_bytes,
                                                         VkShaderStageFlags stages);
 
+// A compute pipeline of `module`'s "main", optionally specialised.
+[[nodiscard]] UniquePipeline make_compute_pipeline(VkDevice device, VkPipelineLayout layout,
+                                                   VkShaderModule module,
+                                                   const VkSpecializationInfo* specialization);
+
 // A descriptor set whose bindings 0..n-1 are `buffers`, with the pool that owns it.
 struct StorageSet {
   UniqueDescriptorPool pool;

@@ -77,14 +77,6 @@ bool has_operation(const DeviceInfo& info, const char* name) {
 
 }  // namespace
 
-void GpuCounter::ensure(Buffer& buffer, VkDeviceSize size, VkBufferUsageFlags usage,
-                        MemoryUse use) {
-  if (buffer.get() == VK_NULL_HANDLE || buffer.size() < size) {
-    buffer = Buffer();  // release the old one before allocating the new one
-    buffer = Buffer(device_, size, usage, use);
-  }
-}
-
 void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destination) const {
   const std::size_t bpp = pixel_bytes(image.format);
   auto* out = static_cast<std::byte*>(destination);
@@ -180,13 +172,15 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   const bool direct = device_.unified_memory();
   // 16 bytes more than the pixels: the shaders may read whole 16-byte quads.
   const VkDeviceSize pixel_bytes = largest_batch_pixels * bpp + 16;
-  ensure(pixels_, pixel_bytes, storage | dst | src,
-         direct ? MemoryUse::Mappable : MemoryUse::DeviceLocal);
-  if (!direct) ensure(staging_, pixel_bytes, src, MemoryUse::Upload);
-  ensure(result_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
-  ensure(readback_, plan.histogram_bytes, dst, MemoryUse::Readback);
+  ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
+                direct ? MemoryUse::Mappable : MemoryUse::DeviceLocal);
+  if (!direct) ensure_buffer(staging_, device_, pixel_bytes, src, MemoryUse::Upload);
+  ensure_buffer(result_, device_, plan.histogram_bytes, storage | dst | src,
+                MemoryUse::DeviceLocal);
+  ensure_buffer(readback_, device_, plan.histogram_bytes, dst, MemoryUse::Readback);
   if (plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce) {
-    ensure(chunks_, plan.histogram_bytes * plan.wave_chunks, storage | dst, MemoryUse::DeviceLocal);
+    ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.wave_chunks, storage | dst,
+                  MemoryUse::DeviceLocal);
   }
 }
 

@@ -76,7 +76,6 @@ class GpuCounter {
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,
                                   Strategy strategy, ChunkShape chunk) const;
   void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp);
-  void ensure(Buffer& buffer, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use);
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   [[nodiscard]] std::array<VkBuffer, kBufferBindings> bindings(const GpuPlan& plan) const;
   void record(Submission& submission, const GpuPlan& plan, const Batch& batch);

@@ -72,10 +72,10 @@ double GpuCounter::copy_rate(std::uint64_t bytes, std::uint32_t repetitions) {
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  ensure(result_, 16, usage, MemoryUse::DeviceLocal);
+  ensure_buffer(result_, device_, 16, usage, MemoryUse::DeviceLocal);
   const Buffer src(device_, bytes, usage, MemoryUse::DeviceLocal);
   const Buffer dst(device_, bytes, usage, MemoryUse::DeviceLocal);
-  ensure(pixels_, 16, usage, MemoryUse::DeviceLocal);
+  ensure_buffer(pixels_, device_, 16, usage, MemoryUse::DeviceLocal);
   const double ms = time_copies(src.get(), dst.get(), bytes, repetitions);
   return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
 }
@@ -84,8 +84,8 @@ double GpuCounter::upload_rate(std::uint64_t bytes, std::uint32_t repetitions) {
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  ensure(result_, 16, usage, MemoryUse::DeviceLocal);
-  ensure(pixels_, 16, usage, MemoryUse::DeviceLocal);
+  ensure_buffer(result_, device_, 16, usage, MemoryUse::DeviceLocal);
+  ensure_buffer(pixels_, device_, 16, usage, MemoryUse::DeviceLocal);
   Buffer src(device_, bytes, usage, MemoryUse::Upload);
   std::memset(src.mapped(), 0x5A, bytes);
   const Buffer dst(device_, bytes, usage, MemoryUse::DeviceLocal);

@@ -62,18 +62,9 @@ VkPipeline Pipelines::get(Shader shader, std::span<const SpecConstant> constants
   specialization.dataSize = values.size() * sizeof(std::uint32_t);
   specialization.pData = values.data();
 
-  VkComputePipelineCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module.get();
-  info.stage.pName = "main";
-  info.stage.pSpecializationInfo = &specialization;
-  info.layout = layout_.get();
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  check(vkCreateComputePipelines(device_.get(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
-        "building a compute pipeline");
-  return cache_.emplace(std::move(key), UniquePipeline(device_.get(), pipeline))
+  return cache_
+      .emplace(std::move(key),
+               make_compute_pipeline(device_.get(), layout_.get(), module.get(), &specialization))
       .first->second.get();
 }
 
