@@ -242,3 +242,87 @@ TEST(Overlay, LayoutAndComposition) {
 
 }  // namespace
 }  // namespace gpuhist
+
+namespace gpuhist {
+namespace {
+
+struct OverlayCase {
+  std::uint32_t frame_width, frame_height;  // the frame
+  std::uint32_t width, height;              // the overlay
+  bool deep;                                // 16-bit samples
+  std::uint32_t padding;                    // bytes after each frame row
+  ScaleMode scale;
+  std::uint32_t left_channels;
+};
+
+std::string overlay_case_name(const testing::TestParamInfo<OverlayCase>& info) {
+  const OverlayCase& c = info.param;
+  return std::to_string(c.frame_width) + "x" + std::to_string(c.frame_height) + "_to_" +
+         std::to_string(c.width) + "x" + std::to_string(c.height) + (c.deep ? "_16bit" : "_8bit") +
+         "_pad" + std::to_string(c.padding) + "_" + std::string(to_string(c.scale)) + "_ch" +
+         std::to_string(c.left_channels);
+}
+
+class GpuOverlay : public testing::TestWithParam<OverlayCase> {};
+
+// The GPU overlay (frame cover-scaled by the fragment shader, panels drawn in
+// the same pass) gives the bytes of draw_overlay_cpu.
+TEST_P(GpuOverlay, EqualsCpuOverlay) {
+  const OverlayCase& c = GetParam();
+  const Context& context = test::gpu_context();
+  ASSERT_NE(context.device(), nullptr);
+  const std::size_t sample = c.deep ? 2 : 1;
+  const std::size_t stride = c.frame_width * 3 * sample + c.padding;
+  std::vector<std::uint8_t> bytes(stride * c.frame_height);
+  std::mt19937 rng(c.frame_width * 7 + c.height);
+  // Smooth gradients plus noise: many distinct bins, flat areas too.
+  for (std::uint32_t y = 0; y < c.frame_height; ++y) {
+    for (std::size_t i = 0; i < stride; ++i) {
+      bytes[y * stride + i] = static_cast<std::uint8_t>((i / 3 + y * 2) % 256 ^ (rng() % 4));
+    }
+  }
+  const ImageView frame{bytes.data(), c.frame_width,
+                        c.frame_height, stride,
+                        {ChannelLayout::RGB, c.deep ? SampleType::U16 : SampleType::U8}};
+  const Histogram h = context.compute(frame);
+  OverlayStyle style;
+  style.scale = c.scale;
+  style.left_channels = c.left_channels;
+  style.background = 0x204060;
+  const Picture gpu = context.draw_overlay(frame, h, c.width, c.height, style);
+  const Picture cpu = draw_overlay_cpu(frame, h, c.width, c.height, style);
+  ASSERT_EQ(gpu.width, c.width);
+  ASSERT_EQ(gpu.height, c.height);
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < cpu.rgba.size(); ++i) differing += gpu.rgba[i] != cpu.rgba[i];
+  EXPECT_EQ(differing, 0U);
+}
+
+constexpr std::uint32_t kRgb = kDrawRed | kDrawGreen | kDrawBlue;
+
+INSTANTIATE_TEST_SUITE_P(
+    Frames, GpuOverlay,
+    testing::Values(OverlayCase{64, 48, 64, 48, false, 0, ScaleMode::Seed, kRgb},
+                    OverlayCase{160, 90, 96, 96, false, 3, ScaleMode::Max, kRgb},
+                    OverlayCase{90, 160, 200, 60, true, 2, ScaleMode::Log, kRgb},
+                    OverlayCase{33, 17, 2, 2, false, 1, ScaleMode::Seed, kDrawGreen},
+                    OverlayCase{41, 29, 301, 157, true, 0, ScaleMode::Seed,
+                                kRgb | kDrawLuminance}),
+    overlay_case_name);
+
+TEST(GpuOverlay, RejectsBadFramesAndSizes) {
+  const Context& context = test::gpu_context();
+  std::vector<std::uint8_t> rgba(16 * 16 * 4);
+  const ImageView not_rgb =
+      ImageView::packed(rgba.data(), 16, 16, {ChannelLayout::RGBA, SampleType::U8});
+  const Histogram h(256, true);
+  EXPECT_THROW((void)context.draw_overlay(not_rgb, h, 16, 16), Error);
+  const ImageView rgb =
+      ImageView::packed(rgba.data(), 16, 16, {ChannelLayout::RGB, SampleType::U8});
+  EXPECT_THROW((void)context.draw_overlay(rgb, h, 1, 16), Error);
+  EXPECT_THROW((void)context.draw_overlay(rgb, h, 16, 16385), Error);
+  EXPECT_THROW((void)draw_overlay_cpu(rgb, h, 16385, 16), Error);
+}
+
+}  // namespace
+}  // namespace gpuhist

@@ -1,5 +1,6 @@
 #include "video_command.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
+#include "gpuhist/pipeline.hpp"
 #include "gpuhist/statistics.hpp"
 #include "gpuhist/video_file.hpp"
 #include "gpuhist/video_writer.hpp"
@@ -21,20 +23,27 @@
 namespace gpuhist::cli {
 namespace {
 
+// What one output row says of a frame, once its pixels are no longer needed.
+struct FrameCounts {
+  std::int64_t index = 0;
+  double time = 0.0;
+  std::uint32_t width = 0, height = 0;
+  Histogram histogram;
+};
+
 // {"frame", "time", "width", "height", "histograms", "stats"}
-nlohmann::ordered_json frame_json(const VideoFrame& frame, const Histogram& histogram,
-                                  Strategy strategy) {
+nlohmann::ordered_json frame_json(const FrameCounts& frame, Strategy strategy) {
   Entry entry;
-  entry.width = frame.image.width;
-  entry.height = frame.image.height;
+  entry.width = frame.width;
+  entry.height = frame.height;
   entry.strategy = strategy;
-  entry.histogram = histogram;
+  entry.histogram = frame.histogram;
   nlohmann::ordered_json full = entry_json(entry);
   nlohmann::ordered_json row;
   row["frame"] = frame.index;
   row["time"] = frame.time;
-  row["width"] = frame.image.width;
-  row["height"] = frame.image.height;
+  row["width"] = frame.width;
+  row["height"] = frame.height;
   row["histograms"] = std::move(full["histograms"]);
   row["stats"] = std::move(full["stats"]);
   return row;
@@ -53,8 +62,9 @@ void csv_header(std::ostream& out, std::uint32_t bins) {
   out << '\n';
 }
 
-void csv_row(std::ostream& out, const VideoFrame& frame, const Histogram& h) {
-  out << frame.index << ',' << frame.time << ',' << frame.image.width << ',' << frame.image.height;
+void csv_row(std::ostream& out, const FrameCounts& frame) {
+  out << frame.index << ',' << frame.time << ',' << frame.width << ',' << frame.height;
+  const Histogram& h = frame.histogram;
   for (Channel c : kAllChannels) {
     const ChannelStats s = statistics(h.counts(c));
     out << ',' << s.count << ',' << s.min << ',' << s.max << ',' << s.mean << ',' << s.stddev << ','
@@ -78,7 +88,7 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
     width = size->first & ~1U;
     height = size->second & ~1U;
   }
-  int status = kExitOk;
+  std::atomic<int> status = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
     status = kExitInput;
@@ -98,7 +108,7 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
            : e.kind() == ErrorKind::Device ? kExitDevice
                                            : kExitInput;
   }
-  return status;
+  return status.load();
 }
 
 }  // namespace
@@ -109,24 +119,21 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
                                   const RunOptions& run,
                                   const std::function<void(const std::string&)>& on_damage,
                                   const std::filesystem::path& audio_from) {
-  const OverlayLayout layout = overlay_layout(width, height);
-  DrawOptions panel;
-  panel.width = layout.panel_width;
-  panel.height = layout.panel_height;
-  const auto draw = [&](const Histogram& h, std::uint32_t channels) {
-    panel.channels = channels;
-    return context.device() != nullptr ? context.draw(h, panel) : draw_cpu(h, panel);
-  };
   VideoWriter writer(output, width, height, reader.frame_rate(), audio_from);
+  // Decoding runs ahead on one thread, encoding behind on another; counting
+  // and drawing (on the device when there is one) take the frames between.
+  DecodeAhead frames(reader, on_damage);
+  WriteBehind<Picture> encode([&](Picture& picture) { writer.write(picture); });
   OverlayResult result;
-  VideoFrame frame;
-  while (reader.next(frame, on_damage)) {
-    const Histogram h = context.compute(frame.image.view(), options, run);
-    writer.write(compose_overlay(frame.image.view(), width, height,
-                                 draw(h, kDrawRed | kDrawGreen | kDrawBlue),
-                                 draw(h, kDrawLuminance), panel.background));
+  const OverlayStyle style;
+  while (std::optional<VideoFrame> frame = frames.next()) {
+    const ImageView view = frame->image.view();
+    const Histogram h = context.compute(view, options, run);
+    encode.push(context.device() != nullptr ? context.draw_overlay(view, h, width, height, style)
+                                            : draw_overlay_cpu(view, h, width, height, style));
     ++result.frames;
   }
+  encode.finish();
   writer.finish();
   result.codec = writer.codec();
   return result;
@@ -181,7 +188,7 @@ int run_video(const VideoArgs& args) {
   std::ostream& out = args.output.empty() ? std::cout : file;
   if (args.format == "csv") csv_header(out, args.bins);
 
-  int status = kExitOk;
+  std::atomic<int> status = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
     status = kExitInput;
@@ -189,19 +196,25 @@ int run_video(const VideoArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t estimate = reader->frame_estimate();
   Progress progress(estimate > 0 ? static_cast<std::size_t>(estimate) : 0, !args.no_progress);
-  VideoFrame frame;
   std::int64_t frames = 0;
   try {
-    while (reader->next(frame, report_damage)) {
-      const Histogram h = context->compute(frame.image.view(), counting->options, run);
+    // Decoding runs ahead on one thread and formatting behind on another,
+    // while this one counts.
+    DecodeAhead decoded(*reader, report_damage);
+    WriteBehind<FrameCounts> rows([&](FrameCounts& row) {
       if (args.format == "csv") {
-        csv_row(out, frame, h);
+        csv_row(out, row);
       } else {
-        out << frame_json(frame, h, strategy).dump() << '\n';
+        out << frame_json(row, strategy).dump() << '\n';
       }
+    });
+    while (std::optional<VideoFrame> frame = decoded.next()) {
+      rows.push({frame->index, frame->time, frame->image.width, frame->image.height,
+                 context->compute(frame->image.view(), counting->options, run)});
       ++frames;
       progress.update(static_cast<std::size_t>(frames), args.input);
     }
+    rows.finish();
   } catch (const Error& e) {
     progress.clear();
     std::cerr << "gpuhist: error: " << e.what() << '\n';
@@ -219,7 +232,7 @@ int run_video(const VideoArgs& args) {
                static_cast<long long>(frames), seconds,
                seconds > 0 ? static_cast<double>(frames) / seconds : 0.0,
                std::string(to_string(strategy)).c_str());
-  return status;
+  return status.load();
 }
 
 }  // namespace gpuhist::cli

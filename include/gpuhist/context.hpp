@@ -55,6 +55,12 @@ class Context {
   // Error(Device) when the device fails.
   [[nodiscard]] Picture draw(const Histogram& histogram, const DrawOptions& options) const;
 
+  // The overlay of `frame` (8- or 16-bit RGB) with `histogram`, width x height,
+  // drawn by the GPU: the same bytes as draw_overlay_cpu. Throws like draw().
+  [[nodiscard]] Picture draw_overlay(const ImageView& frame, const Histogram& histogram,
+                                     std::uint32_t width, std::uint32_t height,
+                                     const OverlayStyle& style = {}) const;
+
   struct Impl;
 
  private:

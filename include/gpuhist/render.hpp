@@ -69,11 +69,31 @@ struct OverlayLayout {
 };
 [[nodiscard]] OverlayLayout overlay_layout(std::uint32_t width, std::uint32_t height);
 
+// Throws Error(InvalidArgument) unless `frame` is a valid 8- or 16-bit RGB view
+// and width x height is within 2x2..16384x16384.
+void validate_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t height);
+
 // A width x height RGBA picture of `frame` (8- or 16-bit RGB) scaled to cover it
 // (centred, cropped, nearest sample), with the two panels of overlay_layout on
 // top: bars opaque, the panels' background half over the video.
 [[nodiscard]] Picture compose_overlay(const ImageView& frame, std::uint32_t width,
                                       std::uint32_t height, const Picture& rgb_panel,
                                       const Picture& luminance_panel, std::uint32_t background);
+
+// How the overlay draws its two panels: scale mode, channels of the left panel
+// (RGB by default) and of the right one (luminance), background colour.
+struct OverlayStyle {
+  ScaleMode scale = ScaleMode::Seed;
+  std::uint32_t left_channels = kDrawRed | kDrawGreen | kDrawBlue;
+  std::uint32_t right_channels = kDrawLuminance;
+  std::uint32_t background = 0x333333;  // 0xRRGGBB
+};
+
+// The overlay on the CPU: both panels drawn by draw_cpu, then compose_overlay.
+// Context::draw_overlay gives the same bytes from the GPU. Throws
+// Error(InvalidArgument) for a bad frame, size (1..16384) or channel set.
+[[nodiscard]] Picture draw_overlay_cpu(const ImageView& frame, const Histogram& histogram,
+                                       std::uint32_t width, std::uint32_t height,
+                                       const OverlayStyle& style = {});
 
 }  // namespace gpuhist

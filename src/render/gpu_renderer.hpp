@@ -8,6 +8,7 @@
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/render.hpp"
 #include "vulkan/buffer.hpp"
+#include "vulkan/graphics.hpp"
 #include "vulkan/handles.hpp"
 
 namespace gpuhist::vk {
@@ -25,20 +26,13 @@ class GpuRenderer {
   [[nodiscard]] Picture draw(const Histogram& histogram, const DrawOptions& options);
 
  private:
-  void ensure_target(std::uint32_t width, std::uint32_t height);
-
   const vk::Device& device_;
   vk::UniqueDescriptorSetLayout set_layout_;
   vk::UniquePipelineLayout layout_;
   vk::UniqueRenderPass render_pass_;
   vk::UniquePipeline scale_pipeline_;
   vk::UniquePipeline draw_pipeline_;
-  // The render target, rebuilt when the size changes (memory freed last).
-  vk::UniqueMemory target_memory_;
-  vk::UniqueImage target_;
-  vk::UniqueImageView target_view_;
-  vk::UniqueFramebuffer framebuffer_;
-  std::uint32_t target_width_ = 0, target_height_ = 0;
+  vk::RenderTarget target_;
   vk::Buffer counts_;    // bins * 4 counters, host-written
   vk::Buffer scale_;     // per-channel max and sum
   vk::Buffer readback_;  // the picture

@@ -3,6 +3,7 @@
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/render.hpp"
+#include "render/cover.hpp"
 
 namespace gpuhist {
 
@@ -17,29 +18,27 @@ OverlayLayout overlay_layout(std::uint32_t width, std::uint32_t height) {
   return layout;
 }
 
-Picture compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t height,
-                        const Picture& rgb_panel, const Picture& luminance_panel,
-                        std::uint32_t background) {
+void validate_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t height) {
   validate(frame);
   if (frame.format.layout != ChannelLayout::RGB || frame.format.sample == SampleType::F32) {
     throw Error(ErrorKind::InvalidArgument, "overlay frames must be 8- or 16-bit RGB");
   }
-  Picture out{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)};
-  // "Cover": the largest centred crop of the frame with the picture's aspect ratio.
-  const std::uint64_t fw = frame.width, fh = frame.height;
-  std::uint64_t crop_w = fw, crop_h = fh;
-  if (fw * height > fh * width) {
-    crop_w = std::max<std::uint64_t>(1, fh * width / height);
-  } else {
-    crop_h = std::max<std::uint64_t>(1, fw * height / width);
+  if (width < 2 || height < 2 || width > 16384 || height > 16384) {
+    throw Error(ErrorKind::InvalidArgument, "overlay size must be 2x2 to 16384x16384");
   }
-  const std::uint64_t x0 = (fw - crop_w) / 2, y0 = (fh - crop_h) / 2;
+}
+
+Picture compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t height,
+                        const Picture& rgb_panel, const Picture& luminance_panel,
+                        std::uint32_t background) {
+  validate_overlay(frame, width, height);
+  Picture out{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)};
+  const render::Cover cover(frame.width, frame.height, width, height);
   const bool deep = frame.format.sample == SampleType::U16;
   for (std::uint32_t y = 0; y < height; ++y) {
-    const std::uint64_t sy = y0 + (2 * std::uint64_t{y} + 1) * crop_h / (2ULL * height);
-    const std::byte* row = frame.row(static_cast<std::uint32_t>(sy));
+    const std::byte* row = frame.row(cover.source_y(y));
     for (std::uint32_t x = 0; x < width; ++x) {
-      const std::uint64_t sx = x0 + (2 * std::uint64_t{x} + 1) * crop_w / (2ULL * width);
+      const std::size_t sx = cover.source_x(x);
       std::uint8_t* px = &out.rgba[(std::size_t{y} * width + x) * 4];
       for (std::size_t c = 0; c < 3; ++c) {
         if (deep) {
@@ -71,6 +70,22 @@ Picture compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32
     }
   }
   return out;
+}
+
+Picture draw_overlay_cpu(const ImageView& frame, const Histogram& histogram, std::uint32_t width,
+                         std::uint32_t height, const OverlayStyle& style) {
+  validate_overlay(frame, width, height);
+  const OverlayLayout layout = overlay_layout(width, height);
+  DrawOptions panel;
+  panel.width = layout.panel_width;
+  panel.height = layout.panel_height;
+  panel.scale = style.scale;
+  panel.background = style.background;
+  panel.channels = style.left_channels;
+  const Picture left = draw_cpu(histogram, panel);
+  panel.channels = style.right_channels;
+  const Picture right = draw_cpu(histogram, panel);
+  return compose_overlay(frame, width, height, left, right, style.background);
 }
 
 }  // namespace gpuhist

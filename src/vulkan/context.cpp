@@ -10,6 +10,7 @@
 #include "cpu/reference.hpp"
 #include "gpuhist/error.hpp"
 #include "render/gpu_renderer.hpp"
+#include "render/overlay_renderer.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_select.hpp"
@@ -24,6 +25,7 @@ struct Context::Impl {
   std::unique_ptr<vk::Device> device;
   std::unique_ptr<vk::GpuCounter> counter;
   std::unique_ptr<render::GpuRenderer> renderer;  // built on first use
+  std::unique_ptr<render::OverlayRenderer> overlay;  // built on first use
   mutable std::mutex mutex;  // one call at a time owns the queue and the reused buffers
 };
 
@@ -88,6 +90,22 @@ Picture Context::draw(const Histogram& histogram, const DrawOptions& options) co
   std::lock_guard lock(impl_->mutex);
   if (!impl_->renderer) impl_->renderer = std::make_unique<render::GpuRenderer>(*impl_->device);
   return impl_->renderer->draw(histogram, options);
+}
+
+Picture Context::draw_overlay(const ImageView& frame, const Histogram& histogram,
+                              std::uint32_t width, std::uint32_t height,
+                              const OverlayStyle& style) const {
+  validate_overlay(frame, width, height);
+  if (!impl_->device) {
+    throw Error(ErrorKind::InvalidArgument,
+                "the GPU renderer needs a Vulkan device, but none is in use");
+  }
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->overlay) {
+    impl_->overlay = std::make_unique<render::OverlayRenderer>(
+        *impl_->device, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  }
+  return impl_->overlay->draw(frame, histogram, width, height, style);
 }
 
 }  // namespace gpuhist

@@ -1,0 +1,141 @@
+// Overlapping the stages of a video job: decoding runs ahead of the caller on
+// its own thread (DecodeAhead), writing runs behind it on another
+// (WriteBehind), each through a bounded queue, so that decoding, counting and
+// drawing on the device, and encoding work on different frames at once.
+// Part of the gpuhist::io library.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "gpuhist/video_file.hpp"
+
+namespace gpuhist {
+
+// A first-in first-out queue of at most `capacity` items between two threads.
+template <class T>
+class BoundedQueue {
+ public:
+  explicit BoundedQueue(std::size_t capacity) : capacity_(capacity < 1 ? 1 : capacity) {}
+
+  // Waits for room; false (and the item dropped) once the queue is closed.
+  bool push(T item) {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return closed_ || items_.size() < capacity_; });
+    if (closed_) return false;
+    items_.push_back(std::move(item));
+    ready_.notify_one();
+    return true;
+  }
+
+  // Waits for an item; nullopt once the queue is closed and empty.
+  std::optional<T> pop() {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [&] { return closed_ || !items_.empty(); });
+    if (items_.empty()) return std::nullopt;
+    T item = std::move(items_.front());
+    items_.pop_front();
+    room_.notify_one();
+    return item;
+  }
+
+  // No more pushes; pops drain what is queued, then end.
+  void close() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    ready_.notify_all();
+    room_.notify_all();
+  }
+
+  // Closes and drops what is queued (a consumer that stopped early).
+  void cancel() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    items_.clear();
+    ready_.notify_all();
+    room_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_, room_;
+  std::deque<T> items_;
+  std::size_t capacity_;
+  bool closed_ = false;
+};
+
+// Decodes `reader`'s frames on a thread of its own, up to `depth` frames ahead.
+// Damaged packets are reported through `on_damage`, called on that thread.
+class DecodeAhead {
+ public:
+  using OnDamage = std::function<void(const std::string&)>;
+  DecodeAhead(VideoReader& reader, OnDamage on_damage, std::size_t depth = 3);
+  DecodeAhead(const DecodeAhead&) = delete;
+  DecodeAhead& operator=(const DecodeAhead&) = delete;
+  DecodeAhead(DecodeAhead&&) = delete;
+  DecodeAhead& operator=(DecodeAhead&&) = delete;
+  ~DecodeAhead();  // stops decoding and joins the thread
+
+  // The next frame in order; nullopt after the last. Rethrows the decoder's error.
+  std::optional<VideoFrame> next();
+
+ private:
+  BoundedQueue<VideoFrame> frames_;
+  std::exception_ptr error_;  // set by the thread before it closes the queue
+  std::thread thread_;
+};
+
+// Calls `write` on a thread of its own for every item pushed, in order, up to
+// `depth` items behind the caller.
+template <class T>
+class WriteBehind {
+ public:
+  explicit WriteBehind(std::function<void(T&)> write, std::size_t depth = 3)
+      : items_(depth), write_(std::move(write)), thread_([this] { run(); }) {}
+  WriteBehind(const WriteBehind&) = delete;
+  WriteBehind& operator=(const WriteBehind&) = delete;
+  WriteBehind(WriteBehind&&) = delete;
+  WriteBehind& operator=(WriteBehind&&) = delete;
+  ~WriteBehind() {
+    items_.cancel();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // Queues an item. Rethrows the error of an earlier write, after which
+  // nothing more is written.
+  void push(T item) {
+    if (!items_.push(std::move(item))) finish();
+  }
+
+  // Writes everything queued and joins the thread; rethrows a write's error.
+  void finish() {
+    items_.close();
+    if (thread_.joinable()) thread_.join();
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+ private:
+  void run() {
+    try {
+      while (auto item = items_.pop()) write_(*item);
+    } catch (...) {
+      error_ = std::current_exception();
+      items_.cancel();
+    }
+  }
+
+  BoundedQueue<T> items_;
+  std::function<void(T&)> write_;
+  std::exception_ptr error_;
+  std::thread thread_;  // last: started once the members above exist
+};
+
+}  // namespace gpuhist

@@ -1,0 +1,116 @@
+// The stage-overlapping helpers of video jobs: order kept, bounded queues,
+// errors carried from the decoding and writing threads to the caller, and the
+// frames of a real clip delivered in order by DecodeAhead.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "gpuhist/error.hpp"
+#include "gpuhist/pipeline.hpp"
+
+namespace gpuhist {
+namespace {
+
+TEST(BoundedQueue, KeepsOrderAcrossThreadsAndDrainsAfterClose) {
+  BoundedQueue<int> queue(2);
+  std::thread producer([&] {
+    for (int i = 0; i < 1000; ++i) ASSERT_TRUE(queue.push(i));
+    queue.close();
+  });
+  int expected = 0;
+  while (auto item = queue.pop()) EXPECT_EQ(*item, expected++);
+  producer.join();
+  EXPECT_EQ(expected, 1000);
+  EXPECT_FALSE(queue.push(5));  // closed
+}
+
+TEST(BoundedQueue, CancelUnblocksAWaitingProducer) {
+  BoundedQueue<int> queue(1);
+  ASSERT_TRUE(queue.push(1));
+  std::atomic<bool> refused = false;
+  std::thread producer([&] { refused = !queue.push(2); });  // waits: the queue is full
+  queue.cancel();
+  producer.join();
+  EXPECT_TRUE(refused);
+  EXPECT_FALSE(queue.pop().has_value());  // cancel dropped the queued item
+}
+
+TEST(WriteBehind, WritesEveryItemInOrder) {
+  std::vector<int> written;
+  WriteBehind<int> writer([&](int& v) { written.push_back(v); }, 2);
+  for (int i = 0; i < 500; ++i) writer.push(i);
+  writer.finish();
+  ASSERT_EQ(written.size(), 500U);
+  for (int i = 0; i < 500; ++i) EXPECT_EQ(written[i], i);
+}
+
+TEST(WriteBehind, CarriesAWriteErrorToTheCaller) {
+  int calls = 0;
+  WriteBehind<int> writer(
+      [&](int& v) {
+        ++calls;
+        if (v == 3) throw Error(ErrorKind::Output, "disk full");
+      },
+      1);
+  EXPECT_THROW(
+      {
+        for (int i = 0; i < 100; ++i) writer.push(i);
+        writer.finish();
+      },
+      Error);
+  EXPECT_EQ(calls, 4);  // nothing is written after the failure
+}
+
+class DecodeAheadClip : public testing::Test {
+ protected:
+  std::filesystem::path dir_ =
+      std::filesystem::temp_directory_path() / ("gpuhist_pipeline_" + std::to_string(::getpid()));
+  void SetUp() override { std::filesystem::create_directories(dir_); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+};
+
+TEST_F(DecodeAheadClip, DeliversEveryFrameInOrder) {
+  const auto clip = dir_ / "clip.mkv";
+  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
+                         "testsrc=size=32x24:rate=10 -frames:v 9 -c:v ffv1 '" +
+                         clip.string() + "'")
+                            .c_str()),
+            0);
+  VideoReader reader(clip);
+  VideoReader same(clip);
+  DecodeAhead ahead(reader, {}, 2);
+  VideoFrame direct;
+  std::int64_t count = 0;
+  while (std::optional<VideoFrame> frame = ahead.next()) {
+    ASSERT_TRUE(same.next(direct));
+    EXPECT_EQ(frame->index, count);
+    EXPECT_EQ(frame->time, direct.time);
+    EXPECT_EQ(frame->image.storage, direct.image.storage);
+    ++count;
+  }
+  EXPECT_FALSE(same.next(direct));
+  EXPECT_EQ(count, 9);
+}
+
+TEST_F(DecodeAheadClip, StopsEarlyWithoutHanging) {
+  const auto clip = dir_ / "long.mkv";
+  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
+                         "testsrc=size=32x24:rate=10 -frames:v 200 -c:v ffv1 '" +
+                         clip.string() + "'")
+                            .c_str()),
+            0);
+  VideoReader reader(clip);
+  DecodeAhead ahead(reader, {}, 2);
+  ASSERT_TRUE(ahead.next().has_value());
+  // Leaving scope with 199 frames undecoded must join the decoding thread.
+}
+
+}  // namespace
+}  // namespace gpuhist
