@@ -9,6 +9,7 @@ packages=(
   libopenimageio-dev openimageio-tools fonts-dejavu-core
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
   libcli11-dev nlohmann-json3-dev
+  libglfw3-dev xvfb xauth x11-apps x11-utils xdotool
   libgtest-dev libgmock-dev libbenchmark-dev
   libopencv-dev
 )

@@ -16,12 +16,13 @@
 #include "exit_codes.hpp"
 #include "gpuhist/version.hpp"
 #include "video_command.hpp"
+#include "view_command.hpp"
 
 namespace {
 
 // `compute` is the default verb: `gpuhist photo.jpg` means `gpuhist compute photo.jpg`.
 std::vector<std::string> with_default_verb(int argc, char** argv) {
-  static const std::set<std::string> verbs = {"compute", "devices", "bench", "draw", "video"};
+  static const std::set<std::string> verbs = {"compute", "devices", "bench", "draw", "video", "view"};
   static const std::set<std::string> top_level = {"-h", "--help", "--version"};
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && verbs.count(args.front()) == 0 && top_level.count(args.front()) == 0) {
@@ -46,6 +47,8 @@ int run(int argc, char** argv) {
   CLI::App* draw_cmd = add_draw_command(app, draw);
   VideoArgs video;
   CLI::App* video_cmd = add_video_command(app, video);
+  ViewArgs view;
+  CLI::App* view_cmd = add_view_command(app, view);
 
   std::vector<std::string> args = with_default_verb(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
@@ -60,7 +63,7 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
       // A subcommand's --help.
-      for (CLI::App* sub : {compute_cmd, devices_cmd, bench_cmd, draw_cmd, video_cmd}) {
+      for (CLI::App* sub : {compute_cmd, devices_cmd, bench_cmd, draw_cmd, video_cmd, view_cmd}) {
         if (sub->parsed()) std::cout << sub->help();
       }
       return kExitOk;
@@ -73,6 +76,7 @@ int run(int argc, char** argv) {
   if (bench_cmd->parsed()) return run_bench_command(bench, video_bench);
   if (draw_cmd->parsed()) return run_draw(draw);
   if (video_cmd->parsed()) return run_video(video);
+  if (view_cmd->parsed()) return run_view(view);
   return kExitUsage;
 }
 

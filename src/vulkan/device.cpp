@@ -23,7 +23,7 @@ LogicalDevice::~LogicalDevice() {
   if (device_ != VK_NULL_HANDLE) vkDestroyDevice(device_, nullptr);
 }
 
-Device::Device(VkPhysicalDevice physical, DeviceInfo info)
+Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& request)
     : physical_(physical), info_(std::move(info)) {
   VkPhysicalDeviceProperties props{};
   vkGetPhysicalDeviceProperties(physical, &props);
@@ -31,8 +31,15 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info)
     throw Error(ErrorKind::Device, "device '" + info_.name + "' supports only Vulkan " +
                                        info_.api_version + "; gpuhist needs 1.2");
   }
-  const auto family = compute_queue_family(physical);
-  if (!family) throw Error(ErrorKind::Device, "device '" + info_.name + "' has no compute queue");
+  const auto family = request.present_to != VK_NULL_HANDLE
+                          ? present_queue_family(physical, request.present_to)
+                          : compute_queue_family(physical);
+  if (!family) {
+    throw Error(ErrorKind::Device, "device '" + info_.name + "' has no compute queue" +
+                                       (request.present_to != VK_NULL_HANDLE
+                                            ? " that can draw to the window"
+                                            : ""));
+  }
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{};
@@ -44,6 +51,8 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info)
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  device_info.enabledExtensionCount = static_cast<std::uint32_t>(request.extensions.size());
+  device_info.ppEnabledExtensionNames = request.extensions.data();
   VkDevice device = VK_NULL_HANDLE;
   check(vkCreateDevice(physical, &device_info, nullptr, &device),
         "opening device '" + info_.name + "'");

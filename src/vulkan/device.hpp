@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <vulkan/vulkan.h>
 
@@ -26,11 +27,20 @@ class LogicalDevice {
   VkDevice device_ = VK_NULL_HANDLE;
 };
 
+// What a device is opened for beyond computing: device extensions to enable,
+// and a surface its queue must be able to present to (a viewer's window).
+struct DeviceRequest {
+  std::vector<const char*> extensions;
+  VkSurfaceKHR present_to = VK_NULL_HANDLE;
+};
+
 class Device {
  public:
-  // Opens the physical device with one compute queue. Throws Error(Device)
-  // when it has no compute queue, is older than Vulkan 1.2, or cannot be created.
-  Device(VkPhysicalDevice physical, DeviceInfo info);
+  // Opens the physical device with one queue that computes (and draws, where a
+  // family can do both, and presents to request.present_to when given). Throws
+  // Error(Device) when it has no such queue, is older than Vulkan 1.2, or
+  // cannot be created.
+  Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& request = {});
 
   [[nodiscard]] VkDevice get() const noexcept { return device_.get(); }
   [[nodiscard]] VkPhysicalDevice physical() const noexcept { return physical_; }

@@ -85,13 +85,41 @@ std::vector<std::string> subgroup_operation_names(VkSubgroupFeatureFlags flags) 
 
 }  // namespace
 
-std::optional<std::uint32_t> compute_queue_family(VkPhysicalDevice device) {
+namespace {
+
+std::vector<VkQueueFamilyProperties> queue_families(VkPhysicalDevice device) {
   std::uint32_t count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
-  for (std::uint32_t i = 0; i < count; ++i) {
+  families.resize(count);
+  return families;
+}
+
+constexpr VkQueueFlags kDrawAndCompute = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+
+}  // namespace
+
+std::optional<std::uint32_t> compute_queue_family(VkPhysicalDevice device) {
+  const auto families = queue_families(device);
+  for (std::uint32_t i = 0; i < families.size(); ++i) {
+    if ((families[i].queueFlags & kDrawAndCompute) == kDrawAndCompute) return i;
+  }
+  for (std::uint32_t i = 0; i < families.size(); ++i) {
     if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) != 0) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> present_queue_family(VkPhysicalDevice device, VkSurfaceKHR surface) {
+  const auto families = queue_families(device);
+  for (std::uint32_t i = 0; i < families.size(); ++i) {
+    VkBool32 presents = VK_FALSE;
+    if ((families[i].queueFlags & kDrawAndCompute) == kDrawAndCompute &&
+        vkGetPhysicalDeviceSurfaceSupportKHR(device, i, surface, &presents) == VK_SUCCESS &&
+        presents == VK_TRUE) {
+      return i;
+    }
   }
   return std::nullopt;
 }

@@ -9,8 +9,12 @@
 
 namespace gpuhist::vk {
 
-// The queue family used for compute (the first with VK_QUEUE_COMPUTE_BIT), if any.
+// The queue family used for compute: the first that also draws (graphics),
+// else the first that computes; nullopt when none computes.
 [[nodiscard]] std::optional<std::uint32_t> compute_queue_family(VkPhysicalDevice device);
+// The first family that computes, draws and presents to `surface`, if any.
+[[nodiscard]] std::optional<std::uint32_t> present_queue_family(VkPhysicalDevice device,
+                                                                VkSurfaceKHR surface);
 
 // Everything `gpuhist devices` prints about one device.
 [[nodiscard]] DeviceInfo describe(VkPhysicalDevice device, std::uint32_t index);

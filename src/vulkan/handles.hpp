@@ -49,6 +49,7 @@ using UniquePipeline = DeviceHandle<VkPipeline, vkDestroyPipeline>;
 using UniqueDescriptorPool = DeviceHandle<VkDescriptorPool, vkDestroyDescriptorPool>;
 using UniqueCommandPool = DeviceHandle<VkCommandPool, vkDestroyCommandPool>;
 using UniqueFence = DeviceHandle<VkFence, vkDestroyFence>;
+using UniqueSemaphore = DeviceHandle<VkSemaphore, vkDestroySemaphore>;
 using UniqueQueryPool = DeviceHandle<VkQueryPool, vkDestroyQueryPool>;
 using UniqueImage = DeviceHandle<VkImage, vkDestroyImage>;
 using UniqueImageView = DeviceHandle<VkImageView, vkDestroyImageView>;

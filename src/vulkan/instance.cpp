@@ -7,7 +7,7 @@
 
 namespace gpuhist::vk {
 
-std::optional<Instance> Instance::create() {
+std::optional<Instance> Instance::create(std::span<const char* const> extensions) {
   std::uint32_t loader_version = VK_API_VERSION_1_0;
   if (vkEnumerateInstanceVersion(&loader_version) != VK_SUCCESS ||
       loader_version < VK_API_VERSION_1_2) {
@@ -23,9 +23,12 @@ std::optional<Instance> Instance::create() {
   VkInstanceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   info.pApplicationInfo = &app;
+  info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
   VkInstance instance = VK_NULL_HANDLE;
   const VkResult result = vkCreateInstance(&info, nullptr, &instance);
-  if (result == VK_ERROR_INCOMPATIBLE_DRIVER || result == VK_ERROR_INITIALIZATION_FAILED) {
+  if (result == VK_ERROR_INCOMPATIBLE_DRIVER ||
+      (result == VK_ERROR_INITIALIZATION_FAILED && extensions.empty())) {
     return std::nullopt;
   }
   check(result, "creating the Vulkan instance");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -12,7 +13,9 @@ class Instance {
  public:
   // A Vulkan 1.2 instance, or nullopt when no loader driver can provide one
   // (no Vulkan on this machine is not an error until a GPU is asked for).
-  static std::optional<Instance> create();
+  // `extensions` are instance extensions to enable (a window system's surface
+  // extensions); creation fails with Error(Device) when one is missing.
+  static std::optional<Instance> create(std::span<const char* const> extensions = {});
 
   Instance(Instance&& other) noexcept;
   Instance& operator=(Instance&& other) noexcept;

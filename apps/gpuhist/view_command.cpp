@@ -1,0 +1,67 @@
+#include "view_command.hpp"
+
+#include <iostream>
+
+#include "common_options.hpp"
+#include "draw_command.hpp"
+#include "exit_codes.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/viewer.hpp"
+
+namespace gpuhist::cli {
+
+CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
+  CLI::App* cmd = app.add_subcommand(
+      "view", std::string("Play a video or show an image with its histograms, live. Keys: ") +
+                  kViewerKeys);
+  cmd->add_option("input", args.input, "Video or image file")->required();
+  cmd->add_option("--device", args.device, "auto, a device index or a name substring")
+      ->capture_default_str();
+  cmd->add_option("--size", args.size, "Window size WxH (default: the picture's, up to 1600x900)");
+  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")->capture_default_str();
+  cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
+  cmd->add_option("--strategy", args.strategy, "Counting strategy (default: gpu)");
+  cmd->add_option("--scale", args.scale, "First scale mode: seed, max or log")
+      ->capture_default_str();
+  cmd->add_flag("--exit-at-end", args.exit_at_end,
+                "Close after a video's last frame instead of holding it");
+  return cmd;
+}
+
+int run_view(const ViewArgs& args) {
+  auto counting = parse_counting(args.bins, args.luma, args.strategy);
+  if (!counting) return kExitUsage;
+  ViewerOptions options;
+  options.device = args.device;
+  options.histogram = counting->options;
+  options.run = counting->run;
+  const auto scale = parse_scale_mode(args.scale);
+  if (!scale) return usage_error("unknown --scale '" + args.scale + "' (seed, max, log)");
+  options.style.scale = *scale;
+  if (!args.size.empty()) {
+    const auto size = parse_size(args.size);
+    if (!size || size->first < 2 || size->second < 2 || size->first > kMaxDrawSize ||
+        size->second > kMaxDrawSize) {
+      return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
+    }
+    options.width = size->first;
+    options.height = size->second;
+  }
+  options.exit_at_end = args.exit_at_end;
+  options.on_damage = [&](const std::string& cause) {
+    std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
+  };
+  options.on_status = [](const std::string& line) { std::cerr << "gpuhist view: " << line << '\n'; };
+  try {
+    const std::int64_t frames = run_viewer(args.input, options);
+    std::cerr << "gpuhist view: " << frames << " frames shown\n";
+  } catch (const Error& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return e.kind() == ErrorKind::Device            ? kExitDevice
+           : e.kind() == ErrorKind::InvalidArgument ? kExitUsage
+                                                    : kExitInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace gpuhist::cli

@@ -1,0 +1,42 @@
+// `gpuhist view`: a live window that plays a video, or shows an image, with the
+// overlay of its RGB and luminance histograms, counted and drawn on the GPU
+// every frame. Part of the gpuhist::view library (GLFW and a Vulkan swapchain).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "gpuhist/context.hpp"
+#include "gpuhist/histogram_options.hpp"
+#include "gpuhist/render.hpp"
+
+namespace gpuhist {
+
+struct ViewerOptions {
+  std::string device = "auto";  // as Context::open; the device must draw to the window
+  std::uint32_t width = 0;      // window size; 0: the picture's, fitted in 1600 x 900
+  std::uint32_t height = 0;
+  HistogramOptions histogram;
+  RunOptions run;  // strategy: `gpu` unless set (CPU strategies count on the host)
+  OverlayStyle style;
+  bool exit_at_end = false;  // close after a video's last frame instead of holding it
+  // Damaged video packets (skipped), and one line per change the keys make.
+  std::function<void(const std::string&)> on_damage;
+  std::function<void(const std::string&)> on_status;
+};
+
+// What the keys do, for the help text: space pause, c channels, s scale, q/Esc quit.
+inline constexpr const char* kViewerKeys =
+    "space: pause/play, c: cycle channels, s: cycle scale, q or Esc: quit";
+
+// Shows `path` (a still image, by its extension, or any video FFmpeg reads)
+// until the window is closed, q or Esc. Frames play at their own times;
+// resizing the window keeps the picture covering it. Returns the frames shown.
+// Throws Error(Input) for a file that cannot be read, Error(Device) when no
+// window or no device that can draw to it is available, Error(InvalidArgument)
+// for bad options.
+std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& options);
+
+}  // namespace gpuhist

@@ -1,0 +1,249 @@
+#include "gpuhist/viewer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "cpu/parallel.hpp"
+#include "cpu/reference.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/pipeline.hpp"
+#include "gpuhist/video_file.hpp"
+#include "render/overlay_renderer.hpp"
+#include "view/display_frame.hpp"
+#include "view/present_loop.hpp"
+#include "view/swapchain.hpp"
+#include "view/window.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/device_info.hpp"
+#include "vulkan/device_select.hpp"
+#include "vulkan/gpu_counter.hpp"
+#include "vulkan/instance.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+namespace gpuhist {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Extensions of the still images gpuhist reads through OpenImageIO; anything
+// else is opened as a video.
+bool is_still(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::array<const char*, 15> kStill = {
+      ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".exr", ".bmp",
+      ".ppm", ".pgm", ".pnm",  ".hdr", ".tga",  ".dpx",  ".psd"};
+  return std::any_of(kStill.begin(), kStill.end(), [&](const char* e) { return ext == e; });
+}
+
+// The window's first size: the picture's, scaled down to fit 1600 x 900.
+void initial_size(const ViewerOptions& options, std::uint32_t w, std::uint32_t h,
+                  std::uint32_t& width, std::uint32_t& height) {
+  if (options.width != 0 && options.height != 0) {
+    width = options.width;
+    height = options.height;
+    return;
+  }
+  const double fit = std::min({1.0, 1600.0 / w, 900.0 / h});
+  width = std::max(2U, static_cast<std::uint32_t>(w * fit));
+  height = std::max(2U, static_cast<std::uint32_t>(h * fit));
+}
+
+// Destroys the window's surface before the instance.
+class Surface {
+ public:
+  Surface(VkInstance instance, VkSurfaceKHR surface) : instance_(instance), surface_(surface) {}
+  Surface(const Surface&) = delete;
+  Surface& operator=(const Surface&) = delete;
+  Surface(Surface&&) = delete;
+  Surface& operator=(Surface&&) = delete;
+  ~Surface() { vkDestroySurfaceKHR(instance_, surface_, nullptr); }
+  [[nodiscard]] VkSurfaceKHR get() const noexcept { return surface_; }
+
+ private:
+  VkInstance instance_;
+  VkSurfaceKHR surface_;
+};
+
+// The device `spec` names among those that can draw to `surface`.
+std::unique_ptr<vk::Device> open_presenting_device(const vk::Instance& instance,
+                                                   VkSurfaceKHR surface, std::string_view spec) {
+  if (spec == "cpu") {
+    throw Error(ErrorKind::InvalidArgument, "the viewer draws with Vulkan: --device cpu cannot");
+  }
+  const vk::ComputeDevices all = vk::compute_devices(instance);
+  vk::ComputeDevices able;
+  for (std::size_t i = 0; i < all.physical.size(); ++i) {
+    if (vk::present_queue_family(all.physical[i], surface)) {
+      able.physical.push_back(all.physical[i]);
+      able.info.push_back(all.info[i]);
+    }
+  }
+  const auto chosen = vk::select_device(able.info, spec);
+  if (!chosen) throw Error(ErrorKind::Device, "no Vulkan device can draw to the window");
+  vk::DeviceRequest request;
+  request.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+  request.present_to = surface;
+  return std::make_unique<vk::Device>(able.physical[*chosen], able.info[*chosen], request);
+}
+
+const char* channels_name(std::uint32_t channels) {
+  switch (channels) {
+    case kDrawRed | kDrawGreen | kDrawBlue:
+      return "RGB";
+    case kDrawRed:
+      return "red";
+    case kDrawGreen:
+      return "green";
+    case kDrawBlue:
+      return "blue";
+    default:
+      return "RGB and luminance";
+  }
+}
+
+}  // namespace
+
+std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& options) {
+  validate(options.histogram);
+  const auto status = [&](const std::string& line) {
+    if (options.on_status) options.on_status(line);
+  };
+
+  // The source: one still picture, or a video decoded ahead on its own thread.
+  std::optional<Image> still;
+  std::unique_ptr<VideoReader> reader;
+  std::uint32_t source_w = 0, source_h = 0;
+  if (is_still(path)) {
+    still = load_image(path);
+    source_w = still->width;
+    source_h = still->height;
+  } else {
+    reader = std::make_unique<VideoReader>(path);
+    source_w = reader->width();
+    source_h = reader->height();
+  }
+
+  std::uint32_t width = 0, height = 0;
+  initial_size(options, source_w, source_h, width, height);
+  view::Window window(width, height, "gpuhist: " + path.filename().string());
+  const std::vector<const char*> extensions = view::Window::required_extensions();
+  std::optional<vk::Instance> instance = vk::Instance::create(extensions);
+  if (!instance) throw Error(ErrorKind::Device, "Vulkan is not available on this machine");
+  const Surface surface(instance->get(), window.create_surface(instance->get()));
+  const std::unique_ptr<vk::Device> device =
+      open_presenting_device(*instance, surface.get(), options.device);
+  status("drawing on " + device->info().name);
+
+  const Strategy strategy = options.run.strategy.value_or(Strategy::Gpu);
+  vk::GpuCounter counter(*device);
+  const auto count = [&](const ImageView& image) {
+    if (strategy == Strategy::CpuReference) return cpu::count_reference(image, options.histogram);
+    if (strategy == Strategy::Cpu) return cpu::count_parallel(image, options.histogram);
+    return counter.count(image, options.histogram, strategy, options.run.chunk);
+  };
+
+  const VkSurfaceFormatKHR format = view::choose_surface_format(device->physical(), surface.get());
+  render::OverlayRenderer overlay(*device, format.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+  view::Swapchain swapchain(*device, surface.get(), format, overlay.render_pass());
+  view::PresentLoop presenter(*device, swapchain);
+
+  std::unique_ptr<DecodeAhead> frames;
+  if (reader) frames = std::make_unique<DecodeAhead>(*reader, options.on_damage);
+  Image shown;  // RGB8 or RGB16
+  Histogram histogram;
+  if (still) {
+    histogram = count(still->view());
+    shown = display_frame(still->view());
+  }
+  OverlayStyle style = options.style;
+  bool paused = false, ended = !frames;
+  double clock_origin = 0;  // steady seconds at which video time 0 is shown
+  bool have_frame = static_cast<bool>(still);
+  std::optional<VideoFrame> pending;  // decoded, waiting for its time
+  std::int64_t presented = 0;
+  bool dirty = true;  // something changed since the last frame drawn
+  std::uint32_t drawn_w = 0, drawn_h = 0;
+  const auto now_s = [] {
+    return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+  };
+
+  while (!window.should_close()) {
+    for (int key : window.take_keys()) {
+      if (key == GLFW_KEY_Q || key == GLFW_KEY_ESCAPE) return presented;
+      if (key == GLFW_KEY_SPACE && frames) {
+        paused = !paused;
+        if (!paused && pending) clock_origin = now_s() - pending->time;
+        status(paused ? "paused" : "playing");
+        dirty = true;
+      } else if (key == GLFW_KEY_C) {
+        constexpr std::array<std::uint32_t, 5> kCycle = {
+            kDrawRed | kDrawGreen | kDrawBlue, kDrawRed, kDrawGreen, kDrawBlue,
+            kDrawRed | kDrawGreen | kDrawBlue | kDrawLuminance};
+        const auto* at = std::find(kCycle.begin(), kCycle.end(), style.left_channels);
+        style.left_channels = at == kCycle.end() || at + 1 == kCycle.end() ? kCycle[0] : *(at + 1);
+        status(std::string("channels: ") + channels_name(style.left_channels));
+        dirty = true;
+      } else if (key == GLFW_KEY_S) {
+        style.scale = style.scale == ScaleMode::Seed  ? ScaleMode::Max
+                      : style.scale == ScaleMode::Max ? ScaleMode::Log
+                                                      : ScaleMode::Seed;
+        status("scale: " + std::string(to_string(style.scale)));
+        dirty = true;
+      }
+    }
+
+    // The next video frame, once its time has come.
+    if (frames && !paused && !ended) {
+      if (!pending) {
+        pending = frames->next();
+        if (!pending) {
+          ended = true;
+          status("end of video");
+          if (options.exit_at_end) return presented;
+        } else if (!have_frame) {
+          clock_origin = now_s() - pending->time;
+        }
+      }
+      if (pending && now_s() >= clock_origin + pending->time) {
+        histogram = count(pending->image.view());
+        shown = display_frame(pending->image.view());
+        have_frame = true;
+        dirty = true;
+        pending.reset();
+      }
+    }
+
+    std::uint32_t fb_w = 0, fb_h = 0;
+    window.framebuffer_size(fb_w, fb_h);
+    if (!have_frame || fb_w < 2 || fb_h < 2) {
+      window.poll(0.005);  // minimised, or the first frame is still decoding
+      continue;
+    }
+    if (dirty || fb_w != drawn_w || fb_h != drawn_h) {
+      if (presenter.draw(fb_w, fb_h, [&](VkCommandBuffer cmd, VkFramebuffer target,
+                                         VkExtent2D extent) {
+            overlay.set_frame(shown.view(), histogram, extent.width, extent.height);
+            overlay.record(cmd, target, style);
+          })) {
+        ++presented;
+        dirty = false;
+        drawn_w = fb_w;
+        drawn_h = fb_h;
+      }
+    }
+    // Playback polls; a still picture or a paused video waits for events.
+    window.poll(frames && !paused && !ended ? 0.001 : 0.05);
+  }
+  return presented;
+}
+
+}  // namespace gpuhist

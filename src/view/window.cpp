@@ -1,0 +1,93 @@
+#include "view/window.hpp"
+
+#include <cstdlib>
+#include <utility>
+
+#define GLFW_INCLUDE_VULKAN
+#include <GLFW/glfw3.h>
+
+#include "gpuhist/error.hpp"
+#include "vulkan/check.hpp"
+
+namespace gpuhist::view {
+namespace {
+
+std::string glfw_error() {
+  const char* description = nullptr;
+  glfwGetError(&description);
+  return description != nullptr ? description : "unknown window system error";
+}
+
+// GLFW is initialised once for the process; windows come and go.
+void init_glfw() {
+  static const bool ready = [] {
+    if (glfwInit() != GLFW_TRUE) return false;
+    std::atexit(glfwTerminate);
+    return true;
+  }();
+  if (!ready) {
+    throw Error(ErrorKind::Device, "cannot open a window: " + glfw_error() +
+                                       " (is there a display? set DISPLAY, or run under xvfb-run)");
+  }
+  if (glfwVulkanSupported() != GLFW_TRUE) {
+    throw Error(ErrorKind::Device, "the window system cannot show Vulkan output here");
+  }
+}
+
+}  // namespace
+
+Window::Window(std::uint32_t width, std::uint32_t height, const std::string& title) {
+  init_glfw();
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+  glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+  window_ = glfwCreateWindow(static_cast<int>(width), static_cast<int>(height), title.c_str(),
+                             nullptr, nullptr);
+  if (window_ == nullptr) throw Error(ErrorKind::Device, "cannot open a window: " + glfw_error());
+  // The overlay needs at least 2 x 2 pixels.
+  glfwSetWindowSizeLimits(window_, 2, 2, GLFW_DONT_CARE, GLFW_DONT_CARE);
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
+    if (action == GLFW_PRESS) static_cast<Window*>(glfwGetWindowUserPointer(w))->keys_.push_back(key);
+  });
+}
+
+Window::~Window() {
+  if (window_ != nullptr) glfwDestroyWindow(window_);
+}
+
+std::vector<const char*> Window::required_extensions() {
+  std::uint32_t count = 0;
+  const char** names = glfwGetRequiredInstanceExtensions(&count);
+  if (names == nullptr) {
+    throw Error(ErrorKind::Device, "the window system cannot show Vulkan output: " + glfw_error());
+  }
+  return {names, names + count};
+}
+
+VkSurfaceKHR Window::create_surface(VkInstance instance) const {
+  VkSurfaceKHR surface = VK_NULL_HANDLE;
+  vk::check(glfwCreateWindowSurface(instance, window_, nullptr, &surface),
+            "creating the window's surface");
+  return surface;
+}
+
+void Window::poll(double timeout_s) {
+  if (timeout_s > 0) {
+    glfwWaitEventsTimeout(timeout_s);
+  } else {
+    glfwPollEvents();
+  }
+}
+
+bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+
+void Window::framebuffer_size(std::uint32_t& width, std::uint32_t& height) const {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  width = static_cast<std::uint32_t>(w > 0 ? w : 0);
+  height = static_cast<std::uint32_t>(h > 0 ? h : 0);
+}
+
+std::vector<int> Window::take_keys() { return std::exchange(keys_, {}); }
+
+}  // namespace gpuhist::view

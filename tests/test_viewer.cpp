@@ -1,0 +1,301 @@
+// `gpuhist view` on a virtual X display (Xvfb) with the software Vulkan
+// device: screenshots of the window (xwd) must equal the CPU overlay of the
+// same picture byte for byte, keys (sent with xdotool) must change the scale
+// and channels and quit, and a video must play to its last frame.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpu/reference.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/render.hpp"
+#include "gpuhist/video_file.hpp"
+#include "support/run_cli.hpp"
+
+extern char** environ;
+
+namespace gpuhist {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+// A child process with its own environment additions; killed if still running at the end.
+class Child {
+ public:
+  Child(const std::vector<std::string>& args, const std::vector<std::string>& env,
+        const fs::path& log) {
+    std::vector<std::string> environment = env;
+    for (char** e = environ; *e != nullptr; ++e) {
+      const std::string entry = *e;
+      if (entry.rfind("DISPLAY=", 0) != 0) environment.push_back(entry);
+    }
+    std::vector<char*> argv, envp;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    if (posix_spawnp(&pid_, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  ~Child() {
+    if (pid_ > 0 && !status_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  [[nodiscard]] bool started() const { return pid_ > 0; }
+  // The exit status once the child has exited within `timeout`; nullopt otherwise.
+  std::optional<int> wait_for(std::chrono::milliseconds timeout) {
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    while (!status_ && std::chrono::steady_clock::now() < end) {
+      int raw = 0;
+      if (waitpid(pid_, &raw, WNOHANG) == pid_) {
+        status_ = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+      } else {
+        std::this_thread::sleep_for(50ms);
+      }
+    }
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A window's pixels from an XWD dump (ZPixmap, 24 or 32 bits per pixel).
+std::optional<Picture> parse_xwd(const std::string& data) {
+  if (data.size() < 100) return std::nullopt;
+  const auto field = [&](std::size_t i) {
+    const auto* p = reinterpret_cast<const unsigned char*>(data.data()) + i * 4;
+    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+           p[3];
+  };
+  const std::uint32_t header = field(0), width = field(4), height = field(5);
+  const std::uint32_t byte_order = field(7), bits = field(11), line = field(12);
+  const std::uint32_t masks[3] = {field(14), field(15), field(16)};
+  const std::uint32_t colours = field(19);
+  const std::size_t start = header + std::size_t{colours} * 12;
+  if (field(2) != 2 || (bits != 32 && bits != 24) || data.size() < start + std::size_t{line} * height) {
+    return std::nullopt;
+  }
+  Picture picture{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)};
+  for (std::uint32_t y = 0; y < height; ++y) {
+    for (std::uint32_t x = 0; x < width; ++x) {
+      const auto* p =
+          reinterpret_cast<const unsigned char*>(data.data()) + start + y * line + x * (bits / 8);
+      std::uint32_t v = 0;
+      for (std::uint32_t b = 0; b < bits / 8; ++b) {
+        v |= std::uint32_t{p[b]} << (byte_order == 0 ? 8 * b : 8 * (bits / 8 - 1 - b));
+      }
+      std::uint8_t* out = &picture.rgba[(std::size_t{y} * width + x) * 4];
+      for (int c = 0; c < 3; ++c) {
+        std::uint32_t m = masks[c], shift = 0;
+        while (m != 0 && (m & 1) == 0) {
+          m >>= 1;
+          ++shift;
+        }
+        out[c] = static_cast<std::uint8_t>((v & masks[c]) >> shift);
+      }
+      out[3] = 0xFF;
+    }
+  }
+  return picture;
+}
+
+std::size_t differing_pixels(const Picture& a, const Picture& b) {
+  if (a.width != b.width || a.height != b.height) return SIZE_MAX;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < a.rgba.size(); i += 4) {
+    n += a.rgba[i] != b.rgba[i] || a.rgba[i + 1] != b.rgba[i + 1] || a.rgba[i + 2] != b.rgba[i + 2];
+  }
+  return n;
+}
+
+class Viewer : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = test::temp_dir();
+    // A display number nobody uses.
+    for (int n = 100 + getpid() % 300;; ++n) {
+      if (!fs::exists("/tmp/.X" + std::to_string(n) + "-lock")) {
+        display_ = ":" + std::to_string(n);
+        break;
+      }
+    }
+    xvfb_.emplace(std::vector<std::string>{"Xvfb", display_, "-screen", "0", "640x480x24",
+                                           "-nolisten", "tcp"},
+                  std::vector<std::string>{}, fs::path(dir_) / "xvfb.log");
+    ASSERT_TRUE(xvfb_->started()) << "Xvfb is not installed";
+    const fs::path socket = "/tmp/.X11-unix/X" + display_.substr(1);
+    for (int i = 0; i < 200 && !fs::exists(socket); ++i) std::this_thread::sleep_for(50ms);
+    ASSERT_TRUE(fs::exists(socket)) << read_file(fs::path(dir_) / "xvfb.log");
+  }
+  void TearDown() override {
+    xvfb_.reset();
+    fs::remove_all(dir_);
+  }
+
+  std::unique_ptr<Child> start_viewer(const std::vector<std::string>& options) {
+    std::vector<std::string> args = {GPUHIST_BINARY, "view"};
+    args.insert(args.end(), options.begin(), options.end());
+    return std::make_unique<Child>(args, std::vector<std::string>{"DISPLAY=" + display_},
+                                   fs::path(dir_) / "view.log");
+  }
+
+  // The window titled `title`, or nullopt when it is not there (yet).
+  std::optional<Picture> screenshot(const std::string& title) {
+    const fs::path out = fs::path(dir_) / "shot.xwd";
+    const std::string command = "DISPLAY=" + display_ + " xwd -silent -name '" + title +
+                                "' -out '" + out.string() + "' 2>/dev/null";
+    if (std::system(command.c_str()) != 0) return std::nullopt;
+    return parse_xwd(read_file(out));
+  }
+
+  // Waits (up to a minute: the software device is slow) until the window
+  // shows `expected`; the number of differing pixels of the last screenshot.
+  std::size_t wait_for_picture(const std::string& title, const Picture& expected) {
+    std::size_t differing = SIZE_MAX;
+    for (int i = 0; i < 240 && differing != 0; ++i) {
+      if (const auto shot = screenshot(title)) differing = differing_pixels(*shot, expected);
+      if (differing != 0) std::this_thread::sleep_for(250ms);
+    }
+    return differing;
+  }
+
+  // Presses a key in the window. xdotool may report failure for a key that
+  // closes the window before it is done; callers check the effect instead.
+  void key(const std::string& title, const std::string& name) {
+    const std::string command = "DISPLAY=" + display_ + " xdotool search --name '" + title +
+                                "' windowfocus --sync key " + name + " >/dev/null 2>&1";
+    (void)std::system(command.c_str());
+  }
+
+  std::string log() const { return read_file(fs::path(dir_) / "view.log"); }
+
+  std::string dir_;
+  std::string display_;
+  std::optional<Child> xvfb_;
+};
+
+TEST_F(Viewer, ShowsTheOverlayOfAnImageAndFollowsTheKeys) {
+  // 90x60: left two thirds a dark blue, the rest a ramp, so every panel has bars.
+  Picture source{90, 60, std::vector<std::uint8_t>(90 * 60 * 4)};
+  for (std::uint32_t y = 0; y < 60; ++y) {
+    for (std::uint32_t x = 0; x < 90; ++x) {
+      std::uint8_t* p = &source.rgba[(y * 90 + x) * 4];
+      p[0] = x < 60 ? 20 : static_cast<std::uint8_t>(x * 2 + y);
+      p[1] = x < 60 ? 40 : static_cast<std::uint8_t>(255 - x);
+      p[2] = x < 60 ? 120 : static_cast<std::uint8_t>(y * 4);
+      p[3] = 255;
+    }
+  }
+  const fs::path file = fs::path(dir_) / "still.png";
+  save_picture(file, source);
+  const Image image = load_image(file);
+  const Histogram histogram = cpu::count_reference(image.view(), {});
+  const std::string title = "gpuhist: still.png";
+
+  auto viewer = start_viewer({file.string(), "--size", "160x120"});
+  OverlayStyle style;
+  EXPECT_EQ(wait_for_picture(title, draw_overlay_cpu(image.view(), histogram, 160, 120, style)), 0U)
+      << log();
+
+  key(title, "s");  // seed -> max
+  style.scale = ScaleMode::Max;
+  EXPECT_EQ(wait_for_picture(title, draw_overlay_cpu(image.view(), histogram, 160, 120, style)), 0U)
+      << log();
+  key(title, "c");  // RGB -> red
+  style.left_channels = kDrawRed;
+  EXPECT_EQ(wait_for_picture(title, draw_overlay_cpu(image.view(), histogram, 160, 120, style)), 0U)
+      << log();
+
+  key(title, "q");
+  EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
+  EXPECT_NE(log().find("scale: max"), std::string::npos) << log();
+  EXPECT_NE(log().find("channels: red"), std::string::npos) << log();
+}
+
+TEST_F(Viewer, PlaysAVideoToItsLastFrame) {
+  const fs::path clip = fs::path(dir_) / "clip.mkv";
+  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
+                         "testsrc=size=64x48:rate=10 -frames:v 6 -c:v ffv1 '" +
+                         clip.string() + "'")
+                            .c_str()),
+            0);
+  VideoReader reader(clip);
+  VideoFrame frame, last;
+  while (reader.next(frame)) last = frame;
+  const Histogram histogram = cpu::count_reference(last.image.view(), {});
+  const Picture expected = draw_overlay_cpu(last.image.view(), histogram, 128, 96);
+
+  auto viewer = start_viewer({clip.string(), "--size", "128x96"});
+  EXPECT_EQ(wait_for_picture("gpuhist: clip.mkv", expected), 0U) << log();
+  key("gpuhist: clip.mkv", "Escape");
+  EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
+  EXPECT_NE(log().find("end of video"), std::string::npos) << log();
+}
+
+TEST_F(Viewer, ExitsAtTheEndWhenAsked) {
+  const fs::path clip = fs::path(dir_) / "short.mp4";
+  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
+                         "testsrc2=size=48x32:rate=20 -frames:v 8 -c:v libx264 -pix_fmt yuv420p '" +
+                         clip.string() + "'")
+                            .c_str()),
+            0);
+  auto viewer = start_viewer({clip.string(), "--exit-at-end"});
+  EXPECT_EQ(viewer->wait_for(60s), std::optional<int>(0)) << log();
+  EXPECT_NE(log().find("frames shown"), std::string::npos) << log();
+}
+
+TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
+  const std::string dir = test::temp_dir();
+  const fs::path clip = fs::path(dir) / "clip.mkv";
+  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
+                         "testsrc=size=32x24:rate=10 -frames:v 2 -c:v ffv1 '" +
+                         clip.string() + "'")
+                            .c_str()),
+            0);
+  {
+    // No display at all: a device error naming the cause.
+    Child viewer({GPUHIST_BINARY, "view", clip.string()}, {}, fs::path(dir) / "log");
+    EXPECT_EQ(viewer.wait_for(30s), std::optional<int>(3));
+    EXPECT_NE(read_file(fs::path(dir) / "log").find("display"), std::string::npos)
+        << read_file(fs::path(dir) / "log");
+  }
+  auto missing = test::run_cli({"view", (fs::path(dir) / "nope.mkv").string()});
+  EXPECT_EQ(missing.status, 1) << missing.err;
+  auto bad_size = test::run_cli({"view", clip.string(), "--size", "1x1"});
+  EXPECT_EQ(bad_size.status, 2) << bad_size.err;
+  auto bad_scale = test::run_cli({"view", clip.string(), "--scale", "cubic"});
+  EXPECT_EQ(bad_scale.status, 2) << bad_scale.err;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpuhist
