@@ -154,6 +154,23 @@ TEST_F(Video, OverlayVideoHasEveryFrameAtTheRequestedSize) {
     ++frames;
   }
   EXPECT_EQ(frames, 12);
+  // The GPU-drawn overlay gives the CPU-composed frames exactly, so the
+  // (deterministic) encoder writes the same bytes for both.
+  const fs::path by_gpu = dir_ / "gpu.mp4", by_cpu = dir_ / "cpu.mp4";
+  const auto gpu = test::run_cli({"video", clip.string(), "--overlay", "-o", by_gpu.string(),
+                                  "--size", "160x90", "--renderer", "gpu"});
+  ASSERT_EQ(gpu.status, 0) << gpu.err;
+  const auto cpu = test::run_cli({"video", clip.string(), "--overlay", "-o", by_cpu.string(),
+                                  "--size", "160x90", "--renderer", "cpu"});
+  ASSERT_EQ(cpu.status, 0) << cpu.err;
+  const auto bytes = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(bytes(by_gpu), bytes(by_cpu));
+  const auto bad_renderer = test::run_cli(
+      {"video", clip.string(), "--overlay", "-o", out.string(), "--renderer", "opengl"});
+  EXPECT_EQ(bad_renderer.status, 2) << bad_renderer.err;
   const auto missing_output = test::run_cli({"video", clip.string(), "--overlay"});
   EXPECT_EQ(missing_output.status, 2) << missing_output.err;
   const auto bad_size =

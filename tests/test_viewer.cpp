@@ -188,11 +188,12 @@ class Viewer : public testing::Test {
     return differing;
   }
 
-  // Presses a key in the window. xdotool may report failure for a key that
+  // Presses a key in the window (sent to it directly: there is no window
+  // manager to give it the focus). xdotool may report failure for a key that
   // closes the window before it is done; callers check the effect instead.
   void key(const std::string& title, const std::string& name) {
     const std::string command = "DISPLAY=" + display_ + " xdotool search --name '" + title +
-                                "' windowfocus --sync key " + name + " >/dev/null 2>&1";
+                                "' key --window %1 " + name + " >/dev/null 2>&1";
     (void)std::system(command.c_str());
   }
 

@@ -88,6 +88,16 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
     width = size->first & ~1U;
     height = size->second & ~1U;
   }
+  const std::string& renderer = args.renderer;
+  if (!renderer.empty() && renderer != "cpu" && renderer != "gpu") {
+    return usage_error("unknown --renderer '" + renderer + "' (cpu, gpu)");
+  }
+  if (renderer == "gpu" && context.device() == nullptr) {
+    return usage_error("--renderer gpu needs a Vulkan device, and none is in use");
+  }
+  // A software device draws the whole frame slower than the CPU composes it.
+  const bool gpu_renderer = renderer == "gpu" || (renderer.empty() && context.device() != nullptr &&
+                                                  context.device()->hardware());
   std::atomic<int> status = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
@@ -95,8 +105,9 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
   };
   try {
     const auto start = std::chrono::steady_clock::now();
-    const OverlayResult result = write_overlay_video(context, reader, args.output, width, height,
-                                                     options, run, report_damage, args.input);
+    const OverlayResult result =
+        write_overlay_video(context, reader, args.output, width, height, options, run,
+                            gpu_renderer, report_damage, args.input);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "%lld frames written to %s (%s, %ux%u) in %.2f s\n",
@@ -116,7 +127,7 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
 OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
                                   const std::filesystem::path& output, std::uint32_t width,
                                   std::uint32_t height, const HistogramOptions& options,
-                                  const RunOptions& run,
+                                  const RunOptions& run, bool gpu_renderer,
                                   const std::function<void(const std::string&)>& on_damage,
                                   const std::filesystem::path& audio_from) {
   VideoWriter writer(output, width, height, reader.frame_rate(), audio_from);
@@ -129,8 +140,8 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   while (std::optional<VideoFrame> frame = frames.next()) {
     const ImageView view = frame->image.view();
     const Histogram h = context.compute(view, options, run);
-    encode.push(context.device() != nullptr ? context.draw_overlay(view, h, width, height, style)
-                                            : draw_overlay_cpu(view, h, width, height, style));
+    encode.push(gpu_renderer ? context.draw_overlay(view, h, width, height, style)
+                             : draw_overlay_cpu(view, h, width, height, style));
     ++result.frames;
   }
   encode.finish();
@@ -154,6 +165,8 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_flag("--overlay", args.overlay,
                 "Write -o as a video with the RGB and luminance histograms drawn on every frame");
   cmd->add_option("--size", args.size, "Size WxH of the --overlay video (default: the input's)");
+  cmd->add_option("--renderer", args.renderer,
+                  "Who draws the --overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)");
   return cmd;
 }
 

@@ -25,6 +25,7 @@ struct VideoArgs {
   bool no_progress = false;
   bool overlay = false;  // -o names an annotated video instead of the rows
   std::string size;      // overlay video size WxH (default: the input's, made even)
+  std::string renderer;  // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)
 };
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args);
@@ -40,7 +41,7 @@ struct OverlayResult {
 OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
                                   const std::filesystem::path& output, std::uint32_t width,
                                   std::uint32_t height, const HistogramOptions& options,
-                                  const RunOptions& run,
+                                  const RunOptions& run, bool gpu_renderer,
                                   const std::function<void(const std::string&)>& on_damage,
                                   const std::filesystem::path& audio_from);
 int run_video(const VideoArgs& args);
