@@ -1,6 +1,8 @@
 #include "bench_cli.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <iostream>
 
 #include "gpuhist/error.hpp"
@@ -22,6 +24,11 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
       ->delimiter(',');
   app.add_option("--data", args.kinds, "random, one-colour, photo (default: all)")->delimiter(',');
   app.add_option("--repetitions", args.repetitions, "Timed runs per measurement");
+  app.add_option("--stream-sizes", args.stream_sizes,
+                 "Frame sizes of the host-memory stream, WxH, or none (default: 1920x1080, "
+                 "3840x2160, 7680x4320; the smallest of --sizes when given)")
+      ->delimiter(',');
+  app.add_option("--stream-frames", args.stream_frames, "Frames per stream run (default 60)");
 }
 
 namespace {
@@ -41,18 +48,36 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
   config.device = args.device;
   config.tune = args.tune;
   if (args.repetitions > 0) config.repetitions = args.repetitions;
-  if (!args.sizes.empty()) {
-    config.sizes.clear();
-    for (const std::string& text : args.sizes) {
+  using Sizes = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  const auto parse_sizes = [](const std::vector<std::string>& texts,
+                              Sizes& sizes) -> std::optional<std::string> {
+    sizes.clear();
+    for (const std::string& text : texts) {
       unsigned w = 0, h = 0;
       char x = 0;
       std::istringstream in(text);
-      if (!(in >> w >> x >> h) || x != 'x' || w == 0 || h == 0 || !in.eof()) {
-        return usage("bad --sizes entry '" + text + "' (expected WxH)");
-      }
-      config.sizes.emplace_back(w, h);
+      if (!(in >> w >> x >> h) || x != 'x' || w == 0 || h == 0 || !in.eof()) return text;
+      sizes.emplace_back(w, h);
+    }
+    return std::nullopt;
+  };
+  if (!args.sizes.empty()) {
+    if (const auto bad = parse_sizes(args.sizes, config.sizes)) {
+      return usage("bad --sizes entry '" + *bad + "' (expected WxH)");
+    }
+    config.stream_sizes = {*std::min_element(
+        config.sizes.begin(), config.sizes.end(), [](const auto& a, const auto& b) {
+          return std::uint64_t{a.first} * a.second < std::uint64_t{b.first} * b.second;
+        })};
+  }
+  if (args.stream_sizes == std::vector<std::string>{"none"}) {
+    config.stream_sizes.clear();
+  } else if (!args.stream_sizes.empty()) {
+    if (const auto bad = parse_sizes(args.stream_sizes, config.stream_sizes)) {
+      return usage("bad --stream-sizes entry '" + *bad + "' (expected WxH or none)");
     }
   }
+  if (args.stream_frames > 0) config.stream_frames = args.stream_frames;
   if (!args.strategies.empty()) {
     config.strategies.clear();
     for (const std::string& name : args.strategies) {
@@ -100,9 +125,16 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
       std::cerr << "gpuhist: error: cannot write the report\n";
       return 4;
     }
+    const auto mismatch = [](const std::string& check) { return check.rfind("MISMATCH", 0) == 0; };
     for (const Row& row : report.rows) {
-      if (row.check.rfind("MISMATCH", 0) == 0) {
+      if (mismatch(row.check)) {
         std::cerr << "gpuhist: error: a strategy's counts differed from the cpu strategy\n";
+        return 70;
+      }
+    }
+    for (const StreamRow& row : report.stream) {
+      if (mismatch(row.check)) {
+        std::cerr << "gpuhist: error: a streamed frame's counts differed from the cpu strategy\n";
         return 70;
       }
     }

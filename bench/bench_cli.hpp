@@ -23,6 +23,8 @@ struct BenchArgs {
   std::vector<std::string> strategies;  // names
   std::vector<std::string> kinds;       // random, one-colour, photo
   std::uint32_t repetitions = 0;        // 0: the configuration's default
+  std::vector<std::string> stream_sizes;  // WxH; "none" for no stream
+  std::uint32_t stream_frames = 0;        // 0: the configuration's default
 };
 
 void add_bench_options(CLI::App& app, BenchArgs& args);

@@ -135,7 +135,7 @@ std::string describe(const vk::GpuTuning& t) {
       << (t.interleave.value_or(false) ? " interleaved" : "") << " per-unit "
       << t.groups_per_unit.value_or(0) << " unroll " << t.unroll.value_or(1) << " wide "
       << t.wide_loads.value_or(false) << " uniform " << t.uniform_runs.value_or(false) << " slice "
-      << t.slice_pixels.value_or(0);
+      << t.slice_pixels.value_or(0) << " merge " << t.merge_copies.value_or(1);
   return out.str();
 }
 
@@ -157,18 +157,25 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
     return t;
   };
   std::vector<vk::GpuTuning> grid;
-  // Pixels per dispatch (0: the whole image in one) against workgroups per unit.
-  for (std::uint32_t slice : {0U, 1U << 24, 1U << 25, 1U << 26}) {
-    for (std::uint32_t per_unit : {4U, 8U, 16U}) {
-      vk::GpuTuning t = make(512, 1, 0, per_unit, 1, false, false);
+  // One global histogram or 16 for the workgroups' merges, against pixels per
+  // dispatch (0: the whole image in one).
+  for (std::uint32_t merge : {1U, 16U}) {
+    for (std::uint32_t slice : {0U, 1U << 22, 1U << 23, 1U << 25}) {
+      vk::GpuTuning t = make(512, 1, 0, 8, 1, false, false);
       t.slice_pixels = slice;
+      t.merge_copies = merge;
       grid.push_back(t);
     }
   }
-  // Interleaved copies and unrolled loads, in 32 Mpixel slices.
-  for (vk::GpuTuning t : {make(1024, 4, 0, 16, 2, true, false), make(512, 1, 0, 8, 2, false, false),
-                          make(256, 5, warp_shift, 8, 1, false, false)}) {
+  // Workgroups per unit, workgroup sizes, unrolled loads, several private
+  // copies, subgroup votes: each against the defaults (32 Mpixel slices, 16 merge copies).
+  for (vk::GpuTuning t :
+       {make(512, 1, 0, 2, 1, false, false), make(512, 1, 0, 4, 1, false, false),
+        make(512, 1, 0, 16, 1, false, false), make(256, 1, 0, 16, 1, false, false),
+        make(1024, 1, 0, 4, 1, false, false), make(512, 1, 0, 8, 2, false, false),
+        make(256, 5, warp_shift, 8, 1, false, false), make(512, 1, 0, 8, 1, false, true)}) {
     t.slice_pixels = 1U << 25;
+    t.merge_copies = 16;
     grid.push_back(t);
   }
   if (info.max_invocations < 1024)
@@ -256,6 +263,44 @@ Photo read_netpbm(const std::string& path) {
   return photo;
 }
 
+namespace {
+
+// Frames of the photograph (random pixels without one) in host memory, counted
+// with several in flight, read in place and copied first.
+void run_stream(const Config& config, vk::GpuCounter& counter, Report& report) {
+  const Case rgba8{{ChannelLayout::RGBA, SampleType::U8}, 256};
+  for (const auto& [w, h] : config.stream_sizes) {
+    const Pixels frame =
+        make_pixels(rgba8, w, h, config.photo ? DataKind::Photo : DataKind::Random, config.photo);
+    const HistogramOptions options{256};
+    const Histogram expected = cpu::count_parallel(frame.view, options);
+    for (vk::StreamMode mode : {vk::StreamMode::Direct, vk::StreamMode::Copy}) {
+      StreamRow row;
+      row.width = w;
+      row.height = h;
+      row.mode = mode == vk::StreamMode::Direct ? "direct" : "copy";
+      row.frames = config.stream_frames;
+      row.in_flight = config.stream_in_flight;
+      try {
+        // A short run first, so that the timed one starts warm.
+        (void)counter.stream(frame.view, options, row.in_flight, row.in_flight, mode);
+        const vk::StreamResult r =
+            counter.stream(frame.view, options, row.frames, row.in_flight, mode);
+        row.fps = r.fps;
+        row.gbps = r.gbps;
+        row.upload_percent = report.upload_gbps > 0 ? 100.0 * r.gbps / report.upload_gbps : 0.0;
+        row.check = compare(r.histogram, expected);
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::InvalidArgument && e.kind() != ErrorKind::Device) throw;
+        row.check = std::string("not run: ") + e.what();
+      }
+      report.stream.push_back(row);
+    }
+  }
+}
+
+}  // namespace
+
 Config default_config(bool quick) {
   Config config;
   config.kinds = {DataKind::Random, DataKind::Flat, DataKind::Photo};
@@ -268,9 +313,12 @@ Config default_config(bool quick) {
     config.cases = {{rgba8, 256}, {rgba16, 4096}, {rgbaf, 1024}};
     config.repetitions = 3;
     config.warmup = 1;
+    config.stream_sizes = {{320, 240}};
+    config.stream_frames = 12;
   } else {
     config.sizes = {{2448, 1505}, {7680, 4320}, {16384, 16384}};
     config.cases = {{rgba8, 256}, {rgba16, 4096}, {rgba16, 65536}, {rgbaf, 1024}};
+    config.stream_sizes = {{1920, 1080}, {3840, 2160}, {7680, 4320}};
   }
   return config;
 }
@@ -300,7 +348,9 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     report.copy_small_gbps = counter->copy_rate(64ULL << 20, config.repetitions);
     report.upload_gbps =
         counter->upload_rate(std::min<std::uint64_t>(copy_bytes, 256ULL << 20), config.repetitions);
+    report.shader_copy_gbps = counter->shader_copy_rate(copy_bytes, config.repetitions);
   }
+  const double copy_limit = std::max(report.copy_gbps, report.shader_copy_gbps);
 
   const auto largest_size =
       *std::max_element(config.sizes.begin(), config.sizes.end(), [](const auto& a, const auto& b) {
@@ -331,7 +381,7 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
           row.kind = kind;
           row.gbps = ms > 0 ? bytes / (ms * 1e6) : 0.0;
           row.gpixels = ms > 0 ? static_cast<double>(pixels.view.pixel_count()) / (ms * 1e6) : 0.0;
-          row.copy_percent = report.copy_gbps > 0 ? 100.0 * row.gbps / report.copy_gbps : 0.0;
+          row.copy_percent = copy_limit > 0 ? 100.0 * row.gbps / copy_limit : 0.0;
           progress(row);
           report.rows.push_back(std::move(row));
         };
@@ -403,6 +453,7 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
       }
     }
   }
+  if (counter && !config.tune) run_stream(config, *counter, report);
   return report;
 }
 
@@ -424,7 +475,8 @@ void print_table(const Report& report, std::ostream& out) {
         << ", Vulkan " << report.device->api_version << '\n'
         << "device copy rate " << fixed(report.copy_gbps, 1) << " GB/s (read + write; "
         << fixed(report.copy_small_gbps, 1) << " GB/s for 64 MiB); host-to-device upload "
-        << fixed(report.upload_gbps, 1) << " GB/s\n";
+        << fixed(report.upload_gbps, 1) << " GB/s; shader copy "
+        << fixed(report.shader_copy_gbps, 1) << " GB/s (read + write)\n";
   } else {
     out << "device none (CPU strategies only)\n";
   }
@@ -444,6 +496,17 @@ void print_table(const Report& report, std::ostream& out) {
     if (!r.variant.empty()) out << "  [" << r.variant << "]";
     out << '\n';
   }
+  if (report.stream.empty()) return;
+  out << "host-memory stream (gpu strategy, RGBA8 photo frames)\n"
+      << std::left << std::setw(12) << "size" << std::setw(8) << "mode" << std::right
+      << std::setw(8) << "frames" << std::setw(11) << "in flight" << std::setw(10) << "fps"
+      << std::setw(9) << "GB/s" << std::setw(10) << "% upload" << "  check\n";
+  for (const StreamRow& r : report.stream) {
+    out << std::left << std::setw(12) << (std::to_string(r.width) + "x" + std::to_string(r.height))
+        << std::setw(8) << r.mode << std::right << std::setw(8) << r.frames << std::setw(11)
+        << r.in_flight << std::setw(10) << fixed(r.fps, 1) << std::setw(9) << fixed(r.gbps, 1)
+        << std::setw(10) << fixed(r.upload_percent, 1) << "  " << r.check << '\n';
+  }
 }
 
 void print_json(const Report& report, std::ostream& out) {
@@ -460,6 +523,7 @@ void print_json(const Report& report, std::ostream& out) {
   j["copy_gbps"] = report.copy_gbps;
   j["copy_64mib_gbps"] = report.copy_small_gbps;
   j["upload_gbps"] = report.upload_gbps;
+  j["shader_copy_gbps"] = report.shader_copy_gbps;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const Row& r : report.rows) {
     nlohmann::ordered_json row;
@@ -479,6 +543,19 @@ void print_json(const Report& report, std::ostream& out) {
     rows.push_back(std::move(row));
   }
   j["rows"] = std::move(rows);
+  nlohmann::ordered_json stream = nlohmann::ordered_json::array();
+  for (const StreamRow& r : report.stream) {
+    stream.push_back({{"width", r.width},
+                      {"height", r.height},
+                      {"mode", r.mode},
+                      {"frames", r.frames},
+                      {"in_flight", r.in_flight},
+                      {"fps", r.fps},
+                      {"gbps", r.gbps},
+                      {"upload_percent", r.upload_percent},
+                      {"check", r.check}});
+  }
+  j["stream"] = std::move(stream);
   out << j.dump(2) << '\n';
 }
 

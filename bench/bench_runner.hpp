@@ -50,6 +50,20 @@ struct Config {
   std::uint64_t single_max_pixels = 1ULL << 21;     // gpu-single is skipped above this
   std::uint64_t reference_max_pixels = 1ULL << 26;  // cpu-reference is skipped above this
   bool tune = false;                                // sweep the gpu strategy's knobs instead
+  // Frame sizes of the host-memory stream (RGBA8 photo frames); none: no stream.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stream_sizes;
+  std::uint32_t stream_frames = 60;
+  std::uint32_t stream_in_flight = 3;
+};
+
+// A stream of frames in host memory counted by the gpu strategy.
+struct StreamRow {
+  std::uint32_t width = 0, height = 0;
+  std::string mode;  // "direct" (the shader reads host memory) or "copy" (copied first)
+  std::uint32_t frames = 0, in_flight = 0;
+  double fps = 0.0, gbps = 0.0;
+  double upload_percent = 0.0;  // gbps over the host-to-device upload rate
+  std::string check;
 };
 
 struct Row {
@@ -63,7 +77,7 @@ struct Row {
   std::optional<double> wall_ms;  // median wall time from host memory, upload included
   double gbps = 0.0;              // bytes read per second, from gpu_ms (or wall_ms on the CPU)
   double gpixels = 0.0;           // pixels per second, likewise
-  double copy_percent = 0.0;      // gbps over the device copy rate
+  double copy_percent = 0.0;      // gbps over the device copy rate (the faster of the two)
   std::string check;              // "exact", or what differed from the cpu strategy
 };
 
@@ -73,7 +87,9 @@ struct Report {
   double copy_gbps = 0.0;    // device-local copy of the largest image, bytes read + written per second
   double copy_small_gbps = 0.0;  // the same for 64 MiB
   double upload_gbps = 0.0;  // host-visible to device-local copy
+  double shader_copy_gbps = 0.0;  // a compute shader copying the largest image, read + write
   std::vector<Row> rows;
+  std::vector<StreamRow> stream;
 };
 
 // Runs the benchmark; `progress` receives a line per measurement. Throws

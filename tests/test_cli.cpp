@@ -304,6 +304,14 @@ TEST(CliBench, TimesEveryRequestedStrategyExactly) {
     if (row["strategy"] == "gpu") EXPECT_GT(row["gpu_ms"].get<double>(), 0.0);
   }
   EXPECT_EQ(strategies.size(), 4U);
+  EXPECT_GT(j["shader_copy_gbps"].get<double>(), 0.0);
+  // The host-memory stream, on the smallest size: read in place and copied first.
+  ASSERT_EQ(j["stream"].size(), 2U);
+  for (const auto& row : j["stream"]) {
+    EXPECT_EQ(row["check"], "exact") << row.dump();
+    EXPECT_EQ(row["width"], 33);
+    EXPECT_GT(row["fps"].get<double>(), 0.0);
+  }
 }
 
 TEST(CliBench, BadOptionsExitWithTwo) {
@@ -311,7 +319,8 @@ TEST(CliBench, BadOptionsExitWithTwo) {
        {std::vector<std::string>{"bench", "--sizes", "64y48"},
         std::vector<std::string>{"bench", "--strategies", "fastest"},
         std::vector<std::string>{"bench", "--data", "noise"},
-        std::vector<std::string>{"bench", "--format", "xml"}}) {
+        std::vector<std::string>{"bench", "--format", "xml"},
+        std::vector<std::string>{"bench", "--stream-sizes", "8k"}}) {
     const auto r = test::run_cli(args);
     EXPECT_EQ(r.status, 2) << args[2] << ": " << r.err;
     expect_one_line_error(r, args[2]);

@@ -68,5 +68,34 @@ INSTANTIATE_TEST_SUITE_P(Gpu, SmallLimits,
                                            Strategy::Gpu),
                          test::StrategyName{});
 
+// A stream of frames from host memory, several in flight: every frame's
+// counts come back, the last one's equal cpu-reference, in both modes.
+TEST(Stream, FramesFromHostMemoryCountExactly) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  vk::GpuCounter counter(*device);
+  vk::GpuTuning tuning;
+  tuning.merge_copies = 4;
+  counter.set_tuning(tuning);
+  const auto image = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 301, 47,
+                                      test::Content::Random, 3);
+  const Histogram expected = cpu::count_reference(image.view, {});
+  for (vk::StreamMode mode : {vk::StreamMode::Direct, vk::StreamMode::Copy}) {
+    for (std::uint32_t in_flight : {1U, 3U}) {
+      const vk::StreamResult r = counter.stream(image.view, {}, 7, in_flight, mode);
+      EXPECT_TRUE(test::same_histograms(r.histogram, expected)) << in_flight;
+      EXPECT_GT(r.fps, 0.0);
+      EXPECT_NEAR(r.gbps, r.fps * 301 * 47 * 4 / 1e9, r.gbps * 1e-9);
+    }
+  }
+}
+
+TEST(Stream, ShaderCopyRateIsMeasured) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr);
+  vk::GpuCounter counter(*device);
+  EXPECT_GT(counter.shader_copy_rate(1 << 20, 2), 0.0);
+}
+
 }  // namespace
 }  // namespace gpuhist

@@ -2,8 +2,9 @@
 // COPIES private histograms in shared memory, channel-major with an odd stride
 // between copies so that one bin of different copies lies in different banks;
 // invocation i counts into copy (i >> COPY_SHIFT) % COPIES. The copies are
-// added to the global histogram once, at the end. COPIES = 0 counts straight
-// into global memory, for histograms that do not fit in shared memory.
+// added to the global histogram once, at the end (to one of MERGE_COPIES
+// global copies). COPIES = 0 counts straight into global memory, for
+// histograms that do not fit in shared memory.
 // INTERLEAVE instead puts the copies of one counter side by side (copy c of
 // counter k at k * COPIES + c), so neighbouring invocations hit neighbouring
 // banks even when their pixels fall in the same bin.
@@ -22,6 +23,9 @@ layout(constant_id = 7) const uint COPY_SHIFT = 5u;
 layout(constant_id = 8) const uint WIDE = 0u;
 layout(constant_id = 9) const uint INTERLEAVE = 0u;
 layout(constant_id = 12) const uint UNROLL = 1u;
+// Workgroup g adds to global copy g % MERGE_COPIES (a later pass sums them),
+// so that no counter takes every workgroup's atomic in turn.
+layout(constant_id = 13) const uint MERGE_COPIES = 1u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
@@ -33,12 +37,14 @@ uint slot(uint base, uint counter) {
   return INTERLEAVE != 0u ? counter * COPIES + base : base + counter;
 }
 
+uint globalCopy() { return (gl_WorkGroupID.x % MERGE_COPIES) * BINS * 4u; }
+
 void addCount(uint base, uint channel, uint bin, uint n) {
   if (bin == NO_BIN) return;
   if (COPIES > 0u) {
     atomicAdd(localBins[slot(base, channel * BINS + bin)], n);
   } else {
-    atomicAdd(bins[bin * 4u + channel], n);
+    atomicAdd(bins[globalCopy() + bin * 4u + channel], n);
   }
 }
 
@@ -103,7 +109,7 @@ void main() {
       for (uint k = 0u; k < COPIES; ++k) {
         sum += localBins[INTERLEAVE != 0u ? i * COPIES + k : k * copyStride + i];
       }
-      if (sum != 0u) atomicAdd(bins[(i % BINS) * 4u + i / BINS], sum);
+      if (sum != 0u) atomicAdd(bins[globalCopy() + (i % BINS) * 4u + i / BINS], sum);
     }
   }
 }

@@ -125,12 +125,22 @@ OneTimeCommands::OneTimeCommands(const Device& device) : device_(device) {
 }
 
 OneTimeCommands::~OneTimeCommands() {
+  if (submitted_) {
+    // The commands may still run: they must finish before they are freed.
+    const VkFence fence = fence_.get();
+    (void)vkWaitForFences(device_.get(), 1, &fence, VK_TRUE, kWaitTimeoutNs);
+  }
   if (commands_ != VK_NULL_HANDLE) {
     vkFreeCommandBuffers(device_.get(), device_.command_pool(), 1, &commands_);
   }
 }
 
 void OneTimeCommands::submit_and_wait(std::string_view what) {
+  submit(what);
+  wait(what);
+}
+
+void OneTimeCommands::submit(std::string_view what) {
   check(vkEndCommandBuffer(commands_), "recording commands");
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
@@ -138,12 +148,17 @@ void OneTimeCommands::submit_and_wait(std::string_view what) {
   submit.pCommandBuffers = &commands_;
   check(vkQueueSubmit(device_.queue(), 1, &submit, fence_.get()),
         "submitting " + std::string(what));
+  submitted_ = true;
+}
+
+void OneTimeCommands::wait(std::string_view what) {
   const VkFence fence = fence_.get();
   const VkResult result = vkWaitForFences(device_.get(), 1, &fence, VK_TRUE, kWaitTimeoutNs);
   if (result == VK_TIMEOUT) {
     throw Error(ErrorKind::Device, std::string(what) + " did not finish within 10 minutes");
   }
   check(result, "waiting for " + std::string(what));
+  submitted_ = false;
 }
 
 }  // namespace gpuhist::vk

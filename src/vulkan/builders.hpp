@@ -57,10 +57,14 @@ class OneTimeCommands {
   // Ends recording, submits, and waits (at most 10 minutes). Throws Error(Device)
   // naming `what` on failure, device loss or time-out.
   void submit_and_wait(std::string_view what);
+  // The two halves of submit_and_wait: other work may be done between them.
+  void submit(std::string_view what);
+  void wait(std::string_view what);
 
  private:
   const Device& device_;
   UniqueFence fence_;
+  bool submitted_ = false;  // submitted and not yet waited for
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
 };
 

@@ -23,6 +23,11 @@ constexpr std::uint32_t kGpuGroupSize = 512;
 constexpr std::uint32_t kGpuCopies = 1;
 constexpr std::uint32_t kGpuGroupsPerUnit = 8;
 constexpr std::uint32_t kGpuSlicePixels = 1U << 25;
+// Workgroups add their private histograms to 16 global copies in turn, summed
+// by one more pass: one global counter would take every workgroup's atomic in
+// series (on the H200 that was most of the time of a 15 MB image).
+constexpr std::uint32_t kGpuMergeCopies = 16;
+constexpr VkDeviceSize kMaxMergeBytes = VkDeviceSize{64} << 20;
 // Software drivers cap the iterations of a shader loop, nested loops counted
 // together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
 // so that no invocation loops more than this many times.
@@ -153,6 +158,9 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.unroll = std::clamp(tuning_.unroll.value_or(1U), 1U, 4U);
     plan.slice_pixels =
         tuning_.slice_pixels.value_or(info.hardware() ? kGpuSlicePixels : 0U) / 4 * 4;
+    const std::uint32_t merge = tuning_.merge_copies.value_or(info.hardware() ? kGpuMergeCopies : 1U);
+    plan.merge_copies = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+        std::min<std::uint64_t>(merge, kMaxMergeBytes / plan.histogram_bytes), 1, plan.groups_cap));
   }
 
   plan.bpp = pixel_bytes(image.format);
@@ -182,16 +190,32 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
     ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.wave_chunks, storage | dst,
                   MemoryUse::DeviceLocal);
   }
+  if (plan.strategy == Strategy::Gpu && plan.merge_copies > 1) {
+    ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.merge_copies, storage | dst,
+                  MemoryUse::DeviceLocal);
+  }
+}
+
+void GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) const {
+  submission.zero(result_.get(), plan.histogram_bytes);
+  if (plan.strategy == Strategy::Gpu && plan.merge_copies > 1) {
+    submission.zero(chunks_.get(), plan.histogram_bytes * plan.merge_copies);
+  }
 }
 
 std::array<VkBuffer, kBufferBindings> GpuCounter::bindings(const GpuPlan& plan) const {
   const bool chunked =
-      plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce;
+      plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce ||
+      (plan.strategy == Strategy::Gpu && plan.merge_copies > 1);
   return {pixels_.get(), chunked ? chunks_.get() : result_.get(), result_.get()};
 }
 
 void GpuCounter::add_readback(const GpuPlan& plan, Histogram& out) const {
-  const auto* counts = static_cast<const std::uint32_t*>(readback_.mapped());
+  add_counts(plan, readback_, out);
+}
+
+void GpuCounter::add_counts(const GpuPlan& plan, const Buffer& readback, Histogram& out) {
+  const auto* counts = static_cast<const std::uint32_t*>(readback.mapped());
   for (Channel channel : out.channels()) {
     auto dst = out.counts(channel);
     const auto c = static_cast<std::size_t>(channel);
@@ -212,7 +236,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
     upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
     Submission submission(device_, pipelines_, bindings(plan));
     if (!direct) submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
-    submission.zero(result_.get(), plan.histogram_bytes);
+    zero_counters(submission, plan);
     // The uploaded pixels and the zeroed counters must land before any shader reads them.
     submission.barrier();
     record(submission, plan, batch);
@@ -264,6 +288,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecInterleave, plan.interleave ? 1U : 0U});
       constants.push_back({kSpecLocalX, plan.group_size});
       constants.push_back({kSpecUnroll, plan.unroll});
+      constants.push_back({kSpecMergeCopies, plan.merge_copies});
       const std::uint32_t per_invocation = plan.wide ? 4 * plan.unroll : 1;
       const VkPipeline pipeline = pipelines_.get(
           plan.uniform_runs ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);
@@ -277,6 +302,13 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
         const std::uint32_t fewest = ceil_div(needed, kMaxLoopIterations);
         const std::uint32_t groups = std::max(std::min(needed, plan.groups_cap), fewest);
         submission.dispatch(pipeline, params, groups);
+      }
+      if (plan.merge_copies > 1) {
+        // Every workgroup's merge must be done before the copies are added up.
+        submission.barrier();
+        params.chunk_count = plan.merge_copies;
+        submission.dispatch(pipelines_.get(Shader::ChunksSum, {{{kSpecBins, plan.bins}}}), params,
+                            ceil_div(std::uint64_t{plan.bins} * 4, 256));
       }
       return;
     }

@@ -40,12 +40,25 @@ struct GpuTuning {
   std::optional<bool> interleave;                // copies of one counter side by side
   std::optional<std::uint32_t> unroll;           // 16-byte quads loaded per loop step
   std::optional<std::uint32_t> slice_pixels;     // pixels per dispatch (0: the whole batch)
+  std::optional<std::uint32_t> merge_copies;     // global histograms, workgroup g adds to g % n
 };
 
 // GPU times of repeated runs on resident pixels, and the histogram they gave.
 struct Profile {
   Histogram histogram;
   std::vector<double> gpu_ms;  // one per repetition
+};
+
+// Frames counted from host memory, several in flight.
+enum class StreamMode : std::uint8_t {
+  Direct,  // the shader reads the frame where the host wrote it (over the bus)
+  Copy,    // each frame is copied to device-local memory, then counted there
+};
+struct StreamResult {
+  Histogram histogram;  // of the last frame
+  double seconds = 0;   // from the first submission to the last frame's counts on the host
+  double gbps = 0;      // frame bytes per second
+  double fps = 0;
 };
 
 class GpuCounter {
@@ -71,6 +84,17 @@ class GpuCounter {
   [[nodiscard]] double copy_rate(std::uint64_t bytes, std::uint32_t repetitions);
   // Median GB/s of copies of `bytes` from host-visible memory to device-local memory.
   [[nodiscard]] double upload_rate(std::uint64_t bytes, std::uint32_t repetitions);
+  // Median GB/s (read + write) of a compute shader copying `bytes` between
+  // device-local buffers in 16-byte words: what shaders can move, which on
+  // some devices is far above what vkCmdCopyBuffer does.
+  [[nodiscard]] double shader_copy_rate(std::uint64_t bytes, std::uint32_t repetitions);
+
+  // Counts `frames` frames held in host-visible memory with the `gpu`
+  // strategy, `in_flight` of them submitted at once (each with its own
+  // buffers). The image must fit in one batch.
+  [[nodiscard]] StreamResult stream(const ImageView& frame, const HistogramOptions& options,
+                                    std::uint32_t frames, std::uint32_t in_flight,
+                                    StreamMode mode);
 
  private:
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,
@@ -81,6 +105,9 @@ class GpuCounter {
   void record(Submission& submission, const GpuPlan& plan, const Batch& batch);
   void record_chunks(Submission& submission, const GpuPlan& plan, const Batch& batch);
   void add_readback(const GpuPlan& plan, Histogram& out) const;
+  static void add_counts(const GpuPlan& plan, const Buffer& readback, Histogram& out);
+  // Zeroes the counters a run adds to: the result, and the merge copies.
+  void zero_counters(Submission& submission, const GpuPlan& plan) const;
   [[nodiscard]] double time_copies(VkBuffer src, VkBuffer dst, std::uint64_t bytes,
                                    std::uint32_t repetitions);
 
@@ -90,7 +117,7 @@ class GpuCounter {
   Pipelines pipelines_;
   Buffer staging_;   // pixels as written by the host (absent on unified memory)
   Buffer pixels_;    // pixels as read by the shaders
-  Buffer chunks_;    // per-chunk histograms of the chunk strategies
+  Buffer chunks_;    // per-chunk histograms of the chunk strategies; gpu's merge copies
   Buffer result_;    // bins * 4 counters of the batch
   Buffer readback_;  // the result, copied where the host can read it
 };

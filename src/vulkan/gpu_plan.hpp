@@ -43,6 +43,7 @@ struct GpuPlan {
   bool interleave = false;         // copies of one counter side by side (gpu)
   std::uint32_t unroll = 1;        // quads loaded per loop step (gpu)
   std::uint32_t slice_pixels = 0;  // pixels per dispatch, a multiple of 4; 0: all (gpu)
+  std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 };

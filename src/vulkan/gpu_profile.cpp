@@ -33,7 +33,7 @@ Profile GpuCounter::profile(const ImageView& image, const HistogramOptions& opti
     // Each run starts after the previous one has finished.
     submission.barrier();
     submission.timestamp(timestamps.get(), 2 * run);
-    submission.zero(result_.get(), plan.histogram_bytes);
+    zero_counters(submission, plan);
     // Zeroed counters must land before the shaders add to them.
     submission.barrier();
     record(submission, plan, batch);
@@ -91,6 +91,35 @@ double GpuCounter::upload_rate(std::uint64_t bytes, std::uint32_t repetitions) {
   const Buffer dst(device_, bytes, usage, MemoryUse::DeviceLocal);
   const double ms = time_copies(src.get(), dst.get(), bytes, repetitions);
   return static_cast<double>(bytes) / (ms * 1e6);
+}
+
+double GpuCounter::shader_copy_rate(std::uint64_t bytes, std::uint32_t repetitions) {
+  constexpr VkBufferUsageFlags usage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  const std::uint64_t quads = std::max<std::uint64_t>(1, bytes / 16);
+  const Buffer src(device_, quads * 16, usage, MemoryUse::DeviceLocal);
+  const Buffer dst(device_, quads * 16, usage, MemoryUse::DeviceLocal);
+  const VkPipeline copy = pipelines_.get(Shader::CopyQuads, {});
+  PushParams params{};
+  params.pixel_count = static_cast<std::uint32_t>(std::min<std::uint64_t>(quads, 0xFFFFFFFFULL));
+  // Enough workgroups to fill any GPU; no invocation loops more than 8192 times.
+  const auto groups = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+      (quads + 255) / 256, (quads + 256ULL * 8192 - 1) / (256ULL * 8192),
+      std::min<std::uint32_t>(device_.info().max_workgroup_count[0], 65535)));
+  const std::uint32_t runs = std::max(1U, repetitions);
+  Timestamps timestamps(device_, 2 * runs);
+  Submission submission(device_, pipelines_, {src.get(), dst.get(), dst.get()});
+  submission.zero(src.get(), quads * 16);
+  submission.reset_queries(timestamps.get(), 2 * runs);
+  for (std::uint32_t run = 0; run < runs; ++run) {
+    // Copies are timed one at a time (the first after the source is filled).
+    submission.barrier();
+    submission.timestamp(timestamps.get(), 2 * run);
+    submission.dispatch(copy, params, groups);
+    submission.timestamp(timestamps.get(), 2 * run + 1);
+  }
+  submission.submit_and_wait();
+  return 2.0 * static_cast<double>(quads * 16) / (median(timestamps.intervals_ms()) * 1e6);
 }
 
 }  // namespace gpuhist::vk

@@ -2,6 +2,7 @@
 
 #include "shaders/chunks_reduce_comp_spv.hpp"
 #include "shaders/chunks_sum_comp_spv.hpp"
+#include "shaders/copy_quads_comp_spv.hpp"
 #include "shaders/hist_atomic_comp_spv.hpp"
 #include "shaders/hist_chunks_comp_spv.hpp"
 #include "shaders/hist_privatized_comp_spv.hpp"
@@ -30,6 +31,8 @@ std::span<const std::uint32_t> spirv(Shader shader) {
       return spirv::hist_privatized_subgroup_comp;
     case Shader::HistPrivatized:
       return spirv::hist_privatized_comp;
+    case Shader::CopyQuads:
+      return spirv::copy_quads_comp;
   }
   return {};
 }

@@ -26,6 +26,7 @@ enum class Shader : std::uint8_t {
   ChunksReduce,
   HistPrivatized,
   HistPrivatizedSubgroup,
+  CopyQuads,
 };
 
 // Mirrors `Params` in src/shaders/params.glsl.
@@ -53,6 +54,7 @@ enum SpecId : std::uint32_t {
   kSpecLocalX = 10,
   kSpecLocalY = 11,
   kSpecUnroll = 12,
+  kSpecMergeCopies = 13,
 };
 
 struct SpecConstant {

@@ -64,5 +64,7 @@ void Submission::timestamp(VkQueryPool pool, std::uint32_t index) {
 }
 
 void Submission::submit_and_wait() { commands_.submit_and_wait("GPU work"); }
+void Submission::submit() { commands_.submit("GPU work"); }
+void Submission::wait() { commands_.wait("GPU work"); }
 
 }  // namespace gpuhist::vk

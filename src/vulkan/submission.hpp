@@ -39,6 +39,9 @@ class Submission {
   void timestamp(VkQueryPool pool, std::uint32_t index);
   // Ends recording, submits, and waits. Throws Error(Device) on failure or device loss.
   void submit_and_wait();
+  // The two halves of submit_and_wait, for several submissions in flight.
+  void submit();
+  void wait();
 
  private:
   const Pipelines& pipelines_;

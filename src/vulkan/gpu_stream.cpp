@@ -1,0 +1,94 @@
+// The host-memory side of GpuCounter: a stream of frames counted with several
+// submissions in flight, so that the device never waits for the host.
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "gpuhist/error.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/gpu_counter.hpp"
+#include "vulkan/submission.hpp"
+
+namespace gpuhist::vk {
+namespace {
+
+// What one frame in flight owns.
+struct Slot {
+  Buffer host;      // the frame, where the host wrote it
+  Buffer device;    // its device-local copy (StreamMode::Copy)
+  Buffer copies;    // the merge copies
+  Buffer result;    // its counts
+  Buffer readback;  // its counts, for the host
+  std::unique_ptr<Submission> work;
+};
+
+}  // namespace
+
+StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& options,
+                                std::uint32_t frames, std::uint32_t in_flight, StreamMode mode) {
+  const GpuPlan plan = make_plan(frame, options, Strategy::Gpu, ChunkShape::Row256x1);
+  if (plan.batches.size() != 1) {
+    throw Error(ErrorKind::InvalidArgument, "frame too large to stream in one batch");
+  }
+  const Batch& batch = plan.batches.front();
+  const VkDeviceSize bytes = VkDeviceSize{batch.pixel_count} * plan.bpp;
+  constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+  std::vector<Slot> slots(std::max(1U, in_flight));
+  for (Slot& slot : slots) {
+    // 16 bytes more than the pixels: the shader may read whole 16-byte quads.
+    slot.host = Buffer(device_, bytes + 16, storage | src, MemoryUse::Upload);
+    upload(frame, batch, slot.host.mapped());
+    if (mode == StreamMode::Copy) {
+      slot.device = Buffer(device_, bytes + 16, storage | dst, MemoryUse::DeviceLocal);
+    }
+    slot.copies = Buffer(device_, plan.histogram_bytes * plan.merge_copies, storage | dst,
+                         MemoryUse::DeviceLocal);
+    slot.result = Buffer(device_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
+    slot.readback = Buffer(device_, plan.histogram_bytes, dst, MemoryUse::Readback);
+  }
+
+  StreamResult out{Histogram(options.bins, is_colour(frame.format.layout))};
+  const auto collect = [&](Slot& slot) {
+    slot.work->wait();
+    slot.work.reset();
+    out.histogram = Histogram(options.bins, is_colour(frame.format.layout));
+    add_counts(plan, slot.readback, out.histogram);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint32_t i = 0; i < frames; ++i) {
+    Slot& slot = slots[i % slots.size()];
+    if (slot.work) collect(slot);
+    const VkBuffer pixels = mode == StreamMode::Copy ? slot.device.get() : slot.host.get();
+    const bool merged = plan.merge_copies > 1;
+    slot.work = std::make_unique<Submission>(
+        device_, pipelines_,
+        std::array<VkBuffer, kBufferBindings>{pixels, merged ? slot.copies.get() : slot.result.get(),
+                                              slot.result.get()});
+    Submission& s = *slot.work;
+    if (mode == StreamMode::Copy) s.copy(slot.host.get(), slot.device.get(), bytes);
+    s.zero(slot.result.get(), plan.histogram_bytes);
+    if (merged) s.zero(slot.copies.get(), plan.histogram_bytes * plan.merge_copies);
+    // The frame and the zeroed counters must land before the shader reads them.
+    s.barrier();
+    record(s, plan, batch);
+    // The counts must be final before they are copied out.
+    s.barrier();
+    s.copy(slot.result.get(), slot.readback.get(), plan.histogram_bytes);
+    // The copy must be visible to the host after the wait.
+    s.barrier_to_host();
+    s.submit();
+  }
+  for (std::uint32_t i = 0; i < slots.size(); ++i) {
+    Slot& slot = slots[(frames + i) % slots.size()];
+    if (slot.work) collect(slot);
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.gbps = out.seconds > 0 ? static_cast<double>(bytes) * frames / out.seconds / 1e9 : 0;
+  out.fps = out.seconds > 0 ? frames / out.seconds : 0;
+  return out;
+}
+
+}  // namespace gpuhist::vk
