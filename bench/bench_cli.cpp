@@ -29,6 +29,8 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
                  "3840x2160, 7680x4320; the smallest of --sizes when given)")
       ->delimiter(',');
   app.add_option("--stream-frames", args.stream_frames, "Frames per stream run (default 60)");
+  app.add_option("--stream-in-flight", args.stream_in_flight,
+                 "Frames submitted at once in the stream (default 3)");
 }
 
 namespace {
@@ -78,6 +80,7 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
     }
   }
   if (args.stream_frames > 0) config.stream_frames = args.stream_frames;
+  if (args.stream_in_flight > 0) config.stream_in_flight = args.stream_in_flight;
   if (!args.strategies.empty()) {
     config.strategies.clear();
     for (const std::string& name : args.strategies) {

@@ -25,6 +25,7 @@ struct BenchArgs {
   std::uint32_t repetitions = 0;        // 0: the configuration's default
   std::vector<std::string> stream_sizes;  // WxH; "none" for no stream
   std::uint32_t stream_frames = 0;        // 0: the configuration's default
+  std::uint32_t stream_in_flight = 0;     // 0: the configuration's default
 };
 
 void add_bench_options(CLI::App& app, BenchArgs& args);

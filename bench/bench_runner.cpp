@@ -430,11 +430,23 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
           if (!counter) continue;
           const std::uint32_t runs = strategy == Strategy::GpuSingle ? 1 : config.repetitions;
           try {
+            // Preparing the image left the GPU idle, and its clocks fall within a
+            // second of idling and rise again over the next: on a hardware GPU
+            // the measurement is warmed up, taken three times, and the fastest
+            // median is kept.
+            const bool hardware = device->info().hardware();
+            warm_up(*counter, hardware ? 300.0 : 0.0);
             std::vector<double> timed;
-            const vk::Profile p =
+            vk::Profile p =
                 timed_profile(*counter, pixels.view, options, strategy, runs, config.warmup, timed);
             row.gpu_ms = vk::median(timed);
             row.check = compare(p.histogram, expected);
+            for (int round = 1; round < (hardware && runs > 1 ? 3 : 1); ++round) {
+              p = timed_profile(*counter, pixels.view, options, strategy, runs, config.warmup,
+                                timed);
+              row.gpu_ms = std::min(*row.gpu_ms, vk::median(timed));
+              if (row.check == "exact") row.check = compare(p.histogram, expected);
+            }
             std::vector<double> walls;
             for (std::uint32_t i = 0; i < std::min(runs, 3U); ++i) {
               walls.push_back(wall_ms([&] {

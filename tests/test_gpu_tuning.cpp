@@ -37,6 +37,8 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   tuning.slice_pixels = interleave ? 4000U : 0U;
   // One global histogram, or several that workgroups take in turn.
   tuning.merge_copies = unroll == 4 ? 7U : (copies == 0 ? 3U : 1U);
+  // Channel groups: the default (the fewest that fit), two, and four.
+  if (wide) tuning.split = uniform ? 2U : 4U;
   counter.set_tuning(tuning);
   struct Case {
     PixelFormat format;
@@ -49,6 +51,7 @@ TEST_P(GpuTuningKnobs, MatchReference) {
       {{ChannelLayout::RGBA, SampleType::U8}, 1023, 7, 256, test::Content::Gradient},
       {{ChannelLayout::RGBA, SampleType::U8}, 3, 1, 1000, test::Content::Flat},
       {{ChannelLayout::RGB, SampleType::U16}, 129, 33, 4096, test::Content::Flat},
+      {{ChannelLayout::RGBA, SampleType::U16}, 97, 31, 2048, test::Content::Random},
       {{ChannelLayout::Grey, SampleType::U8}, 257, 9, 256, test::Content::Flat},
       {{ChannelLayout::RGBA, SampleType::F32}, 65, 65, 1024, test::Content::FloatSpecials},
   };

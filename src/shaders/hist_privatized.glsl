@@ -26,6 +26,11 @@ layout(constant_id = 12) const uint UNROLL = 1u;
 // Workgroup g adds to global copy g % MERGE_COPIES (a later pass sums them),
 // so that no counter takes every workgroup's atomic in turn.
 layout(constant_id = 13) const uint MERGE_COPIES = 1u;
+// Histograms too large for shared memory with all four channels are split:
+// workgroup g counts channels (g % SPLIT) * CPG .. + CPG - 1 only, and the
+// workgroups of one channel group stride over the whole image together.
+layout(constant_id = 14) const uint SPLIT = 1u;
+const uint CPG = 4u / SPLIT;  // channels per workgroup
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
@@ -39,10 +44,14 @@ uint slot(uint base, uint counter) {
 
 uint globalCopy() { return (gl_WorkGroupID.x % MERGE_COPIES) * BINS * 4u; }
 
+uint firstChannel() { return (gl_WorkGroupID.x % SPLIT) * CPG; }
+
 void addCount(uint base, uint channel, uint bin, uint n) {
   if (bin == NO_BIN) return;
   if (COPIES > 0u) {
-    atomicAdd(localBins[slot(base, channel * BINS + bin)], n);
+    uint local = channel - firstChannel();  // wraps above CPG for channels below the group
+    if (local >= CPG) return;
+    atomicAdd(localBins[slot(base, local * BINS + bin)], n);
   } else {
     atomicAdd(bins[globalCopy() + bin * 4u + channel], n);
   }
@@ -63,7 +72,7 @@ void countBins(uint base, uvec4 b) {
 }
 
 void main() {
-  const uint words = BINS * 4u;
+  const uint words = BINS * CPG;
   const uint copyStride = words + 1u;
   const uint lid = gl_LocalInvocationIndex;
   const uint groupSize = gl_WorkGroupSize.x;
@@ -76,8 +85,8 @@ void main() {
 
   const uint copy = COPIES > 0u ? (lid >> COPY_SHIFT) % COPIES : 0u;
   const uint base = INTERLEAVE != 0u ? copy : copy * copyStride;
-  const uint step = gl_NumWorkGroups.x * groupSize;
-  const uint first = gl_WorkGroupID.x * groupSize + lid;
+  const uint step = (gl_NumWorkGroups.x / SPLIT) * groupSize;
+  const uint first = (gl_WorkGroupID.x / SPLIT) * groupSize + lid;
   // This dispatch counts pixels pc.first (a multiple of 4) up to pc.pixelCount.
   if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 8u) {
     const uint quadCount = pc.pixelCount / 4u;
@@ -109,7 +118,7 @@ void main() {
       for (uint k = 0u; k < COPIES; ++k) {
         sum += localBins[INTERLEAVE != 0u ? i * COPIES + k : k * copyStride + i];
       }
-      if (sum != 0u) atomicAdd(bins[globalCopy() + (i % BINS) * 4u + i / BINS], sum);
+      if (sum != 0u) atomicAdd(bins[globalCopy() + (i % BINS) * 4u + firstChannel() + i / BINS], sum);
     }
   }
 }

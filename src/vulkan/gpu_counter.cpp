@@ -138,13 +138,27 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     // most half the shared memory, so that several workgroups fit on one
     // compute unit); on the H200 one copy measured fastest.
     plan.interleave = tuning_.interleave.value_or(false);
-    const std::uint64_t copy_bytes = plan.histogram_bytes + (plan.interleave ? 0 : 4);
+    // A histogram too large for shared memory is counted a channel group per
+    // workgroup: the pixels are read 2 or 4 times, but counted in shared memory.
+    const std::uint32_t pad = plan.interleave ? 0 : 4;
+    const auto fits = [&](std::uint32_t split) {
+      return plan.histogram_bytes / split + pad <= info.max_shared_memory;
+    };
+    plan.split = 1;
+    if (tuning_.split) {
+      plan.split = *tuning_.split == 4 ? 4U : *tuning_.split == 2 ? 2U : 1U;
+    } else if (!fits(1)) {
+      plan.split = fits(2) ? 2U : 4U;
+    }
+    if (!fits(plan.split)) plan.split = 1;  // global counters: no reason to split
+    const std::uint64_t copy_bytes = plan.histogram_bytes / plan.split + pad;
     const std::uint64_t fit = info.max_shared_memory / copy_bytes;
     const std::uint64_t wanted = tuning_.copies.value_or(
         info.hardware() ? static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
                               info.max_shared_memory / 2 / copy_bytes, 1, kGpuCopies))
                         : 1U);
     plan.copies = static_cast<std::uint32_t>(std::min(wanted, fit));
+    if (plan.copies == 0) plan.split = 1;  // global counters take every channel
     plan.copy_shift = tuning_.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
     const std::uint32_t units = info.compute_units.value_or(
         info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));
@@ -280,7 +294,8 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       return;
     case Strategy::Gpu: {
       const std::uint32_t shared_words =
-          plan.copies == 0 ? 1U : plan.copies * (plan.bins * 4 + (plan.interleave ? 0 : 1));
+          plan.copies == 0 ? 1U
+                           : plan.copies * (plan.bins * 4 / plan.split + (plan.interleave ? 0 : 1));
       constants.push_back({kSpecSharedWords, shared_words});
       constants.push_back({kSpecCopies, plan.copies});
       constants.push_back({kSpecCopyShift, plan.copy_shift});
@@ -289,6 +304,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecLocalX, plan.group_size});
       constants.push_back({kSpecUnroll, plan.unroll});
       constants.push_back({kSpecMergeCopies, plan.merge_copies});
+      constants.push_back({kSpecSplit, plan.split});
       const std::uint32_t per_invocation = plan.wide ? 4 * plan.unroll : 1;
       const VkPipeline pipeline = pipelines_.get(
           plan.uniform_runs ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);
@@ -297,11 +313,13 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       for (std::uint32_t first = 0; first < batch.pixel_count; first += slice) {
         params.first = first;
         params.pixel_count = std::min(batch.pixel_count - first, slice) + first;
+        // Workgroups per channel group; every channel group strides over the slice.
         const std::uint32_t needed =
             ceil_div(params.pixel_count - first, std::uint64_t{plan.group_size} * per_invocation);
         const std::uint32_t fewest = ceil_div(needed, kMaxLoopIterations);
-        const std::uint32_t groups = std::max(std::min(needed, plan.groups_cap), fewest);
-        submission.dispatch(pipeline, params, groups);
+        const std::uint32_t groups =
+            std::max(std::min(needed, std::max(1U, plan.groups_cap / plan.split)), fewest);
+        submission.dispatch(pipeline, params, groups * plan.split);
       }
       if (plan.merge_copies > 1) {
         // Every workgroup's merge must be done before the copies are added up.

@@ -44,6 +44,7 @@ struct GpuPlan {
   std::uint32_t unroll = 1;        // quads loaded per loop step (gpu)
   std::uint32_t slice_pixels = 0;  // pixels per dispatch, a multiple of 4; 0: all (gpu)
   std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
+  std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 };

@@ -55,6 +55,7 @@ enum SpecId : std::uint32_t {
   kSpecLocalY = 11,
   kSpecUnroll = 12,
   kSpecMergeCopies = 13,
+  kSpecSplit = 14,
 };
 
 struct SpecConstant {
