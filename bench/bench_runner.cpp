@@ -7,6 +7,7 @@
 #include <ctime>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -172,7 +173,9 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
   for (vk::GpuTuning t :
        {make(512, 1, 0, 2, 1, false, false), make(512, 1, 0, 4, 1, false, false),
         make(512, 1, 0, 16, 1, false, false), make(256, 1, 0, 16, 1, false, false),
-        make(1024, 1, 0, 4, 1, false, false), make(512, 1, 0, 8, 2, false, false),
+        make(1024, 1, 0, 4, 1, false, false), make(1024, 1, 0, 2, 1, false, false),
+        make(512, 1, 0, 8, 2, false, false), make(512, 1, 0, 4, 2, false, false),
+        make(1024, 1, 0, 4, 2, false, false),
         make(256, 5, warp_shift, 8, 1, false, false), make(512, 1, 0, 8, 1, false, true)}) {
     t.slice_pixels = 1U << 25;
     t.merge_copies = 16;
@@ -264,6 +267,30 @@ Photo read_netpbm(const std::string& path) {
 }
 
 namespace {
+
+struct Timing {
+  double ms = 0;
+  std::string check;  // "exact", or the first difference of any round
+};
+
+// The GPU time of a strategy: preparing the image left the GPU idle, and its
+// clocks fall within a second of idling and rise again over the next, so on a
+// hardware GPU the measurement is warmed up, taken three times, and the
+// fastest median is kept.
+Timing measure(vk::GpuCounter& counter, const ImageView& image, const HistogramOptions& options,
+               Strategy strategy, std::uint32_t runs, std::uint32_t min_warmup,
+               const Histogram& expected) {
+  const bool hardware = counter.device_info().hardware();
+  warm_up(counter, hardware ? 300.0 : 0.0);
+  Timing t{std::numeric_limits<double>::infinity(), "exact"};
+  for (int round = 0; round < (hardware && runs > 1 ? 3 : 1); ++round) {
+    std::vector<double> timed;
+    const vk::Profile p = timed_profile(counter, image, options, strategy, runs, min_warmup, timed);
+    t.ms = std::min(t.ms, vk::median(timed));
+    if (t.check == "exact") t.check = compare(p.histogram, expected);
+  }
+  return t;
+}
 
 // Frames of the photograph (random pixels without one) in host memory, counted
 // with several in flight, read in place and copied first.
@@ -390,14 +417,13 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
           if (!counter) throw Error(ErrorKind::Device, "tuning needs a Vulkan device");
           for (const vk::GpuTuning& tuning : tuning_grid(device->info())) {
             counter->set_tuning(tuning);
-            const vk::Profile p =
-                counter->profile(pixels.view, options, Strategy::Gpu, ChunkShape::Row256x1,
-                                 config.warmup + config.repetitions);
             Row row;
             row.strategy = Strategy::Gpu;
             row.variant = describe(tuning);
-            row.gpu_ms = vk::median({p.gpu_ms.begin() + config.warmup, p.gpu_ms.end()});
-            row.check = compare(p.histogram, expected);
+            const Timing t = measure(*counter, pixels.view, options, Strategy::Gpu,
+                                     config.repetitions, config.warmup, expected);
+            row.gpu_ms = t.ms;
+            row.check = t.check;
             finish(row, *row.gpu_ms);
           }
           counter->set_tuning({});
@@ -430,23 +456,10 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
           if (!counter) continue;
           const std::uint32_t runs = strategy == Strategy::GpuSingle ? 1 : config.repetitions;
           try {
-            // Preparing the image left the GPU idle, and its clocks fall within a
-            // second of idling and rise again over the next: on a hardware GPU
-            // the measurement is warmed up, taken three times, and the fastest
-            // median is kept.
-            const bool hardware = device->info().hardware();
-            warm_up(*counter, hardware ? 300.0 : 0.0);
-            std::vector<double> timed;
-            vk::Profile p =
-                timed_profile(*counter, pixels.view, options, strategy, runs, config.warmup, timed);
-            row.gpu_ms = vk::median(timed);
-            row.check = compare(p.histogram, expected);
-            for (int round = 1; round < (hardware && runs > 1 ? 3 : 1); ++round) {
-              p = timed_profile(*counter, pixels.view, options, strategy, runs, config.warmup,
-                                timed);
-              row.gpu_ms = std::min(*row.gpu_ms, vk::median(timed));
-              if (row.check == "exact") row.check = compare(p.histogram, expected);
-            }
+            const Timing t =
+                measure(*counter, pixels.view, options, strategy, runs, config.warmup, expected);
+            row.gpu_ms = t.ms;
+            row.check = t.check;
             std::vector<double> walls;
             for (std::uint32_t i = 0; i < std::min(runs, 3U); ++i) {
               walls.push_back(wall_ms([&] {

@@ -105,7 +105,7 @@ StorageSet make_storage_set(VkDevice device, VkDescriptorSetLayout layout,
   return out;
 }
 
-OneTimeCommands::OneTimeCommands(const Device& device) : device_(device) {
+OneTimeCommands::OneTimeCommands(const Device& device, bool reusable) : device_(device) {
   VkFenceCreateInfo fence_info{};
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   VkFence fence = VK_NULL_HANDLE;
@@ -120,7 +120,7 @@ OneTimeCommands::OneTimeCommands(const Device& device) : device_(device) {
   check(vkAllocateCommandBuffers(device.get(), &alloc, &commands_), "allocating a command buffer");
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  begin.flags = reusable ? 0 : VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vkBeginCommandBuffer(commands_, &begin), "recording commands");
 }
 
@@ -141,7 +141,11 @@ void OneTimeCommands::submit_and_wait(std::string_view what) {
 }
 
 void OneTimeCommands::submit(std::string_view what) {
-  check(vkEndCommandBuffer(commands_), "recording commands");
+  if (!ended_) check(vkEndCommandBuffer(commands_), "recording commands");
+  ended_ = true;
+  const VkFence fence = fence_.get();
+  if (ran_) check(vkResetFences(device_.get(), 1, &fence), "resetting a fence");
+  ran_ = true;
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;

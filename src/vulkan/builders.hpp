@@ -46,7 +46,7 @@ struct StorageSet {
 // freed on destruction.
 class OneTimeCommands {
  public:
-  explicit OneTimeCommands(const Device& device);
+  explicit OneTimeCommands(const Device& device, bool reusable = false);
   OneTimeCommands(const OneTimeCommands&) = delete;
   OneTimeCommands& operator=(const OneTimeCommands&) = delete;
   OneTimeCommands(OneTimeCommands&&) = delete;
@@ -58,6 +58,8 @@ class OneTimeCommands {
   // naming `what` on failure, device loss or time-out.
   void submit_and_wait(std::string_view what);
   // The two halves of submit_and_wait: other work may be done between them.
+  // submit() ends recording the first time; later calls submit the same
+  // commands again (after wait()), when the commands were built `reusable`.
   void submit(std::string_view what);
   void wait(std::string_view what);
 
@@ -65,6 +67,8 @@ class OneTimeCommands {
   const Device& device_;
   UniqueFence fence_;
   bool submitted_ = false;  // submitted and not yet waited for
+  bool ended_ = false;      // recording has ended
+  bool ran_ = false;        // submitted at least once (the fence must be reset)
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
 };
 

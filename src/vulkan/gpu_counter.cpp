@@ -64,6 +64,8 @@ std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
 GpuCounter::GpuCounter(const Device& device, GpuLimits limits)
     : device_(device), limits_(limits), pipelines_(device) {}
 
+const DeviceInfo& GpuCounter::device_info() const noexcept { return device_.info(); }
+
 namespace {
 
 std::uint32_t log2_floor(std::uint32_t v) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "gpuhist/device_info.hpp"
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
 #include "gpuhist/image_view.hpp"
@@ -67,6 +68,7 @@ class GpuCounter {
   explicit GpuCounter(const Device& device, GpuLimits limits = {});
 
   void set_tuning(const GpuTuning& tuning) { tuning_ = tuning; }
+  [[nodiscard]] const DeviceInfo& device_info() const noexcept;
 
   // Counts a validated image with a GPU strategy. Throws Error(InvalidArgument)
   // for a chunk shape the device cannot run, Error(Device) on device failure.

@@ -19,7 +19,7 @@ struct Slot {
   Buffer copies;    // the merge copies
   Buffer result;    // its counts
   Buffer readback;  // its counts, for the host
-  std::unique_ptr<Submission> work;
+  std::unique_ptr<Submission> work;  // recorded once, submitted for every frame
 };
 
 }  // namespace
@@ -50,23 +50,16 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     slot.readback = Buffer(device_, plan.histogram_bytes, dst, MemoryUse::Readback);
   }
 
-  StreamResult out{Histogram(options.bins, is_colour(frame.format.layout))};
-  const auto collect = [&](Slot& slot) {
-    slot.work->wait();
-    slot.work.reset();
-    out.histogram = Histogram(options.bins, is_colour(frame.format.layout));
-    add_counts(plan, slot.readback, out.histogram);
-  };
-  const auto start = std::chrono::steady_clock::now();
-  for (std::uint32_t i = 0; i < frames; ++i) {
-    Slot& slot = slots[i % slots.size()];
-    if (slot.work) collect(slot);
+  // Each slot's commands are recorded once and submitted again for every
+  // frame that lands in it, as a ring of frame buffers would be used.
+  for (Slot& slot : slots) {
     const VkBuffer pixels = mode == StreamMode::Copy ? slot.device.get() : slot.host.get();
     const bool merged = plan.merge_copies > 1;
     slot.work = std::make_unique<Submission>(
         device_, pipelines_,
         std::array<VkBuffer, kBufferBindings>{pixels, merged ? slot.copies.get() : slot.result.get(),
-                                              slot.result.get()});
+                                              slot.result.get()},
+        true);
     Submission& s = *slot.work;
     if (mode == StreamMode::Copy) s.copy(slot.host.get(), slot.device.get(), bytes);
     s.zero(slot.result.get(), plan.histogram_bytes);
@@ -79,11 +72,26 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     s.copy(slot.result.get(), slot.readback.get(), plan.histogram_bytes);
     // The copy must be visible to the host after the wait.
     s.barrier_to_host();
-    s.submit();
   }
-  for (std::uint32_t i = 0; i < slots.size(); ++i) {
-    Slot& slot = slots[(frames + i) % slots.size()];
-    if (slot.work) collect(slot);
+
+  StreamResult out{Histogram(options.bins, is_colour(frame.format.layout))};
+  std::vector<bool> busy(slots.size(), false);
+  const auto collect = [&](std::size_t i) {
+    slots[i].work->wait();
+    busy[i] = false;
+    out.histogram = Histogram(options.bins, is_colour(frame.format.layout));
+    add_counts(plan, slots[i].readback, out.histogram);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint32_t f = 0; f < frames; ++f) {
+    const std::size_t i = f % slots.size();
+    if (busy[i]) collect(i);
+    slots[i].work->submit();
+    busy[i] = true;
+  }
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    const std::size_t i = (frames + k) % slots.size();
+    if (busy[i]) collect(i);
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.gbps = out.seconds > 0 ? static_cast<double>(bytes) * frames / out.seconds / 1e9 : 0;

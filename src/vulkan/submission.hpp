@@ -17,8 +17,9 @@ class Device;
 class Submission {
  public:
   // Begins recording; every dispatch sees `buffers` at bindings 0, 1, 2.
+  // `reusable` commands may be submitted again after each wait().
   Submission(const Device& device, const Pipelines& pipelines,
-             const std::array<VkBuffer, kBufferBindings>& buffers);
+             const std::array<VkBuffer, kBufferBindings>& buffers, bool reusable = false);
   Submission(const Submission&) = delete;
   Submission& operator=(const Submission&) = delete;
   Submission(Submission&&) = delete;
