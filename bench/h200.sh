@@ -4,7 +4,7 @@
 #   bench/h200.sh prepare   here: builds the engine-only gpuhist-bench and, where
 #                           nvcc exists, cub_compare into .device/, with the sample
 #                           photo as PPM and the Vulkan loader packages in .gl/
-#   bench/h200.sh run       there: runs the tuning sweep, the benchmark and CUB,
+#   bench/h200.sh run       there: runs the tuning sweeps, the benchmark, the ladder and CUB,
 #                           writing every report into $OUT (or ./bench-out)
 #
 # With the device tool: prepare here, then run `bench/h200.sh run` there,
@@ -41,9 +41,13 @@ run() {
   fi
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$out/nvidia-smi.csv" || true
   local bench=.device/gpuhist-bench photo=.device/coffee.ppm
-  "$bench" --tune --sizes 16384x16384 --photo "$photo" --format json -o "$out/tune.json" 2>"$out/tune.log"
-  "$bench" --photo "$photo" -o "$out/bench.txt" --format table 2>"$out/bench.log"
-  cat "$out/bench.txt"
+  # The knobs on the largest and the smallest image, then the `gpu` strategy on every
+  # size and format with the host-memory stream, then the whole ladder on the smaller sizes.
+  "$bench" --tune --sizes 16384x16384 --photo "$photo" --stream-sizes none -o "$out/tune-large.txt" 2>"$out/tune.log"
+  "$bench" --tune --sizes 2448x1505 --photo "$photo" --stream-sizes none -o "$out/tune-small.txt" 2>>"$out/tune.log"
+  "$bench" --photo "$photo" --strategies cpu,gpu -o "$out/bench.txt" 2>"$out/bench.log"
+  "$bench" --photo "$photo" --sizes 2448x1505,7680x4320 --stream-sizes none -o "$out/ladder.txt" 2>"$out/ladder.log"
+  cat "$out/bench.txt" "$out/ladder.txt"
   if [ -x .device/cub_compare ]; then .device/cub_compare "$photo" | tee "$out/cub.txt"; fi
 }
 

@@ -17,11 +17,12 @@ constexpr std::uint64_t kMaxBatchPixels = 1ULL << 30;
 constexpr std::uint32_t kGroupSize = 256;
 // Defaults of the `gpu` strategy on hardware GPUs, from the tuning sweeps on an
 // NVIDIA H200 (docs/PERFORMANCE.md): 512 invocations, one private histogram,
-// 8 workgroups per compute unit, and images of more than 32 Mpixel counted in
-// dispatches of 32 Mpixel (twice as fast as one dispatch on a 1 GiB image).
+// 4 workgroups per compute unit, two 16-byte loads in flight per invocation,
+// and images of more than 32 Mpixel counted in dispatches of 32 Mpixel.
 constexpr std::uint32_t kGpuGroupSize = 512;
 constexpr std::uint32_t kGpuCopies = 1;
-constexpr std::uint32_t kGpuGroupsPerUnit = 8;
+constexpr std::uint32_t kGpuGroupsPerUnit = 4;
+constexpr std::uint32_t kGpuUnroll = 2;
 constexpr std::uint32_t kGpuSlicePixels = 1U << 25;
 // Workgroups add their private histograms to 16 global copies in turn, summed
 // by one more pass: one global counter would take every workgroup's atomic in
@@ -171,7 +172,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.wide = rgba8 && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
     plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
-    plan.unroll = std::clamp(tuning_.unroll.value_or(1U), 1U, 4U);
+    plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
     plan.slice_pixels =
         tuning_.slice_pixels.value_or(info.hardware() ? kGpuSlicePixels : 0U) / 4 * 4;
     const std::uint32_t merge = tuning_.merge_copies.value_or(info.hardware() ? kGpuMergeCopies : 1U);
