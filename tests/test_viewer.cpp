@@ -57,8 +57,11 @@ class Child {
   }
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
+  // Asks the child to end (so that Xvfb removes its lock and socket), then forces it.
   ~Child() {
-    if (pid_ > 0 && !status_) {
+    if (pid_ <= 0 || status_) return;
+    kill(pid_, SIGTERM);
+    if (!wait_for(std::chrono::milliseconds(3000))) {
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
     }
@@ -143,7 +146,8 @@ class Viewer : public testing::Test {
     dir_ = test::temp_dir();
     // A display number nobody uses.
     for (int n = 100 + getpid() % 300;; ++n) {
-      if (!fs::exists("/tmp/.X" + std::to_string(n) + "-lock")) {
+      if (!fs::exists("/tmp/.X" + std::to_string(n) + "-lock") &&
+          !fs::exists("/tmp/.X11-unix/X" + std::to_string(n))) {
         display_ = ":" + std::to_string(n);
         break;
       }
@@ -152,9 +156,14 @@ class Viewer : public testing::Test {
                                            "-nolisten", "tcp"},
                   std::vector<std::string>{}, fs::path(dir_) / "xvfb.log");
     ASSERT_TRUE(xvfb_->started()) << "Xvfb is not installed";
-    const fs::path socket = "/tmp/.X11-unix/X" + display_.substr(1);
-    for (int i = 0; i < 200 && !fs::exists(socket); ++i) std::this_thread::sleep_for(50ms);
-    ASSERT_TRUE(fs::exists(socket)) << read_file(fs::path(dir_) / "xvfb.log");
+    // Ready once a client can talk to it (a socket left by an earlier server proves nothing).
+    const std::string probe = "xdpyinfo -display " + display_ + " >/dev/null 2>&1";
+    bool ready = false;
+    for (int i = 0; i < 300 && !ready; ++i) {
+      ready = std::system(probe.c_str()) == 0;
+      if (!ready) std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_TRUE(ready) << read_file(fs::path(dir_) / "xvfb.log");
   }
   void TearDown() override {
     xvfb_.reset();
