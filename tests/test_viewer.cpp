@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +26,7 @@
 #include "gpuhist/render.hpp"
 #include "gpuhist/video_file.hpp"
 #include "support/run_cli.hpp"
+#include "view/display_frame.hpp"
 
 extern char** environ;
 
@@ -305,6 +308,31 @@ TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
   auto bad_scale = test::run_cli({"view", clip.string(), "--scale", "cubic"});
   EXPECT_EQ(bad_scale.status, 2) << bad_scale.err;
   fs::remove_all(dir);
+}
+
+// What the viewer shows of pictures that are not 8- or 16-bit RGB.
+TEST(DisplayFrame, GreyIsRepeatedFloatIsClampedAndRoundedRgbIsKept) {
+  const std::uint8_t grey[4] = {0, 7, 128, 255};
+  const Image from_grey =
+      display_frame(ImageView::packed(grey, 2, 2, {ChannelLayout::Grey, SampleType::U8}));
+  EXPECT_EQ(from_grey.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+  const auto* g = reinterpret_cast<const std::uint8_t*>(from_grey.storage.data());
+  for (int p = 0; p < 4; ++p) {
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(g[p * 3 + c], grey[p]);
+  }
+
+  const float samples[6] = {-1.0f, 0.5f, 2.0f, std::nanf(""), 1.0f / 255.0f, 0.999f};
+  const Image from_float =
+      display_frame(ImageView::packed(samples, 2, 1, {ChannelLayout::RGB, SampleType::F32}));
+  const auto* f = reinterpret_cast<const std::uint8_t*>(from_float.storage.data());
+  const std::uint8_t expected[6] = {0, 128, 255, 0, 1, 255};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(f[i], expected[i]) << i;
+
+  const std::uint16_t deep[6] = {1, 2, 3, 65535, 256, 0};
+  const Image kept =
+      display_frame(ImageView::packed(deep, 2, 1, {ChannelLayout::RGB, SampleType::U16}));
+  EXPECT_EQ(kept.format, (PixelFormat{ChannelLayout::RGB, SampleType::U16}));
+  EXPECT_EQ(std::memcmp(kept.storage.data(), deep, sizeof(deep)), 0);
 }
 
 }  // namespace
