@@ -97,5 +97,35 @@ TEST(Stream, ShaderCopyRateIsMeasured) {
   EXPECT_GT(counter.shader_copy_rate(1 << 20, 2), 0.0);
 }
 
+// With merge copies nothing is cleared between runs: each run's merge pass
+// leaves the copies zero. Repeated runs in one submission (profile), repeated
+// calls, batches, and a switch to a chunk strategy (which leaves its chunk
+// histograms in the same buffer) must all still count exactly.
+TEST(MergeCopies, SelfClearingAcrossRunsCallsAndStrategies) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  vk::GpuLimits limits;
+  limits.max_batch_bytes = 40000;  // several batches per image
+  vk::GpuCounter counter(*device, limits);
+  vk::GpuTuning tuning;
+  tuning.merge_copies = 5;
+  counter.set_tuning(tuning);
+  const auto image = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 211, 67,
+                                      test::Content::Random, 11);
+  const Histogram expected = cpu::count_reference(image.view, {});
+  for (int call = 0; call < 2; ++call) {
+    EXPECT_TRUE(test::same_histograms(
+        counter.count(image.view, {}, Strategy::Gpu, ChunkShape::Row256x1), expected));
+  }
+  const auto small = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 50, 40,
+                                      test::Content::Gradient, 2);
+  EXPECT_TRUE(test::same_histograms(
+      counter.profile(small.view, {}, Strategy::Gpu, ChunkShape::Row256x1, 4).histogram,
+      cpu::count_reference(small.view, {})));
+  (void)counter.count(image.view, {}, Strategy::GpuChunksReduce, ChunkShape::Row256x1);
+  EXPECT_TRUE(test::same_histograms(
+      counter.count(image.view, {}, Strategy::Gpu, ChunkShape::Row256x1), expected));
+}
+
 }  // namespace
 }  // namespace gpuhist

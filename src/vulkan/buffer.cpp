@@ -64,12 +64,12 @@ std::optional<std::uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProper
   return std::nullopt;
 }
 
-void ensure_buffer(Buffer& buffer, const Device& device, VkDeviceSize size,
+bool ensure_buffer(Buffer& buffer, const Device& device, VkDeviceSize size,
                    VkBufferUsageFlags usage, MemoryUse use) {
-  if (buffer.get() == VK_NULL_HANDLE || buffer.size() < size) {
-    buffer = Buffer();  // release the old one before allocating the new one
-    buffer = Buffer(device, size, usage, use);
-  }
+  if (buffer.get() != VK_NULL_HANDLE && buffer.size() >= size) return false;
+  buffer = Buffer();  // release the old one before allocating the new one
+  buffer = Buffer(device, size, usage, use);
+  return true;
 }
 
 Buffer::Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use)

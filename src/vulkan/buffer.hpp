@@ -47,8 +47,9 @@ class Buffer {
 };
 
 // Makes `buffer` at least `size` bytes, reallocating (the old one released
-// first) only when it is smaller. Throws as Buffer's constructor does.
-void ensure_buffer(Buffer& buffer, const Device& device, VkDeviceSize size,
+// first) only when it is smaller; true when it did. Throws as Buffer's
+// constructor does.
+bool ensure_buffer(Buffer& buffer, const Device& device, VkDeviceSize size,
                    VkBufferUsageFlags usage, MemoryUse use);
 
 }  // namespace gpuhist::vk

@@ -206,18 +206,26 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   if (plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce) {
     ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.wave_chunks, storage | dst,
                   MemoryUse::DeviceLocal);
+    clean_copy_bytes_ = 0;  // chunk histograms are left in it
   }
-  if (plan.strategy == Strategy::Gpu && plan.merge_copies > 1) {
-    ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.merge_copies, storage | dst,
-                  MemoryUse::DeviceLocal);
+  if (plan.strategy == Strategy::Gpu && plan.merge_copies > 1 &&
+      ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.merge_copies, storage | dst,
+                    MemoryUse::DeviceLocal)) {
+    clean_copy_bytes_ = 0;
   }
 }
 
-void GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) const {
-  submission.zero(result_.get(), plan.histogram_bytes);
-  if (plan.strategy == Strategy::Gpu && plan.merge_copies > 1) {
-    submission.zero(chunks_.get(), plan.histogram_bytes * plan.merge_copies);
+void GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) {
+  const bool merged = plan.strategy == Strategy::Gpu && plan.merge_copies > 1;
+  // The merge pass writes the whole result.
+  if (!merged) {
+    submission.zero(result_.get(), plan.histogram_bytes);
+    return;
   }
+  const VkDeviceSize copy_bytes = plan.histogram_bytes * plan.merge_copies;
+  if (clean_copy_bytes_ < copy_bytes) submission.zero(chunks_.get(), copy_bytes);
+  clean_copy_bytes_ = std::max(clean_copy_bytes_, copy_bytes);
+  copies_pending_ = true;
 }
 
 std::array<VkBuffer, kBufferBindings> GpuCounter::bindings(const GpuPlan& plan) const {
@@ -249,6 +257,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   const bool direct = device_.unified_memory();
 
   Histogram out(options.bins, is_colour(image.format.layout));
+  const CountersGuard guard(*this);
   for (const Batch& batch : plan.batches) {
     upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
     Submission submission(device_, pipelines_, bindings(plan));
@@ -263,6 +272,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
     // The copy must be complete and visible before the host reads it after the wait.
     submission.barrier_to_host();
     submission.submit_and_wait();
+    counters_settled();
     add_readback(plan, out);
   }
   return out;
@@ -328,8 +338,8 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
         // Every workgroup's merge must be done before the copies are added up.
         submission.barrier();
         params.chunk_count = plan.merge_copies;
-        submission.dispatch(pipelines_.get(Shader::ChunksSum, {{{kSpecBins, plan.bins}}}), params,
-                            ceil_div(std::uint64_t{plan.bins} * 4, 256));
+        submission.dispatch(pipelines_.get(Shader::MergeCopies, {{{kSpecBins, plan.bins}}}),
+                            params, ceil_div(std::uint64_t{plan.bins} * 4, 256));
       }
       return;
     }

@@ -109,8 +109,12 @@ class GpuCounter {
   void record_chunks(Submission& submission, const GpuPlan& plan, const Batch& batch);
   void add_readback(const GpuPlan& plan, Histogram& out) const;
   static void add_counts(const GpuPlan& plan, const Buffer& readback, Histogram& out);
-  // Zeroes the counters a run adds to: the result, and the merge copies.
-  void zero_counters(Submission& submission, const GpuPlan& plan) const;
+  // Records the zeroing of the counters a run adds to: the result, unless the
+  // run writes it whole, and the merge copies, unless an earlier run left them
+  // zero (each run's merge pass clears them). Until counters_settled(), a
+  // failure leaves them unknown (see CountersGuard).
+  void zero_counters(Submission& submission, const GpuPlan& plan);
+  void counters_settled() { copies_pending_ = false; }
   [[nodiscard]] double time_copies(VkBuffer src, VkBuffer dst, std::uint64_t bytes,
                                    std::uint32_t repetitions);
 
@@ -123,6 +127,27 @@ class GpuCounter {
   Buffer chunks_;    // per-chunk histograms of the chunk strategies; gpu's merge copies
   Buffer result_;    // bins * 4 counters of the batch
   Buffer readback_;  // the result, copied where the host can read it
+  // Bytes at the start of chunks_ that are zero once the recorded work has run:
+  // every `gpu` run with merge copies leaves them so.
+  VkDeviceSize clean_copy_bytes_ = 0;
+  bool copies_pending_ = false;  // work that relies on clean_copy_bytes_ not yet finished
+
+ public:
+  // Forgets that the merge copies are zero when work recorded in its scope did
+  // not finish (an exception before counters_settled()).
+  class CountersGuard {
+   public:
+    explicit CountersGuard(GpuCounter& counter) : counter_(counter) {}
+    CountersGuard(const CountersGuard&) = delete;
+    CountersGuard& operator=(const CountersGuard&) = delete;
+    ~CountersGuard() {
+      if (counter_.copies_pending_) counter_.clean_copy_bytes_ = 0;
+      counter_.copies_pending_ = false;
+    }
+
+   private:
+    GpuCounter& counter_;
+  };
 };
 
 }  // namespace gpuhist::vk

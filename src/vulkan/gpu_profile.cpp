@@ -27,6 +27,7 @@ Profile GpuCounter::profile(const ImageView& image, const HistogramOptions& opti
   }
   const std::uint32_t runs = std::max(1U, repetitions);
   Timestamps timestamps(device_, 2 * runs);
+  const CountersGuard guard(*this);
   Submission submission(device_, pipelines_, bindings(plan));
   submission.reset_queries(timestamps.get(), 2 * runs);
   for (std::uint32_t run = 0; run < runs; ++run) {
@@ -45,6 +46,7 @@ Profile GpuCounter::profile(const ImageView& image, const HistogramOptions& opti
   // The copy must be visible to the host after the wait.
   submission.barrier_to_host();
   submission.submit_and_wait();
+  counters_settled();
   Profile profile{Histogram(options.bins, is_colour(image.format.layout)),
                   timestamps.intervals_ms()};
   add_readback(plan, profile.histogram);

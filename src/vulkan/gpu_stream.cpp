@@ -50,11 +50,18 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     slot.readback = Buffer(device_, plan.histogram_bytes, dst, MemoryUse::Readback);
   }
 
+  const bool merged = plan.merge_copies > 1;
+  if (merged) {
+    // Each run's merge pass leaves its copies zero: they are cleared once, here.
+    Submission clear(device_, pipelines_,
+                     {slots[0].host.get(), slots[0].copies.get(), slots[0].result.get()});
+    for (Slot& slot : slots) clear.zero(slot.copies.get(), plan.histogram_bytes * plan.merge_copies);
+    clear.submit_and_wait();
+  }
   // Each slot's commands are recorded once and submitted again for every
   // frame that lands in it, as a ring of frame buffers would be used.
   for (Slot& slot : slots) {
     const VkBuffer pixels = mode == StreamMode::Copy ? slot.device.get() : slot.host.get();
-    const bool merged = plan.merge_copies > 1;
     slot.work = std::make_unique<Submission>(
         device_, pipelines_,
         std::array<VkBuffer, kBufferBindings>{pixels, merged ? slot.copies.get() : slot.result.get(),
@@ -62,8 +69,8 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
         true);
     Submission& s = *slot.work;
     if (mode == StreamMode::Copy) s.copy(slot.host.get(), slot.device.get(), bytes);
-    s.zero(slot.result.get(), plan.histogram_bytes);
-    if (merged) s.zero(slot.copies.get(), plan.histogram_bytes * plan.merge_copies);
+    // Without merge copies the shader adds straight to the result.
+    if (!merged) s.zero(slot.result.get(), plan.histogram_bytes);
     // The frame and the zeroed counters must land before the shader reads them.
     s.barrier();
     record(s, plan, batch);

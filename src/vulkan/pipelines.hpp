@@ -27,6 +27,7 @@ enum class Shader : std::uint8_t {
   HistPrivatized,
   HistPrivatizedSubgroup,
   CopyQuads,
+  MergeCopies,
 };
 
 // Mirrors `Params` in src/shaders/params.glsl.
