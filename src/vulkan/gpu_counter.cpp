@@ -215,17 +215,19 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   }
 }
 
-void GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) {
+bool GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) {
   const bool merged = plan.strategy == Strategy::Gpu && plan.merge_copies > 1;
   // The merge pass writes the whole result.
   if (!merged) {
     submission.zero(result_.get(), plan.histogram_bytes);
-    return;
+    return true;
   }
   const VkDeviceSize copy_bytes = plan.histogram_bytes * plan.merge_copies;
-  if (clean_copy_bytes_ < copy_bytes) submission.zero(chunks_.get(), copy_bytes);
+  const bool dirty = clean_copy_bytes_ < copy_bytes;
+  if (dirty) submission.zero(chunks_.get(), copy_bytes);
   clean_copy_bytes_ = std::max(clean_copy_bytes_, copy_bytes);
   copies_pending_ = true;
+  return dirty;
 }
 
 std::array<VkBuffer, kBufferBindings> GpuCounter::bindings(const GpuPlan& plan) const {
@@ -262,7 +264,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
     upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
     Submission submission(device_, pipelines_, bindings(plan));
     if (!direct) submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
-    zero_counters(submission, plan);
+    (void)zero_counters(submission, plan);
     // The uploaded pixels and the zeroed counters must land before any shader reads them.
     submission.barrier();
     record(submission, plan, batch);

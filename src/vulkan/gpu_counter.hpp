@@ -112,8 +112,8 @@ class GpuCounter {
   // Records the zeroing of the counters a run adds to: the result, unless the
   // run writes it whole, and the merge copies, unless an earlier run left them
   // zero (each run's merge pass clears them). Until counters_settled(), a
-  // failure leaves them unknown (see CountersGuard).
-  void zero_counters(Submission& submission, const GpuPlan& plan);
+  // failure leaves them unknown (see CountersGuard). False when nothing needed zeroing.
+  bool zero_counters(Submission& submission, const GpuPlan& plan);
   void counters_settled() { copies_pending_ = false; }
   [[nodiscard]] double time_copies(VkBuffer src, VkBuffer dst, std::uint64_t bytes,
                                    std::uint32_t repetitions);
