@@ -136,8 +136,26 @@ std::string describe(const vk::GpuTuning& t) {
       << (t.interleave.value_or(false) ? " interleaved" : "") << " per-unit "
       << t.groups_per_unit.value_or(0) << " unroll " << t.unroll.value_or(1) << " wide "
       << t.wide_loads.value_or(false) << " uniform " << t.uniform_runs.value_or(false) << " slice "
-      << t.slice_pixels.value_or(0) << " merge " << t.merge_copies.value_or(1);
+      << t.slice_pixels.value_or(0) << " merge " << t.merge_copies.value_or(1) << " split "
+      << t.split.value_or(0) << " packed " << t.packed.value_or(false);
   return out.str();
+}
+
+// Histograms larger than shared memory with four channels: channel groups
+// against packed 16-bit counters, at several workgroups per unit.
+std::vector<vk::GpuTuning> large_histogram_grid() {
+  std::vector<vk::GpuTuning> grid;
+  for (std::uint32_t per_unit : {4U, 8U, 16U}) {
+    for (int kind = 0; kind < 3; ++kind) {
+      vk::GpuTuning t;
+      t.groups_per_unit = per_unit;
+      if (kind == 0) t.packed = true;
+      if (kind == 1) t.split = 2;
+      if (kind == 2) t.split = 4;
+      grid.push_back(t);
+    }
+  }
+  return grid;
 }
 
 std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
@@ -388,7 +406,8 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     const Case& c = config.cases[ci];
     for (auto size : config.sizes) {
       if ((ci > 0 || config.tune) && size != largest_size) continue;
-      if (config.tune && ci > 0) continue;  // tuning is for the first (8-bit) case
+      // Tuning: the 8-bit grid on the first case, the large-histogram grid on the second.
+      if (config.tune && ci > 1) continue;
       if (ci > 0) {
         // Later cases keep the first case's largest byte count: fewer rows of wider pixels.
         const std::uint64_t rows = std::uint64_t{size.second} *
@@ -416,7 +435,8 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
 
         if (config.tune) {
           if (!counter) throw Error(ErrorKind::Device, "tuning needs a Vulkan device");
-          for (const vk::GpuTuning& tuning : tuning_grid(device->info())) {
+          const auto grid = ci == 0 ? tuning_grid(device->info()) : large_histogram_grid();
+          for (const vk::GpuTuning& tuning : grid) {
             counter->set_tuning(tuning);
             Row row;
             row.strategy = Strategy::Gpu;

@@ -40,6 +40,8 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   tuning.merge_copies = unroll == 4 ? 7U : (copies == 0 ? 3U : 1U);
   // Channel groups: the default (the fewest that fit), two, and four.
   if (wide) tuning.split = uniform ? 2U : 4U;
+  // Packed 16-bit counters (which override copies and channel groups).
+  tuning.packed = !wide && shift == 5;
   counter.set_tuning(tuning);
   struct Case {
     PixelFormat format;
@@ -53,6 +55,8 @@ TEST_P(GpuTuningKnobs, MatchReference) {
       {{ChannelLayout::RGBA, SampleType::U8}, 3, 1, 1000, test::Content::Flat},
       {{ChannelLayout::RGB, SampleType::U16}, 129, 33, 4096, test::Content::Flat},
       {{ChannelLayout::RGBA, SampleType::U16}, 97, 31, 2048, test::Content::Random},
+      // One colour, more than 65535 pixels per workgroup: packed counters must be flushed.
+      {{ChannelLayout::RGBA, SampleType::U16}, 1023, 130, 4096, test::Content::Flat},
       {{ChannelLayout::Grey, SampleType::U8}, 257, 9, 256, test::Content::Flat},
       {{ChannelLayout::RGBA, SampleType::F32}, 65, 65, 1024, test::Content::FloatSpecials},
   };

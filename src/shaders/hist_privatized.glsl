@@ -31,6 +31,11 @@ layout(constant_id = 13) const uint MERGE_COPIES = 1u;
 // workgroups of one channel group stride over the whole image together.
 layout(constant_id = 14) const uint SPLIT = 1u;
 const uint CPG = 4u / SPLIT;  // channels per workgroup
+// PACKED keeps two 16-bit counters per shared word (one copy, all channels),
+// so histograms up to twice as large fit; the workgroup adds them to the
+// global copy and clears them every round of iterations, before any can reach
+// 65536.
+layout(constant_id = 15) const uint PACKED = 0u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
@@ -71,7 +76,59 @@ void countBins(uint base, uvec4 b) {
   for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], 1u);
 }
 
+void addPacked(uint channel, uint bin) {
+  if (bin == NO_BIN) return;
+  uint k = channel * BINS + bin;
+  atomicAdd(localBins[k >> 1], 1u << ((k & 1u) * 16u));
+}
+
+// Adds the packed counters to the workgroup's global copy and clears them.
+void flushPacked(uint lid, uint groupSize) {
+  // Every count of the round must be in before the counters are read.
+  barrier();
+  for (uint w = lid; w < BINS * 2u; w += groupSize) {
+    uint v = localBins[w];
+    if (v == 0u) continue;
+    localBins[w] = 0u;
+    for (uint h = 0u; h < 2u; ++h) {
+      uint n = (v >> (16u * h)) & 0xFFFFu;
+      uint k = 2u * w + h;
+      if (n != 0u) atomicAdd(bins[globalCopy() + (k % BINS) * 4u + k / BINS], n);
+    }
+  }
+  // The counters must be clear before the next round counts into them.
+  barrier();
+}
+
+void countPacked(uint lid, uint groupSize) {
+  for (uint i = lid; i < BINS * 2u; i += groupSize) localBins[i] = 0u;
+  // The counters must be zero before anyone counts into them.
+  barrier();
+  const uint step = gl_NumWorkGroups.x * groupSize;
+  const uint groupFirst = pc.first + gl_WorkGroupID.x * groupSize;
+  // Rounds are the same for every invocation of the workgroup: the barriers
+  // in flushPacked are reached by all of them.
+  const uint iterations =
+      groupFirst < pc.pixelCount ? (pc.pixelCount - groupFirst + step - 1u) / step : 0u;
+  const uint perRound = 65535u / groupSize;  // a counter gains at most groupSize per iteration
+  for (uint start = 0u; start < iterations; start += perRound) {
+    const uint end = min(iterations, start + perRound);
+    for (uint it = start; it < end; ++it) {
+      uint p = groupFirst + it * step + lid;
+      if (p < pc.pixelCount) {
+        uvec4 b = pixelBins(p);
+        for (uint c = 0u; c < 4u; ++c) addPacked(c, b[c]);
+      }
+    }
+    flushPacked(lid, groupSize);
+  }
+}
+
 void main() {
+  if (PACKED != 0u) {
+    countPacked(gl_LocalInvocationIndex, gl_WorkGroupSize.x);
+    return;
+  }
   const uint words = BINS * CPG;
   const uint copyStride = words + 1u;
   const uint lid = gl_LocalInvocationIndex;

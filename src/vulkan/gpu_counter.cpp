@@ -162,6 +162,14 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
                         : 1U);
     plan.copies = static_cast<std::uint32_t>(std::min(wanted, fit));
     if (plan.copies == 0) plan.split = 1;  // global counters take every channel
+    // Packed 16-bit counters: one copy of all four channels in half the space.
+    plan.packed = tuning_.packed.value_or(false) &&
+                  plan.histogram_bytes / 2 <= info.max_shared_memory;
+    if (plan.packed) {
+      plan.split = 1;
+      plan.copies = 1;
+      plan.interleave = false;
+    }
     plan.copy_shift = tuning_.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
     const std::uint32_t units = info.compute_units.value_or(
         info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));
@@ -169,7 +177,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
         tuning_.groups_per_unit.value_or(info.hardware() ? kGpuGroupsPerUnit : 2U);
     plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
-    plan.wide = rgba8 && tuning_.wide_loads.value_or(true);
+    plan.wide = rgba8 && !plan.packed && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
     plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
     plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
@@ -309,8 +317,9 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       return;
     case Strategy::Gpu: {
       const std::uint32_t shared_words =
-          plan.copies == 0 ? 1U
-                           : plan.copies * (plan.bins * 4 / plan.split + (plan.interleave ? 0 : 1));
+          plan.packed        ? plan.bins * 2
+          : plan.copies == 0 ? 1U
+                             : plan.copies * (plan.bins * 4 / plan.split + (plan.interleave ? 0 : 1));
       constants.push_back({kSpecSharedWords, shared_words});
       constants.push_back({kSpecCopies, plan.copies});
       constants.push_back({kSpecCopyShift, plan.copy_shift});
@@ -320,6 +329,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecUnroll, plan.unroll});
       constants.push_back({kSpecMergeCopies, plan.merge_copies});
       constants.push_back({kSpecSplit, plan.split});
+      constants.push_back({kSpecPacked, plan.packed ? 1U : 0U});
       const std::uint32_t per_invocation = plan.wide ? 4 * plan.unroll : 1;
       const VkPipeline pipeline = pipelines_.get(
           plan.uniform_runs ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);

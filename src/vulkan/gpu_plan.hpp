@@ -45,6 +45,7 @@ struct GpuPlan {
   std::uint32_t slice_pixels = 0;  // pixels per dispatch, a multiple of 4; 0: all (gpu)
   std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
+  bool packed = false;             // two 16-bit shared counters per word, flushed in rounds (gpu)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 };

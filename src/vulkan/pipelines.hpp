@@ -57,6 +57,7 @@ enum SpecId : std::uint32_t {
   kSpecUnroll = 12,
   kSpecMergeCopies = 13,
   kSpecSplit = 14,
+  kSpecPacked = 15,
 };
 
 struct SpecConstant {
