@@ -76,6 +76,21 @@ void countBins(uint base, uvec4 b) {
   for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], 1u);
 }
 
+// The bins this workgroup counts of pixel p, NO_BIN for the others: with
+// channel groups, 16-bit colour pixels compute only their own group's bins
+// (luminance, the costly one, in one group).
+uvec4 groupBins(uint p) {
+  if (SPLIT == 1u || COPIES == 0u || SAMPLE_BITS != 16u || CHANNELS == 1u) return pixelBins(p);
+  const uint first = firstChannel();
+  const uint i = p * CHANNELS;
+  uvec3 rgb = uvec3(loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
+  uvec4 b = uvec4(NO_BIN);
+  for (uint c = first; c < first + CPG; ++c) {
+    b[c] = c == 3u ? lumaBin(rgb.x, rgb.y, rgb.z) : channelBin(rgb[c]);
+  }
+  return b;
+}
+
 void addPacked(uint channel, uint bin) {
   if (bin == NO_BIN) return;
   uint k = channel * BINS + bin;
@@ -164,7 +179,7 @@ void main() {
     uint p = quadCount * 4u + first;
     if (p < pc.pixelCount) countBins(base, pixelBins(p));
   } else {
-    for (uint p = pc.first + first; p < pc.pixelCount; p += step) countBins(base, pixelBins(p));
+    for (uint p = pc.first + first; p < pc.pixelCount; p += step) countBins(base, groupBins(p));
   }
 
   if (COPIES > 0u) {
