@@ -1,7 +1,8 @@
 // `gpuhist view` on a virtual X display (Xvfb) with the software Vulkan
 // device: screenshots of the window (xwd) must equal the CPU overlay of the
 // same picture byte for byte, keys (sent with xdotool) must change the scale
-// and channels and quit, and a video must play to its last frame.
+// and channels and quit, a resized window must be covered again, and a video
+// must play to its last frame.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -246,6 +247,13 @@ TEST_F(Viewer, ShowsTheOverlayOfAnImageAndFollowsTheKeys) {
   key(title, "c");  // RGB -> red
   style.left_channels = kDrawRed;
   EXPECT_EQ(wait_for_picture(title, draw_overlay_cpu(image.view(), histogram, 160, 120, style)), 0U)
+      << log();
+
+  // A new window size: the picture covers it again, panels laid out for it.
+  const std::string resize = "DISPLAY=" + display_ + " xdotool search --name '" + title +
+                             "' windowsize --sync %1 200 90 >/dev/null 2>&1";
+  (void)std::system(resize.c_str());
+  EXPECT_EQ(wait_for_picture(title, draw_overlay_cpu(image.view(), histogram, 200, 90, style)), 0U)
       << log();
 
   key(title, "q");
