@@ -315,6 +315,12 @@ TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
   EXPECT_EQ(bad_size.status, 2) << bad_size.err;
   auto bad_scale = test::run_cli({"view", clip.string(), "--scale", "cubic"});
   EXPECT_EQ(bad_scale.status, 2) << bad_scale.err;
+  auto no_vulkan = test::run_cli({"view", clip.string(), "--device", "cpu"});
+  EXPECT_EQ(no_vulkan.status, 2) << no_vulkan.err;
+  const fs::path text = fs::path(dir) / "text.mp4";
+  std::ofstream(text) << "not a video";
+  auto corrupt = test::run_cli({"view", text.string()});
+  EXPECT_EQ(corrupt.status, 1) << corrupt.err;
   fs::remove_all(dir);
 }
 
