@@ -392,8 +392,9 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     warm_up(*counter, device->info().hardware() ? 500.0 : 0.0);
     report.copy_gbps = counter->copy_rate(copy_bytes, config.repetitions);
     report.copy_small_gbps = counter->copy_rate(64ULL << 20, config.repetitions);
-    report.upload_gbps =
-        counter->upload_rate(std::min<std::uint64_t>(copy_bytes, 256ULL << 20), config.repetitions);
+    // Uploads of at least 64 MiB: small copies measure latency, not the bus.
+    report.upload_gbps = counter->upload_rate(
+        std::clamp<std::uint64_t>(largest_bytes, 64ULL << 20, 256ULL << 20), config.repetitions);
     report.shader_copy_gbps = counter->shader_copy_rate(copy_bytes, config.repetitions);
   }
   const double copy_limit = std::max(report.copy_gbps, report.shader_copy_gbps);

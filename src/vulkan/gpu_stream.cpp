@@ -71,8 +71,11 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     if (mode == StreamMode::Copy) s.copy(slot.host.get(), slot.device.get(), bytes);
     // Without merge copies the shader adds straight to the result.
     if (!merged) s.zero(slot.result.get(), plan.histogram_bytes);
-    // The frame and the zeroed counters must land before the shader reads them.
-    s.barrier();
+    // The copied frame and the zeroed counters must land before the shader
+    // reads them. A frame read in place with merge copies needs nothing first
+    // (the host wrote it before the submission; its slot's copies are clear),
+    // so its counting may overlap the end of the frame before.
+    if (mode == StreamMode::Copy || !merged) s.barrier();
     record(s, plan, batch);
     // The counts must be final before they are copied out.
     s.barrier();
