@@ -47,7 +47,8 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     slot.copies = Buffer(device_, plan.histogram_bytes * plan.merge_copies, storage | dst,
                          MemoryUse::DeviceLocal);
     slot.result = Buffer(device_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
-    slot.readback = Buffer(device_, plan.histogram_bytes, dst, MemoryUse::Readback);
+    // With merge copies the merge pass writes the counts straight here.
+    slot.readback = Buffer(device_, plan.histogram_bytes, storage | dst, MemoryUse::Readback);
   }
 
   const bool merged = plan.merge_copies > 1;
@@ -65,7 +66,7 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     slot.work = std::make_unique<Submission>(
         device_, pipelines_,
         std::array<VkBuffer, kBufferBindings>{pixels, merged ? slot.copies.get() : slot.result.get(),
-                                              slot.result.get()},
+                                              merged ? slot.readback.get() : slot.result.get()},
         true);
     Submission& s = *slot.work;
     if (mode == StreamMode::Copy) s.copy(slot.host.get(), slot.device.get(), bytes);
@@ -77,10 +78,13 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     // so its counting may overlap the end of the frame before.
     if (mode == StreamMode::Copy || !merged) s.barrier();
     record(s, plan, batch);
-    // The counts must be final before they are copied out.
-    s.barrier();
-    s.copy(slot.result.get(), slot.readback.get(), plan.histogram_bytes);
-    // The copy must be visible to the host after the wait.
+    if (!merged) {
+      // The counts must be final before they are copied out.
+      s.barrier();
+      s.copy(slot.result.get(), slot.readback.get(), plan.histogram_bytes);
+    }
+    // The counts (copied, or written by the merge pass) must be visible to the
+    // host after the wait.
     s.barrier_to_host();
   }
 
