@@ -3,13 +3,10 @@
 // (src/shaders/hist_draw.frag). The picture is read back as RGBA8.
 #pragma once
 
-#include <cstdint>
-
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/render.hpp"
+#include "render/scaled_draw.hpp"
 #include "vulkan/buffer.hpp"
-#include "vulkan/graphics.hpp"
-#include "vulkan/handles.hpp"
 
 namespace gpuhist::vk {
 class Device;
@@ -27,15 +24,8 @@ class GpuRenderer {
 
  private:
   const vk::Device& device_;
-  vk::UniqueDescriptorSetLayout set_layout_;
-  vk::UniquePipelineLayout layout_;
-  vk::UniqueRenderPass render_pass_;
-  vk::UniquePipeline scale_pipeline_;
-  vk::UniquePipeline draw_pipeline_;
-  vk::RenderTarget target_;
-  vk::Buffer counts_;    // bins * 4 counters, host-written
-  vk::Buffer scale_;     // per-channel max and sum
-  vk::Buffer readback_;  // the picture
+  ScaledDraw passes_;
+  vk::Buffer counts_;  // bins * 4 counters, host-written
 };
 
 }  // namespace gpuhist::render

@@ -6,14 +6,11 @@
 #include "gpuhist/error.hpp"
 #include "render/cover.hpp"
 #include "render/shader_inputs.hpp"
-#include "shaders/hist_scale_comp_spv.hpp"
 #include "shaders/overlay_frag_spv.hpp"
 #include "vulkan/device.hpp"
 
 namespace gpuhist::render {
 namespace {
-
-constexpr VkShaderStageFlags kStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 
 // Mirrors OverlayParams in src/shaders/overlay_params.glsl.
 struct OverlayParams {
@@ -27,17 +24,8 @@ constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 
 OverlayRenderer::OverlayRenderer(const vk::Device& device, VkFormat format,
                                  VkImageLayout final_layout)
-    : device_(device), target_(device, format) {
-  const VkDevice dev = device.get();
-  set_layout_ = vk::make_storage_set_layout(dev, 4, kStages);
-  layout_ = vk::make_pipeline_layout(dev, set_layout_.get(), sizeof(OverlayParams), kStages);
-  render_pass_ = vk::make_render_pass(dev, format, final_layout);
-  const auto scale_module = vk::make_shader_module(dev, spirv::hist_scale_comp);
-  scale_pipeline_ = vk::make_compute_pipeline(dev, layout_.get(), scale_module.get(), nullptr);
-  draw_pipeline_ =
-      vk::make_fullscreen_pipeline(dev, layout_.get(), render_pass_.get(), spirv::overlay_frag);
-  scale_ = vk::Buffer(device, 32, kStorage, vk::MemoryUse::DeviceLocal);
-}
+    : device_(device),
+      passes_(device, 4, sizeof(OverlayParams), spirv::overlay_frag, format, final_layout) {}
 
 void OverlayRenderer::set_frame(const ImageView& frame, const Histogram& histogram,
                                 std::uint32_t width, std::uint32_t height) {
@@ -78,11 +66,11 @@ void OverlayRenderer::set_frame(const ImageView& frame, const Histogram& histogr
   // A new set every frame: any of the buffers may have been reallocated.
   const std::array<VkDescriptorBufferInfo, 4> infos = {
       VkDescriptorBufferInfo{counts_.get(), 0, VK_WHOLE_SIZE},
-      VkDescriptorBufferInfo{scale_.get(), 0, 32},
+      VkDescriptorBufferInfo{passes_.scale(), 0, 32},
       VkDescriptorBufferInfo{frame_.get(), 0, VK_WHOLE_SIZE},
       VkDescriptorBufferInfo{map_.get(), 0, VK_WHOLE_SIZE}};
   set_ = vk::StorageSet();
-  set_ = vk::make_storage_set(device_.get(), set_layout_.get(), infos);
+  set_ = vk::make_storage_set(device_.get(), passes_.set_layout(), infos);
   width_ = width;
   height_ = height;
   bins_ = histogram.bins();
@@ -105,33 +93,17 @@ void OverlayRenderer::record(VkCommandBuffer cmd, VkFramebuffer framebuffer,
                              layout.right_x,
                              layout.y,
                              sample_step_};
-  vkCmdPushConstants(cmd, layout_.get(), kStages, 0, sizeof(params), &params);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &set_.set, 0,
-                          nullptr);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, scale_pipeline_.get());
-  vkCmdDispatch(cmd, 1, 1, 1);
-  // The render pass's first dependency makes the scale visible to the fragment shader.
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), 0, 1, &set_.set,
-                          0, nullptr);
-  vk::draw_fullscreen(cmd, render_pass_.get(), framebuffer, draw_pipeline_.get(), width_,
-                      height_);
+  passes_.record(cmd, set_.set, &params, sizeof(params), framebuffer, width_, height_);
 }
 
 Picture OverlayRenderer::draw(const ImageView& frame, const Histogram& histogram,
                               std::uint32_t width, std::uint32_t height,
                               const OverlayStyle& style) {
   set_frame(frame, histogram, width, height);
-  target_.ensure(render_pass_.get(), width, height);
-  const VkDeviceSize picture_bytes = VkDeviceSize{width} * height * 4;
-  vk::ensure_buffer(readback_, device_, picture_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                    vk::MemoryUse::Readback);
-  vk::OneTimeCommands commands(device_);
-  record(commands.get(), target_.framebuffer(), style);
-  vk::record_readback(commands.get(), target_.image(), readback_.get(), width, height);
-  commands.submit_and_wait("the overlay");
-  Picture picture{width, height, std::vector<std::uint8_t>(picture_bytes)};
-  std::memcpy(picture.rgba.data(), readback_.mapped(), picture_bytes);
-  return picture;
+  return passes_.draw_offscreen(
+      width, height,
+      [&](VkCommandBuffer cmd, VkFramebuffer target) { record(cmd, target, style); },
+      "the overlay");
 }
 
 }  // namespace gpuhist::render

@@ -12,10 +12,9 @@
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/image_view.hpp"
 #include "gpuhist/render.hpp"
+#include "render/scaled_draw.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/builders.hpp"
-#include "vulkan/graphics.hpp"
-#include "vulkan/handles.hpp"
 
 namespace gpuhist::vk {
 class Device;
@@ -29,7 +28,7 @@ class OverlayRenderer {
   // for draw(), PRESENT_SRC for a swapchain). Throws Error(Device).
   OverlayRenderer(const vk::Device& device, VkFormat format, VkImageLayout final_layout);
 
-  [[nodiscard]] VkRenderPass render_pass() const noexcept { return render_pass_.get(); }
+  [[nodiscard]] VkRenderPass render_pass() const noexcept { return passes_.render_pass(); }
 
   // Copies the frame, its histogram and the cover tables for a width x height
   // target where the GPU reads them. The GPU must not be drawing a previous
@@ -46,18 +45,11 @@ class OverlayRenderer {
 
  private:
   const vk::Device& device_;
-  vk::UniqueDescriptorSetLayout set_layout_;
-  vk::UniquePipelineLayout layout_;
-  vk::UniqueRenderPass render_pass_;
-  vk::UniquePipeline scale_pipeline_;
-  vk::UniquePipeline draw_pipeline_;
-  vk::RenderTarget target_;
-  vk::Buffer counts_;    // bins * 4 counters, host-written
-  vk::Buffer scale_;     // per-channel max and sum
-  vk::Buffer frame_;     // the frame's rows, tightly packed, host-written
-  vk::Buffer map_;       // cover tables: byte offsets of target columns, then rows
-  vk::Buffer readback_;  // draw()'s picture
-  vk::StorageSet set_;   // the four buffers, rebuilt by set_frame
+  ScaledDraw passes_;
+  vk::Buffer counts_;   // bins * 4 counters, host-written
+  vk::Buffer frame_;    // the frame's rows, tightly packed, host-written
+  vk::Buffer map_;      // cover tables: byte offsets of target columns, then rows
+  vk::StorageSet set_;  // the four buffers, rebuilt by set_frame
   std::uint32_t width_ = 0, height_ = 0, bins_ = 0, sample_step_ = 1;
 };
 
