@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -116,8 +117,12 @@ class GpuCounter {
   // failure leaves them unknown (see CountersGuard). False when nothing needed zeroing.
   bool zero_counters(Submission& submission, const GpuPlan& plan);
   void counters_settled() { copies_pending_ = false; }
-  [[nodiscard]] double time_copies(VkBuffer src, VkBuffer dst, std::uint64_t bytes,
-                                   std::uint32_t repetitions);
+  // Median GPU ms of `copy` recorded `repetitions` times, one at a time, in one
+  // submission whose dispatches see `src` at binding 0 and `dst` at 1 and 2;
+  // `prepare` is recorded once before the first.
+  [[nodiscard]] double time_copies(VkBuffer src, VkBuffer dst, std::uint32_t repetitions,
+                                   const std::function<void(Submission&)>& copy,
+                                   const std::function<void(Submission&)>& prepare = {});
 
   const Device& device_;
   GpuLimits limits_;

@@ -52,17 +52,19 @@ Profile GpuCounter::profile(const ImageView& image, const HistogramOptions& opti
   return profile;
 }
 
-double GpuCounter::time_copies(VkBuffer src, VkBuffer dst, std::uint64_t bytes,
-                               std::uint32_t repetitions) {
+double GpuCounter::time_copies(VkBuffer src, VkBuffer dst, std::uint32_t repetitions,
+                               const std::function<void(Submission&)>& copy,
+                               const std::function<void(Submission&)>& prepare) {
   const std::uint32_t runs = std::max(1U, repetitions);
   Timestamps timestamps(device_, 2 * runs);
-  Submission submission(device_, pipelines_, {pixels_.get(), result_.get(), result_.get()});
+  Submission submission(device_, pipelines_, {src, dst, dst});
+  if (prepare) prepare(submission);
   submission.reset_queries(timestamps.get(), 2 * runs);
   for (std::uint32_t run = 0; run < runs; ++run) {
-    // Copies are timed one at a time.
+    // Copies are timed one at a time (the first after what `prepare` recorded).
     submission.barrier();
     submission.timestamp(timestamps.get(), 2 * run);
-    submission.copy(src, dst, bytes);
+    copy(submission);
     submission.timestamp(timestamps.get(), 2 * run + 1);
   }
   submission.submit_and_wait();
@@ -73,11 +75,10 @@ double GpuCounter::copy_rate(std::uint64_t bytes, std::uint32_t repetitions) {
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  ensure_buffer(result_, device_, 16, usage, MemoryUse::DeviceLocal);
   const Buffer src(device_, bytes, usage, MemoryUse::DeviceLocal);
   const Buffer dst(device_, bytes, usage, MemoryUse::DeviceLocal);
-  ensure_buffer(pixels_, device_, 16, usage, MemoryUse::DeviceLocal);
-  const double ms = time_copies(src.get(), dst.get(), bytes, repetitions);
+  const double ms = time_copies(src.get(), dst.get(), repetitions,
+                                [&](Submission& s) { s.copy(src.get(), dst.get(), bytes); });
   return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
 }
 
@@ -85,12 +86,11 @@ double GpuCounter::upload_rate(std::uint64_t bytes, std::uint32_t repetitions) {
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  ensure_buffer(result_, device_, 16, usage, MemoryUse::DeviceLocal);
-  ensure_buffer(pixels_, device_, 16, usage, MemoryUse::DeviceLocal);
   Buffer src(device_, bytes, usage, MemoryUse::Upload);
   std::memset(src.mapped(), 0x5A, bytes);
   const Buffer dst(device_, bytes, usage, MemoryUse::DeviceLocal);
-  const double ms = time_copies(src.get(), dst.get(), bytes, repetitions);
+  const double ms = time_copies(src.get(), dst.get(), repetitions,
+                                [&](Submission& s) { s.copy(src.get(), dst.get(), bytes); });
   return static_cast<double>(bytes) / (ms * 1e6);
 }
 
@@ -107,20 +107,11 @@ double GpuCounter::shader_copy_rate(std::uint64_t bytes, std::uint32_t repetitio
   const auto groups = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
       (quads + 255) / 256, (quads + 256ULL * 8192 - 1) / (256ULL * 8192),
       std::min<std::uint32_t>(device_.info().max_workgroup_count[0], 65535)));
-  const std::uint32_t runs = std::max(1U, repetitions);
-  Timestamps timestamps(device_, 2 * runs);
-  Submission submission(device_, pipelines_, {src.get(), dst.get(), dst.get()});
-  submission.zero(src.get(), quads * 16);
-  submission.reset_queries(timestamps.get(), 2 * runs);
-  for (std::uint32_t run = 0; run < runs; ++run) {
-    // Copies are timed one at a time (the first after the source is filled).
-    submission.barrier();
-    submission.timestamp(timestamps.get(), 2 * run);
-    submission.dispatch(copy, params, groups);
-    submission.timestamp(timestamps.get(), 2 * run + 1);
-  }
-  submission.submit_and_wait();
-  return 2.0 * static_cast<double>(quads * 16) / (median(timestamps.intervals_ms()) * 1e6);
+  const double ms = time_copies(
+      src.get(), dst.get(), repetitions,
+      [&](Submission& s) { s.dispatch(copy, params, groups); },
+      [&](Submission& s) { s.zero(src.get(), quads * 16); });
+  return 2.0 * static_cast<double>(quads * 16) / (ms * 1e6);
 }
 
 }  // namespace gpuhist::vk
