@@ -19,7 +19,6 @@
 #include "view/swapchain.hpp"
 #include "view/window.hpp"
 #include "vulkan/device.hpp"
-#include "vulkan/device_info.hpp"
 #include "vulkan/device_select.hpp"
 #include "vulkan/gpu_counter.hpp"
 #include "vulkan/instance.hpp"
@@ -79,20 +78,12 @@ std::unique_ptr<vk::Device> open_presenting_device(const vk::Instance& instance,
   if (spec == "cpu") {
     throw Error(ErrorKind::InvalidArgument, "the viewer draws with Vulkan: --device cpu cannot");
   }
-  const vk::ComputeDevices all = vk::compute_devices(instance);
-  vk::ComputeDevices able;
-  for (std::size_t i = 0; i < all.physical.size(); ++i) {
-    if (vk::present_queue_family(all.physical[i], surface)) {
-      able.physical.push_back(all.physical[i]);
-      able.info.push_back(all.info[i]);
-    }
-  }
-  const auto chosen = vk::select_device(able.info, spec);
-  if (!chosen) throw Error(ErrorKind::Device, "no Vulkan device can draw to the window");
   vk::DeviceRequest request;
   request.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
   request.present_to = surface;
-  return std::make_unique<vk::Device>(able.physical[*chosen], able.info[*chosen], request);
+  std::unique_ptr<vk::Device> device = vk::open_device(instance, spec, request);
+  if (!device) throw Error(ErrorKind::Device, "no Vulkan device can draw to the window");
+  return device;
 }
 
 const char* channels_name(std::uint32_t channels) {

@@ -86,11 +86,22 @@ ComputeDevices compute_devices(const Instance& instance) {
   return out;
 }
 
-std::unique_ptr<Device> open_device(const Instance& instance, std::string_view spec) {
-  const ComputeDevices devices = compute_devices(instance);
+std::unique_ptr<Device> open_device(const Instance& instance, std::string_view spec,
+                                    const DeviceRequest& request) {
+  ComputeDevices devices = compute_devices(instance);
+  if (request.present_to != VK_NULL_HANDLE) {
+    ComputeDevices able;
+    for (std::size_t i = 0; i < devices.physical.size(); ++i) {
+      if (present_queue_family(devices.physical[i], request.present_to)) {
+        able.physical.push_back(devices.physical[i]);
+        able.info.push_back(std::move(devices.info[i]));
+      }
+    }
+    devices = std::move(able);
+  }
   const auto chosen = select_device(devices.info, spec);
   if (!chosen) return nullptr;
-  return std::make_unique<Device>(devices.physical[*chosen], devices.info[*chosen]);
+  return std::make_unique<Device>(devices.physical[*chosen], devices.info[*chosen], request);
 }
 
 }  // namespace gpuhist::vk

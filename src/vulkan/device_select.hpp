@@ -11,10 +11,10 @@
 #include <vulkan/vulkan.h>
 
 #include "gpuhist/device_info.hpp"
+#include "vulkan/device.hpp"
 
 namespace gpuhist::vk {
 
-class Device;
 class Instance;
 
 // The physical devices that have a compute queue, with their descriptions, in
@@ -33,7 +33,10 @@ struct ComputeDevices {
 [[nodiscard]] std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
                                                        std::string_view spec);
 
-// Opens the device `spec` selects (see select_device); nullptr when it selects none.
-[[nodiscard]] std::unique_ptr<Device> open_device(const Instance& instance, std::string_view spec);
+// Opens the device `spec` selects (see select_device) among those that can
+// serve `request` (present to its surface, when it names one); nullptr when
+// it selects none.
+[[nodiscard]] std::unique_ptr<Device> open_device(const Instance& instance, std::string_view spec,
+                                                  const DeviceRequest& request = {});
 
 }  // namespace gpuhist::vk
