@@ -31,9 +31,6 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
 int run_view(const ViewArgs& args) {
   auto counting = parse_counting(args.bins, args.luma, args.strategy);
   if (!counting) return kExitUsage;
-  if (args.device == "cpu") {
-    return usage_error("the viewer draws with Vulkan: --device cpu is not possible");
-  }
   ViewerOptions options;
   options.device = args.device;
   options.histogram = counting->options;

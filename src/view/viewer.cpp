@@ -75,9 +75,6 @@ class Surface {
 // The device `spec` names among those that can draw to `surface`.
 std::unique_ptr<vk::Device> open_presenting_device(const vk::Instance& instance,
                                                    VkSurfaceKHR surface, std::string_view spec) {
-  if (spec == "cpu") {
-    throw Error(ErrorKind::InvalidArgument, "the viewer draws with Vulkan: --device cpu cannot");
-  }
   vk::DeviceRequest request;
   request.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
   request.present_to = surface;
@@ -105,6 +102,11 @@ const char* channels_name(std::uint32_t channels) {
 
 std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& options) {
   validate(options.histogram);
+  // Before any file is read or window opened.
+  if (options.device == "cpu") {
+    throw Error(ErrorKind::InvalidArgument,
+                "the viewer draws with Vulkan: --device cpu is not possible");
+  }
   const auto status = [&](const std::string& line) {
     if (options.on_status) options.on_status(line);
   };
