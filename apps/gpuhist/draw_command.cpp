@@ -36,6 +36,15 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_size(const std::str
   return std::pair{w, h};
 }
 
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_overlay_size(const std::string& text) {
+  const auto size = parse_size(text);
+  if (!size || size->first < 2 || size->second < 2 || size->first > kMaxDrawSize ||
+      size->second > kMaxDrawSize) {
+    return std::nullopt;
+  }
+  return size;
+}
+
 std::filesystem::path output_for(const std::filesystem::path& output,
                                  const std::filesystem::path& input, bool several) {
   if (!several) return output;

@@ -41,6 +41,8 @@ void write_report(const Context& context, const Image& image, const std::string&
 
 // "WxH" as two numbers; nullopt for anything else.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_size(const std::string& text);
+// An overlay's "WxH", 2x2 to kMaxDrawSize on each side; nullopt for anything else.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_overlay_size(const std::string& text);
 
 // OUT for one input; OUT-<stem>.ext for each of several.
 std::filesystem::path output_for(const std::filesystem::path& output,

@@ -80,11 +80,8 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
   if (args.output.empty()) return usage_error("--overlay needs -o OUT (the video to write)");
   std::uint32_t width = reader.width() & ~1U, height = reader.height() & ~1U;
   if (!args.size.empty()) {
-    const auto size = parse_size(args.size);
-    if (!size || size->first < 2 || size->second < 2 || size->first > kMaxDrawSize ||
-        size->second > kMaxDrawSize) {
-      return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
-    }
+    const auto size = parse_overlay_size(args.size);
+    if (!size) return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
     width = size->first & ~1U;
     height = size->second & ~1U;
   }

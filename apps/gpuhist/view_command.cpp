@@ -39,11 +39,8 @@ int run_view(const ViewArgs& args) {
   if (!scale) return usage_error("unknown --scale '" + args.scale + "' (seed, max, log)");
   options.style.scale = *scale;
   if (!args.size.empty()) {
-    const auto size = parse_size(args.size);
-    if (!size || size->first < 2 || size->second < 2 || size->first > kMaxDrawSize ||
-        size->second > kMaxDrawSize) {
-      return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
-    }
+    const auto size = parse_overlay_size(args.size);
+    if (!size) return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
     options.width = size->first;
     options.height = size->second;
   }
