@@ -3,8 +3,8 @@
 // frames of a real clip delivered in order by DecodeAhead.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <unistd.h>
+#include <atomic>
 
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +14,7 @@
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/pipeline.hpp"
+#include "support/run_cli.hpp"
 
 namespace gpuhist {
 namespace {
@@ -78,11 +79,8 @@ class DecodeAheadClip : public testing::Test {
 
 TEST_F(DecodeAheadClip, DeliversEveryFrameInOrder) {
   const auto clip = dir_ / "clip.mkv";
-  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
-                         "testsrc=size=32x24:rate=10 -frames:v 9 -c:v ffv1 '" +
-                         clip.string() + "'")
-                            .c_str()),
-            0);
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=32x24:rate=10 -frames:v 9 -c:v ffv1 '" +
+                           clip.string() + "'"));
   VideoReader reader(clip);
   VideoReader same(clip);
   DecodeAhead ahead(reader, {}, 2);
@@ -101,11 +99,8 @@ TEST_F(DecodeAheadClip, DeliversEveryFrameInOrder) {
 
 TEST_F(DecodeAheadClip, StopsEarlyWithoutHanging) {
   const auto clip = dir_ / "long.mkv";
-  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
-                         "testsrc=size=32x24:rate=10 -frames:v 200 -c:v ffv1 '" +
-                         clip.string() + "'")
-                            .c_str()),
-            0);
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=32x24:rate=10 -frames:v 200 -c:v ffv1 '" +
+                           clip.string() + "'"));
   VideoReader reader(clip);
   DecodeAhead ahead(reader, {}, 2);
   ASSERT_TRUE(ahead.next().has_value());

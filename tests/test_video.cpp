@@ -23,19 +23,14 @@ class Video : public ::testing::Test {
   void SetUp() override { dir_ = test::temp_dir(); }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // Runs the ffmpeg command line quietly; true on success.
-  static bool ffmpeg(const std::string& args) {
-    return std::system(("ffmpeg -nostdin -loglevel error -y " + args).c_str()) == 0;
-  }
-
   // Reference histograms: the clip decoded by the ffmpeg command line to raw
   // RGB (rgb24 or rgb48le), each frame counted by cpu-reference.
   std::vector<Histogram> reference(const fs::path& clip, bool deep, std::uint32_t w,
                                    std::uint32_t h) {
     const fs::path raw = dir_ / "frames.raw";
-    EXPECT_TRUE(ffmpeg("-i '" + clip.string() + "' -f rawvideo -pix_fmt " +
-                       (deep ? "rgb48le" : "rgb24") + " -sws_flags bicubic '" + raw.string() +
-                       "'"));
+    EXPECT_TRUE(test::ffmpeg("-i '" + clip.string() + "' -f rawvideo -pix_fmt " +
+                             (deep ? "rgb48le" : "rgb24") + " -sws_flags bicubic '" + raw.string() +
+                             "'"));
     std::ifstream in(raw, std::ios::binary);
     const PixelFormat format{ChannelLayout::RGB, deep ? SampleType::U16 : SampleType::U8};
     const std::size_t frame_bytes = std::size_t{w} * h * pixel_bytes(format);
@@ -88,25 +83,25 @@ class Video : public ::testing::Test {
 
 TEST_F(Video, EightBitH264FramesMatchTheReference) {
   const fs::path clip = dir_ / "clip.mp4";
-  ASSERT_TRUE(
-      ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 12 -c:v libx264 -pix_fmt yuv420p '" +
-             clip.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 12 -c:v libx264 -pix_fmt yuv420p '" +
+      clip.string() + "'"));
   expect_frames_match(clip, false, 64, 48, 12, "gpu");
   expect_frames_match(clip, false, 64, 48, 12, "cpu");
 }
 
 TEST_F(Video, TenBitFramesGoThroughTheSixteenBitPath) {
   const fs::path clip = dir_ / "clip10.mkv";
-  ASSERT_TRUE(
-      ffmpeg("-f lavfi -i testsrc2=size=48x32:rate=5 -frames:v 6 -c:v ffv1 -pix_fmt yuv420p10le '" +
-             clip.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc2=size=48x32:rate=5 -frames:v 6 -c:v ffv1 -pix_fmt yuv420p10le '" +
+      clip.string() + "'"));
   expect_frames_match(clip, true, 48, 32, 6, "gpu-chunks-reduce");
 }
 
 TEST_F(Video, CsvRows) {
   const fs::path clip = dir_ / "clip.avi";
-  ASSERT_TRUE(ffmpeg("-f lavfi -i smptebars=size=32x24:rate=4 -frames:v 5 -c:v mpeg4 '" +
-                     clip.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i smptebars=size=32x24:rate=4 -frames:v 5 -c:v mpeg4 '" +
+                           clip.string() + "'"));
   const fs::path out = dir_ / "rows.csv";
   const auto r = test::run_cli(
       {"video", clip.string(), "--format", "csv", "--bins", "16", "-o", out.string()});
@@ -133,9 +128,9 @@ TEST_F(Video, CsvRows) {
 
 TEST_F(Video, OverlayVideoHasEveryFrameAtTheRequestedSize) {
   const fs::path clip = dir_ / "clip.mp4";
-  ASSERT_TRUE(
-      ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 12 -c:v libx264 -pix_fmt yuv420p '" +
-             clip.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 12 -c:v libx264 -pix_fmt yuv420p '" +
+      clip.string() + "'"));
   const fs::path out = dir_ / "over.mp4";
   const auto r =
       test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(), "--size", "160x90"});
@@ -192,9 +187,9 @@ std::string stream_packets(const fs::path& file) {
 TEST_F(Video, OverlayCopiesTheAudio) {
   const fs::path clip = dir_ / "av.mp4";
   ASSERT_TRUE(
-      ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 1.2 "
-             "-c:v libx264 -c:a aac '" +
-             clip.string() + "'"));
+      test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 1.2 "
+                   "-c:v libx264 -c:a aac '" +
+                   clip.string() + "'"));
   const fs::path out = dir_ / "over.mp4";
   const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string()});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -207,8 +202,8 @@ TEST_F(Video, OverlayCopiesTheAudio) {
 // skipped, and every other frame still counted.
 TEST_F(Video, DamagedFrameIsReportedAndSkipped) {
   const fs::path clip = dir_ / "clip.avi";
-  ASSERT_TRUE(ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v mjpeg '" +
-                     clip.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v mjpeg '" +
+                           clip.string() + "'"));
   std::string data;
   {
     std::ifstream in(clip, std::ios::binary);
@@ -233,7 +228,8 @@ TEST_F(Video, DamagedFrameIsReportedAndSkipped) {
 }
 
 TEST_F(Video, BenchReportsFramesPerSecond) {
-  const auto r = test::run_cli({"bench", "--video", "--sizes", "64x48,32x16", "--video-frames", "5"});
+  const auto r =
+      test::run_cli({"bench", "--video", "--sizes", "64x48,32x16", "--video-frames", "5"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("ffmpeg -vf histogram fps"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n64x48 "), std::string::npos) << r.out;
@@ -244,11 +240,11 @@ TEST_F(Video, BenchReportsFramesPerSecond) {
 
 TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   std::ofstream(dir_ / "text.mp4") << "not a video";
-  ASSERT_TRUE(
-      ffmpeg("-f lavfi -i sine=frequency=440:duration=0.2 '" + (dir_ / "tone.wav").string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i sine=frequency=440:duration=0.2 '" +
+                           (dir_ / "tone.wav").string() + "'"));
   const fs::path clip = dir_ / "clip.mp4";
-  ASSERT_TRUE(ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v libx264 '" +
-                     clip.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v libx264 '" +
+                           clip.string() + "'"));
   {
     std::ifstream in(clip, std::ios::binary);
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

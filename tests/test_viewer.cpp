@@ -5,16 +5,16 @@
 // must play to its last frame.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -108,7 +108,8 @@ std::optional<Picture> parse_xwd(const std::string& data) {
   const std::uint32_t masks[3] = {field(14), field(15), field(16)};
   const std::uint32_t colours = field(19);
   const std::size_t start = header + std::size_t{colours} * 12;
-  if (field(2) != 2 || (bits != 32 && bits != 24) || data.size() < start + std::size_t{line} * height) {
+  if (field(2) != 2 || (bits != 32 && bits != 24) ||
+      data.size() < start + std::size_t{line} * height) {
     return std::nullopt;
   }
   Picture picture{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)};
@@ -264,11 +265,8 @@ TEST_F(Viewer, ShowsTheOverlayOfAnImageAndFollowsTheKeys) {
 
 TEST_F(Viewer, PlaysAVideoToItsLastFrame) {
   const fs::path clip = fs::path(dir_) / "clip.mkv";
-  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
-                         "testsrc=size=64x48:rate=10 -frames:v 6 -c:v ffv1 '" +
-                         clip.string() + "'")
-                            .c_str()),
-            0);
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 6 -c:v ffv1 '" +
+                           clip.string() + "'"));
   VideoReader reader(clip);
   VideoFrame frame, last;
   while (reader.next(frame)) last = frame;
@@ -284,11 +282,9 @@ TEST_F(Viewer, PlaysAVideoToItsLastFrame) {
 
 TEST_F(Viewer, ExitsAtTheEndWhenAsked) {
   const fs::path clip = fs::path(dir_) / "short.mp4";
-  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
-                         "testsrc2=size=48x32:rate=20 -frames:v 8 -c:v libx264 -pix_fmt yuv420p '" +
-                         clip.string() + "'")
-                            .c_str()),
-            0);
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc2=size=48x32:rate=20 -frames:v 8 -c:v libx264 -pix_fmt yuv420p '" +
+      clip.string() + "'"));
   auto viewer = start_viewer({clip.string(), "--exit-at-end"});
   EXPECT_EQ(viewer->wait_for(60s), std::optional<int>(0)) << log();
   EXPECT_NE(log().find("frames shown"), std::string::npos) << log();
@@ -297,11 +293,8 @@ TEST_F(Viewer, ExitsAtTheEndWhenAsked) {
 TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
   const std::string dir = test::temp_dir();
   const fs::path clip = fs::path(dir) / "clip.mkv";
-  ASSERT_EQ(std::system(("ffmpeg -nostdin -loglevel error -y -f lavfi -i "
-                         "testsrc=size=32x24:rate=10 -frames:v 2 -c:v ffv1 '" +
-                         clip.string() + "'")
-                            .c_str()),
-            0);
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=32x24:rate=10 -frames:v 2 -c:v ffv1 '" +
+                           clip.string() + "'"));
   {
     // No display at all: a device error naming the cause.
     Child viewer({GPUHIST_BINARY, "view", clip.string()}, {}, fs::path(dir) / "log");

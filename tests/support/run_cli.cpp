@@ -36,6 +36,10 @@ std::string temp_dir() {
   return pattern;
 }
 
+bool ffmpeg(const std::string& args) {
+  return std::system(("ffmpeg -nostdin -loglevel error -y " + args).c_str()) == 0;
+}
+
 CliResult run_cli(const std::vector<std::string>& args) {
   const std::filesystem::path dir = temp_dir();
   std::string command = quote(GPUHIST_BINARY);

@@ -17,4 +17,7 @@ CliResult run_cli(const std::vector<std::string>& args);
 // A fresh empty folder under the system temp folder.
 std::string temp_dir();
 
+// Runs the ffmpeg command line quietly with `args` (test clips); true on success.
+bool ffmpeg(const std::string& args);
+
 }  // namespace gpuhist::test
