@@ -216,17 +216,15 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
                   MemoryUse::DeviceLocal);
     clean_copy_bytes_ = 0;  // chunk histograms are left in it
   }
-  if (plan.strategy == Strategy::Gpu && plan.merge_copies > 1 &&
-      ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.merge_copies, storage | dst,
-                    MemoryUse::DeviceLocal)) {
+  if (plan.merged() && ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.merge_copies,
+                                     storage | dst, MemoryUse::DeviceLocal)) {
     clean_copy_bytes_ = 0;
   }
 }
 
 bool GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) {
-  const bool merged = plan.strategy == Strategy::Gpu && plan.merge_copies > 1;
   // The merge pass writes the whole result.
-  if (!merged) {
+  if (!plan.merged()) {
     submission.zero(result_.get(), plan.histogram_bytes);
     return true;
   }
@@ -239,9 +237,8 @@ bool GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) {
 }
 
 std::array<VkBuffer, kBufferBindings> GpuCounter::bindings(const GpuPlan& plan) const {
-  const bool chunked =
-      plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce ||
-      (plan.strategy == Strategy::Gpu && plan.merge_copies > 1);
+  const bool chunked = plan.strategy == Strategy::GpuChunksSum ||
+                       plan.strategy == Strategy::GpuChunksReduce || plan.merged();
   return {pixels_.get(), chunked ? chunks_.get() : result_.get(), result_.get()};
 }
 
@@ -346,7 +343,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
             std::max(std::min(needed, std::max(1U, plan.groups_cap / plan.split)), fewest);
         submission.dispatch(pipeline, params, groups * plan.split);
       }
-      if (plan.merge_copies > 1) {
+      if (plan.merged()) {
         // Every workgroup's merge must be done before the copies are added up.
         submission.barrier();
         params.chunk_count = plan.merge_copies;

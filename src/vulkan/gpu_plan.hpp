@@ -48,6 +48,9 @@ struct GpuPlan {
   bool packed = false;             // two 16-bit shared counters per word, flushed in rounds (gpu)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
+
+  // The `gpu` strategy merging into several global copies (the only one that does).
+  [[nodiscard]] bool merged() const noexcept { return merge_copies > 1; }
 };
 
 }  // namespace gpuhist::vk

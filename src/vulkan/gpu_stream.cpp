@@ -51,7 +51,7 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     slot.readback = Buffer(device_, plan.histogram_bytes, storage | dst, MemoryUse::Readback);
   }
 
-  const bool merged = plan.merge_copies > 1;
+  const bool merged = plan.merged();
   if (merged) {
     // Each run's merge pass leaves its copies zero: they are cleared once, here.
     Submission clear(device_, pipelines_,
