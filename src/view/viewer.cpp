@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
@@ -151,7 +152,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
 
   std::unique_ptr<DecodeAhead> frames;
   if (reader) frames = std::make_unique<DecodeAhead>(*reader, options.on_damage);
-  Image shown;  // RGB8 or RGB16
+  Image shown;  // RGB8 or RGB16: a video frame as decoded, a still converted once
   Histogram histogram;
   if (still) {
     histogram = count(still->view());
@@ -208,7 +209,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       }
       if (pending && now_s() >= clock_origin + pending->time) {
         histogram = count(pending->image.view());
-        shown = display_frame(pending->image.view());
+        shown = std::move(pending->image);  // decoded frames are 8- or 16-bit RGB already
         have_frame = true;
         dirty = true;
         pending.reset();
