@@ -47,10 +47,9 @@ void PresentLoop::rebuild(std::uint32_t width, std::uint32_t height) {
   vk::check(vkDeviceWaitIdle(device_.get()), "waiting for the device");
   swapchain_.rebuild(width, height);
   drawn_.clear();
-  std::uint32_t images = 0;
-  vk::check(vkGetSwapchainImagesKHR(device_.get(), swapchain_.get(), &images, nullptr),
-            "listing swapchain images");
-  for (std::uint32_t i = 0; i < images; ++i) drawn_.push_back(make_semaphore(device_.get()));
+  for (std::uint32_t i = 0; i < swapchain_.image_count(); ++i) {
+    drawn_.push_back(make_semaphore(device_.get()));
+  }
   // A fresh semaphore: a failed acquire may have left the old one pending.
   acquired_ = make_semaphore(device_.get());
   built_width_ = width;

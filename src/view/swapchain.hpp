@@ -36,6 +36,9 @@ class Swapchain {
 
   [[nodiscard]] VkSwapchainKHR get() const noexcept { return swapchain_; }
   [[nodiscard]] VkExtent2D extent() const noexcept { return extent_; }
+  [[nodiscard]] std::uint32_t image_count() const noexcept {
+    return static_cast<std::uint32_t>(framebuffers_.size());
+  }
   [[nodiscard]] VkFramebuffer framebuffer(std::uint32_t image) const {
     return framebuffers_[image].get();
   }
