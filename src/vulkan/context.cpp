@@ -27,6 +27,15 @@ struct Context::Impl {
   std::unique_ptr<render::GpuRenderer> renderer;  // built on first use
   std::unique_ptr<render::OverlayRenderer> overlay;  // built on first use
   mutable std::mutex mutex;  // one call at a time owns the queue and the reused buffers
+
+  // The device for the GPU renderers; throws Error(InvalidArgument) without one.
+  const vk::Device& drawing_device() const {
+    if (!device) {
+      throw Error(ErrorKind::InvalidArgument,
+                  "the GPU renderer needs a Vulkan device, but none is in use");
+    }
+    return *device;
+  }
 };
 
 Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -83,12 +92,9 @@ Histogram Context::compute(const ImageView& image, const HistogramOptions& optio
 
 Picture Context::draw(const Histogram& histogram, const DrawOptions& options) const {
   validate(options);
-  if (!impl_->device) {
-    throw Error(ErrorKind::InvalidArgument,
-                "the GPU renderer needs a Vulkan device, but none is in use");
-  }
+  const vk::Device& device = impl_->drawing_device();
   std::lock_guard lock(impl_->mutex);
-  if (!impl_->renderer) impl_->renderer = std::make_unique<render::GpuRenderer>(*impl_->device);
+  if (!impl_->renderer) impl_->renderer = std::make_unique<render::GpuRenderer>(device);
   return impl_->renderer->draw(histogram, options);
 }
 
@@ -96,14 +102,11 @@ Picture Context::draw_overlay(const ImageView& frame, const Histogram& histogram
                               std::uint32_t width, std::uint32_t height,
                               const OverlayStyle& style) const {
   validate_overlay(frame, width, height);
-  if (!impl_->device) {
-    throw Error(ErrorKind::InvalidArgument,
-                "the GPU renderer needs a Vulkan device, but none is in use");
-  }
+  const vk::Device& device = impl_->drawing_device();
   std::lock_guard lock(impl_->mutex);
   if (!impl_->overlay) {
     impl_->overlay = std::make_unique<render::OverlayRenderer>(
-        *impl_->device, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        device, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
   }
   return impl_->overlay->draw(frame, histogram, width, height, style);
 }
