@@ -137,7 +137,8 @@ std::string describe(const vk::GpuTuning& t) {
       << t.groups_per_unit.value_or(0) << " unroll " << t.unroll.value_or(1) << " wide "
       << t.wide_loads.value_or(false) << " uniform " << t.uniform_runs.value_or(false) << " slice "
       << t.slice_pixels.value_or(0) << " merge " << t.merge_copies.value_or(1) << " split "
-      << t.split.value_or(0) << " packed " << t.packed.value_or(false);
+      << t.split.value_or(0) << " packed " << t.packed.value_or(false) << " last-group "
+      << t.last_group_sums.value_or(false);
   return out.str();
 }
 
@@ -176,13 +177,14 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
     return t;
   };
   std::vector<vk::GpuTuning> grid;
-  // One global histogram or 16 for the workgroups' merges, against pixels per
-  // dispatch (0: the whole image in one).
-  for (std::uint32_t merge : {1U, 16U}) {
+  // One global histogram or 16 for the workgroups' merges (summed by a pass,
+  // or by the last workgroup), against pixels per dispatch (0: the whole image in one).
+  for (int merge = 0; merge < 3; ++merge) {
     for (std::uint32_t slice : {0U, 1U << 22, 1U << 23, 1U << 25}) {
       vk::GpuTuning t = make(512, 1, 0, 8, 1, false, false);
       t.slice_pixels = slice;
-      t.merge_copies = merge;
+      t.merge_copies = merge == 0 ? 1U : 16U;
+      t.last_group_sums = merge == 2;
       grid.push_back(t);
     }
   }
@@ -197,6 +199,7 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
         make(256, 5, warp_shift, 8, 1, false, false), make(512, 1, 0, 8, 1, false, true)}) {
     t.slice_pixels = 1U << 25;
     t.merge_copies = 16;
+    t.last_group_sums = true;
     grid.push_back(t);
   }
   if (info.max_invocations < 1024)

@@ -42,6 +42,8 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   if (wide) tuning.split = uniform ? 2U : 4U;
   // Packed 16-bit counters (which override copies and channel groups).
   tuning.packed = !wide && shift == 5;
+  // With merge copies: a pass sums them, or the last workgroup to merge does.
+  tuning.last_group_sums = interleave != uniform;
   counter.set_tuning(tuning);
   struct Case {
     PixelFormat format;
@@ -75,6 +77,40 @@ INSTANTIATE_TEST_SUITE_P(Knobs, GpuTuningKnobs,
                                             ::testing::Values(0U, 5U), ::testing::Bool(),
                                             ::testing::Bool(), ::testing::Bool(),
                                             ::testing::Values(2U, 4U)));
+
+// Frames in host memory, several in flight, each slot's commands recorded once
+// and submitted again: every frame's counts equal the reference, whether the
+// shader reads the frame in place or a copy, and however the merge copies are
+// summed (the copies and the last-workgroup ticket must be left clear for the
+// slot's next frame).
+class GpuStream : public ::testing::TestWithParam<std::tuple<std::uint32_t, bool, bool>> {};
+
+TEST_P(GpuStream, EveryFrameMatchesReference) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  const auto& [merge, last_group, direct] = GetParam();
+  vk::GpuCounter counter(*device);
+  vk::GpuTuning tuning;
+  tuning.merge_copies = merge;
+  tuning.last_group_sums = last_group;
+  tuning.group_size = 64;
+  tuning.groups_per_unit = 3;
+  tuning.wide_loads = true;
+  counter.set_tuning(tuning);
+  const auto frame = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 301, 47,
+                                      test::Content::Random, 4);
+  const HistogramOptions options{256};
+  const Histogram expected = cpu::count_reference(frame.view, options);
+  // Five frames through two slots: each slot runs its recorded work two or three times.
+  const vk::StreamResult r = counter.stream(frame.view, options, 5, 2,
+                                            direct ? vk::StreamMode::Direct : vk::StreamMode::Copy);
+  EXPECT_TRUE(test::same_histograms(r.histogram, expected));
+  EXPECT_GT(r.fps, 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Merges, GpuStream,
+                         ::testing::Combine(::testing::Values(1U, 5U), ::testing::Bool(),
+                                            ::testing::Bool()));
 
 }  // namespace
 }  // namespace gpuhist

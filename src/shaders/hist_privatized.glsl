@@ -36,11 +36,20 @@ const uint CPG = 4u / SPLIT;  // channels per workgroup
 // global copy and clears them every round of iterations, before any can reach
 // 65536.
 layout(constant_id = 15) const uint PACKED = 0u;
+// FINISH: the last workgroup of a run to merge adds the MERGE_COPIES global
+// copies up itself, writes the sums as the result (binding 2) and leaves the
+// copies zero, so that no second pass (merge_copies.comp) and no barrier
+// before it are needed. The workgroups count themselves with a ticket kept
+// after the copies; pc.groupCount is the number of workgroups in the run (all
+// of its dispatches).
+layout(constant_id = 16) const uint FINISH = 0u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
+layout(std430, set = 0, binding = 2) writeonly buffer Final { uint finalBins[]; };  // FINISH only
 
 shared uint localBins[SHARED_WORDS];
+shared bool lastGroup;
 
 // `base` is the copy's index (INTERLEAVE) or its first word.
 uint slot(uint base, uint counter) {
@@ -139,9 +148,34 @@ void countPacked(uint lid, uint groupSize) {
   }
 }
 
+// With FINISH, the workgroup that merges last sums the global copies.
+void finishRun(uint lid, uint groupSize) {
+  if (FINISH == 0u) return;
+  const uint words = BINS * 4u;
+  const uint ticket = MERGE_COPIES * words;
+  // This invocation's adds to the copies must be visible before the ticket
+  // counts its workgroup as merged.
+  memoryBarrierBuffer();
+  // Every invocation of the workgroup has merged.
+  barrier();
+  if (lid == 0u) lastGroup = atomicAdd(bins[ticket], 1u) == pc.groupCount - 1u;
+  // lastGroup is written before anyone reads it.
+  barrier();
+  if (!lastGroup) return;
+  // Every other workgroup's adds happened before its ticket: read after it.
+  memoryBarrierBuffer();
+  for (uint i = lid; i < words; i += groupSize) {
+    uint sum = 0u;
+    for (uint c = 0u; c < MERGE_COPIES; ++c) sum += atomicExchange(bins[c * words + i], 0u);
+    finalBins[i] = sum;
+  }
+  if (lid == 0u) atomicExchange(bins[ticket], 0u);
+}
+
 void main() {
   if (PACKED != 0u) {
     countPacked(gl_LocalInvocationIndex, gl_WorkGroupSize.x);
+    finishRun(gl_LocalInvocationIndex, gl_WorkGroupSize.x);
     return;
   }
   const uint words = BINS * CPG;
@@ -193,4 +227,5 @@ void main() {
       if (sum != 0u) atomicAdd(bins[globalCopy() + (i % BINS) * 4u + firstChannel() + i / BINS], sum);
     }
   }
+  finishRun(lid, groupSize);
 }

@@ -6,4 +6,5 @@ layout(push_constant) uniform Params {
   uint chunkCount;  // chunks in this wave
   uint stride;      // distance between the chunks one reduction pass adds
   uint first;       // first pixel of this dispatch (gpu-single walks in spans)
+  uint groupCount;  // workgroups of the whole run, over all its dispatches (gpu, FINISH)
 } pc;

@@ -29,6 +29,10 @@ constexpr std::uint32_t kGpuSlicePixels = 1U << 25;
 // series (on the H200 that was most of the time of a 15 MB image).
 constexpr std::uint32_t kGpuMergeCopies = 16;
 constexpr VkDeviceSize kMaxMergeBytes = VkDeviceSize{64} << 20;
+// Up to this many counters in all the merge copies (256 bins x 4 channels x
+// 16 copies), the last workgroup to merge sums them itself; larger ones are
+// summed by a pass of many workgroups.
+constexpr std::uint64_t kMaxLastGroupWords = 16384;
 // Software drivers cap the iterations of a shader loop, nested loops counted
 // together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
 // so that no invocation loops more than this many times.
@@ -186,6 +190,10 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     const std::uint32_t merge = tuning_.merge_copies.value_or(info.hardware() ? kGpuMergeCopies : 1U);
     plan.merge_copies = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
         std::min<std::uint64_t>(merge, kMaxMergeBytes / plan.histogram_bytes), 1, plan.groups_cap));
+    const bool small_sum =
+        std::uint64_t{plan.bins} * 4 * plan.merge_copies <= kMaxLastGroupWords;
+    plan.last_group_sums =
+        plan.merged() && tuning_.last_group_sums.value_or(info.hardware() && small_sum);
   }
 
   plan.bpp = pixel_bytes(image.format);
@@ -216,8 +224,8 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
                   MemoryUse::DeviceLocal);
     clean_copy_bytes_ = 0;  // chunk histograms are left in it
   }
-  if (plan.merged() && ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.merge_copies,
-                                     storage | dst, MemoryUse::DeviceLocal)) {
+  if (plan.merged() &&
+      ensure_buffer(chunks_, device_, plan.copies_bytes(), storage | dst, MemoryUse::DeviceLocal)) {
     clean_copy_bytes_ = 0;
   }
 }
@@ -228,7 +236,7 @@ bool GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) {
     submission.zero(result_.get(), plan.histogram_bytes);
     return true;
   }
-  const VkDeviceSize copy_bytes = plan.histogram_bytes * plan.merge_copies;
+  const VkDeviceSize copy_bytes = plan.copies_bytes();
   const bool dirty = clean_copy_bytes_ < copy_bytes;
   if (dirty) submission.zero(chunks_.get(), copy_bytes);
   clean_copy_bytes_ = std::max(clean_copy_bytes_, copy_bytes);
@@ -327,23 +335,31 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecMergeCopies, plan.merge_copies});
       constants.push_back({kSpecSplit, plan.split});
       constants.push_back({kSpecPacked, plan.packed ? 1U : 0U});
+      constants.push_back({kSpecFinish, plan.last_group_sums ? 1U : 0U});
       const std::uint32_t per_invocation = plan.wide ? 4 * plan.unroll : 1;
       const VkPipeline pipeline = pipelines_.get(
           plan.uniform_runs ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);
       const std::uint32_t slice = plan.slice_pixels == 0 ? batch.pixel_count : plan.slice_pixels;
-      // Slices add to the same counters with atomics: no barrier between them.
+      // Workgroups of each slice's dispatch: per channel group, times the
+      // groups; every channel group strides over the slice.
+      std::vector<std::uint32_t> dispatches;
       for (std::uint32_t first = 0; first < batch.pixel_count; first += slice) {
-        params.first = first;
-        params.pixel_count = std::min(batch.pixel_count - first, slice) + first;
-        // Workgroups per channel group; every channel group strides over the slice.
+        const std::uint32_t count = std::min(batch.pixel_count - first, slice);
         const std::uint32_t needed =
-            ceil_div(params.pixel_count - first, std::uint64_t{plan.group_size} * per_invocation);
+            ceil_div(count, std::uint64_t{plan.group_size} * per_invocation);
         const std::uint32_t fewest = ceil_div(needed, kMaxLoopIterations);
         const std::uint32_t groups =
             std::max(std::min(needed, std::max(1U, plan.groups_cap / plan.split)), fewest);
-        submission.dispatch(pipeline, params, groups * plan.split);
+        dispatches.push_back(groups * plan.split);
+        params.group_count += groups * plan.split;
       }
-      if (plan.merged()) {
+      // Slices add to the same counters with atomics: no barrier between them.
+      for (std::size_t k = 0; k < dispatches.size(); ++k) {
+        params.first = static_cast<std::uint32_t>(k) * slice;
+        params.pixel_count = std::min(batch.pixel_count - params.first, slice) + params.first;
+        submission.dispatch(pipeline, params, dispatches[k]);
+      }
+      if (plan.merged() && !plan.last_group_sums) {
         // Every workgroup's merge must be done before the copies are added up.
         submission.barrier();
         params.chunk_count = plan.merge_copies;

@@ -45,6 +45,7 @@ struct GpuTuning {
   std::optional<std::uint32_t> merge_copies;     // global histograms, workgroup g adds to g % n
   std::optional<std::uint32_t> split;            // 1, 2 or 4 channel groups (default: fewest that fit)
   std::optional<bool> packed;                    // 16-bit shared counters (default: off)
+  std::optional<bool> last_group_sums;           // no merge pass: the last workgroup sums the copies
 };
 
 // GPU times of repeated runs on resident pixels, and the histogram they gave.

@@ -46,11 +46,17 @@ struct GpuPlan {
   std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
   bool packed = false;             // two 16-bit shared counters per word, flushed in rounds (gpu)
+  bool last_group_sums = false;    // the last workgroup sums the merge copies, no merge pass (gpu)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 
   // The `gpu` strategy merging into several global copies (the only one that does).
   [[nodiscard]] bool merged() const noexcept { return merge_copies > 1; }
+  // Bytes of the merge copies and, after them, the ticket the workgroups of a
+  // run take when the last of them sums the copies.
+  [[nodiscard]] VkDeviceSize copies_bytes() const noexcept {
+    return histogram_bytes * merge_copies + 16;
+  }
 };
 
 }  // namespace gpuhist::vk

@@ -1,6 +1,7 @@
 // The host-memory side of GpuCounter: a stream of frames counted with several
 // submissions in flight, so that the device never waits for the host.
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -44,19 +45,19 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     if (mode == StreamMode::Copy) {
       slot.device = Buffer(device_, bytes + 16, storage | dst, MemoryUse::DeviceLocal);
     }
-    slot.copies = Buffer(device_, plan.histogram_bytes * plan.merge_copies, storage | dst,
-                         MemoryUse::DeviceLocal);
+    slot.copies = Buffer(device_, plan.copies_bytes(), storage | dst, MemoryUse::DeviceLocal);
     slot.result = Buffer(device_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
-    // With merge copies the merge pass writes the counts straight here.
+    // With merge copies the counts are written straight here (by the merge
+    // pass, or by the last workgroup to merge).
     slot.readback = Buffer(device_, plan.histogram_bytes, storage | dst, MemoryUse::Readback);
   }
 
   const bool merged = plan.merged();
   if (merged) {
-    // Each run's merge pass leaves its copies zero: they are cleared once, here.
+    // Each run leaves its merge copies (and ticket) zero: they are cleared once, here.
     Submission clear(device_, pipelines_,
                      {slots[0].host.get(), slots[0].copies.get(), slots[0].result.get()});
-    for (Slot& slot : slots) clear.zero(slot.copies.get(), plan.histogram_bytes * plan.merge_copies);
+    for (Slot& slot : slots) clear.zero(slot.copies.get(), plan.copies_bytes());
     clear.submit_and_wait();
   }
   // Each slot's commands are recorded once and submitted again for every
@@ -83,7 +84,7 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
       s.barrier();
       s.copy(slot.result.get(), slot.readback.get(), plan.histogram_bytes);
     }
-    // The counts (copied, or written by the merge pass) must be visible to the
+    // The counts (copied, or written by the merge) must be visible to the
     // host after the wait.
     s.barrier_to_host();
   }
@@ -95,6 +96,9 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
     busy[i] = false;
     out.histogram = Histogram(options.bins, is_colour(frame.format.layout));
     add_counts(plan, slots[i].readback, out.histogram);
+    // Cleared once read: a frame whose counts were not written shows as empty,
+    // never as an earlier frame's counts.
+    std::memset(slots[i].readback.mapped(), 0, plan.histogram_bytes);
   };
   const auto start = std::chrono::steady_clock::now();
   for (std::uint32_t f = 0; f < frames; ++f) {

@@ -38,6 +38,7 @@ struct PushParams {
   std::uint32_t chunk_count = 0;
   std::uint32_t stride = 0;
   std::uint32_t first = 0;
+  std::uint32_t group_count = 0;
 };
 
 // Specialization constant ids, as declared in the shaders.
@@ -58,6 +59,7 @@ enum SpecId : std::uint32_t {
   kSpecMergeCopies = 13,
   kSpecSplit = 14,
   kSpecPacked = 15,
+  kSpecFinish = 16,
 };
 
 struct SpecConstant {
