@@ -400,6 +400,7 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     report.upload_gbps = counter->upload_rate(
         std::clamp<std::uint64_t>(largest_bytes, 64ULL << 20, 256ULL << 20), config.repetitions);
     report.shader_copy_gbps = counter->shader_copy_rate(copy_bytes, config.repetitions);
+    report.shader_read_gbps = counter->shader_read_rate(copy_bytes, config.repetitions);
   }
   const double copy_limit = std::max(report.copy_gbps, report.shader_copy_gbps);
 
@@ -434,6 +435,8 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
           row.gbps = ms > 0 ? bytes / (ms * 1e6) : 0.0;
           row.gpixels = ms > 0 ? static_cast<double>(pixels.view.pixel_count()) / (ms * 1e6) : 0.0;
           row.copy_percent = copy_limit > 0 ? 100.0 * row.gbps / copy_limit : 0.0;
+          row.read_percent =
+              report.shader_read_gbps > 0 ? 100.0 * row.gbps / report.shader_read_gbps : 0.0;
           progress(row);
           report.rows.push_back(std::move(row));
         };
@@ -527,14 +530,15 @@ void print_table(const Report& report, std::ostream& out) {
         << "device copy rate " << fixed(report.copy_gbps, 1) << " GB/s (read + write; "
         << fixed(report.copy_small_gbps, 1) << " GB/s for 64 MiB); host-to-device upload "
         << fixed(report.upload_gbps, 1) << " GB/s; shader copy "
-        << fixed(report.shader_copy_gbps, 1) << " GB/s (read + write)\n";
+        << fixed(report.shader_copy_gbps, 1) << " GB/s (read + write); shader read "
+        << fixed(report.shader_read_gbps, 1) << " GB/s\n";
   } else {
     out << "device none (CPU strategies only)\n";
   }
   out << std::left << std::setw(12) << "size" << std::setw(8) << "format" << std::setw(7) << "bins"
       << std::setw(11) << "data" << std::setw(19) << "strategy" << std::right << std::setw(10)
       << "GPU ms" << std::setw(10) << "wall ms" << std::setw(9) << "GB/s" << std::setw(9)
-      << "Gpix/s" << std::setw(8) << "% copy"
+      << "Gpix/s" << std::setw(8) << "% copy" << std::setw(8) << "% read"
       << "  check\n";
   for (const Row& r : report.rows) {
     out << std::left << std::setw(12) << (std::to_string(r.width) + "x" + std::to_string(r.height))
@@ -543,7 +547,8 @@ void print_table(const Report& report, std::ostream& out) {
         << std::right << std::setw(10) << (r.gpu_ms ? fixed(*r.gpu_ms, 3) : "-") << std::setw(10)
         << (r.wall_ms ? fixed(*r.wall_ms, 2) : "-") << std::setw(9) << fixed(r.gbps, 1)
         << std::setw(9) << fixed(r.gpixels, 2) << std::setw(8)
-        << (r.gpu_ms ? fixed(r.copy_percent, 1) : "-") << "  " << r.check;
+        << (r.gpu_ms ? fixed(r.copy_percent, 1) : "-") << std::setw(8)
+        << (r.gpu_ms ? fixed(r.read_percent, 1) : "-") << "  " << r.check;
     if (!r.variant.empty()) out << "  [" << r.variant << "]";
     out << '\n';
   }
@@ -575,6 +580,7 @@ void print_json(const Report& report, std::ostream& out) {
   j["copy_64mib_gbps"] = report.copy_small_gbps;
   j["upload_gbps"] = report.upload_gbps;
   j["shader_copy_gbps"] = report.shader_copy_gbps;
+  j["shader_read_gbps"] = report.shader_read_gbps;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const Row& r : report.rows) {
     nlohmann::ordered_json row;
@@ -590,6 +596,7 @@ void print_json(const Report& report, std::ostream& out) {
     row["gbps"] = r.gbps;
     row["gpixels_per_s"] = r.gpixels;
     row["copy_percent"] = r.copy_percent;
+    row["read_percent"] = r.read_percent;
     row["check"] = r.check;
     rows.push_back(std::move(row));
   }

@@ -78,6 +78,7 @@ struct Row {
   double gbps = 0.0;              // bytes read per second, from gpu_ms (or wall_ms on the CPU)
   double gpixels = 0.0;           // pixels per second, likewise
   double copy_percent = 0.0;      // gbps over the device copy rate (the faster of the two)
+  double read_percent = 0.0;      // gbps over the shader read rate: 100 is the kernel's floor
   std::string check;              // "exact", or what differed from the cpu strategy
 };
 
@@ -88,6 +89,7 @@ struct Report {
   double copy_small_gbps = 0.0;  // the same for 64 MiB
   double upload_gbps = 0.0;  // host-visible to device-local copy
   double shader_copy_gbps = 0.0;  // a compute shader copying the largest image, read + write
+  double shader_read_gbps = 0.0;  // a compute shader only reading the largest image
   std::vector<Row> rows;
   std::vector<StreamRow> stream;
 };

@@ -94,6 +94,9 @@ class GpuCounter {
   // device-local buffers in 16-byte words: what shaders can move, which on
   // some devices is far above what vkCmdCopyBuffer does.
   [[nodiscard]] double shader_copy_rate(std::uint64_t bytes, std::uint32_t repetitions);
+  // Median GB/s of a compute shader that only reads `bytes` of device-local
+  // memory in 16-byte words, as the counting kernels read pixels: their floor.
+  [[nodiscard]] double shader_read_rate(std::uint64_t bytes, std::uint32_t repetitions);
 
   // Counts `frames` frames held in host-visible memory with the `gpu`
   // strategy, `in_flight` of them submitted at once (each with its own
@@ -124,6 +127,9 @@ class GpuCounter {
   [[nodiscard]] double time_copies(VkBuffer src, VkBuffer dst, std::uint32_t repetitions,
                                    const std::function<void(Submission&)>& copy,
                                    const std::function<void(Submission&)>& prepare = {});
+  // Median GPU ms of `shader` (CopyQuads or ReadQuads) over `bytes` of zeros.
+  [[nodiscard]] double time_quads_shader(Shader shader, std::uint64_t bytes,
+                                         std::uint32_t repetitions);
 
   const Device& device_;
   GpuLimits limits_;

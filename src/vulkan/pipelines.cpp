@@ -9,6 +9,7 @@
 #include "shaders/hist_privatized_subgroup_comp_spv.hpp"
 #include "shaders/hist_single_comp_spv.hpp"
 #include "shaders/merge_copies_comp_spv.hpp"
+#include "shaders/read_quads_comp_spv.hpp"
 #include "vulkan/builders.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/device.hpp"
@@ -34,6 +35,8 @@ std::span<const std::uint32_t> spirv(Shader shader) {
       return spirv::hist_privatized_comp;
     case Shader::CopyQuads:
       return spirv::copy_quads_comp;
+    case Shader::ReadQuads:
+      return spirv::read_quads_comp;
     case Shader::MergeCopies:
       return spirv::merge_copies_comp;
   }

@@ -27,6 +27,7 @@ enum class Shader : std::uint8_t {
   HistPrivatized,
   HistPrivatizedSubgroup,
   CopyQuads,
+  ReadQuads,
   MergeCopies,
 };
 
