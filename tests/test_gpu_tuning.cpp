@@ -57,6 +57,10 @@ TEST_P(GpuTuningKnobs, MatchReference) {
       {{ChannelLayout::RGBA, SampleType::U8}, 3, 1, 1000, test::Content::Flat},
       {{ChannelLayout::RGB, SampleType::U16}, 129, 33, 4096, test::Content::Flat},
       {{ChannelLayout::RGBA, SampleType::U16}, 97, 31, 2048, test::Content::Random},
+      // An odd number of pixels (two per 16-byte load), and a histogram only
+      // global memory holds.
+      {{ChannelLayout::RGBA, SampleType::U16}, 61, 19, 4096, test::Content::Gradient},
+      {{ChannelLayout::RGBA, SampleType::U16}, 61, 19, 65536, test::Content::Random},
       // One colour, more than 65535 pixels per workgroup: packed counters must be flushed.
       {{ChannelLayout::RGBA, SampleType::U16}, 1023, 130, 4096, test::Content::Flat},
       {{ChannelLayout::Grey, SampleType::U8}, 257, 9, 256, test::Content::Flat},

@@ -28,27 +28,19 @@ uint channelBin(uint v) {
   return min(v * BINS / maxValue(), BINS - 1u);
 }
 
-// floor(a * b / d) exactly, for results below 2^24: a float estimate is off by
-// at most one, and the 64-bit products from umulExtended settle it.
-uint mulDivFloor(uint a, uint b, uint d) {
-  uint hi, lo;
-  umulExtended(a, b, hi, lo);
-  if (hi == 0u) return lo / d;
-  uint q = uint(float(a) * float(b) / float(d));
-  uint qhi, qlo;
-  umulExtended(q, d, qhi, qlo);
-  if (qhi > hi || (qhi == hi && qlo > lo)) return q - 1u;  // q * d > a * b
-  uint nlo = qlo + d;
-  uint nhi = qhi + (nlo < qlo ? 1u : 0u);
-  if (nhi < hi || (nhi == hi && nlo <= lo)) return q + 1u;  // (q + 1) * d <= a * b
-  return q;
-}
-
-// floor(s * N / (10000 * M)) clamped, s = wr*r + wg*g + wb*b with weights summing to 10000.
+// floor(s * N / (10000 * M)) clamped, s = wr*r + wg*g + wb*b with weights
+// summing to 10000, in 32-bit integers only: with s = 10000 t + u,
+// floor(s * N / 10000) = t * N + floor(u * N / 10000) (both terms below 2^32
+// for N <= 65536 and s <= 10000 * 65535), and floor(floor(x / a) / b) =
+// floor(x / (a * b)). Every divisor is a constant once specialised.
 uint lumaBin(uint r, uint g, uint b) {
   uint s = LUMA_601 != 0u ? 2990u * r + 5870u * g + 1140u * b : 2126u * r + 7152u * g + 722u * b;
-  uint d = 10000u * maxValue();
-  return min(mulDivFloor(s, BINS, d), BINS - 1u);
+  // 8-bit samples up to 1684 bins: s * N is below 2^32, one division does.
+  if (SAMPLE_BITS == 8u && BINS <= 1684u) return min(s * BINS / (10000u * 255u), BINS - 1u);
+  uint t = s / 10000u;
+  uint u = s - t * 10000u;
+  uint x = t * BINS + (u * BINS) / 10000u;
+  return min(x / maxValue(), BINS - 1u);
 }
 
 // Float samples: clamp to [0, 1] with NaN as 0, then min(floor(c * N), N - 1).

@@ -9,8 +9,8 @@
 // counter k at k * COPIES + c), so neighbouring invocations hit neighbouring
 // banks even when their pixels fall in the same bin.
 //
-// WIDE reads RGBA8 pixels four at a time (16-byte loads), UNROLL quads per
-// loop step so that several loads are in flight. UNIFORM_RUNS (the
+// WIDE reads RGBA8 pixels four at a time and RGBA16 pixels two at a time
+// (16-byte loads), UNROLL loads per loop step so that several are in flight. UNIFORM_RUNS (the
 // subgroup build) lets a subgroup whose pixels all fall in the same bins add
 // them with one atomic per channel: flat images cost no more than random ones.
 layout(local_size_x_id = 10) in;
@@ -98,6 +98,21 @@ uvec4 groupBins(uint p) {
     b[c] = c == 3u ? lumaBin(rgb.x, rgb.y, rgb.z) : channelBin(rgb[c]);
   }
   return b;
+}
+
+// One pixel of 16-bit samples: only the bins of the channels this workgroup
+// counts are computed (the branches are the same for the whole workgroup).
+void countRgb16(uint base, uint r, uint g, uint b) {
+#if UNIFORM_RUNS
+  countBins(base, uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b)));
+#else
+  const uint first = COPIES > 0u ? firstChannel() : 0u;
+  const uint end = COPIES > 0u ? first + CPG : 4u;
+  if (first == 0u) addCount(base, 0u, channelBin(r), 1u);
+  if (first <= 1u && 1u < end) addCount(base, 1u, channelBin(g), 1u);
+  if (first <= 2u && 2u < end) addCount(base, 2u, channelBin(b), 1u);
+  if (end == 4u) addCount(base, 3u, lumaBin(r, g, b), 1u);
+#endif
 }
 
 void addPacked(uint channel, uint bin) {
@@ -212,6 +227,24 @@ void main() {
     // The last pixelCount % 4 pixels, one per invocation.
     uint p = quadCount * 4u + first;
     if (p < pc.pixelCount) countBins(base, pixelBins(p));
+  } else if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 16u) {
+    const uint pairCount = pc.pixelCount / 2u;
+    for (uint q = pc.first / 2u + first; q < pairCount; q += step * UNROLL) {
+      uvec4 w[UNROLL];
+      for (uint u = 0u; u < UNROLL; ++u) {
+        if (q + u * step < pairCount) w[u] = quads[q + u * step];
+      }
+      for (uint u = 0u; u < UNROLL; ++u) {
+        if (q + u * step >= pairCount) break;
+        countRgb16(base, w[u].x & 0xFFFFu, w[u].x >> 16, w[u].y & 0xFFFFu);
+        countRgb16(base, w[u].z & 0xFFFFu, w[u].z >> 16, w[u].w & 0xFFFFu);
+      }
+    }
+    // The last pixel of an odd count.
+    uint p = pairCount * 2u + first;
+    if (p < pc.pixelCount) {
+      countRgb16(base, loadSample(p * 4u), loadSample(p * 4u + 1u), loadSample(p * 4u + 2u));
+    }
   } else {
     for (uint p = pc.first + first; p < pc.pixelCount; p += step) countBins(base, groupBins(p));
   }

@@ -181,7 +181,8 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
         tuning_.groups_per_unit.value_or(info.hardware() ? kGpuGroupsPerUnit : 2U);
     plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
-    plan.wide = rgba8 && !plan.packed && tuning_.wide_loads.value_or(true);
+    const bool rgba16 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U16};
+    plan.wide = (rgba8 || rgba16) && !plan.packed && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
     plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
     plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
@@ -336,7 +337,9 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecSplit, plan.split});
       constants.push_back({kSpecPacked, plan.packed ? 1U : 0U});
       constants.push_back({kSpecFinish, plan.last_group_sums ? 1U : 0U});
-      const std::uint32_t per_invocation = plan.wide ? 4 * plan.unroll : 1;
+      // Pixels per 16-byte load: four RGBA8, two RGBA16.
+      const std::uint32_t per_load = plan.bpp == 4 ? 4 : 2;
+      const std::uint32_t per_invocation = plan.wide ? per_load * plan.unroll : 1;
       const VkPipeline pipeline = pipelines_.get(
           plan.uniform_runs ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);
       const std::uint32_t slice = plan.slice_pixels == 0 ? batch.pixel_count : plan.slice_pixels;

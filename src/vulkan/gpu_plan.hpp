@@ -38,7 +38,7 @@ struct GpuPlan {
   std::uint32_t copies = 1;        // private histograms per workgroup (gpu)
   std::uint32_t copy_shift = 0;    // copy of invocation i: (i >> copy_shift) % copies (gpu)
   std::uint32_t groups_cap = 1;    // persistent workgroups (gpu)
-  bool wide = false;               // RGBA8 as 16-byte quads (gpu)
+  bool wide = false;               // RGBA8 and RGBA16 read in 16-byte loads (gpu)
   bool uniform_runs = false;       // subgroup build of the gpu shader
   bool interleave = false;         // copies of one counter side by side (gpu)
   std::uint32_t unroll = 1;        // quads loaded per loop step (gpu)
