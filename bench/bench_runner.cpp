@@ -135,7 +135,7 @@ std::string describe(const vk::GpuTuning& t) {
   out << "group " << t.group_size.value_or(0) << " copies " << t.copies.value_or(0)
       << (t.interleave.value_or(false) ? " interleaved" : "") << " per-unit "
       << t.groups_per_unit.value_or(0) << " unroll " << t.unroll.value_or(1) << " wide "
-      << t.wide_loads.value_or(false) << " uniform " << t.uniform_runs.value_or(false) << " slice "
+      << t.wide_loads.value_or(true) << " uniform " << t.uniform_runs.value_or(false) << " slice "
       << t.slice_pixels.value_or(0) << " merge " << t.merge_copies.value_or(1) << " split "
       << t.split.value_or(0) << " packed " << t.packed.value_or(false) << " last-group "
       << t.last_group_sums.value_or(false);
@@ -143,7 +143,8 @@ std::string describe(const vk::GpuTuning& t) {
 }
 
 // Histograms larger than shared memory with four channels: channel groups
-// against packed 16-bit counters, at several workgroups per unit.
+// against packed 16-bit counters, at several workgroups per unit; then two
+// channel groups with one pixel per load (not two) and with 1 or 4 loads in flight.
 std::vector<vk::GpuTuning> large_histogram_grid() {
   std::vector<vk::GpuTuning> grid;
   for (std::uint32_t per_unit : {4U, 8U, 16U}) {
@@ -155,6 +156,14 @@ std::vector<vk::GpuTuning> large_histogram_grid() {
       if (kind == 2) t.split = 4;
       grid.push_back(t);
     }
+  }
+  for (int kind = 0; kind < 3; ++kind) {
+    vk::GpuTuning t;
+    t.groups_per_unit = 8;
+    t.split = 2;
+    if (kind == 0) t.wide_loads = false;
+    t.unroll = kind == 1 ? 1U : 4U;
+    grid.push_back(t);
   }
   return grid;
 }
