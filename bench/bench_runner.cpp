@@ -205,7 +205,14 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
         make(1024, 1, 0, 4, 1, false, false), make(1024, 1, 0, 2, 1, false, false),
         make(512, 1, 0, 8, 2, false, false), make(512, 1, 0, 4, 2, false, false),
         make(1024, 1, 0, 4, 2, false, false),
-        make(256, 5, warp_shift, 8, 1, false, false), make(512, 1, 0, 8, 1, false, true)}) {
+        make(256, 5, warp_shift, 8, 1, false, false), make(512, 1, 0, 8, 1, false, true),
+        // Fewer, larger workgroups (less to clear and merge on small images).
+        make(1024, 1, 0, 1, 1, false, false), make(1024, 1, 0, 1, 2, false, false),
+        make(1024, 1, 0, 2, 2, false, false),
+        // Neighbouring invocations in different copies of each counter, side by
+        // side: a subgroup's random bins meet in fewer banks.
+        make(512, 2, 0, 4, 2, true, false), make(512, 4, 0, 4, 2, true, false),
+        make(512, 8, 0, 2, 2, true, false)}) {
     t.slice_pixels = 1U << 25;
     t.merge_copies = 16;
     t.last_group_sums = true;

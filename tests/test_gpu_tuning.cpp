@@ -34,14 +34,16 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   // (unroll 1, the software default, runs in every other GPU test).
   tuning.group_size = shift == 0 ? 64U : 256U;
   tuning.groups_per_unit = unroll == 2 ? 1U : 4U;
-  // Whole batches, and slices of 4000 pixels per dispatch.
-  tuning.slice_pixels = interleave ? 4000U : 0U;
+
   // One global histogram, or several that workgroups take in turn.
   tuning.merge_copies = unroll == 4 ? 7U : (copies == 0 ? 3U : 1U);
   // Channel groups: the default (the fewest that fit), two, and four.
   if (wide) tuning.split = uniform ? 2U : 4U;
   // Packed 16-bit counters (which override copies and channel groups).
-  tuning.packed = !wide && shift == 5;
+  tuning.packed = shift == 5 && wide == interleave;
+  // Whole batches, and slices of 4000 pixels per dispatch (not with packed
+  // counters: each workgroup must count enough pixels to need flushing).
+  tuning.slice_pixels = interleave && !*tuning.packed ? 4000U : 0U;
   // With merge copies: a pass sums them, or the last workgroup to merge does.
   tuning.last_group_sums = interleave != uniform;
   counter.set_tuning(tuning);

@@ -139,23 +139,39 @@ void flushPacked(uint lid, uint groupSize) {
   barrier();
 }
 
+void addPackedRgb16(uint r, uint g, uint b) {
+  addPacked(0u, channelBin(r));
+  addPacked(1u, channelBin(g));
+  addPacked(2u, channelBin(b));
+  addPacked(3u, lumaBin(r, g, b));
+}
+
+// Items are pixels, or with WIDE RGBA16 16-byte loads of two pixels.
 void countPacked(uint lid, uint groupSize) {
   for (uint i = lid; i < BINS * 2u; i += groupSize) localBins[i] = 0u;
   // The counters must be zero before anyone counts into them.
   barrier();
+  const bool wide = WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 16u;
+  const uint perItem = wide ? 2u : 1u;
+  const uint items = (pc.pixelCount + perItem - 1u) / perItem;  // a last load may hold one pixel
   const uint step = gl_NumWorkGroups.x * groupSize;
-  const uint groupFirst = pc.first + gl_WorkGroupID.x * groupSize;
+  const uint groupFirst = pc.first / perItem + gl_WorkGroupID.x * groupSize;
   // Rounds are the same for every invocation of the workgroup: the barriers
   // in flushPacked are reached by all of them.
-  const uint iterations =
-      groupFirst < pc.pixelCount ? (pc.pixelCount - groupFirst + step - 1u) / step : 0u;
-  const uint perRound = 65535u / groupSize;  // a counter gains at most groupSize per iteration
+  const uint iterations = groupFirst < items ? (items - groupFirst + step - 1u) / step : 0u;
+  // A counter gains at most groupSize * perItem per iteration.
+  const uint perRound = 65535u / (groupSize * perItem);
   for (uint start = 0u; start < iterations; start += perRound) {
     const uint end = min(iterations, start + perRound);
     for (uint it = start; it < end; ++it) {
-      uint p = groupFirst + it * step + lid;
-      if (p < pc.pixelCount) {
-        uvec4 b = pixelBins(p);
+      uint q = groupFirst + it * step + lid;
+      if (q >= items) continue;
+      if (wide) {
+        uvec4 w = quads[q];
+        addPackedRgb16(w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu);
+        if (2u * q + 1u < pc.pixelCount) addPackedRgb16(w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu);
+      } else {
+        uvec4 b = pixelBins(q);
         for (uint c = 0u; c < 4u; ++c) addPacked(c, b[c]);
       }
     }

@@ -182,7 +182,8 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
     const bool rgba16 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U16};
-    plan.wide = (rgba8 || rgba16) && !plan.packed && tuning_.wide_loads.value_or(true);
+    // 16-byte loads: RGBA8 (not with packed counters) and RGBA16.
+    plan.wide = ((rgba8 && !plan.packed) || rgba16) && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
     plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
     plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
@@ -339,7 +340,9 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecFinish, plan.last_group_sums ? 1U : 0U});
       // Pixels per 16-byte load: four RGBA8, two RGBA16.
       const std::uint32_t per_load = plan.bpp == 4 ? 4 : 2;
-      const std::uint32_t per_invocation = plan.wide ? per_load * plan.unroll : 1;
+      // Packed counters load once per iteration.
+      const std::uint32_t per_invocation =
+          plan.wide ? per_load * (plan.packed ? 1 : plan.unroll) : 1;
       const VkPipeline pipeline = pipelines_.get(
           plan.uniform_runs ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);
       const std::uint32_t slice = plan.slice_pixels == 0 ? batch.pixel_count : plan.slice_pixels;
