@@ -31,6 +31,9 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_option("--stream-frames", args.stream_frames, "Frames per stream run (default 60)");
   app.add_option("--stream-in-flight", args.stream_in_flight,
                  "Frames submitted at once in the stream (default 3)");
+  app.add_option("--stream-queues", args.stream_queues,
+                 "Queues the stream's frames take in turn, 1 or 2 (default 2, where the device "
+                 "has them)");
 }
 
 namespace {
@@ -81,6 +84,8 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
   }
   if (args.stream_frames > 0) config.stream_frames = args.stream_frames;
   if (args.stream_in_flight > 0) config.stream_in_flight = args.stream_in_flight;
+  if (args.stream_queues > 2) return usage("--stream-queues must be 1 or 2");
+  if (args.stream_queues > 0) config.stream_queues = args.stream_queues;
   if (!args.strategies.empty()) {
     config.strategies.clear();
     for (const std::string& name : args.strategies) {

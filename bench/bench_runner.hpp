@@ -54,6 +54,7 @@ struct Config {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stream_sizes;
   std::uint32_t stream_frames = 60;
   std::uint32_t stream_in_flight = 3;
+  std::uint32_t stream_queues = 2;  // queues the frames take in turn (at most the device's)
 };
 
 // A stream of frames in host memory counted by the gpu strategy.
@@ -61,6 +62,7 @@ struct StreamRow {
   std::uint32_t width = 0, height = 0;
   std::string mode;  // "direct" (the shader reads host memory) or "copy" (copied first)
   std::uint32_t frames = 0, in_flight = 0;
+  std::uint32_t queues = 0;  // queues the frames took in turn
   double fps = 0.0, gbps = 0.0;
   double upload_percent = 0.0;  // gbps over the host-to-device upload rate
   std::string check;

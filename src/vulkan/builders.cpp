@@ -105,7 +105,8 @@ StorageSet make_storage_set(VkDevice device, VkDescriptorSetLayout layout,
   return out;
 }
 
-OneTimeCommands::OneTimeCommands(const Device& device, bool reusable) : device_(device) {
+OneTimeCommands::OneTimeCommands(const Device& device, bool reusable, std::uint32_t queue)
+    : device_(device), queue_(queue) {
   VkFenceCreateInfo fence_info{};
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   VkFence fence = VK_NULL_HANDLE;
@@ -150,7 +151,7 @@ void OneTimeCommands::submit(std::string_view what) {
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands_;
-  check(vkQueueSubmit(device_.queue(), 1, &submit, fence_.get()),
+  check(vkQueueSubmit(device_.queue(queue_), 1, &submit, fence_.get()),
         "submitting " + std::string(what));
   submitted_ = true;
 }

@@ -46,7 +46,8 @@ struct StorageSet {
 // freed on destruction.
 class OneTimeCommands {
  public:
-  explicit OneTimeCommands(const Device& device, bool reusable = false);
+  // Submits to the device's queue `queue` (see Device::queue).
+  explicit OneTimeCommands(const Device& device, bool reusable = false, std::uint32_t queue = 0);
   OneTimeCommands(const OneTimeCommands&) = delete;
   OneTimeCommands& operator=(const OneTimeCommands&) = delete;
   OneTimeCommands(OneTimeCommands&&) = delete;
@@ -65,6 +66,7 @@ class OneTimeCommands {
 
  private:
   const Device& device_;
+  std::uint32_t queue_ = 0;
   UniqueFence fence_;
   bool submitted_ = false;  // submitted and not yet waited for
   bool ended_ = false;      // recording has ended

@@ -1,6 +1,8 @@
 #include "vulkan/device.hpp"
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "gpuhist/error.hpp"
 #include "vulkan/check.hpp"
@@ -41,12 +43,17 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
                                             : ""));
   }
 
-  const float priority = 1.0f;
+  std::uint32_t family_count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &family_count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(family_count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &family_count, families.data());
+  queue_count_ = std::clamp(families[*family].queueCount, 1U, 2U);
+  const float priorities[2] = {1.0f, 1.0f};
   VkDeviceQueueCreateInfo queue_info{};
   queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
   queue_info.queueFamilyIndex = *family;
-  queue_info.queueCount = 1;
-  queue_info.pQueuePriorities = &priority;
+  queue_info.queueCount = queue_count_;
+  queue_info.pQueuePriorities = priorities;
   VkDeviceCreateInfo device_info{};
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;
@@ -57,7 +64,7 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
   check(vkCreateDevice(physical, &device_info, nullptr, &device),
         "opening device '" + info_.name + "'");
   device_ = LogicalDevice(device);
-  vkGetDeviceQueue(device, *family, 0, &queue_);
+  for (std::uint32_t i = 0; i < queue_count_; ++i) vkGetDeviceQueue(device, *family, i, &queues_[i]);
 
   VkCommandPoolCreateInfo pool_info{};
   pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;

@@ -1,4 +1,4 @@
-// A logical Vulkan device with one compute queue and a command pool.
+// A logical Vulkan device with one or two queues of one family and a command pool.
 #pragma once
 
 #include <cstdint>
@@ -45,7 +45,12 @@ class Device {
   [[nodiscard]] VkDevice get() const noexcept { return device_.get(); }
   [[nodiscard]] VkPhysicalDevice physical() const noexcept { return physical_; }
   [[nodiscard]] const DeviceInfo& info() const noexcept { return info_; }
-  [[nodiscard]] VkQueue queue() const noexcept { return queue_; }
+  // Queue 0 runs everything; a second queue of the same family, where the
+  // family has one, lets independent work (frames of a stream) overlap.
+  [[nodiscard]] VkQueue queue(std::uint32_t index = 0) const noexcept {
+    return queues_[index < queue_count_ ? index : 0];
+  }
+  [[nodiscard]] std::uint32_t queue_count() const noexcept { return queue_count_; }
   [[nodiscard]] VkCommandPool command_pool() const noexcept { return pool_.get(); }
   [[nodiscard]] const VkPhysicalDeviceMemoryProperties& memory() const noexcept { return memory_; }
   // True when device-local memory can also be mapped (CPU devices, integrated GPUs).
@@ -56,7 +61,8 @@ class Device {
   UniqueCommandPool pool_;
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   DeviceInfo info_;
-  VkQueue queue_ = VK_NULL_HANDLE;
+  VkQueue queues_[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+  std::uint32_t queue_count_ = 1;
   VkPhysicalDeviceMemoryProperties memory_{};
   bool unified_memory_ = false;
 };

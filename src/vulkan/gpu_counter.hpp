@@ -64,6 +64,7 @@ struct StreamResult {
   double seconds = 0;   // from the first submission to the last frame's counts on the host
   double gbps = 0;      // frame bytes per second
   double fps = 0;
+  std::uint32_t queues = 1;  // queues the frames took in turn
 };
 
 class GpuCounter {
@@ -100,10 +101,11 @@ class GpuCounter {
 
   // Counts `frames` frames held in host-visible memory with the `gpu`
   // strategy, `in_flight` of them submitted at once (each with its own
-  // buffers). The image must fit in one batch.
+  // buffers), on up to `queues` of the device's queues in turn (so that one
+  // frame's end may overlap the next one's start). The image must fit in one batch.
   [[nodiscard]] StreamResult stream(const ImageView& frame, const HistogramOptions& options,
                                     std::uint32_t frames, std::uint32_t in_flight,
-                                    StreamMode mode);
+                                    StreamMode mode, std::uint32_t queues = 1);
 
  private:
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,

@@ -1,5 +1,6 @@
 // The host-memory side of GpuCounter: a stream of frames counted with several
 // submissions in flight, so that the device never waits for the host.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -26,7 +27,8 @@ struct Slot {
 }  // namespace
 
 StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& options,
-                                std::uint32_t frames, std::uint32_t in_flight, StreamMode mode) {
+                                std::uint32_t frames, std::uint32_t in_flight, StreamMode mode,
+                                std::uint32_t queues) {
   const GpuPlan plan = make_plan(frame, options, Strategy::Gpu, ChunkShape::Row256x1);
   if (plan.batches.size() != 1) {
     throw Error(ErrorKind::InvalidArgument, "frame too large to stream in one batch");
@@ -62,13 +64,15 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
   }
   // Each slot's commands are recorded once and submitted again for every
   // frame that lands in it, as a ring of frame buffers would be used.
-  for (Slot& slot : slots) {
+  const std::uint32_t queue_count = std::clamp(queues, 1U, device_.queue_count());
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    Slot& slot = slots[i];
     const VkBuffer pixels = mode == StreamMode::Copy ? slot.device.get() : slot.host.get();
     slot.work = std::make_unique<Submission>(
         device_, pipelines_,
         std::array<VkBuffer, kBufferBindings>{pixels, merged ? slot.copies.get() : slot.result.get(),
                                               merged ? slot.readback.get() : slot.result.get()},
-        true);
+        true, static_cast<std::uint32_t>(i % queue_count));
     Submission& s = *slot.work;
     if (mode == StreamMode::Copy) s.copy(slot.host.get(), slot.device.get(), bytes);
     // Without merge copies the shader adds straight to the result.
@@ -90,6 +94,7 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
   }
 
   StreamResult out{Histogram(options.bins, is_colour(frame.format.layout))};
+  out.queues = queue_count;
   std::vector<bool> busy(slots.size(), false);
   const auto collect = [&](std::size_t i) {
     slots[i].work->wait();

@@ -17,9 +17,11 @@ class Device;
 class Submission {
  public:
   // Begins recording; every dispatch sees `buffers` at bindings 0, 1, 2.
-  // `reusable` commands may be submitted again after each wait().
+  // `reusable` commands may be submitted again after each wait(); they go to
+  // the device's queue `queue`.
   Submission(const Device& device, const Pipelines& pipelines,
-             const std::array<VkBuffer, kBufferBindings>& buffers, bool reusable = false);
+             const std::array<VkBuffer, kBufferBindings>& buffers, bool reusable = false,
+             std::uint32_t queue = 0);
   Submission(const Submission&) = delete;
   Submission& operator=(const Submission&) = delete;
   Submission(Submission&&) = delete;
