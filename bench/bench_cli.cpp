@@ -32,8 +32,8 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_option("--stream-in-flight", args.stream_in_flight,
                  "Frames submitted at once in the stream (default 3)");
   app.add_option("--stream-queues", args.stream_queues,
-                 "Queues the stream's frames take in turn, 1 or 2 (default 2, where the device "
-                 "has them)");
+                 "Queues the stream's frames take in turn, 1 or 2 (default 1; 2 where the "
+                 "device has them)");
 }
 
 namespace {

@@ -54,7 +54,7 @@ struct Config {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stream_sizes;
   std::uint32_t stream_frames = 60;
   std::uint32_t stream_in_flight = 3;
-  std::uint32_t stream_queues = 2;  // queues the frames take in turn (at most the device's)
+  std::uint32_t stream_queues = 1;  // queues the frames take in turn (at most the device's)
 };
 
 // A stream of frames in host memory counted by the gpu strategy.

@@ -47,6 +47,8 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   tuning.slice_pixels = interleave && !*tuning.packed ? 4000U : 0U;
   // With merge copies: a pass sums them, or the last workgroup to merge does.
   tuning.last_group_sums = interleave != uniform;
+  // Four equal pixels of a load added at once, or one by one.
+  tuning.quad_runs = unroll == 2;
   counter.set_tuning(tuning);
   struct Case {
     PixelFormat format;

@@ -43,6 +43,12 @@ layout(constant_id = 15) const uint PACKED = 0u;
 // after the copies; pc.groupCount is the number of workgroups in the run (all
 // of its dispatches).
 layout(constant_id = 16) const uint FINISH = 0u;
+// QUAD_RUNS: four RGBA8 pixels of one 16-byte load with equal colours (alpha
+// aside) add 4 to their bins with one atomic per channel instead of four.
+// Every invocation adds its first pixel; only those with unequal pixels add
+// the other three, so a subgroup never issues more atomics than without, and
+// a flat region a quarter of them.
+layout(constant_id = 17) const uint QUAD_RUNS = 0u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
@@ -234,6 +240,20 @@ void main() {
       }
       for (uint u = 0u; u < UNROLL; ++u) {
         if (q + u * step >= quadCount) break;
+#if !UNIFORM_RUNS
+        if (QUAD_RUNS != 0u) {
+          const uint differ = (w[u].x ^ w[u].y) | (w[u].x ^ w[u].z) | (w[u].x ^ w[u].w);
+          const bool same = (differ & 0x00FFFFFFu) == 0u;
+          const uvec4 b = wordBins(w[u].x);
+          for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], same ? 4u : 1u);
+          if (!same) {
+            countBins(base, wordBins(w[u].y));
+            countBins(base, wordBins(w[u].z));
+            countBins(base, wordBins(w[u].w));
+          }
+          continue;
+        }
+#endif
         countBins(base, wordBins(w[u].x));
         countBins(base, wordBins(w[u].y));
         countBins(base, wordBins(w[u].z));

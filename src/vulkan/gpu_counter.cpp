@@ -16,12 +16,15 @@ namespace {
 constexpr std::uint64_t kMaxBatchPixels = 1ULL << 30;
 constexpr std::uint32_t kGroupSize = 256;
 // Defaults of the `gpu` strategy on hardware GPUs, from the tuning sweeps on an
-// NVIDIA H200 (docs/PERFORMANCE.md): 512 invocations, one private histogram,
-// 4 workgroups per compute unit, two 16-byte loads in flight per invocation,
-// and images of more than 32 Mpixel counted in dispatches of 32 Mpixel.
-constexpr std::uint32_t kGpuGroupSize = 512;
+// NVIDIA H200 (docs/PERFORMANCE.md): 1024 invocations (or the device's most),
+// one private histogram, one workgroup per compute unit, two 16-byte loads in
+// flight per invocation, and images of more than 32 Mpixel counted in
+// dispatches of 32 Mpixel.
+constexpr std::uint32_t kGpuGroupSize = 1024;
 constexpr std::uint32_t kGpuCopies = 1;
-constexpr std::uint32_t kGpuGroupsPerUnit = 4;
+constexpr std::uint32_t kGpuInvocationsPerUnit = 1024;  // workgroups per unit: this / group size
+// Software devices (one "unit" per CPU core) keep smaller workgroups.
+constexpr std::uint32_t kSoftwareGroupSize = 512;
 constexpr std::uint32_t kGpuUnroll = 2;
 constexpr std::uint32_t kGpuSlicePixels = 1U << 25;
 // Workgroups add their private histograms to 16 global copies in turn, summed
@@ -140,13 +143,17 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
                                   std::min(info.max_workgroup_count[0], kMaxLoopIterations)));
   }
   if (strategy == Strategy::Gpu) {
-    plan.group_size = std::clamp(tuning_.group_size.value_or(kGpuGroupSize), 1U, max_group);
+    plan.group_size = std::clamp(
+        tuning_.group_size.value_or(info.hardware() ? kGpuGroupSize : kSoftwareGroupSize), 1U,
+        max_group);
     // Private copies spread a flat image's atomics over more addresses (at
     // most half the shared memory, so that several workgroups fit on one
     // compute unit); on the H200 one copy measured fastest.
     plan.interleave = tuning_.interleave.value_or(false);
-    // A histogram too large for shared memory is counted a channel group per
-    // workgroup: the pixels are read 2 or 4 times, but counted in shared memory.
+    // A histogram too large for shared memory is counted one channel per
+    // workgroup: the pixels are read 4 times (mostly from cache), but counted
+    // in shared memory, and each workgroup bins one channel only. On the H200
+    // that was faster than two channels per workgroup even where two fit.
     const std::uint32_t pad = plan.interleave ? 0 : 4;
     const auto fits = [&](std::uint32_t split) {
       return plan.histogram_bytes / split + pad <= info.max_shared_memory;
@@ -155,7 +162,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     if (tuning_.split) {
       plan.split = *tuning_.split == 4 ? 4U : *tuning_.split == 2 ? 2U : 1U;
     } else if (!fits(1)) {
-      plan.split = fits(2) ? 2U : 4U;
+      plan.split = 4;
     }
     if (!fits(plan.split)) plan.split = 1;  // global counters: no reason to split
     const std::uint64_t copy_bytes = plan.histogram_bytes / plan.split + pad;
@@ -177,8 +184,8 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.copy_shift = tuning_.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
     const std::uint32_t units = info.compute_units.value_or(
         info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));
-    const std::uint32_t per_unit =
-        tuning_.groups_per_unit.value_or(info.hardware() ? kGpuGroupsPerUnit : 2U);
+    const std::uint32_t per_unit = tuning_.groups_per_unit.value_or(
+        info.hardware() ? std::max(1U, kGpuInvocationsPerUnit / plan.group_size) : 2U);
     plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
     const bool rgba16 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U16};
@@ -186,6 +193,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.wide = ((rgba8 && !plan.packed) || rgba16) && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
     plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
+    plan.quad_runs = plan.wide && rgba8 && !plan.uniform_runs && tuning_.quad_runs.value_or(true);
     plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
     plan.slice_pixels =
         tuning_.slice_pixels.value_or(info.hardware() ? kGpuSlicePixels : 0U) / 4 * 4;
@@ -338,6 +346,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecSplit, plan.split});
       constants.push_back({kSpecPacked, plan.packed ? 1U : 0U});
       constants.push_back({kSpecFinish, plan.last_group_sums ? 1U : 0U});
+      constants.push_back({kSpecQuadRuns, plan.quad_runs ? 1U : 0U});
       // Pixels per 16-byte load: four RGBA8, two RGBA16.
       const std::uint32_t per_load = plan.bpp == 4 ? 4 : 2;
       // Packed counters load once per iteration.

@@ -61,6 +61,7 @@ enum SpecId : std::uint32_t {
   kSpecSplit = 14,
   kSpecPacked = 15,
   kSpecFinish = 16,
+  kSpecQuadRuns = 17,
 };
 
 struct SpecConstant {
