@@ -1,5 +1,5 @@
 #version 460
 // The `gpu` strategy for every device (see hist_privatized.glsl).
 #extension GL_GOOGLE_include_directive : require
-#define UNIFORM_RUNS 0
+#define SUBGROUP 0
 #include "hist_privatized.glsl"

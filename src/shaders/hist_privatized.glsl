@@ -10,9 +10,12 @@
 // banks even when their pixels fall in the same bin.
 //
 // WIDE reads RGBA8 pixels four at a time and RGBA16 pixels two at a time
-// (16-byte loads), UNROLL loads per loop step so that several are in flight. UNIFORM_RUNS (the
-// subgroup build) lets a subgroup whose pixels all fall in the same bins add
-// them with one atomic per channel: flat images cost no more than random ones.
+// (16-byte loads), UNROLL loads per loop step so that several are in flight.
+// The SUBGROUP build (for devices with subgroup vote and ballot) adds two
+// ways to spend fewer atomics on runs of equal pixels: VOTE_RUNS, a subgroup
+// whose pixels all fall in the same bins adds them with one atomic per
+// channel; QUAD_RUNS, a subgroup whose 16-byte loads each hold four pixels of
+// one colour adds each load's four with one atomic per channel.
 layout(local_size_x_id = 10) in;
 #include "params.glsl"
 #include "binning.glsl"
@@ -43,12 +46,13 @@ layout(constant_id = 15) const uint PACKED = 0u;
 // after the copies; pc.groupCount is the number of workgroups in the run (all
 // of its dispatches).
 layout(constant_id = 16) const uint FINISH = 0u;
-// QUAD_RUNS: four RGBA8 pixels of one 16-byte load with equal colours (alpha
-// aside) add 4 to their bins with one atomic per channel instead of four.
-// Every invocation adds its first pixel; only those with unequal pixels add
-// the other three, so a subgroup never issues more atomics than without, and
-// a flat region a quarter of them.
+// QUAD_RUNS (SUBGROUP build): where every invocation of a subgroup holds four
+// RGBA8 pixels of one colour (alpha aside) in its load, each adds 4 to its
+// bins with one atomic per channel instead of four. The branch is the whole
+// subgroup's: an invocation-by-invocation choice made photographs slower
+// (the subgroup diverged) for a gain on flat regions only.
 layout(constant_id = 17) const uint QUAD_RUNS = 0u;
+layout(constant_id = 18) const uint VOTE_RUNS = 0u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
@@ -78,9 +82,10 @@ void addCount(uint base, uint channel, uint bin, uint n) {
 }
 
 void countBins(uint base, uvec4 b) {
-#if UNIFORM_RUNS
+#if SUBGROUP
   // Bins are below 65536 (or all NO_BIN for grey), so two packed words identify them.
-  if (subgroupAllEqual((b.x << 16) | (b.y & 0xFFFFu)) && subgroupAllEqual((b.z << 16) | (b.w & 0xFFFFu))) {
+  if (VOTE_RUNS != 0u && subgroupAllEqual((b.x << 16) | (b.y & 0xFFFFu)) &&
+      subgroupAllEqual((b.z << 16) | (b.w & 0xFFFFu))) {
     uint n = subgroupBallotBitCount(subgroupBallot(true));
     if (subgroupElect()) {
       for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], n);
@@ -109,16 +114,18 @@ uvec4 groupBins(uint p) {
 // One pixel of 16-bit samples: only the bins of the channels this workgroup
 // counts are computed (the branches are the same for the whole workgroup).
 void countRgb16(uint base, uint r, uint g, uint b) {
-#if UNIFORM_RUNS
-  countBins(base, uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b)));
-#else
+#if SUBGROUP
+  if (VOTE_RUNS != 0u) {
+    countBins(base, uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b)));
+    return;
+  }
+#endif
   const uint first = COPIES > 0u ? firstChannel() : 0u;
   const uint end = COPIES > 0u ? first + CPG : 4u;
   if (first == 0u) addCount(base, 0u, channelBin(r), 1u);
   if (first <= 1u && 1u < end) addCount(base, 1u, channelBin(g), 1u);
   if (first <= 2u && 2u < end) addCount(base, 2u, channelBin(b), 1u);
   if (end == 4u) addCount(base, 3u, lumaBin(r, g, b), 1u);
-#endif
 }
 
 void addPacked(uint channel, uint bin) {
@@ -240,18 +247,14 @@ void main() {
       }
       for (uint u = 0u; u < UNROLL; ++u) {
         if (q + u * step >= quadCount) break;
-#if !UNIFORM_RUNS
+#if SUBGROUP
         if (QUAD_RUNS != 0u) {
           const uint differ = (w[u].x ^ w[u].y) | (w[u].x ^ w[u].z) | (w[u].x ^ w[u].w);
-          const bool same = (differ & 0x00FFFFFFu) == 0u;
-          const uvec4 b = wordBins(w[u].x);
-          for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], same ? 4u : 1u);
-          if (!same) {
-            countBins(base, wordBins(w[u].y));
-            countBins(base, wordBins(w[u].z));
-            countBins(base, wordBins(w[u].w));
+          if (subgroupAll((differ & 0x00FFFFFFu) == 0u)) {
+            const uvec4 b = wordBins(w[u].x);
+            for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], 4u);
+            continue;
           }
-          continue;
         }
 #endif
         countBins(base, wordBins(w[u].x));

@@ -46,7 +46,7 @@ struct GpuTuning {
   std::optional<std::uint32_t> split;            // 1, 2 or 4 channel groups (default: fewest that fit)
   std::optional<bool> packed;                    // 16-bit shared counters (default: off)
   std::optional<bool> last_group_sums;           // no merge pass: the last workgroup sums the copies
-  std::optional<bool> quad_runs;                 // four equal RGBA8 pixels of a load added at once
+  std::optional<bool> quad_runs;                 // subgroups of one-colour loads add 4 at once
 };
 
 // GPU times of repeated runs on resident pixels, and the histogram they gave.

@@ -39,7 +39,7 @@ struct GpuPlan {
   std::uint32_t copy_shift = 0;    // copy of invocation i: (i >> copy_shift) % copies (gpu)
   std::uint32_t groups_cap = 1;    // persistent workgroups (gpu)
   bool wide = false;               // RGBA8 and RGBA16 read in 16-byte loads (gpu)
-  bool uniform_runs = false;       // subgroup build of the gpu shader
+  bool uniform_runs = false;       // uniform subgroups' pixels added at once (subgroup build)
   bool interleave = false;         // copies of one counter side by side (gpu)
   std::uint32_t unroll = 1;        // quads loaded per loop step (gpu)
   std::uint32_t slice_pixels = 0;  // pixels per dispatch, a multiple of 4; 0: all (gpu)
@@ -47,7 +47,7 @@ struct GpuPlan {
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
   bool packed = false;             // two 16-bit shared counters per word, flushed in rounds (gpu)
   bool last_group_sums = false;    // the last workgroup sums the merge copies, no merge pass (gpu)
-  bool quad_runs = false;          // four equal RGBA8 pixels of a load added at once (gpu)
+  bool quad_runs = false;          // subgroups of four-equal-pixel loads add 4 at once (subgroup build)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 

@@ -62,6 +62,7 @@ enum SpecId : std::uint32_t {
   kSpecPacked = 15,
   kSpecFinish = 16,
   kSpecQuadRuns = 17,
+  kSpecVoteRuns = 18,
 };
 
 struct SpecConstant {
