@@ -138,7 +138,7 @@ std::string describe(const vk::GpuTuning& t) {
       << t.wide_loads.value_or(true) << " uniform " << t.uniform_runs.value_or(false) << " slice "
       << t.slice_pixels.value_or(0) << " merge " << t.merge_copies.value_or(1) << " split "
       << t.split.value_or(0) << " packed " << t.packed.value_or(false) << " last-group "
-      << t.last_group_sums.value_or(false) << " quad-runs " << t.quad_runs.value_or(true);
+      << t.last_group_sums.value_or(false) << " quad-runs " << t.quad_runs.value_or(false);
   return out.str();
 }
 
@@ -218,13 +218,13 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
     grid.push_back(t);
   }
   // Around the defaults (1024 invocations, one workgroup per unit, two loads
-  // in flight): fewer merge copies, a merge pass, equal pixels one by one.
+  // in flight): fewer merge copies, a merge pass, one-colour loads added at once.
   for (int variant = 0; variant < 4; ++variant) {
     vk::GpuTuning t = make(1024, 1, 0, 1, 2, false, false);
     t.slice_pixels = 1U << 25;
     t.merge_copies = variant == 0 ? 4U : variant == 1 ? 8U : 16U;
     t.last_group_sums = variant != 2;
-    t.quad_runs = variant != 3;
+    t.quad_runs = variant == 3;
     grid.push_back(t);
   }
   if (info.max_invocations < 1024)
