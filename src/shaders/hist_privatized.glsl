@@ -128,6 +128,38 @@ void countRgb16(uint base, uint r, uint g, uint b) {
   if (end == 4u) addCount(base, 3u, lumaBin(r, g, b), 1u);
 }
 
+// The four RGBA8 or two RGBA16 pixels of one 16-byte load.
+void countLoad(uint base, uvec4 w) {
+  if (SAMPLE_BITS == 16u) {
+    countRgb16(base, w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu);
+    countRgb16(base, w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu);
+    return;
+  }
+#if SUBGROUP
+  if (QUAD_RUNS != 0u) {
+    const uint differ = (w.x ^ w.y) | (w.x ^ w.z) | (w.x ^ w.w);
+    if (subgroupAll((differ & 0x00FFFFFFu) == 0u)) {
+      const uvec4 b = wordBins(w.x);
+      for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], 4u);
+      return;
+    }
+  }
+#endif
+  countBins(base, wordBins(w.x));
+  countBins(base, wordBins(w.y));
+  countBins(base, wordBins(w.z));
+  countBins(base, wordBins(w.w));
+}
+
+// One pixel of an RGBA8 or RGBA16 image, read on its own.
+void countPixel(uint base, uint p) {
+  if (SAMPLE_BITS == 16u) {
+    countRgb16(base, loadSample(p * 4u), loadSample(p * 4u + 1u), loadSample(p * 4u + 2u));
+  } else {
+    countBins(base, pixelBins(p));
+  }
+}
+
 void addPacked(uint channel, uint bin) {
   if (bin == NO_BIN) return;
   uint k = channel * BINS + bin;
@@ -238,52 +270,22 @@ void main() {
   const uint step = (gl_NumWorkGroups.x / SPLIT) * groupSize;
   const uint first = (gl_WorkGroupID.x / SPLIT) * groupSize + lid;
   // This dispatch counts pixels pc.first (a multiple of 4) up to pc.pixelCount.
-  if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 8u) {
-    const uint quadCount = pc.pixelCount / 4u;
-    for (uint q = pc.first / 4u + first; q < quadCount; q += step * UNROLL) {
+  if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS != 32u) {
+    const uint perLoad = SAMPLE_BITS == 8u ? 4u : 2u;
+    const uint loadCount = pc.pixelCount / perLoad;
+    for (uint q = pc.first / perLoad + first; q < loadCount; q += step * UNROLL) {
       uvec4 w[UNROLL];
       for (uint u = 0u; u < UNROLL; ++u) {
-        if (q + u * step < quadCount) w[u] = quads[q + u * step];
+        if (q + u * step < loadCount) w[u] = quads[q + u * step];
       }
       for (uint u = 0u; u < UNROLL; ++u) {
-        if (q + u * step >= quadCount) break;
-#if SUBGROUP
-        if (QUAD_RUNS != 0u) {
-          const uint differ = (w[u].x ^ w[u].y) | (w[u].x ^ w[u].z) | (w[u].x ^ w[u].w);
-          if (subgroupAll((differ & 0x00FFFFFFu) == 0u)) {
-            const uvec4 b = wordBins(w[u].x);
-            for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], 4u);
-            continue;
-          }
-        }
-#endif
-        countBins(base, wordBins(w[u].x));
-        countBins(base, wordBins(w[u].y));
-        countBins(base, wordBins(w[u].z));
-        countBins(base, wordBins(w[u].w));
+        if (q + u * step >= loadCount) break;
+        countLoad(base, w[u]);
       }
     }
-    // The last pixelCount % 4 pixels, one per invocation.
-    uint p = quadCount * 4u + first;
-    if (p < pc.pixelCount) countBins(base, pixelBins(p));
-  } else if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 16u) {
-    const uint pairCount = pc.pixelCount / 2u;
-    for (uint q = pc.first / 2u + first; q < pairCount; q += step * UNROLL) {
-      uvec4 w[UNROLL];
-      for (uint u = 0u; u < UNROLL; ++u) {
-        if (q + u * step < pairCount) w[u] = quads[q + u * step];
-      }
-      for (uint u = 0u; u < UNROLL; ++u) {
-        if (q + u * step >= pairCount) break;
-        countRgb16(base, w[u].x & 0xFFFFu, w[u].x >> 16, w[u].y & 0xFFFFu);
-        countRgb16(base, w[u].z & 0xFFFFu, w[u].z >> 16, w[u].w & 0xFFFFu);
-      }
-    }
-    // The last pixel of an odd count.
-    uint p = pairCount * 2u + first;
-    if (p < pc.pixelCount) {
-      countRgb16(base, loadSample(p * 4u), loadSample(p * 4u + 1u), loadSample(p * 4u + 2u));
-    }
+    // The last pixelCount % perLoad pixels, one per invocation.
+    uint p = loadCount * perLoad + first;
+    if (p < pc.pixelCount) countPixel(base, p);
   } else {
     for (uint p = pc.first + first; p < pc.pixelCount; p += step) countBins(base, groupBins(p));
   }
