@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <fstream>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 #include "gpuhist/error.hpp"
 

@@ -19,10 +19,10 @@ struct BenchArgs {
   std::string output;
   std::string device = "auto";
   std::string photo;
-  std::vector<std::string> sizes;       // WxH
-  std::vector<std::string> strategies;  // names
-  std::vector<std::string> kinds;       // random, one-colour, photo
-  std::uint32_t repetitions = 0;        // 0: the configuration's default
+  std::vector<std::string> sizes;         // WxH
+  std::vector<std::string> strategies;    // names
+  std::vector<std::string> kinds;         // random, one-colour, photo
+  std::uint32_t repetitions = 0;          // 0: the configuration's default
   std::vector<std::string> stream_sizes;  // WxH; "none" for no stream
   std::uint32_t stream_frames = 0;        // 0: the configuration's default
   std::uint32_t stream_in_flight = 0;     // 0: the configuration's default

@@ -84,8 +84,8 @@ Pixels make_pixels(const Case& c, std::uint32_t width, std::uint32_t height, Dat
           break;
         case SampleType::U16: {
           // Random data spans all 16 bits; other kinds scale 8-bit values exactly.
-          const auto s =
-              static_cast<std::uint16_t>(kind == DataKind::Random ? next(state) : std::uint64_t{v} * 257);
+          const auto s = static_cast<std::uint16_t>(
+              kind == DataKind::Random ? next(state) : std::uint64_t{v} * 257);
           std::memcpy(dst + at * 2, &s, 2);
           break;
         }
@@ -204,8 +204,8 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
         make(512, 1, 0, 16, 1, false, false), make(256, 1, 0, 16, 1, false, false),
         make(1024, 1, 0, 4, 1, false, false), make(1024, 1, 0, 2, 1, false, false),
         make(512, 1, 0, 8, 2, false, false), make(512, 1, 0, 4, 2, false, false),
-        make(1024, 1, 0, 4, 2, false, false),
-        make(256, 5, warp_shift, 8, 1, false, false), make(512, 1, 0, 8, 1, false, true),
+        make(1024, 1, 0, 4, 2, false, false), make(256, 5, warp_shift, 8, 1, false, false),
+        make(512, 1, 0, 8, 1, false, true),
         // Fewer, larger workgroups (less to clear and merge on small images).
         make(1024, 1, 0, 1, 1, false, false), make(1024, 1, 0, 1, 2, false, false),
         make(1024, 1, 0, 2, 2, false, false),
@@ -583,13 +583,14 @@ void print_table(const Report& report, std::ostream& out) {
   out << "host-memory stream (gpu strategy, RGBA8 photo frames)\n"
       << std::left << std::setw(12) << "size" << std::setw(8) << "mode" << std::right
       << std::setw(8) << "frames" << std::setw(11) << "in flight" << std::setw(8) << "queues"
-      << std::setw(10) << "fps"
-      << std::setw(9) << "GB/s" << std::setw(10) << "% upload" << "  check\n";
+      << std::setw(10) << "fps" << std::setw(9) << "GB/s" << std::setw(10) << "% upload"
+      << "  check\n";
   for (const StreamRow& r : report.stream) {
     out << std::left << std::setw(12) << (std::to_string(r.width) + "x" + std::to_string(r.height))
         << std::setw(8) << r.mode << std::right << std::setw(8) << r.frames << std::setw(11)
-        << r.in_flight << std::setw(8) << r.queues << std::setw(10) << fixed(r.fps, 1) << std::setw(9) << fixed(r.gbps, 1)
-        << std::setw(10) << fixed(r.upload_percent, 1) << "  " << r.check << '\n';
+        << r.in_flight << std::setw(8) << r.queues << std::setw(10) << fixed(r.fps, 1)
+        << std::setw(9) << fixed(r.gbps, 1) << std::setw(10) << fixed(r.upload_percent, 1) << "  "
+        << r.check << '\n';
   }
 }
 

@@ -87,9 +87,10 @@ struct Row {
 struct Report {
   std::string date;  // UTC, ISO 8601
   std::optional<DeviceInfo> device;
-  double copy_gbps = 0.0;    // device-local copy of the largest image, bytes read + written per second
-  double copy_small_gbps = 0.0;  // the same for 64 MiB
-  double upload_gbps = 0.0;  // host-visible to device-local copy
+  double copy_gbps =
+      0.0;  // device-local copy of the largest image, bytes read + written per second
+  double copy_small_gbps = 0.0;   // the same for 64 MiB
+  double upload_gbps = 0.0;       // host-visible to device-local copy
   double shader_copy_gbps = 0.0;  // a compute shader copying the largest image, read + write
   double shader_read_gbps = 0.0;  // a compute shader only reading the largest image
   std::vector<Row> rows;

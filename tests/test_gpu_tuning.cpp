@@ -106,8 +106,8 @@ TEST_P(GpuStream, EveryFrameMatchesReference) {
   tuning.groups_per_unit = 3;
   tuning.wide_loads = true;
   counter.set_tuning(tuning);
-  const auto frame = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 301, 47,
-                                      test::Content::Random, 4);
+  const auto frame =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 301, 47, test::Content::Random, 4);
   const HistogramOptions options{256};
   const Histogram expected = cpu::count_reference(frame.view, options);
   // Five frames through two slots: each slot runs its recorded work two or three times.

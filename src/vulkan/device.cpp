@@ -37,10 +37,9 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
                           ? present_queue_family(physical, request.present_to)
                           : compute_queue_family(physical);
   if (!family) {
-    throw Error(ErrorKind::Device, "device '" + info_.name + "' has no compute queue" +
-                                       (request.present_to != VK_NULL_HANDLE
-                                            ? " that can draw to the window"
-                                            : ""));
+    throw Error(ErrorKind::Device,
+                "device '" + info_.name + "' has no compute queue" +
+                    (request.present_to != VK_NULL_HANDLE ? " that can draw to the window" : ""));
   }
 
   std::uint32_t family_count = 0;
@@ -64,7 +63,8 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
   check(vkCreateDevice(physical, &device_info, nullptr, &device),
         "opening device '" + info_.name + "'");
   device_ = LogicalDevice(device);
-  for (std::uint32_t i = 0; i < queue_count_; ++i) vkGetDeviceQueue(device, *family, i, &queues_[i]);
+  for (std::uint32_t i = 0; i < queue_count_; ++i)
+    vkGetDeviceQueue(device, *family, i, &queues_[i]);
 
   VkCommandPoolCreateInfo pool_info{};
   pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;

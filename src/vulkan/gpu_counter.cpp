@@ -175,8 +175,8 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.copies = static_cast<std::uint32_t>(std::min(wanted, fit));
     if (plan.copies == 0) plan.split = 1;  // global counters take every channel
     // Packed 16-bit counters: one copy of all four channels in half the space.
-    plan.packed = tuning_.packed.value_or(false) &&
-                  plan.histogram_bytes / 2 <= info.max_shared_memory;
+    plan.packed =
+        tuning_.packed.value_or(false) && plan.histogram_bytes / 2 <= info.max_shared_memory;
     if (plan.packed) {
       plan.split = 1;
       plan.copies = 1;
@@ -189,9 +189,9 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     // workgroups per group as there are groups (measured on the H200: 4 per
     // unit for two groups against 1, 0.59-0.62 against 0.76 ms on 1 GB).
     const std::uint32_t per_unit = tuning_.groups_per_unit.value_or(
-        info.hardware()
-            ? std::max(1U, kGpuInvocationsPerUnit / plan.group_size) * (plan.split > 1 ? 2 * plan.split : 1)
-            : 2U);
+        info.hardware() ? std::max(1U, kGpuInvocationsPerUnit / plan.group_size) *
+                              (plan.split > 1 ? 2 * plan.split : 1)
+                        : 2U);
     plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
     const bool rgba16 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U16};
@@ -207,12 +207,13 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     // Counting straight into global memory, the copies also spread the
     // counting's own atomics: 16 of them (4 made a flat 16-bit image with
     // 65536 bins 1.8x slower).
-    const std::uint32_t merge = tuning_.merge_copies.value_or(
-        !info.hardware() ? 1U : plan.copies == 0 ? kGpuGlobalMergeCopies : kGpuMergeCopies);
+    const std::uint32_t merge =
+        tuning_.merge_copies.value_or(!info.hardware()   ? 1U
+                                      : plan.copies == 0 ? kGpuGlobalMergeCopies
+                                                         : kGpuMergeCopies);
     plan.merge_copies = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
         std::min<std::uint64_t>(merge, kMaxMergeBytes / plan.histogram_bytes), 1, plan.groups_cap));
-    const bool small_sum =
-        std::uint64_t{plan.bins} * 4 * plan.merge_copies <= kMaxLastGroupWords;
+    const bool small_sum = std::uint64_t{plan.bins} * 4 * plan.merge_copies <= kMaxLastGroupWords;
     plan.last_group_sums =
         plan.merged() && tuning_.last_group_sums.value_or(info.hardware() && small_sum);
   }
@@ -343,9 +344,10 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       return;
     case Strategy::Gpu: {
       const std::uint32_t shared_words =
-          plan.packed        ? plan.bins * 2
-          : plan.copies == 0 ? 1U
-                             : plan.copies * (plan.bins * 4 / plan.split + (plan.interleave ? 0 : 1));
+          plan.packed ? plan.bins * 2
+          : plan.copies == 0
+              ? 1U
+              : plan.copies * (plan.bins * 4 / plan.split + (plan.interleave ? 0 : 1));
       constants.push_back({kSpecSharedWords, shared_words});
       constants.push_back({kSpecCopies, plan.copies});
       constants.push_back({kSpecCopyShift, plan.copy_shift});
@@ -364,10 +366,10 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       // Packed counters load once per iteration.
       const std::uint32_t per_invocation =
           plan.wide ? per_load * (plan.packed ? 1 : plan.unroll) : 1;
-      const VkPipeline pipeline = pipelines_.get(
-          plan.uniform_runs || plan.quad_runs ? Shader::HistPrivatizedSubgroup
-                                              : Shader::HistPrivatized,
-          constants);
+      const VkPipeline pipeline =
+          pipelines_.get(plan.uniform_runs || plan.quad_runs ? Shader::HistPrivatizedSubgroup
+                                                             : Shader::HistPrivatized,
+                         constants);
       const std::uint32_t slice = plan.slice_pixels == 0 ? batch.pixel_count : plan.slice_pixels;
       // Workgroups of each slice's dispatch: per channel group, times the
       // groups; every channel group strides over the slice.
@@ -392,8 +394,8 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
         // Every workgroup's merge must be done before the copies are added up.
         submission.barrier();
         params.chunk_count = plan.merge_copies;
-        submission.dispatch(pipelines_.get(Shader::MergeCopies, {{{kSpecBins, plan.bins}}}),
-                            params, ceil_div(std::uint64_t{plan.bins} * 4, 256));
+        submission.dispatch(pipelines_.get(Shader::MergeCopies, {{{kSpecBins, plan.bins}}}), params,
+                            ceil_div(std::uint64_t{plan.bins} * 4, 256));
       }
       return;
     }

@@ -43,10 +43,10 @@ struct GpuTuning {
   std::optional<std::uint32_t> unroll;           // 16-byte quads loaded per loop step
   std::optional<std::uint32_t> slice_pixels;     // pixels per dispatch (0: the whole batch)
   std::optional<std::uint32_t> merge_copies;     // global histograms, workgroup g adds to g % n
-  std::optional<std::uint32_t> split;            // 1, 2 or 4 channel groups (default: fewest that fit)
-  std::optional<bool> packed;                    // 16-bit shared counters (default: off)
-  std::optional<bool> last_group_sums;           // no merge pass: the last workgroup sums the copies
-  std::optional<bool> quad_runs;                 // subgroups of one-colour loads add 4 at once
+  std::optional<std::uint32_t> split;   // 1, 2 or 4 channel groups (default: fewest that fit)
+  std::optional<bool> packed;           // 16-bit shared counters (default: off)
+  std::optional<bool> last_group_sums;  // no merge pass: the last workgroup sums the copies
+  std::optional<bool> quad_runs;        // subgroups of one-colour loads add 4 at once
 };
 
 // GPU times of repeated runs on resident pixels, and the histogram they gave.
@@ -105,8 +105,8 @@ class GpuCounter {
   // buffers), on up to `queues` of the device's queues in turn (so that one
   // frame's end may overlap the next one's start). The image must fit in one batch.
   [[nodiscard]] StreamResult stream(const ImageView& frame, const HistogramOptions& options,
-                                    std::uint32_t frames, std::uint32_t in_flight,
-                                    StreamMode mode, std::uint32_t queues = 1);
+                                    std::uint32_t frames, std::uint32_t in_flight, StreamMode mode,
+                                    std::uint32_t queues = 1);
 
  private:
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,

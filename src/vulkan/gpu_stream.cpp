@@ -16,11 +16,11 @@ namespace {
 
 // What one frame in flight owns.
 struct Slot {
-  Buffer host;      // the frame, where the host wrote it
-  Buffer device;    // its device-local copy (StreamMode::Copy)
-  Buffer copies;    // the merge copies
-  Buffer result;    // its counts
-  Buffer readback;  // its counts, for the host
+  Buffer host;                       // the frame, where the host wrote it
+  Buffer device;                     // its device-local copy (StreamMode::Copy)
+  Buffer copies;                     // the merge copies
+  Buffer result;                     // its counts
+  Buffer readback;                   // its counts, for the host
   std::unique_ptr<Submission> work;  // recorded once, submitted for every frame
 };
 
@@ -48,7 +48,8 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
       slot.device = Buffer(device_, bytes + 16, storage | dst, MemoryUse::DeviceLocal);
     }
     slot.copies = Buffer(device_, plan.copies_bytes(), storage | dst, MemoryUse::DeviceLocal);
-    slot.result = Buffer(device_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
+    slot.result =
+        Buffer(device_, plan.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
     // With merge copies the counts are written straight here (by the merge
     // pass, or by the last workgroup to merge).
     slot.readback = Buffer(device_, plan.histogram_bytes, storage | dst, MemoryUse::Readback);
@@ -68,11 +69,12 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
   for (std::size_t i = 0; i < slots.size(); ++i) {
     Slot& slot = slots[i];
     const VkBuffer pixels = mode == StreamMode::Copy ? slot.device.get() : slot.host.get();
-    slot.work = std::make_unique<Submission>(
-        device_, pipelines_,
-        std::array<VkBuffer, kBufferBindings>{pixels, merged ? slot.copies.get() : slot.result.get(),
-                                              merged ? slot.readback.get() : slot.result.get()},
-        true, static_cast<std::uint32_t>(i % queue_count));
+    slot.work =
+        std::make_unique<Submission>(device_, pipelines_,
+                                     std::array<VkBuffer, kBufferBindings>{
+                                         pixels, merged ? slot.copies.get() : slot.result.get(),
+                                         merged ? slot.readback.get() : slot.result.get()},
+                                     true, static_cast<std::uint32_t>(i % queue_count));
     Submission& s = *slot.work;
     if (mode == StreamMode::Copy) s.copy(slot.host.get(), slot.device.get(), bytes);
     // Without merge copies the shader adds straight to the result.
