@@ -130,15 +130,31 @@ std::string compare(const Histogram& actual, const Histogram& expected) {
   return "MISMATCH";
 }
 
+// The knobs a tuning variant sets; "auto" for those left to the device's defaults.
 std::string describe(const vk::GpuTuning& t) {
   std::ostringstream out;
-  out << "group " << t.group_size.value_or(0) << " copies " << t.copies.value_or(0)
-      << (t.interleave.value_or(false) ? " interleaved" : "") << " per-unit "
-      << t.groups_per_unit.value_or(0) << " unroll " << t.unroll.value_or(1) << " wide "
-      << t.wide_loads.value_or(true) << " uniform " << t.uniform_runs.value_or(false) << " slice "
-      << t.slice_pixels.value_or(0) << " merge " << t.merge_copies.value_or(1) << " split "
-      << t.split.value_or(0) << " packed " << t.packed.value_or(false) << " last-group "
-      << t.last_group_sums.value_or(false) << " quad-runs " << t.quad_runs.value_or(false);
+  const auto knob = [&](const char* name, const auto& value) {
+    if (out.tellp() > 0) out << ' ';
+    out << name << ' ';
+    if (value) {
+      out << +*value;
+    } else {
+      out << "auto";
+    }
+  };
+  knob("group", t.group_size);
+  knob("copies", t.copies);
+  if (t.interleave.value_or(false)) out << " interleaved";
+  knob("per-unit", t.groups_per_unit);
+  knob("unroll", t.unroll);
+  knob("wide", t.wide_loads);
+  knob("uniform", t.uniform_runs);
+  knob("slice", t.slice_pixels);
+  knob("merge", t.merge_copies);
+  knob("split", t.split);
+  knob("packed", t.packed);
+  knob("last-group", t.last_group_sums);
+  knob("quad-runs", t.quad_runs);
   return out.str();
 }
 
