@@ -26,8 +26,9 @@ layout(constant_id = 7) const uint COPY_SHIFT = 5u;
 layout(constant_id = 8) const uint WIDE = 0u;
 layout(constant_id = 9) const uint INTERLEAVE = 0u;
 layout(constant_id = 12) const uint UNROLL = 1u;
-// Workgroup g adds to global copy g % MERGE_COPIES (a later pass sums them),
-// so that no counter takes every workgroup's atomic in turn.
+// Workgroup g adds to global copy g % MERGE_COPIES (summed at the end by a
+// later pass or, with FINISH, by the last workgroup), so that no counter takes
+// every workgroup's atomic in turn.
 layout(constant_id = 13) const uint MERGE_COPIES = 1u;
 // Histograms too large for shared memory with all four channels are split:
 // workgroup g counts channels (g % SPLIT) * CPG .. + CPG - 1 only, and the
@@ -49,9 +50,10 @@ layout(constant_id = 16) const uint FINISH = 0u;
 // QUAD_RUNS (SUBGROUP build): where every invocation of a subgroup holds four
 // RGBA8 pixels of one colour (alpha aside) in its load, each adds 4 to its
 // bins with one atomic per channel instead of four. The branch is the whole
-// subgroup's: an invocation-by-invocation choice made photographs slower
-// (the subgroup diverged) for a gain on flat regions only.
+// subgroup's, so no subgroup issues more atomics than without it. (On the
+// H200 flat images gained and photographs lost: the host leaves it off.)
 layout(constant_id = 17) const uint QUAD_RUNS = 0u;
+// VOTE_RUNS (SUBGROUP build): see countBins.
 layout(constant_id = 18) const uint VOTE_RUNS = 0u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
