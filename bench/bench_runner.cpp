@@ -155,6 +155,7 @@ std::string describe(const vk::GpuTuning& t) {
   knob("packed", t.packed);
   knob("last-group", t.last_group_sums);
   knob("quad-runs", t.quad_runs);
+  knob("global-rounds", t.global_rounds);
   return out.str();
 }
 
@@ -180,6 +181,22 @@ std::vector<vk::GpuTuning> large_histogram_grid() {
     if (kind == 0) t.wide_loads = false;
     t.unroll = kind == 1 ? 1U : 4U;
     grid.push_back(t);
+  }
+  return grid;
+}
+
+// Histograms counted straight in global memory (65536 bins): rounds of
+// grouping a subgroup's equal bins before the atomics, at two numbers of
+// workgroups per unit.
+std::vector<vk::GpuTuning> global_histogram_grid() {
+  std::vector<vk::GpuTuning> grid;
+  for (std::uint32_t per_unit : {1U, 4U}) {
+    for (std::uint32_t rounds : {0U, 1U, 2U, 4U}) {
+      vk::GpuTuning t;
+      t.groups_per_unit = per_unit;
+      t.global_rounds = rounds;
+      grid.push_back(t);
+    }
   }
   return grid;
 }
@@ -455,8 +472,9 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     const Case& c = config.cases[ci];
     for (auto size : config.sizes) {
       if ((ci > 0 || config.tune) && size != largest_size) continue;
-      // Tuning: the 8-bit grid on the first case, the large-histogram grid on the second.
-      if (config.tune && ci > 1) continue;
+      // Tuning: the 8-bit grid on the first case, then grids for the large
+      // histograms (16-bit; float ones fit shared memory).
+      if (config.tune && (ci > 2 || c.format.sample == SampleType::F32)) continue;
       if (ci > 0) {
         // Later cases keep the first case's largest byte count: fewer rows of wider pixels.
         const std::uint64_t rows = std::uint64_t{size.second} *
@@ -486,7 +504,9 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
 
         if (config.tune) {
           if (!counter) throw Error(ErrorKind::Device, "tuning needs a Vulkan device");
-          const auto grid = ci == 0 ? tuning_grid(device->info()) : large_histogram_grid();
+          const auto grid = ci == 0         ? tuning_grid(device->info())
+                            : c.bins > 4096 ? global_histogram_grid()
+                                            : large_histogram_grid();
           for (const vk::GpuTuning& tuning : grid) {
             counter->set_tuning(tuning);
             Row row;

@@ -55,6 +55,12 @@ layout(constant_id = 16) const uint FINISH = 0u;
 layout(constant_id = 17) const uint QUAD_RUNS = 0u;
 // VOTE_RUNS (SUBGROUP build): see countBins.
 layout(constant_id = 18) const uint VOTE_RUNS = 0u;
+// GLOBAL_ROUNDS (SUBGROUP build, COPIES = 0): before counting in global
+// memory, up to this many rounds in which the invocations of a subgroup whose
+// bin equals the first pending one's add their count with one atomic; the
+// rest then add one by one. Photographs' pixels share few bins, random ones
+// almost none.
+layout(constant_id = 19) const uint GLOBAL_ROUNDS = 0u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
@@ -72,8 +78,33 @@ uint globalCopy() { return (gl_WorkGroupID.x % MERGE_COPIES) * BINS * 4u; }
 
 uint firstChannel() { return (gl_WorkGroupID.x % SPLIT) * CPG; }
 
+#if SUBGROUP
+// Adds 1 to `bin` of `channel` in global memory, grouping equal bins of the
+// subgroup first (GLOBAL_ROUNDS).
+void addGlobalGrouped(uint channel, uint bin) {
+  bool pending = true;
+  for (uint round = 0u; round < GLOBAL_ROUNDS; ++round) {
+    if (pending) {
+      const uint first = subgroupBroadcastFirst(bin);
+      const bool same = bin == first;
+      const uint n = subgroupBallotBitCount(subgroupBallot(same));
+      // The elected invocation is the first pending one, whose bin is `first`.
+      if (subgroupElect()) atomicAdd(bins[globalCopy() + first * 4u + channel], n);
+      pending = !same;
+    }
+  }
+  if (pending) atomicAdd(bins[globalCopy() + bin * 4u + channel], 1u);
+}
+#endif
+
 void addCount(uint base, uint channel, uint bin, uint n) {
   if (bin == NO_BIN) return;
+#if SUBGROUP
+  if (COPIES == 0u && GLOBAL_ROUNDS > 0u && n == 1u) {
+    addGlobalGrouped(channel, bin);
+    return;
+  }
+#endif
   if (COPIES > 0u) {
     uint local = channel - firstChannel();  // wraps above CPG for channels below the group
     if (local >= CPG) return;

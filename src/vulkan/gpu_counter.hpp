@@ -46,7 +46,8 @@ struct GpuTuning {
   std::optional<std::uint32_t> split;   // 1, 2 or 4 channel groups (default: fewest that fit)
   std::optional<bool> packed;           // 16-bit shared counters (default: off)
   std::optional<bool> last_group_sums;  // no merge pass: the last workgroup sums the copies
-  std::optional<bool> quad_runs;        // subgroups of one-colour loads add 4 at once
+  std::optional<std::uint32_t> global_rounds;  // grouping rounds before global atomics (default 0)
+  std::optional<bool> quad_runs;               // subgroups of one-colour loads add 4 at once
 };
 
 // GPU times of repeated runs on resident pixels, and the histogram they gave.

@@ -47,6 +47,7 @@ struct GpuPlan {
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
   bool packed = false;             // two 16-bit shared counters per word, flushed in rounds (gpu)
   bool last_group_sums = false;    // the last workgroup sums the merge copies, no merge pass (gpu)
+  std::uint32_t global_rounds = 0;  // rounds grouping a subgroup's equal bins before global atomics
   bool quad_runs = false;  // subgroups of four-equal-pixel loads add 4 at once (subgroup build)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;

@@ -63,6 +63,7 @@ enum SpecId : std::uint32_t {
   kSpecFinish = 16,
   kSpecQuadRuns = 17,
   kSpecVoteRuns = 18,
+  kSpecGlobalRounds = 19,
 };
 
 struct SpecConstant {
