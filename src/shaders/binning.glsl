@@ -55,12 +55,14 @@ float floatLuma(float r, float g, float b) {
   return clampUnit(l);
 }
 
+// The R, G, B and L bins of one pixel's integer samples.
+uvec4 rgbBins(uint r, uint g, uint b) {
+  return uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b));
+}
+
 // The bins of one RGBA8 (or RGBA-ordered) 8-bit pixel packed in a word.
 uvec4 wordBins(uint w) {
-  uint r = w & 0xFFu;
-  uint g = bitfieldExtract(w, 8, 8);
-  uint b = bitfieldExtract(w, 16, 8);
-  return uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b));
+  return rgbBins(w & 0xFFu, bitfieldExtract(w, 8, 8), bitfieldExtract(w, 16, 8));
 }
 
 // The R, G, B and L bins of pixel p; grey pixels have only L (.w), the rest NO_BIN.
@@ -78,8 +80,5 @@ uvec4 pixelBins(uint p) {
   if (CHANNELS == 1u) return uvec4(NO_BIN, NO_BIN, NO_BIN, channelBin(loadSample(p)));
   if (SAMPLE_BITS == 8u && CHANNELS == 4u) return wordBins(words[p]);  // one word, one pixel
   uint i = p * CHANNELS;
-  uint r = loadSample(i);
-  uint g = loadSample(i + 1u);
-  uint b = loadSample(i + 2u);
-  return uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b));
+  return rgbBins(loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
 }

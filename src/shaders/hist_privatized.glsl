@@ -149,7 +149,7 @@ uvec4 groupBins(uint p) {
 void countRgb16(uint base, uint r, uint g, uint b) {
 #if SUBGROUP
   if (VOTE_RUNS != 0u) {
-    countBins(base, uvec4(channelBin(r), channelBin(g), channelBin(b), lumaBin(r, g, b)));
+    countBins(base, rgbBins(r, g, b));
     return;
   }
 #endif
@@ -217,11 +217,8 @@ void flushPacked(uint lid, uint groupSize) {
   barrier();
 }
 
-void addPackedRgb16(uint r, uint g, uint b) {
-  addPacked(0u, channelBin(r));
-  addPacked(1u, channelBin(g));
-  addPacked(2u, channelBin(b));
-  addPacked(3u, lumaBin(r, g, b));
+void addPackedBins(uvec4 b) {
+  for (uint c = 0u; c < 4u; ++c) addPacked(c, b[c]);
 }
 
 // Items are pixels, or with WIDE RGBA16 16-byte loads of two pixels.
@@ -246,11 +243,12 @@ void countPacked(uint lid, uint groupSize) {
       if (q >= items) continue;
       if (wide) {
         uvec4 w = quads[q];
-        addPackedRgb16(w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu);
-        if (2u * q + 1u < pc.pixelCount) addPackedRgb16(w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu);
+        addPackedBins(rgbBins(w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu));
+        if (2u * q + 1u < pc.pixelCount) {
+          addPackedBins(rgbBins(w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu));
+        }
       } else {
-        uvec4 b = pixelBins(q);
-        for (uint c = 0u; c < 4u; ++c) addPacked(c, b[c]);
+        addPackedBins(pixelBins(q));
       }
     }
     flushPacked(lid, groupSize);
