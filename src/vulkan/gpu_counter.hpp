@@ -131,8 +131,9 @@ class GpuCounter {
   [[nodiscard]] double time_copies(VkBuffer src, VkBuffer dst, std::uint32_t repetitions,
                                    const std::function<void(Submission&)>& copy,
                                    const std::function<void(Submission&)>& prepare = {});
-  // Median GPU ms of `shader` (CopyQuads or ReadQuads) over `bytes` of zeros.
-  [[nodiscard]] double time_quads_shader(Shader shader, std::uint64_t bytes,
+  // Median GB/s of `shader` (CopyQuads or ReadQuads) over `bytes` of zeros,
+  // counting the 16-byte words it reads once.
+  [[nodiscard]] double quads_shader_rate(Shader shader, std::uint64_t bytes,
                                          std::uint32_t repetitions);
 
   const Device& device_;

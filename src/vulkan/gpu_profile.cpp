@@ -94,7 +94,7 @@ double GpuCounter::upload_rate(std::uint64_t bytes, std::uint32_t repetitions) {
   return static_cast<double>(bytes) / (ms * 1e6);
 }
 
-double GpuCounter::time_quads_shader(Shader shader, std::uint64_t bytes,
+double GpuCounter::quads_shader_rate(Shader shader, std::uint64_t bytes,
                                      std::uint32_t repetitions) {
   constexpr VkBufferUsageFlags usage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -109,22 +109,19 @@ double GpuCounter::time_quads_shader(Shader shader, std::uint64_t bytes,
   const auto groups = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
       (quads + 255) / 256, (quads + 256ULL * 8192 - 1) / (256ULL * 8192),
       std::min<std::uint32_t>(device_.info().max_workgroup_count[0], 65535)));
-  return time_copies(
+  const double ms = time_copies(
       src.get(), dst.get(), repetitions,
       [&](Submission& s) { s.dispatch(pipeline, params, groups); },
       [&](Submission& s) { s.zero(src.get(), quads * 16); });
+  return static_cast<double>(quads * 16) / (ms * 1e6);
 }
 
 double GpuCounter::shader_copy_rate(std::uint64_t bytes, std::uint32_t repetitions) {
-  const std::uint64_t moved = std::max<std::uint64_t>(1, bytes / 16) * 16;
-  return 2.0 * static_cast<double>(moved) /
-         (time_quads_shader(Shader::CopyQuads, bytes, repetitions) * 1e6);
+  return 2.0 * quads_shader_rate(Shader::CopyQuads, bytes, repetitions);
 }
 
 double GpuCounter::shader_read_rate(std::uint64_t bytes, std::uint32_t repetitions) {
-  const std::uint64_t read = std::max<std::uint64_t>(1, bytes / 16) * 16;
-  return static_cast<double>(read) /
-         (time_quads_shader(Shader::ReadQuads, bytes, repetitions) * 1e6);
+  return quads_shader_rate(Shader::ReadQuads, bytes, repetitions);
 }
 
 }  // namespace gpuhist::vk
