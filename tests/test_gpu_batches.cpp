@@ -3,6 +3,8 @@
 // take those paths, and the counts must still equal cpu-reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cpu/reference.hpp"
 #include "support/compare.hpp"
 #include "support/synthetic_images.hpp"
@@ -68,24 +70,36 @@ INSTANTIATE_TEST_SUITE_P(Gpu, SmallLimits,
                                            Strategy::Gpu),
                          test::StrategyName{});
 
-// A stream of frames from host memory, several in flight: every frame's
-// counts come back, the last one's equal cpu-reference, in both modes.
+// A stream of frames from host memory, several in flight, each slot's
+// commands recorded once and submitted again: every frame's counts come back,
+// the last one's equal cpu-reference, in both modes, on two queues where the
+// device has them, whether the merge copies are summed by a pass or by the
+// last workgroup (the copies and its ticket must be left clear for the slot's
+// next frame; a frame whose counts were not written reads as empty), or not
+// used at all.
 TEST(Stream, FramesFromHostMemoryCountExactly) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
-  vk::GpuCounter counter(*device);
-  vk::GpuTuning tuning;
-  tuning.merge_copies = 4;
-  counter.set_tuning(tuning);
-  const auto image = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 301, 47,
-                                      test::Content::Random, 3);
+  const auto image =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 301, 47, test::Content::Random, 3);
   const Histogram expected = cpu::count_reference(image.view, {});
-  for (vk::StreamMode mode : {vk::StreamMode::Direct, vk::StreamMode::Copy}) {
-    for (std::uint32_t in_flight : {1U, 3U}) {
-      const vk::StreamResult r = counter.stream(image.view, {}, 7, in_flight, mode);
-      EXPECT_TRUE(test::same_histograms(r.histogram, expected)) << in_flight;
-      EXPECT_GT(r.fps, 0.0);
-      EXPECT_NEAR(r.gbps, r.fps * 301 * 47 * 4 / 1e9, r.gbps * 1e-9);
+  for (std::uint32_t merge : {1U, 4U}) {
+    for (bool last_group : {false, true}) {
+      vk::GpuCounter counter(*device);
+      vk::GpuTuning tuning;
+      tuning.merge_copies = merge;
+      tuning.last_group_sums = last_group;
+      counter.set_tuning(tuning);
+      for (vk::StreamMode mode : {vk::StreamMode::Direct, vk::StreamMode::Copy}) {
+        for (std::uint32_t in_flight : {1U, 3U}) {
+          const vk::StreamResult r = counter.stream(image.view, {}, 7, in_flight, mode, 2);
+          EXPECT_TRUE(test::same_histograms(r.histogram, expected))
+              << "merge " << merge << " last group " << last_group << " in flight " << in_flight;
+          EXPECT_EQ(r.queues, std::min(2U, device->queue_count()));
+          EXPECT_GT(r.fps, 0.0);
+          EXPECT_NEAR(r.gbps, r.fps * 301 * 47 * 4 / 1e9, r.gbps * 1e-9);
+        }
+      }
     }
   }
 }
@@ -95,6 +109,7 @@ TEST(Stream, ShaderCopyRateIsMeasured) {
   ASSERT_NE(device, nullptr);
   vk::GpuCounter counter(*device);
   EXPECT_GT(counter.shader_copy_rate(1 << 20, 2), 0.0);
+  EXPECT_GT(counter.shader_read_rate(1 << 20, 2), 0.0);
 }
 
 // With merge copies nothing is cleared between runs: each run's merge pass
@@ -110,15 +125,15 @@ TEST(MergeCopies, SelfClearingAcrossRunsCallsAndStrategies) {
   vk::GpuTuning tuning;
   tuning.merge_copies = 5;
   counter.set_tuning(tuning);
-  const auto image = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 211, 67,
-                                      test::Content::Random, 11);
+  const auto image =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 211, 67, test::Content::Random, 11);
   const Histogram expected = cpu::count_reference(image.view, {});
   for (int call = 0; call < 2; ++call) {
     EXPECT_TRUE(test::same_histograms(
         counter.count(image.view, {}, Strategy::Gpu, ChunkShape::Row256x1), expected));
   }
-  const auto small = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 50, 40,
-                                      test::Content::Gradient, 2);
+  const auto small =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 50, 40, test::Content::Gradient, 2);
   EXPECT_TRUE(test::same_histograms(
       counter.profile(small.view, {}, Strategy::Gpu, ChunkShape::Row256x1, 4).histogram,
       cpu::count_reference(small.view, {})));

@@ -2,7 +2,6 @@
 // counts: the benchmark may pick any of them as a device's default.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <tuple>
 
 #include "cpu/reference.hpp"
@@ -88,42 +87,6 @@ INSTANTIATE_TEST_SUITE_P(Knobs, GpuTuningKnobs,
                                             ::testing::Values(0U, 5U), ::testing::Bool(),
                                             ::testing::Bool(), ::testing::Bool(),
                                             ::testing::Values(2U, 4U)));
-
-// Frames in host memory, several in flight, each slot's commands recorded once
-// and submitted again: every frame's counts equal the reference, whether the
-// shader reads the frame in place or a copy, and however the merge copies are
-// summed (the copies and the last-workgroup ticket must be left clear for the
-// slot's next frame).
-class GpuStream : public ::testing::TestWithParam<std::tuple<std::uint32_t, bool, bool>> {};
-
-TEST_P(GpuStream, EveryFrameMatchesReference) {
-  vk::Device* device = test::test_device();
-  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
-  const auto& [merge, last_group, direct] = GetParam();
-  vk::GpuCounter counter(*device);
-  vk::GpuTuning tuning;
-  tuning.merge_copies = merge;
-  tuning.last_group_sums = last_group;
-  tuning.group_size = 64;
-  tuning.groups_per_unit = 3;
-  tuning.wide_loads = true;
-  counter.set_tuning(tuning);
-  const auto frame =
-      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 301, 47, test::Content::Random, 4);
-  const HistogramOptions options{256};
-  const Histogram expected = cpu::count_reference(frame.view, options);
-  // Five frames through two slots: each slot runs its recorded work two or three times.
-  // Two queues where the device has them (frames take them in turn).
-  const vk::StreamResult r = counter.stream(
-      frame.view, options, 5, 2, direct ? vk::StreamMode::Direct : vk::StreamMode::Copy, 2);
-  EXPECT_TRUE(test::same_histograms(r.histogram, expected));
-  EXPECT_EQ(r.queues, std::min(2U, device->queue_count()));
-  EXPECT_GT(r.fps, 0.0);
-}
-
-INSTANTIATE_TEST_SUITE_P(Merges, GpuStream,
-                         ::testing::Combine(::testing::Values(1U, 5U), ::testing::Bool(),
-                                            ::testing::Bool()));
 
 }  // namespace
 }  // namespace gpuhist
