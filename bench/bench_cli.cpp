@@ -84,7 +84,10 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
   }
   if (args.stream_frames > 0) config.stream_frames = args.stream_frames;
   if (args.stream_in_flight > 0) config.stream_in_flight = args.stream_in_flight;
-  if (args.stream_queues > 2) return usage("--stream-queues must be 1 or 2");
+  if (args.stream_queues > 2) {
+    return usage("bad --stream-queues '" + std::to_string(args.stream_queues) +
+                 "' (expected 1 or 2)");
+  }
   if (args.stream_queues > 0) config.stream_queues = args.stream_queues;
   if (!args.strategies.empty()) {
     config.strategies.clear();

@@ -321,7 +321,8 @@ TEST(CliBench, BadOptionsExitWithTwo) {
         std::vector<std::string>{"bench", "--strategies", "fastest"},
         std::vector<std::string>{"bench", "--data", "noise"},
         std::vector<std::string>{"bench", "--format", "xml"},
-        std::vector<std::string>{"bench", "--stream-sizes", "8k"}}) {
+        std::vector<std::string>{"bench", "--stream-sizes", "8k"},
+        std::vector<std::string>{"bench", "--stream-queues", "3"}}) {
     const auto r = test::run_cli(args);
     EXPECT_EQ(r.status, 2) << args[2] << ": " << r.err;
     expect_one_line_error(r, args[2]);
