@@ -96,6 +96,7 @@ TEST_F(Video, TenBitFramesGoThroughTheSixteenBitPath) {
       "-f lavfi -i testsrc2=size=48x32:rate=5 -frames:v 6 -c:v ffv1 -pix_fmt yuv420p10le '" +
       clip.string() + "'"));
   expect_frames_match(clip, true, 48, 32, 6, "gpu-chunks-reduce");
+  expect_frames_match(clip, true, 48, 32, 6, "gpu");
 }
 
 TEST_F(Video, CsvRows) {

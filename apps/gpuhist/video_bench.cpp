@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "counted_frames.hpp"
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
@@ -73,8 +74,7 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
   const bool gpu_draws = context->device() != nullptr && context->device()->hardware();
   out << "device " << (context->device() ? context->device()->name : std::string("none (CPU)"))
       << ", strategy " << to_string(strategy) << ", overlay drawn by the "
-      << (gpu_draws ? "GPU" : "CPU") << ", " << args.frames
-      << " frames of testsrc2, H.264\n"
+      << (gpu_draws ? "GPU" : "CPU") << ", " << args.frames << " frames of testsrc2, H.264\n"
       << std::left << std::setw(11) << "size" << std::right << std::setw(14) << "decode fps"
       << std::setw(16) << "histogram fps" << std::setw(14) << "overlay fps" << std::setw(26)
       << "ffmpeg -vf histogram fps" << '\n';
@@ -110,18 +110,18 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
       run.strategy = strategy;
       {
         DecodeAhead decoded(histogram_reader, {});
-        while (const std::optional<VideoFrame> next = decoded.next()) {
-          (void)context->compute(next->image.view(), {}, run);
-          ++frames;
-        }
+        CountedFrames counted(*context, {}, run);
+        const CountedFrame count = [&](VideoFrame&, Histogram&) { ++frames; };
+        while (std::optional<VideoFrame> next = decoded.next())
+          counted.push(std::move(*next), count);
+        counted.finish(count);
       }
       const double histogram_fps = fps(frames, seconds_since(start));
       // The annotated video.
       VideoReader overlay_reader(clip);
       start = Clock::now();
-      const OverlayResult result = write_overlay_video(*context, overlay_reader, dir / "over.mp4",
-                                                       w & ~1U, h & ~1U, {}, run, gpu_draws,
-                                                       {}, {});
+      const OverlayResult result = write_overlay_video(
+          *context, overlay_reader, dir / "over.mp4", w & ~1U, h & ~1U, {}, run, gpu_draws, {}, {});
       const double overlay_fps = fps(result.frames, seconds_since(start));
       // The yardstick: ffmpeg's own histogram filter on the same clip.
       start = Clock::now();

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common_options.hpp"
+#include "counted_frames.hpp"
 #include "draw_command.hpp"
 #include "entry_json.hpp"
 #include "exit_codes.hpp"
@@ -103,8 +104,8 @@ int write_overlay(const VideoArgs& args, const Context& context, VideoReader& re
   try {
     const auto start = std::chrono::steady_clock::now();
     const OverlayResult result =
-        write_overlay_video(context, reader, args.output, width, height, options, run,
-                            gpu_renderer, report_damage, args.input);
+        write_overlay_video(context, reader, args.output, width, height, options, run, gpu_renderer,
+                            report_damage, args.input);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "%lld frames written to %s (%s, %ux%u) in %.2f s\n",
@@ -134,13 +135,16 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   WriteBehind<Picture> encode([&](Picture& picture) { writer.write(picture); });
   OverlayResult result;
   const OverlayStyle style;
-  while (std::optional<VideoFrame> frame = frames.next()) {
-    const ImageView view = frame->image.view();
-    const Histogram h = context.compute(view, options, run);
+  // Several frames are counted at once; each is drawn once its counts are in.
+  CountedFrames counted(context, options, run);
+  const CountedFrame draw = [&](VideoFrame& frame, Histogram& h) {
+    const ImageView view = frame.image.view();
     encode.push(gpu_renderer ? context.draw_overlay(view, h, width, height, style)
                              : draw_overlay_cpu(view, h, width, height, style));
     ++result.frames;
-  }
+  };
+  while (std::optional<VideoFrame> frame = frames.next()) counted.push(std::move(*frame), draw);
+  counted.finish(draw);
   encode.finish();
   writer.finish();
   result.codec = writer.codec();
@@ -218,12 +222,15 @@ int run_video(const VideoArgs& args) {
         out << frame_json(row, strategy).dump() << '\n';
       }
     });
-    while (std::optional<VideoFrame> frame = decoded.next()) {
-      rows.push({frame->index, frame->time, frame->image.width, frame->image.height,
-                 context->compute(frame->image.view(), counting->options, run)});
+    // Several frames are counted at once, and come back in order.
+    CountedFrames counted(*context, counting->options, run);
+    const CountedFrame row = [&](VideoFrame& frame, Histogram& h) {
+      rows.push({frame.index, frame.time, frame.image.width, frame.image.height, std::move(h)});
       ++frames;
       progress.update(static_cast<std::size_t>(frames), args.input);
-    }
+    };
+    while (std::optional<VideoFrame> frame = decoded.next()) counted.push(std::move(*frame), row);
+    counted.finish(row);
     rows.finish();
   } catch (const Error& e) {
     progress.clear();

@@ -64,6 +64,7 @@ class Context {
   struct Impl;
 
  private:
+  friend class FrameStream;  // counts on the context's device, under its lock
   explicit Context(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -4,6 +4,7 @@
 #include "gpuhist/context.hpp"
 #include "gpuhist/device_info.hpp"
 #include "gpuhist/error.hpp"
+#include "gpuhist/frame_stream.hpp"
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
 #include "gpuhist/image_view.hpp"

@@ -11,6 +11,7 @@
 #include "gpuhist/error.hpp"
 #include "render/gpu_renderer.hpp"
 #include "render/overlay_renderer.hpp"
+#include "vulkan/context_impl.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_select.hpp"
@@ -18,25 +19,6 @@
 #include "vulkan/instance.hpp"
 
 namespace gpuhist {
-
-// Members in destruction order: the counter, then the device, then the instance.
-struct Context::Impl {
-  std::optional<vk::Instance> instance;
-  std::unique_ptr<vk::Device> device;
-  std::unique_ptr<vk::GpuCounter> counter;
-  std::unique_ptr<render::GpuRenderer> renderer;  // built on first use
-  std::unique_ptr<render::OverlayRenderer> overlay;  // built on first use
-  mutable std::mutex mutex;  // one call at a time owns the queue and the reused buffers
-
-  // The device for the GPU renderers; throws Error(InvalidArgument) without one.
-  const vk::Device& drawing_device() const {
-    if (!device) {
-      throw Error(ErrorKind::InvalidArgument,
-                  "the GPU renderer needs a Vulkan device, but none is in use");
-    }
-    return *device;
-  }
-};
 
 Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Context::Context(Context&&) noexcept = default;

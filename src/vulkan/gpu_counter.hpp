@@ -71,6 +71,8 @@ struct StreamResult {
 
 class GpuCounter {
  public:
+  friend class GpuStream;  // builds its slots from the counter's plan, pipelines and recording
+
   explicit GpuCounter(const Device& device, GpuLimits limits = {});
 
   void set_tuning(const GpuTuning& tuning) { tuning_ = tuning; }

@@ -1,0 +1,72 @@
+// Frames of one shape counted with the `gpu` strategy from host-visible
+// slots, several in flight: each slot owns its frame memory, counters and
+// commands (recorded once, submitted again for every frame that lands in it),
+// so the host writes one frame while the device counts others.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gpuhist/histogram.hpp"
+#include "gpuhist/histogram_options.hpp"
+#include "gpuhist/image_view.hpp"
+#include "vulkan/buffer.hpp"
+#include "vulkan/gpu_counter.hpp"
+#include "vulkan/gpu_plan.hpp"
+
+namespace gpuhist::vk {
+
+class GpuStream {
+ public:
+  // Slots for frames shaped like `shape` (its pixels are not read). Throws
+  // Error(InvalidArgument) when a frame does not fit in one batch,
+  // Error(Device) when the device fails (out of memory).
+  GpuStream(GpuCounter& counter, const ImageView& shape, const HistogramOptions& options,
+            std::uint32_t slots, StreamMode mode, std::uint32_t queues = 1);
+  GpuStream(const GpuStream&) = delete;
+  GpuStream& operator=(const GpuStream&) = delete;
+  GpuStream(GpuStream&&) = delete;
+  GpuStream& operator=(GpuStream&&) = delete;
+  // Waits for the frames still in flight (their counts are dropped).
+  ~GpuStream();
+
+  [[nodiscard]] std::size_t size() const noexcept { return slots_.size(); }
+  // Queues the slots take in turn.
+  [[nodiscard]] std::uint32_t queues() const noexcept { return queues_; }
+  // Bytes of one frame, tightly packed: width * height * bytes per pixel.
+  [[nodiscard]] std::uint64_t frame_bytes() const noexcept { return frame_bytes_; }
+  // Where slot i's frame is written by the host, tightly packed. Only while
+  // the slot is not busy.
+  [[nodiscard]] std::byte* frame(std::size_t i) const;
+  // Copies `image` (of the stream's shape, any stride) into slot i's frame.
+  void write(std::size_t i, const ImageView& image) const;
+  // Counts slot i's frame. The slot must not be busy.
+  void submit(std::size_t i);
+  [[nodiscard]] bool busy(std::size_t i) const { return slots_.at(i).busy; }
+  // Waits for slot i's frame and returns its histogram; the slot is free again.
+  [[nodiscard]] Histogram collect(std::size_t i);
+
+ private:
+  struct Slot {
+    Buffer host;                       // the frame, where the host writes it
+    Buffer device;                     // its device-local copy (StreamMode::Copy)
+    Buffer copies;                     // the merge copies
+    Buffer result;                     // its counts
+    Buffer readback;                   // its counts, for the host
+    std::unique_ptr<Submission> work;  // recorded once, submitted for every frame
+    bool busy = false;
+  };
+
+  GpuCounter& counter_;
+  GpuPlan plan_;
+  Batch batch_;
+  std::uint32_t bins_;
+  bool colour_;
+  std::uint64_t frame_bytes_ = 0;
+  std::uint32_t queues_ = 1;
+  std::vector<Slot> slots_;
+};
+
+}  // namespace gpuhist::vk

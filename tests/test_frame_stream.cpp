@@ -1,0 +1,165 @@
+// FrameStream: a stream of frames counted with several in flight returns every
+// frame's histogram, exact and in push order, whether the frames are copied in
+// or written in place, on the GPU slots and on the paths that count at once.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "cpu/reference.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/frame_stream.hpp"
+#include "support/compare.hpp"
+#include "support/shared_context.hpp"
+#include "support/synthetic_images.hpp"
+
+namespace gpuhist {
+namespace {
+
+struct Frames {
+  std::vector<test::TestImage> images;
+  std::vector<Histogram> expected;
+};
+
+// `count` different frames (each its own seed), with their reference histograms.
+Frames make_frames(PixelFormat format, std::uint32_t w, std::uint32_t h, int count,
+                   const HistogramOptions& options = {}, std::size_t pad = 0) {
+  Frames f;
+  for (int i = 0; i < count; ++i) {
+    f.images.push_back(test::make_image(format, w, h,
+                                        i % 3 == 2 ? test::Content::Flat : test::Content::Random,
+                                        static_cast<std::uint32_t>(i + 1), pad));
+    f.expected.push_back(cpu::count_reference(f.images.back().view, options));
+  }
+  return f;
+}
+
+// Pushes every frame, collects what push and finish return, and checks that
+// each frame's histogram came back once, in order, with at most `in_flight` pending.
+void expect_in_order(FrameStream& stream, const Frames& f, bool written_in_place) {
+  std::vector<Histogram> got;
+  for (const test::TestImage& image : f.images) {
+    std::optional<Histogram> h;
+    if (written_in_place) {
+      const ImageView& v = image.view;
+      h = stream.push([&](std::byte* pixels, std::size_t stride) {
+        for (std::uint32_t y = 0; y < v.height; ++y) {
+          std::memcpy(pixels + y * stride, v.row(y), std::size_t{v.width} * pixel_bytes(v.format));
+        }
+      });
+    } else {
+      h = stream.push(image.view);
+    }
+    if (h) got.push_back(*h);
+    EXPECT_LE(stream.pending(), stream.in_flight());
+  }
+  for (Histogram& h : stream.finish()) got.push_back(std::move(h));
+  EXPECT_EQ(stream.pending(), 0U);
+  ASSERT_EQ(got.size(), f.expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    EXPECT_TRUE(test::same_histograms(got[i], f.expected[i])) << "frame " << i;
+  }
+}
+
+TEST(FrameStream, GpuSlotsReturnEveryFrameInOrder) {
+  const Context& context = test::gpu_context();
+  ASSERT_NE(context.device(), nullptr) << "no Vulkan device: GPU strategies must be tested";
+  RunOptions gpu;
+  gpu.strategy = Strategy::Gpu;
+  for (const PixelFormat format : {PixelFormat{ChannelLayout::RGB, SampleType::U8},
+                                   PixelFormat{ChannelLayout::RGBA, SampleType::U8},
+                                   PixelFormat{ChannelLayout::RGBA, SampleType::U16},
+                                   PixelFormat{ChannelLayout::Grey, SampleType::F32}}) {
+    const HistogramOptions options{format.sample == SampleType::U16 ? 4096U : 256U};
+    const Frames f = make_frames(format, 67, 23, 7, options, 8);
+    for (const std::uint32_t in_flight : {1U, 3U}) {
+      for (const bool in_place : {false, true}) {
+        FrameStream stream(context, 67, 23, format, options, gpu, in_flight);
+        EXPECT_EQ(stream.in_flight(), in_flight);
+        SCOPED_TRACE(to_string(format) + " in flight " + std::to_string(in_flight) +
+                     (in_place ? " written in place" : " copied"));
+        expect_in_order(stream, f, in_place);
+      }
+    }
+  }
+}
+
+TEST(FrameStream, OtherStrategiesCountEachFrameWhenPushed) {
+  const Context& context = test::gpu_context();
+  ASSERT_NE(context.device(), nullptr);
+  const PixelFormat format{ChannelLayout::RGB, SampleType::U16};
+  const Frames f = make_frames(format, 45, 31, 4);
+  for (const Strategy strategy : {Strategy::Cpu, Strategy::CpuReference, Strategy::GpuAtomic}) {
+    RunOptions run;
+    run.strategy = strategy;
+    FrameStream stream(context, 45, 31, format, {}, run, 4);
+    EXPECT_EQ(stream.in_flight(), 1U) << to_string(strategy);
+    for (std::size_t i = 0; i < f.images.size(); ++i) {
+      const std::optional<Histogram> h = stream.push(f.images[i].view);
+      ASSERT_TRUE(h.has_value()) << to_string(strategy);
+      EXPECT_TRUE(test::same_histograms(*h, f.expected[i])) << to_string(strategy) << " " << i;
+    }
+    EXPECT_TRUE(stream.finish().empty());
+  }
+  // A CPU-only context streams with the CPU, also for frames written in place.
+  const Context cpu = Context::open("cpu");
+  FrameStream stream(cpu, 45, 31, format);
+  expect_in_order(stream, f, true);
+}
+
+// A writer that throws leaves its frame uncounted and loses no earlier histogram.
+TEST(FrameStream, FailedWriteLosesNoHistogram) {
+  const Context& context = test::gpu_context();
+  ASSERT_NE(context.device(), nullptr);
+  RunOptions gpu;
+  gpu.strategy = Strategy::Gpu;
+  const PixelFormat format{ChannelLayout::RGBA, SampleType::U8};
+  const Frames f = make_frames(format, 33, 9, 3);
+  FrameStream stream(context, 33, 9, format, {}, gpu, 2);
+  EXPECT_FALSE(stream.push(f.images[0].view).has_value());
+  EXPECT_FALSE(stream.push(f.images[1].view).has_value());
+  // The third push frees frame 0's slot first, then its writer fails.
+  EXPECT_THROW(stream.push([](std::byte*, std::size_t) { throw std::runtime_error("decoder"); }),
+               std::runtime_error);
+  EXPECT_EQ(stream.pending(), 2U);
+  const std::optional<Histogram> first = stream.push(f.images[2].view);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_TRUE(test::same_histograms(*first, f.expected[0]));
+  const std::vector<Histogram> rest = stream.finish();
+  ASSERT_EQ(rest.size(), 2U);
+  EXPECT_TRUE(test::same_histograms(rest[0], f.expected[1]));
+  EXPECT_TRUE(test::same_histograms(rest[1], f.expected[2]));
+}
+
+TEST(FrameStream, BadShapesAndOptionsAreRejected) {
+  const Context& context = test::gpu_context();
+  const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
+  const auto kind_of = [](auto&& call) {
+    try {
+      call();
+    } catch (const Error& e) {
+      return e.kind();
+    }
+    return ErrorKind::Device;  // nothing thrown: never what the checks below expect
+  };
+  EXPECT_EQ(kind_of([&] { FrameStream(context, 0, 4, rgba8); }), ErrorKind::InvalidArgument);
+  EXPECT_EQ(kind_of([&] { FrameStream(context, 4, 4, rgba8, {}, {}, 0); }),
+            ErrorKind::InvalidArgument);
+  EXPECT_EQ(kind_of([&] { FrameStream(context, 4, 4, rgba8, {0}); }), ErrorKind::InvalidArgument);
+  RunOptions gpu;
+  gpu.strategy = Strategy::Gpu;
+  const Context cpu = Context::open("cpu");
+  EXPECT_EQ(kind_of([&] { FrameStream(cpu, 4, 4, rgba8, {}, gpu); }), ErrorKind::InvalidArgument);
+  // A frame of another size or format than the stream's.
+  FrameStream stream(context, 16, 8, rgba8, {}, gpu);
+  const test::TestImage wide = test::make_image(rgba8, 17, 8, test::Content::Random);
+  const test::TestImage rgb =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 16, 8, test::Content::Random);
+  EXPECT_EQ(kind_of([&] { (void)stream.push(wide.view); }), ErrorKind::InvalidArgument);
+  EXPECT_EQ(kind_of([&] { (void)stream.push(rgb.view); }), ErrorKind::InvalidArgument);
+  EXPECT_EQ(stream.pending(), 0U);
+}
+
+}  // namespace
+}  // namespace gpuhist
