@@ -374,7 +374,9 @@ Timing measure(vk::GpuCounter& counter, const ImageView& image, const HistogramO
 }
 
 // Frames of the photograph (random pixels without one) in host memory, counted
-// with several in flight, read in place and copied first.
+// with several in flight: read in place, copied to the device first, and
+// copied by the host into their slot before each submission (as
+// FrameStream::push does).
 void run_stream(const Config& config, vk::GpuCounter& counter, Report& report) {
   const Case rgba8{{ChannelLayout::RGBA, SampleType::U8}, 256};
   for (const auto& [w, h] : config.stream_sizes) {
@@ -382,11 +384,14 @@ void run_stream(const Config& config, vk::GpuCounter& counter, Report& report) {
         make_pixels(rgba8, w, h, config.photo ? DataKind::Photo : DataKind::Random, config.photo);
     const HistogramOptions options{256};
     const Histogram expected = cpu::count_parallel(frame.view, options);
-    for (vk::StreamMode mode : {vk::StreamMode::Direct, vk::StreamMode::Copy}) {
+    for (vk::StreamMode mode :
+         {vk::StreamMode::Direct, vk::StreamMode::Copy, vk::StreamMode::Push}) {
       StreamRow row;
       row.width = w;
       row.height = h;
-      row.mode = mode == vk::StreamMode::Direct ? "direct" : "copy";
+      row.mode = mode == vk::StreamMode::Direct ? "direct"
+                 : mode == vk::StreamMode::Copy ? "copy"
+                                                : "push";
       row.frames = config.stream_frames;
       row.in_flight = config.stream_in_flight;
       try {

@@ -60,7 +60,9 @@ struct Config {
 // A stream of frames in host memory counted by the gpu strategy.
 struct StreamRow {
   std::uint32_t width = 0, height = 0;
-  std::string mode;  // "direct" (the shader reads host memory) or "copy" (copied first)
+  // "direct" (the shader reads host memory), "copy" (copied to the device
+  // first) or "push" (as direct, the host copying each frame in first)
+  std::string mode;
   std::uint32_t frames = 0, in_flight = 0;
   std::uint32_t queues = 0;  // queues the frames took in turn
   double fps = 0.0, gbps = 0.0;

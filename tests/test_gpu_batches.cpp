@@ -72,7 +72,8 @@ INSTANTIATE_TEST_SUITE_P(Gpu, SmallLimits,
 
 // A stream of frames from host memory, several in flight, each slot's
 // commands recorded once and submitted again: every frame's counts come back,
-// the last one's equal cpu-reference, in both modes, on two queues where the
+// the last one's equal cpu-reference, in every mode (the frame written
+// into its slot once, or before each submission), on two queues where the
 // device has them, whether the merge copies are summed by a pass or by the
 // last workgroup (the copies and its ticket must be left clear for the slot's
 // next frame; a frame whose counts were not written reads as empty), or not
@@ -90,7 +91,8 @@ TEST(Stream, FramesFromHostMemoryCountExactly) {
       tuning.merge_copies = merge;
       tuning.last_group_sums = last_group;
       counter.set_tuning(tuning);
-      for (vk::StreamMode mode : {vk::StreamMode::Direct, vk::StreamMode::Copy}) {
+      for (vk::StreamMode mode :
+           {vk::StreamMode::Direct, vk::StreamMode::Copy, vk::StreamMode::Push}) {
         for (std::uint32_t in_flight : {1U, 3U}) {
           const vk::StreamResult r = counter.stream(image.view, {}, 7, in_flight, mode, 2);
           EXPECT_TRUE(test::same_histograms(r.histogram, expected))

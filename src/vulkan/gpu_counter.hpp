@@ -60,6 +60,7 @@ struct Profile {
 enum class StreamMode : std::uint8_t {
   Direct,  // the shader reads the frame where the host wrote it (over the bus)
   Copy,    // each frame is copied to device-local memory, then counted there
+  Push,    // as Direct, but the host copies each frame into its slot first (FrameStream::push)
 };
 struct StreamResult {
   Histogram histogram;  // of the last frame

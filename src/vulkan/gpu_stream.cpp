@@ -124,14 +124,17 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
                                 std::uint32_t queues) {
   GpuStream slots(*this, frame, options, in_flight, mode, queues);
   // Every slot holds the same frame, written once, as a ring of frame
-  // buffers filled by a decoder would be.
-  for (std::size_t i = 0; i < slots.size(); ++i) slots.write(i, frame);
+  // buffers filled by a decoder would be; or written before each submission.
+  if (mode != StreamMode::Push) {
+    for (std::size_t i = 0; i < slots.size(); ++i) slots.write(i, frame);
+  }
   StreamResult out{Histogram(options.bins, is_colour(frame.format.layout))};
   out.queues = slots.queues();
   const auto start = std::chrono::steady_clock::now();
   for (std::uint32_t f = 0; f < frames; ++f) {
     const std::size_t i = f % slots.size();
     if (slots.busy(i)) out.histogram = slots.collect(i);
+    if (mode == StreamMode::Push) slots.write(i, frame);
     slots.submit(i);
   }
   for (std::size_t k = 0; k < slots.size(); ++k) {
