@@ -4,8 +4,12 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
+#include <string>
 
 #include "gpuhist/error.hpp"
+#include "gpuhist/histogram_options.hpp"
+#include "gpuhist/image_view.hpp"
 
 namespace gpuhist::bench {
 
@@ -23,6 +27,10 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_option("--strategies", args.strategies, "Strategies to time (default: all)")
       ->delimiter(',');
   app.add_option("--data", args.kinds, "random, one-colour, photo (default: all)")->delimiter(',');
+  app.add_option("--cases", args.cases,
+                 "Pixel formats and bin counts, FORMAT:BINS (e.g. rgba8:256,rgba16:65536); the "
+                 "first on every size, the others on the largest (default: a standard set)")
+      ->delimiter(',');
   app.add_option("--repetitions", args.repetitions, "Timed runs per measurement");
   app.add_option("--stream-sizes", args.stream_sizes,
                  "Frame sizes of the host-memory stream, WxH, or none (default: 1920x1080, "
@@ -108,6 +116,29 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
         config.kinds.push_back(DataKind::Photo);
       else
         return usage("unknown --data '" + name + "' (random, one-colour, photo)");
+    }
+  }
+  if (!args.cases.empty()) {
+    config.cases.clear();
+    for (const std::string& text : args.cases) {
+      const std::size_t colon = text.find(':');
+      std::optional<PixelFormat> format;
+      for (const ChannelLayout layout :
+           {ChannelLayout::Grey, ChannelLayout::RGB, ChannelLayout::RGBA}) {
+        for (const SampleType sample : {SampleType::U8, SampleType::U16, SampleType::F32}) {
+          if (to_string(PixelFormat{layout, sample}) == text.substr(0, colon)) {
+            format = PixelFormat{layout, sample};
+          }
+        }
+      }
+      unsigned bins = 0;
+      std::istringstream in(colon == std::string::npos ? std::string() : text.substr(colon + 1));
+      if (!format || !(in >> bins) || !in.eof() || bins < kMinBins || bins > kMaxBins) {
+        return usage("bad --cases entry '" + text +
+                     "' (expected FORMAT:BINS, such as rgba8:256 or rgba16:65536, with 1..65536 "
+                     "bins)");
+      }
+      config.cases.push_back({*format, bins});
     }
   }
   try {

@@ -22,6 +22,7 @@ struct BenchArgs {
   std::vector<std::string> sizes;         // WxH
   std::vector<std::string> strategies;    // names
   std::vector<std::string> kinds;         // random, one-colour, photo
+  std::vector<std::string> cases;         // FORMAT:BINS, e.g. rgba16:65536
   std::uint32_t repetitions = 0;          // 0: the configuration's default
   std::vector<std::string> stream_sizes;  // WxH; "none" for no stream
   std::uint32_t stream_frames = 0;        // 0: the configuration's default

@@ -187,15 +187,19 @@ std::vector<vk::GpuTuning> large_histogram_grid() {
 
 // Histograms counted straight in global memory (65536 bins): rounds of
 // grouping a subgroup's equal bins before the atomics, at two numbers of
-// workgroups per unit.
+// workgroups per unit and 16 or 32 global copies (32 MiB, still within a
+// large L2 cache) to spread the atomics on popular bins.
 std::vector<vk::GpuTuning> global_histogram_grid() {
   std::vector<vk::GpuTuning> grid;
-  for (std::uint32_t per_unit : {1U, 4U}) {
-    for (std::uint32_t rounds : {0U, 1U, 2U, 4U}) {
-      vk::GpuTuning t;
-      t.groups_per_unit = per_unit;
-      t.global_rounds = rounds;
-      grid.push_back(t);
+  for (std::uint32_t merge : {16U, 32U}) {
+    for (std::uint32_t per_unit : {1U, 4U}) {
+      for (std::uint32_t rounds : {0U, 1U, 2U, 4U, 8U}) {
+        vk::GpuTuning t;
+        t.merge_copies = merge;
+        t.groups_per_unit = per_unit;
+        t.global_rounds = rounds;
+        grid.push_back(t);
+      }
     }
   }
   return grid;
@@ -477,9 +481,9 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     const Case& c = config.cases[ci];
     for (auto size : config.sizes) {
       if ((ci > 0 || config.tune) && size != largest_size) continue;
-      // Tuning: the 8-bit grid on the first case, then grids for the large
-      // histograms (16-bit; float ones fit shared memory).
-      if (config.tune && (ci > 2 || c.format.sample == SampleType::F32)) continue;
+      // Tuning: the 8-bit grid on 8-bit cases, grids for the large histograms
+      // on 16-bit ones (float ones fit shared memory).
+      if (config.tune && c.format.sample == SampleType::F32) continue;
       if (ci > 0) {
         // Later cases keep the first case's largest byte count: fewer rows of wider pixels.
         const std::uint64_t rows = std::uint64_t{size.second} *
@@ -509,9 +513,9 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
 
         if (config.tune) {
           if (!counter) throw Error(ErrorKind::Device, "tuning needs a Vulkan device");
-          const auto grid = ci == 0         ? tuning_grid(device->info())
-                            : c.bins > 4096 ? global_histogram_grid()
-                                            : large_histogram_grid();
+          const auto grid = c.format.sample == SampleType::U8 ? tuning_grid(device->info())
+                            : c.bins > 4096                   ? global_histogram_grid()
+                                                              : large_histogram_grid();
           for (const vk::GpuTuning& tuning : grid) {
             counter->set_tuning(tuning);
             Row row;

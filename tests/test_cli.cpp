@@ -323,11 +323,32 @@ TEST(CliBench, BadOptionsExitWithTwo) {
         std::vector<std::string>{"bench", "--data", "noise"},
         std::vector<std::string>{"bench", "--format", "xml"},
         std::vector<std::string>{"bench", "--stream-sizes", "8k"},
-        std::vector<std::string>{"bench", "--stream-queues", "3"}}) {
+        std::vector<std::string>{"bench", "--stream-queues", "3"},
+        std::vector<std::string>{"bench", "--cases", "rgba8"},
+        std::vector<std::string>{"bench", "--cases", "rgba9:256"},
+        std::vector<std::string>{"bench", "--cases", "rgba8:0"},
+        std::vector<std::string>{"bench", "--cases", "rgb16:65537"}}) {
     const auto r = test::run_cli(args);
     EXPECT_EQ(r.status, 2) << args[2] << ": " << r.err;
     expect_one_line_error(r, args[2]);
   }
+}
+
+// --cases picks the formats and bin counts: the first on every size, the
+// others on the largest only.
+TEST(CliBench, CasesPickFormatsAndBins) {
+  const auto r = test::run_cli({"bench", "--sizes", "40x30,20x10", "--strategies", "gpu", "--data",
+                                "random", "--cases", "grey16:300,rgb8:7", "--stream-sizes", "none",
+                                "--repetitions", "1", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  std::multiset<std::string> cases;
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["check"], "exact") << row.dump();
+    cases.insert(row["format"].get<std::string>() + ":" + std::to_string(row["bins"].get<int>()) +
+                 "@" + std::to_string(row["width"].get<int>()));
+  }
+  EXPECT_EQ(cases, (std::multiset<std::string>{"grey16:300@40", "grey16:300@20", "rgb8:7@40"}));
 }
 
 // The benchmark binary for bare GPU machines links nothing beyond the Vulkan
