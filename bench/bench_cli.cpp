@@ -42,6 +42,8 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_option("--stream-queues", args.stream_queues,
                  "Queues the stream's frames take in turn, 1 or 2 (default 1; 2 where the "
                  "device has them)");
+  app.add_option("--stream-batch", args.stream_batch,
+                 "Frames counted by one submission of the stream, 1 to 64 (default 1)");
 }
 
 namespace {
@@ -97,6 +99,11 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
                  "' (expected 1 or 2)");
   }
   if (args.stream_queues > 0) config.stream_queues = args.stream_queues;
+  if (args.stream_batch > 64) {
+    return usage("bad --stream-batch '" + std::to_string(args.stream_batch) +
+                 "' (expected 1 to 64)");
+  }
+  if (args.stream_batch > 0) config.stream_batch = args.stream_batch;
   if (!args.strategies.empty()) {
     config.strategies.clear();
     for (const std::string& name : args.strategies) {

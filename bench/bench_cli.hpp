@@ -28,6 +28,7 @@ struct BenchArgs {
   std::uint32_t stream_frames = 0;        // 0: the configuration's default
   std::uint32_t stream_in_flight = 0;     // 0: the configuration's default
   std::uint32_t stream_queues = 0;        // 0: the configuration's default
+  std::uint32_t stream_batch = 0;         // 0: the configuration's default
 };
 
 void add_bench_options(CLI::App& app, BenchArgs& args);

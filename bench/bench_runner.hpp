@@ -55,6 +55,7 @@ struct Config {
   std::uint32_t stream_frames = 60;
   std::uint32_t stream_in_flight = 3;
   std::uint32_t stream_queues = 1;  // queues the frames take in turn (at most the device's)
+  std::uint32_t stream_batch = 1;   // frames counted by one submission
 };
 
 // A stream of frames in host memory counted by the gpu strategy.
@@ -65,6 +66,7 @@ struct StreamRow {
   std::string mode;
   std::uint32_t frames = 0, in_flight = 0;
   std::uint32_t queues = 0;  // queues the frames took in turn
+  std::uint32_t batch = 1;   // frames per submission
   double fps = 0.0, gbps = 0.0;
   double upload_percent = 0.0;  // gbps over the host-to-device upload rate
   std::string check;

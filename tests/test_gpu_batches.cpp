@@ -93,13 +93,19 @@ TEST(Stream, FramesFromHostMemoryCountExactly) {
       counter.set_tuning(tuning);
       for (vk::StreamMode mode :
            {vk::StreamMode::Direct, vk::StreamMode::Copy, vk::StreamMode::Push}) {
-        for (std::uint32_t in_flight : {1U, 3U}) {
-          const vk::StreamResult r = counter.stream(image.view, {}, 7, in_flight, mode, 2);
-          EXPECT_TRUE(test::same_histograms(r.histogram, expected))
-              << "merge " << merge << " last group " << last_group << " in flight " << in_flight;
+        for (const auto& [in_flight, batch] : {std::pair{1U, 1U}, {3U, 1U}, {2U, 3U}}) {
+          // 7 frames: whole submissions of `batch` frames, rounded up.
+          const vk::StreamResult r = counter.stream(image.view, {}, 7, in_flight, mode, 2, batch);
+          const std::string what = "merge " + std::to_string(merge) + " last group " +
+                                   std::to_string(last_group) + " in flight " +
+                                   std::to_string(in_flight) + " batch " + std::to_string(batch);
+          EXPECT_TRUE(test::same_histograms(r.histogram, expected)) << what;
+          EXPECT_EQ(r.differing, 0U) << what;
+          EXPECT_EQ(r.frames, (7 + batch - 1) / batch * batch) << what;
+          EXPECT_EQ(r.frames_per_submit, batch);
           EXPECT_EQ(r.queues, std::min(2U, device->queue_count()));
           EXPECT_GT(r.fps, 0.0);
-          EXPECT_NEAR(r.gbps, r.fps * 301 * 47 * 4 / 1e9, r.gbps * 1e-9);
+          EXPECT_NEAR(r.gbps, r.fps * 301 * 47 * 4 / 1e9, r.gbps * 1e-9) << what;
         }
       }
     }

@@ -36,7 +36,7 @@ struct FrameStream::Impl {
     if (slots->busy(next)) {
       // Slots are taken in turn, so the busy next one holds the oldest frame.
       pending.pop_front();
-      ready.push_back(slots->collect(next));
+      ready.push_back(std::move(slots->collect(next).front()));
     }
     fill(slots->frame(next));
     {
@@ -131,7 +131,7 @@ std::vector<Histogram> FrameStream::finish() {
   while (!s.pending.empty()) {
     const std::size_t i = s.pending.front();
     s.pending.pop_front();
-    out.push_back(s.slots->collect(i));
+    out.push_back(std::move(s.slots->collect(i).front()));
   }
   return out;
 }

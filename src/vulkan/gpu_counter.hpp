@@ -63,9 +63,12 @@ enum class StreamMode : std::uint8_t {
   Push,    // as Direct, but the host copies each frame into its slot first (FrameStream::push)
 };
 struct StreamResult {
-  Histogram histogram;  // of the last frame
-  double seconds = 0;   // from the first submission to the last frame's counts on the host
-  double gbps = 0;      // frame bytes per second
+  Histogram histogram;          // of the last frame
+  std::uint32_t frames = 0;     // counted: the frames asked for, rounded up to whole submissions
+  std::uint32_t differing = 0;  // frames whose histogram differs from the last one's
+  std::uint32_t frames_per_submit = 1;
+  double seconds = 0;  // from the first submission to the last frame's counts on the host
+  double gbps = 0;     // frame bytes per second
   double fps = 0;
   std::uint32_t queues = 1;  // queues the frames took in turn
 };
@@ -105,12 +108,13 @@ class GpuCounter {
   [[nodiscard]] double shader_read_rate(std::uint64_t bytes, std::uint32_t repetitions);
 
   // Counts `frames` frames held in host-visible memory with the `gpu`
-  // strategy, `in_flight` of them submitted at once (each with its own
-  // buffers), on up to `queues` of the device's queues in turn (so that one
-  // frame's end may overlap the next one's start). The image must fit in one batch.
+  // strategy, `in_flight` submissions at once (each with its own buffers) of
+  // `frames_per_submit` frames each, on up to `queues` of the device's queues
+  // in turn (so that one frame's end may overlap the next one's start). The
+  // image must fit in one batch.
   [[nodiscard]] StreamResult stream(const ImageView& frame, const HistogramOptions& options,
                                     std::uint32_t frames, std::uint32_t in_flight, StreamMode mode,
-                                    std::uint32_t queues = 1);
+                                    std::uint32_t queues = 1, std::uint32_t frames_per_submit = 1);
 
  private:
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,

@@ -20,11 +20,13 @@ namespace gpuhist::vk {
 
 class GpuStream {
  public:
-  // Slots for frames shaped like `shape` (its pixels are not read). Throws
-  // Error(InvalidArgument) when a frame does not fit in one batch,
-  // Error(Device) when the device fails (out of memory).
+  // `slots` slots for frames shaped like `shape` (its pixels are not read),
+  // each holding `frames_per_submit` frames that one submission counts (their
+  // dispatches may overlap). Throws Error(InvalidArgument) when a frame does
+  // not fit in one batch, Error(Device) when the device fails (out of memory).
   GpuStream(GpuCounter& counter, const ImageView& shape, const HistogramOptions& options,
-            std::uint32_t slots, StreamMode mode, std::uint32_t queues = 1);
+            std::uint32_t slots, StreamMode mode, std::uint32_t queues = 1,
+            std::uint32_t frames_per_submit = 1);
   GpuStream(const GpuStream&) = delete;
   GpuStream& operator=(const GpuStream&) = delete;
   GpuStream(GpuStream&&) = delete;
@@ -33,29 +35,33 @@ class GpuStream {
   ~GpuStream();
 
   [[nodiscard]] std::size_t size() const noexcept { return slots_.size(); }
+  [[nodiscard]] std::uint32_t frames_per_submit() const noexcept { return per_submit_; }
   // Queues the slots take in turn.
   [[nodiscard]] std::uint32_t queues() const noexcept { return queues_; }
   // Bytes of one frame, tightly packed: width * height * bytes per pixel.
   [[nodiscard]] std::uint64_t frame_bytes() const noexcept { return frame_bytes_; }
-  // Where slot i's frame is written by the host, tightly packed. Only while
-  // the slot is not busy.
-  [[nodiscard]] std::byte* frame(std::size_t i) const;
-  // Copies `image` (of the stream's shape, any stride) into slot i's frame.
-  void write(std::size_t i, const ImageView& image) const;
-  // Counts slot i's frame. The slot must not be busy.
+  // Where frame j of slot i is written by the host, tightly packed. Only
+  // while the slot is not busy.
+  [[nodiscard]] std::byte* frame(std::size_t i, std::size_t j = 0) const;
+  // Copies `image` (of the stream's shape, any stride) into frame j of slot i.
+  void write(std::size_t i, const ImageView& image, std::size_t j = 0) const;
+  // Counts slot i's frames. The slot must not be busy.
   void submit(std::size_t i);
   [[nodiscard]] bool busy(std::size_t i) const { return slots_.at(i).busy; }
-  // Waits for slot i's frame and returns its histogram; the slot is free again.
-  [[nodiscard]] Histogram collect(std::size_t i);
+  // Waits for slot i and returns its frames' histograms; the slot is free again.
+  [[nodiscard]] std::vector<Histogram> collect(std::size_t i);
 
  private:
+  struct Frame {
+    Buffer host;      // the frame, where the host writes it
+    Buffer device;    // its device-local copy (StreamMode::Copy)
+    Buffer copies;    // the merge copies
+    Buffer result;    // its counts
+    Buffer readback;  // its counts, for the host
+  };
   struct Slot {
-    Buffer host;                       // the frame, where the host writes it
-    Buffer device;                     // its device-local copy (StreamMode::Copy)
-    Buffer copies;                     // the merge copies
-    Buffer result;                     // its counts
-    Buffer readback;                   // its counts, for the host
-    std::unique_ptr<Submission> work;  // recorded once, submitted for every frame
+    std::vector<Frame> frames;
+    std::unique_ptr<Submission> work;  // recorded once, submitted for every use of the slot
     bool busy = false;
   };
 
@@ -66,6 +72,7 @@ class GpuStream {
   bool colour_;
   std::uint64_t frame_bytes_ = 0;
   std::uint32_t queues_ = 1;
+  std::uint32_t per_submit_ = 1;
   std::vector<Slot> slots_;
 };
 

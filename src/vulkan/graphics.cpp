@@ -28,15 +28,14 @@ UniqueRenderPass make_render_pass(VkDevice device, VkFormat format, VkImageLayou
   subpass.colorAttachmentCount = 1;
   subpass.pColorAttachments = &colour_ref;
   std::array<VkSubpassDependency, 2> dependencies{};
-  dependencies[0] = {VK_SUBPASS_EXTERNAL,
-                     0,
-                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
-                         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                     VK_ACCESS_SHADER_WRITE_BIT,
-                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-                     0};
+  dependencies[0] = {
+      VK_SUBPASS_EXTERNAL,
+      0,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+      VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+      VK_ACCESS_SHADER_WRITE_BIT,
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+      0};
   dependencies[1] = {0,
                      VK_SUBPASS_EXTERNAL,
                      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
@@ -57,8 +56,7 @@ UniqueRenderPass make_render_pass(VkDevice device, VkFormat format, VkImageLayou
   return UniqueRenderPass(device, pass);
 }
 
-UniquePipeline make_fullscreen_pipeline(VkDevice device, VkPipelineLayout layout,
-                                        VkRenderPass pass,
+UniquePipeline make_fullscreen_pipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass pass,
                                         std::span<const std::uint32_t> fragment) {
   const auto vertex_module = make_shader_module(device, spirv::fullscreen_vert);
   const auto fragment_module = make_shader_module(device, fragment);

@@ -7,15 +7,18 @@ namespace gpuhist::vk {
 Submission::Submission(const Device& device, const Pipelines& pipelines,
                        const std::array<VkBuffer, kBufferBindings>& buffers, bool reusable,
                        std::uint32_t queue)
-    : pipelines_(pipelines),
-      set_(make_storage_set(device.get(), pipelines.set_layout(),
-                            std::array<VkDescriptorBufferInfo, kBufferBindings>{
-                                VkDescriptorBufferInfo{buffers[0], 0, VK_WHOLE_SIZE},
-                                VkDescriptorBufferInfo{buffers[1], 0, VK_WHOLE_SIZE},
-                                VkDescriptorBufferInfo{buffers[2], 0, VK_WHOLE_SIZE}})),
-      commands_(device, reusable, queue) {
-  vkCmdBindDescriptorSets(commands_.get(), VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1,
-                          &set_.set, 0, nullptr);
+    : device_(device), pipelines_(pipelines), commands_(device, reusable, queue) {
+  bind(buffers);
+}
+
+void Submission::bind(const std::array<VkBuffer, kBufferBindings>& buffers) {
+  sets_.push_back(make_storage_set(device_.get(), pipelines_.set_layout(),
+                                   std::array<VkDescriptorBufferInfo, kBufferBindings>{
+                                       VkDescriptorBufferInfo{buffers[0], 0, VK_WHOLE_SIZE},
+                                       VkDescriptorBufferInfo{buffers[1], 0, VK_WHOLE_SIZE},
+                                       VkDescriptorBufferInfo{buffers[2], 0, VK_WHOLE_SIZE}}));
+  vkCmdBindDescriptorSets(commands_.get(), VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0,
+                          1, &sets_.back().set, 0, nullptr);
 }
 
 void Submission::copy(VkBuffer src, VkBuffer dst, VkDeviceSize size) {

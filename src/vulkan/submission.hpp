@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include <vulkan/vulkan.h>
 
@@ -28,6 +29,8 @@ class Submission {
   Submission& operator=(Submission&&) = delete;
   ~Submission() = default;
 
+  // Later dispatches see `buffers` at bindings 0, 1, 2 instead.
+  void bind(const std::array<VkBuffer, kBufferBindings>& buffers);
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize size);
   void zero(VkBuffer buffer, VkDeviceSize size);
   void dispatch(VkPipeline pipeline, const PushParams& params, std::uint32_t groups_x,
@@ -47,8 +50,9 @@ class Submission {
   void wait();
 
  private:
+  const Device& device_;
   const Pipelines& pipelines_;
-  StorageSet set_;  // outlives the commands that use it
+  std::vector<StorageSet> sets_;  // outlive the commands that use them
   OneTimeCommands commands_;
 };
 
