@@ -44,6 +44,12 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
                  "device has them)");
   app.add_option("--stream-batch", args.stream_batch,
                  "Frames counted by one submission of the stream, 1 to 64 (default 1)");
+  app.add_option("--stream-copy-threads", args.stream_copy_threads,
+                 "Threads copying each frame into its slot in the push mode, 1 to 256 (default: "
+                 "one per MiB, up to the hardware threads)");
+  app.add_flag("--stream-cached", args.stream_cached,
+               "Keep the stream's frames in host-cached memory instead of the default upload "
+               "memory");
 }
 
 namespace {
@@ -104,6 +110,12 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
                  "' (expected 1 to 64)");
   }
   if (args.stream_batch > 0) config.stream_batch = args.stream_batch;
+  if (args.stream_copy_threads > 256) {
+    return usage("bad --stream-copy-threads '" + std::to_string(args.stream_copy_threads) +
+                 "' (expected 1 to 256)");
+  }
+  config.stream_copy_threads = args.stream_copy_threads;
+  config.stream_cached = args.stream_cached;
   if (!args.strategies.empty()) {
     config.strategies.clear();
     for (const std::string& name : args.strategies) {

@@ -29,6 +29,8 @@ struct BenchArgs {
   std::uint32_t stream_in_flight = 0;     // 0: the configuration's default
   std::uint32_t stream_queues = 0;        // 0: the configuration's default
   std::uint32_t stream_batch = 0;         // 0: the configuration's default
+  std::uint32_t stream_copy_threads = 0;  // 0: by frame size
+  bool stream_cached = false;
 };
 
 void add_bench_options(CLI::App& app, BenchArgs& args);

@@ -400,10 +400,15 @@ void run_stream(const Config& config, vk::GpuCounter& counter, Report& report) {
       row.in_flight = config.stream_in_flight;
       try {
         // A short run first, so that the timed one starts warm.
-        (void)counter.stream(frame.view, options, row.in_flight, row.in_flight, mode,
-                             config.stream_queues, config.stream_batch);
-        const vk::StreamResult r = counter.stream(frame.view, options, row.frames, row.in_flight,
-                                                  mode, config.stream_queues, config.stream_batch);
+        vk::StreamSetup setup;
+        setup.slots = row.in_flight;
+        setup.mode = mode;
+        setup.queues = config.stream_queues;
+        setup.frames_per_submit = config.stream_batch;
+        setup.copy_threads = config.stream_copy_threads;
+        setup.cached = config.stream_cached;
+        (void)counter.stream(frame.view, options, row.in_flight, setup);
+        const vk::StreamResult r = counter.stream(frame.view, options, row.frames, setup);
         row.frames = r.frames;
         row.batch = r.frames_per_submit;
         row.queues = r.queues;

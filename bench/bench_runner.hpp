@@ -54,8 +54,10 @@ struct Config {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stream_sizes;
   std::uint32_t stream_frames = 60;
   std::uint32_t stream_in_flight = 3;
-  std::uint32_t stream_queues = 1;  // queues the frames take in turn (at most the device's)
-  std::uint32_t stream_batch = 1;   // frames counted by one submission
+  std::uint32_t stream_queues = 1;        // queues the frames take in turn (at most the device's)
+  std::uint32_t stream_batch = 1;         // frames counted by one submission
+  std::uint32_t stream_copy_threads = 0;  // threads copying a pushed frame (0: by size)
+  bool stream_cached = false;             // frames in host-cached memory
 };
 
 // A stream of frames in host memory counted by the gpu strategy.

@@ -95,7 +95,15 @@ TEST(Stream, FramesFromHostMemoryCountExactly) {
            {vk::StreamMode::Direct, vk::StreamMode::Copy, vk::StreamMode::Push}) {
         for (const auto& [in_flight, batch] : {std::pair{1U, 1U}, {3U, 1U}, {2U, 3U}}) {
           // 7 frames: whole submissions of `batch` frames, rounded up.
-          const vk::StreamResult r = counter.stream(image.view, {}, 7, in_flight, mode, 2, batch);
+          vk::StreamSetup setup;
+          setup.slots = in_flight;
+          setup.mode = mode;
+          setup.queues = 2;
+          setup.frames_per_submit = batch;
+          // Frames copied in on several threads (push), in host-cached memory.
+          setup.copy_threads = batch == 3 ? 3 : 0;
+          setup.cached = in_flight == 3;
+          const vk::StreamResult r = counter.stream(image.view, {}, 7, setup);
           const std::string what = "merge " + std::to_string(merge) + " last group " +
                                    std::to_string(last_group) + " in flight " +
                                    std::to_string(in_flight) + " batch " + std::to_string(batch);

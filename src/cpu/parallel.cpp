@@ -4,10 +4,10 @@
 #include <array>
 #include <cstring>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "core/binning.hpp"
+#include "core/row_parts.hpp"
 #include "cpu/rgb8_counter.hpp"
 
 namespace gpuhist::cpu {
@@ -148,26 +148,17 @@ void count_range(const ImageView& image, const HistogramOptions& options, std::u
 
 Histogram count_parallel(const ImageView& image, const HistogramOptions& options) {
   // Enough rows per thread that starting it is worth it (about 64k pixels).
-  const std::uint64_t min_rows = std::max<std::uint64_t>(1, 65536 / image.width);
-  const std::uint64_t by_size = std::max<std::uint64_t>(1, image.height / min_rows);
-  const auto threads = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(std::max(1U, std::thread::hardware_concurrency()), by_size));
+  const std::uint32_t threads =
+      row_parts(image.height, std::max<std::uint64_t>(1, 65536 / image.width));
 
   std::vector<LocalCounts> partial(threads, LocalCounts(options.bins));
   std::optional<Rgb8Counter> rgb8;
   if (image.format.sample == SampleType::U8 && is_colour(image.format.layout))
     rgb8.emplace(options);
   const Rgb8Counter* fast = rgb8 ? &*rgb8 : nullptr;
-  {
-    std::vector<std::jthread> workers;
-    workers.reserve(threads);
-    for (std::uint32_t t = 0; t < threads; ++t) {
-      const auto y0 = static_cast<std::uint32_t>(std::uint64_t{image.height} * t / threads);
-      const auto y1 = static_cast<std::uint32_t>(std::uint64_t{image.height} * (t + 1) / threads);
-      workers.emplace_back(
-          [&, t, y0, y1] { count_range(image, options, y0, y1, fast, partial[t]); });
-    }
-  }
+  for_row_parts(image.height, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
+    count_range(image, options, y0, y1, fast, partial[t]);
+  });
 
   Histogram out(options.bins, is_colour(image.format.layout));
   for (Channel channel : out.channels()) {

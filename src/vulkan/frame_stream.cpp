@@ -91,7 +91,9 @@ FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint3
   if (*s.run.strategy != Strategy::Gpu) return;
   std::lock_guard lock(s.shared->mutex);
   try {
-    s.slots.emplace(*s.shared->counter, s.shape, options, in_flight, vk::StreamMode::Direct);
+    vk::StreamSetup setup;
+    setup.slots = in_flight;
+    s.slots.emplace(*s.shared->counter, s.shape, options, setup);
   } catch (const Error& e) {
     // A frame too large for one upload is counted when pushed, in batches.
     if (e.kind() != ErrorKind::InvalidArgument) throw;

@@ -62,6 +62,16 @@ enum class StreamMode : std::uint8_t {
   Copy,    // each frame is copied to device-local memory, then counted there
   Push,    // as Direct, but the host copies each frame into its slot first (FrameStream::push)
 };
+// How a stream's slots are laid out and filled.
+struct StreamSetup {
+  std::uint32_t slots = 3;  // submissions in flight, each with its own buffers
+  StreamMode mode = StreamMode::Direct;
+  std::uint32_t queues = 1;             // queues the slots take in turn (at most the device's)
+  std::uint32_t frames_per_submit = 1;  // frames one submission counts
+  std::uint32_t copy_threads = 0;       // threads copying a frame into its slot (0: by size)
+  bool cached = false;                  // frames in host-cached memory instead of write-combined
+};
+
 struct StreamResult {
   Histogram histogram;          // of the last frame
   std::uint32_t frames = 0;     // counted: the frames asked for, rounded up to whole submissions
@@ -108,13 +118,10 @@ class GpuCounter {
   [[nodiscard]] double shader_read_rate(std::uint64_t bytes, std::uint32_t repetitions);
 
   // Counts `frames` frames held in host-visible memory with the `gpu`
-  // strategy, `in_flight` submissions at once (each with its own buffers) of
-  // `frames_per_submit` frames each, on up to `queues` of the device's queues
-  // in turn (so that one frame's end may overlap the next one's start). The
-  // image must fit in one batch.
+  // strategy, laid out and filled as `setup` says (the frames rounded up to
+  // whole submissions). The image must fit in one batch.
   [[nodiscard]] StreamResult stream(const ImageView& frame, const HistogramOptions& options,
-                                    std::uint32_t frames, std::uint32_t in_flight, StreamMode mode,
-                                    std::uint32_t queues = 1, std::uint32_t frames_per_submit = 1);
+                                    std::uint32_t frames, const StreamSetup& setup);
 
  private:
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,

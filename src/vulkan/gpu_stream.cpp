@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "core/row_parts.hpp"
 #include "gpuhist/error.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/submission.hpp"
@@ -14,13 +15,14 @@
 namespace gpuhist::vk {
 
 GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const HistogramOptions& options,
-                     std::uint32_t slots, StreamMode mode, std::uint32_t queues,
-                     std::uint32_t frames_per_submit)
+                     const StreamSetup& setup)
     : counter_(counter),
       plan_(counter.make_plan(shape, options, Strategy::Gpu, ChunkShape::Row256x1)),
       bins_(options.bins),
       colour_(is_colour(shape.format.layout)),
-      per_submit_(std::max(1U, frames_per_submit)) {
+      per_submit_(std::max(1U, setup.frames_per_submit)),
+      copy_threads_(setup.copy_threads) {
+  const StreamMode mode = setup.mode;
   if (plan_.batches.size() != 1) {
     throw Error(ErrorKind::InvalidArgument, "frame too large to stream in one batch");
   }
@@ -31,12 +33,13 @@ GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const Histogra
   constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
-  slots_.resize(std::max(1U, slots));
+  slots_.resize(std::max(1U, setup.slots));
   for (Slot& slot : slots_) {
     slot.frames.resize(per_submit_);
     for (Frame& f : slot.frames) {
       // 16 bytes more than the pixels: the shader may read whole 16-byte quads.
-      f.host = Buffer(device, frame_bytes_ + 16, storage | src, MemoryUse::Upload);
+      f.host = Buffer(device, frame_bytes_ + 16, storage | src,
+                      setup.cached ? MemoryUse::Readback : MemoryUse::Upload);
       if (mode == StreamMode::Copy) {
         f.device = Buffer(device, frame_bytes_ + 16, storage | dst, MemoryUse::DeviceLocal);
       }
@@ -59,7 +62,7 @@ GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const Histogra
     }
     clear.submit_and_wait();
   }
-  queues_ = std::clamp(queues, 1U, device.queue_count());
+  queues_ = std::clamp(setup.queues, 1U, device.queue_count());
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = slots_[i];
     std::unique_ptr<Submission> s;
@@ -111,7 +114,25 @@ std::byte* GpuStream::frame(std::size_t i, std::size_t j) const {
 }
 
 void GpuStream::write(std::size_t i, const ImageView& image, std::size_t j) const {
-  counter_.upload(image, batch_, frame(i, j));
+  std::byte* out = frame(i, j);
+  const std::size_t row_bytes = std::size_t{image.width} * plan_.bpp;
+  // Parts of at least 1 MiB: a thread costs more than copying less.
+  const std::uint32_t parts =
+      copy_threads_ > 0 ? copy_threads_ : row_parts(image.height, (1U << 20) / row_bytes + 1);
+  if (parts <= 1) {
+    counter_.upload(image, batch_, out);
+    return;
+  }
+  // A frame that fits one batch is whole rows.
+  for_row_parts(image.height, parts, [&](std::uint32_t, std::uint32_t y0, std::uint32_t y1) {
+    if (image.stride == row_bytes) {
+      std::memcpy(out + y0 * row_bytes, image.row(y0), (y1 - y0) * row_bytes);
+      return;
+    }
+    for (std::uint32_t y = y0; y < y1; ++y) {
+      std::memcpy(out + y * row_bytes, image.row(y), row_bytes);
+    }
+  });
 }
 
 void GpuStream::submit(std::size_t i) {
@@ -136,9 +157,9 @@ std::vector<Histogram> GpuStream::collect(std::size_t i) {
 }
 
 StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& options,
-                                std::uint32_t frames, std::uint32_t in_flight, StreamMode mode,
-                                std::uint32_t queues, std::uint32_t frames_per_submit) {
-  GpuStream slots(*this, frame, options, in_flight, mode, queues, frames_per_submit);
+                                std::uint32_t frames, const StreamSetup& setup) {
+  GpuStream slots(*this, frame, options, setup);
+  const StreamMode mode = setup.mode;
   const std::uint32_t k = slots.frames_per_submit();
   const auto write_all = [&](std::size_t i) {
     for (std::uint32_t j = 0; j < k; ++j) slots.write(i, frame, j);

@@ -20,13 +20,13 @@ namespace gpuhist::vk {
 
 class GpuStream {
  public:
-  // `slots` slots for frames shaped like `shape` (its pixels are not read),
-  // each holding `frames_per_submit` frames that one submission counts (their
-  // dispatches may overlap). Throws Error(InvalidArgument) when a frame does
-  // not fit in one batch, Error(Device) when the device fails (out of memory).
+  // Slots for frames shaped like `shape` (its pixels are not read), laid
+  // out as `setup` says: each slot holds `frames_per_submit` frames that one
+  // submission counts (their dispatches may overlap). Throws
+  // Error(InvalidArgument) when a frame does not fit in one batch,
+  // Error(Device) when the device fails (out of memory).
   GpuStream(GpuCounter& counter, const ImageView& shape, const HistogramOptions& options,
-            std::uint32_t slots, StreamMode mode, std::uint32_t queues = 1,
-            std::uint32_t frames_per_submit = 1);
+            const StreamSetup& setup);
   GpuStream(const GpuStream&) = delete;
   GpuStream& operator=(const GpuStream&) = delete;
   GpuStream(GpuStream&&) = delete;
@@ -43,7 +43,8 @@ class GpuStream {
   // Where frame j of slot i is written by the host, tightly packed. Only
   // while the slot is not busy.
   [[nodiscard]] std::byte* frame(std::size_t i, std::size_t j = 0) const;
-  // Copies `image` (of the stream's shape, any stride) into frame j of slot i.
+  // Copies `image` (of the stream's shape, any stride) into frame j of slot
+  // i, on several threads for large frames.
   void write(std::size_t i, const ImageView& image, std::size_t j = 0) const;
   // Counts slot i's frames. The slot must not be busy.
   void submit(std::size_t i);
@@ -73,6 +74,7 @@ class GpuStream {
   std::uint64_t frame_bytes_ = 0;
   std::uint32_t queues_ = 1;
   std::uint32_t per_submit_ = 1;
+  std::uint32_t copy_threads_ = 0;
   std::vector<Slot> slots_;
 };
 
