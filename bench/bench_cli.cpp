@@ -47,9 +47,10 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_option("--stream-copy-threads", args.stream_copy_threads,
                  "Threads copying each frame into its slot in the push mode, 1 to 256 (default: "
                  "one per MiB, up to the hardware threads)");
-  app.add_flag("--stream-cached", args.stream_cached,
-               "Keep the stream's frames in host-cached memory instead of the default upload "
-               "memory");
+  app.add_option("--stream-memory", args.stream_memory,
+                 "Where the stream's frames are kept: cached (host-cached memory) or upload "
+                 "(plain host-coherent memory)")
+      ->capture_default_str();
 }
 
 namespace {
@@ -115,7 +116,10 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
                  "' (expected 1 to 256)");
   }
   config.stream_copy_threads = args.stream_copy_threads;
-  config.stream_cached = args.stream_cached;
+  if (args.stream_memory != "cached" && args.stream_memory != "upload") {
+    return usage("bad --stream-memory '" + args.stream_memory + "' (expected cached or upload)");
+  }
+  config.stream_cached = args.stream_memory == "cached";
   if (!args.strategies.empty()) {
     config.strategies.clear();
     for (const std::string& name : args.strategies) {

@@ -30,7 +30,7 @@ struct BenchArgs {
   std::uint32_t stream_queues = 0;        // 0: the configuration's default
   std::uint32_t stream_batch = 0;         // 0: the configuration's default
   std::uint32_t stream_copy_threads = 0;  // 0: by frame size
-  bool stream_cached = false;
+  std::string stream_memory = "cached";   // cached or upload
 };
 
 void add_bench_options(CLI::App& app, BenchArgs& args);

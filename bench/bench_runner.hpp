@@ -57,7 +57,7 @@ struct Config {
   std::uint32_t stream_queues = 1;        // queues the frames take in turn (at most the device's)
   std::uint32_t stream_batch = 1;         // frames counted by one submission
   std::uint32_t stream_copy_threads = 0;  // threads copying a pushed frame (0: by size)
-  bool stream_cached = false;             // frames in host-cached memory
+  bool stream_cached = true;              // frames in host-cached memory (else upload memory)
 };
 
 // A stream of frames in host memory counted by the gpu strategy.

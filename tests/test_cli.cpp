@@ -326,6 +326,7 @@ TEST(CliBench, BadOptionsExitWithTwo) {
         std::vector<std::string>{"bench", "--stream-queues", "3"},
         std::vector<std::string>{"bench", "--stream-batch", "65"},
         std::vector<std::string>{"bench", "--stream-copy-threads", "1000"},
+        std::vector<std::string>{"bench", "--stream-memory", "vram"},
         std::vector<std::string>{"bench", "--cases", "rgba8"},
         std::vector<std::string>{"bench", "--cases", "rgba9:256"},
         std::vector<std::string>{"bench", "--cases", "rgba8:0"},

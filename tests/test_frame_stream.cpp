@@ -73,11 +73,13 @@ TEST(FrameStream, GpuSlotsReturnEveryFrameInOrder) {
                                    PixelFormat{ChannelLayout::Grey, SampleType::F32}}) {
     const HistogramOptions options{format.sample == SampleType::U16 ? 4096U : 256U};
     const Frames f = make_frames(format, 67, 23, 7, options, 8);
-    for (const std::uint32_t in_flight : {1U, 3U}) {
+    // 7 frames: with 3 per submission the last submission holds one.
+    for (const StreamOptions so : {StreamOptions{1, 1}, StreamOptions{3, 1}, StreamOptions{2, 3}}) {
       for (const bool in_place : {false, true}) {
-        FrameStream stream(context, 67, 23, format, options, gpu, in_flight);
-        EXPECT_EQ(stream.in_flight(), in_flight);
-        SCOPED_TRACE(to_string(format) + " in flight " + std::to_string(in_flight) +
+        FrameStream stream(context, 67, 23, format, options, gpu, so);
+        EXPECT_EQ(stream.in_flight(), so.in_flight * so.frames_per_submit);
+        SCOPED_TRACE(to_string(format) + " in flight " + std::to_string(so.in_flight) + " x " +
+                     std::to_string(so.frames_per_submit) +
                      (in_place ? " written in place" : " copied"));
         expect_in_order(stream, f, in_place);
       }
@@ -93,7 +95,7 @@ TEST(FrameStream, OtherStrategiesCountEachFrameWhenPushed) {
   for (const Strategy strategy : {Strategy::Cpu, Strategy::CpuReference, Strategy::GpuAtomic}) {
     RunOptions run;
     run.strategy = strategy;
-    FrameStream stream(context, 45, 31, format, {}, run, 4);
+    FrameStream stream(context, 45, 31, format, {}, run, {4, 2});
     EXPECT_EQ(stream.in_flight(), 1U) << to_string(strategy);
     for (std::size_t i = 0; i < f.images.size(); ++i) {
       const std::optional<Histogram> h = stream.push(f.images[i].view);
@@ -108,7 +110,9 @@ TEST(FrameStream, OtherStrategiesCountEachFrameWhenPushed) {
   expect_in_order(stream, f, true);
 }
 
-// A writer that throws leaves its frame uncounted and loses no earlier histogram.
+// A writer that throws leaves its frame uncounted and loses no histogram:
+// the three good frames still come back, in order, whether the failure
+// comes when a slot must first be freed or in the middle of a submission.
 TEST(FrameStream, FailedWriteLosesNoHistogram) {
   const Context& context = test::gpu_context();
   ASSERT_NE(context.device(), nullptr);
@@ -116,20 +120,25 @@ TEST(FrameStream, FailedWriteLosesNoHistogram) {
   gpu.strategy = Strategy::Gpu;
   const PixelFormat format{ChannelLayout::RGBA, SampleType::U8};
   const Frames f = make_frames(format, 33, 9, 3);
-  FrameStream stream(context, 33, 9, format, {}, gpu, 2);
-  EXPECT_FALSE(stream.push(f.images[0].view).has_value());
-  EXPECT_FALSE(stream.push(f.images[1].view).has_value());
-  // The third push frees frame 0's slot first, then its writer fails.
-  EXPECT_THROW(stream.push([](std::byte*, std::size_t) { throw std::runtime_error("decoder"); }),
-               std::runtime_error);
-  EXPECT_EQ(stream.pending(), 2U);
-  const std::optional<Histogram> first = stream.push(f.images[2].view);
-  ASSERT_TRUE(first.has_value());
-  EXPECT_TRUE(test::same_histograms(*first, f.expected[0]));
-  const std::vector<Histogram> rest = stream.finish();
-  ASSERT_EQ(rest.size(), 2U);
-  EXPECT_TRUE(test::same_histograms(rest[0], f.expected[1]));
-  EXPECT_TRUE(test::same_histograms(rest[1], f.expected[2]));
+  for (const StreamOptions so : {StreamOptions{2, 1}, StreamOptions{1, 2}, StreamOptions{1, 3}}) {
+    SCOPED_TRACE(std::to_string(so.in_flight) + " x " + std::to_string(so.frames_per_submit));
+    FrameStream stream(context, 33, 9, format, {}, gpu, so);
+    std::vector<Histogram> got;
+    const auto keep = [&](std::optional<Histogram> h) {
+      if (h) got.push_back(std::move(*h));
+    };
+    keep(stream.push(f.images[0].view));
+    keep(stream.push(f.images[1].view));
+    EXPECT_THROW(stream.push([](std::byte*, std::size_t) { throw std::runtime_error("decoder"); }),
+                 std::runtime_error);
+    EXPECT_EQ(stream.pending() + got.size(), 2U);
+    keep(stream.push(f.images[2].view));
+    for (Histogram& h : stream.finish()) got.push_back(std::move(h));
+    ASSERT_EQ(got.size(), 3U);
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_TRUE(test::same_histograms(got[i], f.expected[i])) << "frame " << i;
+    }
+  }
 }
 
 TEST(FrameStream, BadShapesAndOptionsAreRejected) {
@@ -144,8 +153,11 @@ TEST(FrameStream, BadShapesAndOptionsAreRejected) {
     return ErrorKind::Device;  // nothing thrown: never what the checks below expect
   };
   EXPECT_EQ(kind_of([&] { FrameStream(context, 0, 4, rgba8); }), ErrorKind::InvalidArgument);
-  EXPECT_EQ(kind_of([&] { FrameStream(context, 4, 4, rgba8, {}, {}, 0); }),
-            ErrorKind::InvalidArgument);
+  for (const StreamOptions so :
+       {StreamOptions{0, 1}, StreamOptions{1, 0}, StreamOptions{65, 1}, StreamOptions{1, 65}}) {
+    EXPECT_EQ(kind_of([&] { FrameStream(context, 4, 4, rgba8, {}, {}, so); }),
+              ErrorKind::InvalidArgument);
+  }
   EXPECT_EQ(kind_of([&] { FrameStream(context, 4, 4, rgba8, {0}); }), ErrorKind::InvalidArgument);
   RunOptions gpu;
   gpu.strategy = Strategy::Gpu;

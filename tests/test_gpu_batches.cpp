@@ -100,9 +100,9 @@ TEST(Stream, FramesFromHostMemoryCountExactly) {
           setup.mode = mode;
           setup.queues = 2;
           setup.frames_per_submit = batch;
-          // Frames copied in on several threads (push), in host-cached memory.
+          // Frames copied in on several threads (push), in host-cached or upload memory.
           setup.copy_threads = batch == 3 ? 3 : 0;
-          setup.cached = in_flight == 3;
+          setup.cached = in_flight != 3;
           const vk::StreamResult r = counter.stream(image.view, {}, 7, setup);
           const std::string what = "merge " + std::to_string(merge) + " last group " +
                                    std::to_string(last_group) + " in flight " +

@@ -17,7 +17,8 @@ void CountedFrames::push(VideoFrame frame, const CountedFrame& done) {
     finish(done);
   }
   if (!stream_) {
-    stream_.emplace(context_, image.width, image.height, image.format, options_, run_, in_flight_);
+    stream_.emplace(context_, image.width, image.height, image.format, options_, run_,
+                    stream_options_);
     width_ = image.width;
     height_ = image.height;
     format_ = image.format;

@@ -20,8 +20,8 @@ using CountedFrame = std::function<void(VideoFrame& frame, Histogram& histogram)
 class CountedFrames {
  public:
   CountedFrames(const Context& context, const HistogramOptions& options, const RunOptions& run,
-                std::uint32_t in_flight = 3)
-      : context_(context), options_(options), run_(run), in_flight_(in_flight) {}
+                const StreamOptions& stream = {})
+      : context_(context), options_(options), run_(run), stream_options_(stream) {}
 
   // Counts `frame` (kept until its histogram is handed to `done`). A frame of
   // another size or format than the one before starts a new stream, after the
@@ -36,7 +36,7 @@ class CountedFrames {
   const Context& context_;
   HistogramOptions options_;
   RunOptions run_;
-  std::uint32_t in_flight_;
+  StreamOptions stream_options_;
   std::optional<FrameStream> stream_;
   std::uint32_t width_ = 0, height_ = 0;  // the stream's frames
   PixelFormat format_{};

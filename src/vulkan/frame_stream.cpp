@@ -23,28 +23,42 @@ struct FrameStream::Impl {
   HistogramOptions options;
   RunOptions run;
   std::optional<vk::GpuStream> slots;  // absent: each frame is counted when pushed
-  std::deque<std::size_t> pending;     // busy slots, oldest first
-  std::size_t next = 0;                // the slot the next frame goes to
-  std::vector<std::byte> scratch;      // a written frame counted at once
+  struct Submitted {
+    std::size_t slot;
+    std::uint32_t frames;  // the first `frames` of the slot's frames were written
+  };
+  std::deque<Submitted> submitted;  // oldest first
+  std::size_t next = 0;             // the slot the next frame goes to
+  std::uint32_t filled = 0;         // frames already written into it
+  std::deque<Histogram> ready;      // counted, not yet returned, oldest first
+  std::vector<std::byte> scratch;   // a written frame counted at once
 
-  std::deque<Histogram> ready;  // counted, not yet returned (a failed write leaves one)
-
-  // Frees the next slot, has `fill` write a frame into it and submits it;
-  // the oldest histogram not yet returned, if any. When `fill` throws, its
-  // frame is not counted and nothing is lost: the histogram is returned later.
-  std::optional<Histogram> push_slot(const std::function<void(std::byte*)>& fill) {
-    if (slots->busy(next)) {
-      // Slots are taken in turn, so the busy next one holds the oldest frame.
-      pending.pop_front();
-      ready.push_back(std::move(slots->collect(next).front()));
-    }
-    fill(slots->frame(next));
+  void submit_next() {
     {
       std::lock_guard lock(shared->mutex);
       slots->submit(next);
     }
-    pending.push_back(next);
+    submitted.push_back({next, filled});
     next = (next + 1) % slots->size();
+    filled = 0;
+  }
+
+  // Waits for the oldest submission; its frames' histograms join `ready`.
+  void collect_oldest() {
+    const Submitted oldest = submitted.front();
+    submitted.pop_front();
+    std::vector<Histogram> counted = slots->collect(oldest.slot);
+    for (std::uint32_t f = 0; f < oldest.frames; ++f) ready.push_back(std::move(counted[f]));
+  }
+
+  // Has `fill` write the next frame into its slot (first freeing the slot,
+  // which holds the oldest submission when busy) and submits the slot once
+  // full; the oldest histogram not yet returned, if any. When `fill` throws,
+  // its frame is not counted and nothing is lost.
+  std::optional<Histogram> push_slot(const std::function<void(std::byte*)>& fill) {
+    if (filled == 0 && slots->busy(next)) collect_oldest();
+    fill(slots->frame(next, filled));
+    if (++filled == slots->frames_per_submit()) submit_next();
     if (ready.empty()) return std::nullopt;
     Histogram oldest = std::move(ready.front());
     ready.pop_front();
@@ -65,14 +79,18 @@ struct FrameStream::Impl {
 
 FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint32_t height,
                          PixelFormat format, const HistogramOptions& options, const RunOptions& run,
-                         std::uint32_t in_flight)
+                         const StreamOptions& stream)
     : impl_(std::make_unique<Impl>()) {
   validate(options);
   if (width == 0 || height == 0) {
     throw Error(ErrorKind::InvalidArgument, "a frame stream needs frames of at least 1x1 pixels");
   }
-  if (in_flight == 0) {
-    throw Error(ErrorKind::InvalidArgument, "a frame stream needs at least 1 frame in flight");
+  if (stream.in_flight == 0 || stream.in_flight > 64 || stream.frames_per_submit == 0 ||
+      stream.frames_per_submit > 64) {
+    throw Error(ErrorKind::InvalidArgument,
+                "a frame stream needs 1 to 64 submissions in flight of 1 to 64 frames each (got " +
+                    std::to_string(stream.in_flight) + " of " +
+                    std::to_string(stream.frames_per_submit) + ")");
   }
   Impl& s = *impl_;
   s.context = &context;
@@ -92,7 +110,8 @@ FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint3
   std::lock_guard lock(s.shared->mutex);
   try {
     vk::StreamSetup setup;
-    setup.slots = in_flight;
+    setup.slots = stream.in_flight;
+    setup.frames_per_submit = stream.frames_per_submit;
     s.slots.emplace(*s.shared->counter, s.shape, options, setup);
   } catch (const Error& e) {
     // A frame too large for one upload is counted when pushed, in batches.
@@ -109,7 +128,7 @@ std::optional<Histogram> FrameStream::push(const ImageView& frame) {
   validate(frame);
   s.check_shape(frame);
   if (!s.slots) return s.context->compute(frame, s.options, s.run);
-  return s.push_slot([&](std::byte*) { s.slots->write(s.next, frame); });
+  return s.push_slot([&](std::byte*) { s.slots->write(s.next, frame, s.filled); });
 }
 
 std::optional<Histogram> FrameStream::push(const FrameWriter& write) {
@@ -127,23 +146,24 @@ std::optional<Histogram> FrameStream::push(const FrameWriter& write) {
 
 std::vector<Histogram> FrameStream::finish() {
   Impl& s = *impl_;
+  if (s.filled > 0) s.submit_next();
+  while (!s.submitted.empty()) s.collect_oldest();
   std::vector<Histogram> out(std::make_move_iterator(s.ready.begin()),
                              std::make_move_iterator(s.ready.end()));
   s.ready.clear();
-  while (!s.pending.empty()) {
-    const std::size_t i = s.pending.front();
-    s.pending.pop_front();
-    out.push_back(std::move(s.slots->collect(i).front()));
-  }
   return out;
 }
 
 std::uint32_t FrameStream::in_flight() const noexcept {
-  return impl_->slots ? static_cast<std::uint32_t>(impl_->slots->size()) : 1U;
+  const auto& slots = impl_->slots;
+  return slots ? static_cast<std::uint32_t>(slots->size()) * slots->frames_per_submit() : 1U;
 }
 
 std::size_t FrameStream::pending() const noexcept {
-  return impl_->pending.size() + impl_->ready.size();
+  const Impl& s = *impl_;
+  std::size_t frames = s.filled + s.ready.size();
+  for (const Impl::Submitted& sub : s.submitted) frames += sub.frames;
+  return frames;
 }
 
 }  // namespace gpuhist
