@@ -255,11 +255,15 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
     grid.push_back(t);
   }
   // Around the defaults (1024 invocations, one workgroup per unit, two loads
-  // in flight): fewer merge copies, a merge pass, one-colour loads added at once.
-  for (int variant = 0; variant < 4; ++variant) {
-    vk::GpuTuning t = make(1024, 1, 0, 1, 2, false, false);
+  // in flight): fewer merge copies, a merge pass, one-colour loads added at
+  // once, two merge copies, two workgroups per unit.
+  for (int variant = 0; variant < 6; ++variant) {
+    vk::GpuTuning t = make(1024, 1, 0, variant == 5 ? 2 : 1, 2, false, false);
     t.slice_pixels = 1U << 25;
-    t.merge_copies = variant == 0 ? 4U : variant == 1 ? 8U : 16U;
+    t.merge_copies = variant == 0 || variant == 5 ? 4U
+                     : variant == 1               ? 8U
+                     : variant == 4               ? 2U
+                                                  : 16U;
     t.last_group_sums = variant != 2;
     t.quad_runs = variant == 3;
     grid.push_back(t);
