@@ -10,7 +10,8 @@
 // banks even when their pixels fall in the same bin.
 //
 // WIDE reads RGBA8 pixels four at a time and RGBA16 pixels two at a time
-// (16-byte loads), UNROLL loads per loop step so that several are in flight.
+// (16-byte loads), and RGB pixels (no alpha) four RGB8 or two RGB16 at a
+// time (three words), UNROLL loads per loop step so that several are in flight.
 // The SUBGROUP build (for devices with subgroup vote and ballot) adds two
 // ways to spend fewer atomics on runs of equal pixels: VOTE_RUNS, a subgroup
 // whose pixels all fall in the same bins adds them with one atomic per
@@ -184,13 +185,27 @@ void countLoad(uint base, uvec4 w) {
   countBins(base, wordBins(w.w));
 }
 
-// One pixel of an RGBA8 or RGBA16 image, read on its own.
+// One pixel of an RGB or RGBA image of 8 or 16 bits, read on its own.
 void countPixel(uint base, uint p) {
   if (SAMPLE_BITS == 16u) {
-    countRgb16(base, loadSample(p * 4u), loadSample(p * 4u + 1u), loadSample(p * 4u + 2u));
+    const uint i = p * CHANNELS;
+    countRgb16(base, loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
   } else {
     countBins(base, pixelBins(p));
   }
+}
+
+// Three words of RGB samples: four RGB8 pixels (12 bytes) or two RGB16 ones.
+void countRgbWords(uint base, uint w0, uint w1, uint w2) {
+  if (SAMPLE_BITS == 16u) {
+    countRgb16(base, w0 & 0xFFFFu, w0 >> 16, w1 & 0xFFFFu);
+    countRgb16(base, w1 >> 16, w2 & 0xFFFFu, w2 >> 16);
+    return;
+  }
+  countBins(base, rgbBins(w0 & 0xFFu, bitfieldExtract(w0, 8, 8), bitfieldExtract(w0, 16, 8)));
+  countBins(base, rgbBins(w0 >> 24, w1 & 0xFFu, bitfieldExtract(w1, 8, 8)));
+  countBins(base, rgbBins(bitfieldExtract(w1, 16, 8), w1 >> 24, w2 & 0xFFu));
+  countBins(base, rgbBins(bitfieldExtract(w2, 8, 8), bitfieldExtract(w2, 16, 8), w2 >> 24));
 }
 
 void addPacked(uint channel, uint bin) {
@@ -285,8 +300,8 @@ void main() {
     finishRun(gl_LocalInvocationIndex, gl_WorkGroupSize.x);
     return;
   }
-  const uint words = BINS * CPG;
-  const uint copyStride = words + 1u;
+  const uint counters = BINS * CPG;
+  const uint copyStride = counters + 1u;
   const uint lid = gl_LocalInvocationIndex;
   const uint groupSize = gl_WorkGroupSize.x;
 
@@ -301,7 +316,25 @@ void main() {
   const uint step = (gl_NumWorkGroups.x / SPLIT) * groupSize;
   const uint first = (gl_WorkGroupID.x / SPLIT) * groupSize + lid;
   // This dispatch counts pixels pc.first (a multiple of 4) up to pc.pixelCount.
-  if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS != 32u) {
+  if (WIDE != 0u && CHANNELS == 3u && SAMPLE_BITS != 32u) {
+    // Three words hold four RGB8 or two RGB16 pixels.
+    const uint perLoad = SAMPLE_BITS == 8u ? 4u : 2u;
+    const uint loadCount = pc.pixelCount / perLoad;
+    for (uint q = pc.first / perLoad + first; q < loadCount; q += step * UNROLL) {
+      uvec3 w[UNROLL];
+      for (uint u = 0u; u < UNROLL; ++u) {
+        const uint i = 3u * (q + u * step);
+        if (q + u * step < loadCount) w[u] = uvec3(words[i], words[i + 1u], words[i + 2u]);
+      }
+      for (uint u = 0u; u < UNROLL; ++u) {
+        if (q + u * step >= loadCount) break;
+        countRgbWords(base, w[u].x, w[u].y, w[u].z);
+      }
+    }
+    // The last pixelCount % perLoad pixels, one per invocation.
+    uint p = loadCount * perLoad + first;
+    if (p < pc.pixelCount) countPixel(base, p);
+  } else if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS != 32u) {
     const uint perLoad = SAMPLE_BITS == 8u ? 4u : 2u;
     const uint loadCount = pc.pixelCount / perLoad;
     for (uint q = pc.first / perLoad + first; q < loadCount; q += step * UNROLL) {
@@ -324,7 +357,7 @@ void main() {
   if (COPIES > 0u) {
     // All private counts must be final before they are merged.
     barrier();
-    for (uint i = lid; i < words; i += groupSize) {
+    for (uint i = lid; i < counters; i += groupSize) {
       uint sum = 0u;
       for (uint k = 0u; k < COPIES; ++k) {
         sum += localBins[INTERLEAVE != 0u ? i * COPIES + k : k * copyStride + i];

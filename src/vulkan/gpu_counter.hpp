@@ -37,7 +37,7 @@ struct GpuTuning {
   std::optional<std::uint32_t> copies;           // private histograms per workgroup
   std::optional<std::uint32_t> copy_shift;       // invocation i uses copy (i >> shift) % copies
   std::optional<std::uint32_t> groups_per_unit;  // persistent workgroups per compute unit
-  std::optional<bool> wide_loads;                // RGBA8 and RGBA16 read in 16-byte loads
+  std::optional<bool> wide_loads;                // RGBA in 16-byte loads, RGB in three words
   std::optional<bool> uniform_runs;              // subgroup-wide adds for uniform pixels
   std::optional<bool> interleave;                // copies of one counter side by side
   std::optional<std::uint32_t> unroll;           // 16-byte quads loaded per loop step
