@@ -4,7 +4,8 @@
 #   bench/h200.sh prepare   here: builds the engine-only gpuhist-bench and, where
 #                           nvcc exists, cub_compare into .device/, with the sample
 #                           photo as PPM and the Vulkan loader packages in .gl/
-#   bench/h200.sh run       there: runs the tuning sweeps, the benchmark, the ladder and CUB,
+#   bench/h200.sh run       there: runs the tuning sweeps, the benchmark, the ladder, RGB
+#                           images, the stream with four frames per submission and CUB,
 #                           writing every report into $OUT (or ./bench-out)
 #
 # With the device tool: prepare here, then run `bench/h200.sh run` there,
@@ -47,7 +48,13 @@ run() {
   "$bench" --tune --sizes 2448x1505 --photo "$photo" --stream-sizes none -o "$out/tune-small.txt" 2>>"$out/tune.log"
   "$bench" --photo "$photo" --strategies cpu,gpu -o "$out/bench.txt" 2>"$out/bench.log"
   "$bench" --photo "$photo" --sizes 2448x1505,7680x4320 --stream-sizes none -o "$out/ladder.txt" 2>"$out/ladder.log"
-  cat "$out/bench.txt" "$out/ladder.txt"
+  # Pixels without alpha (photographs, video frames), and the stream with four frames per submission.
+  "$bench" --photo "$photo" --strategies gpu --cases rgb8:256,rgb16:4096 --sizes 1920x1080,3840x2160,16384x16384 \
+    --stream-sizes none -o "$out/rgb.txt" 2>"$out/rgb.log"
+  "$bench" --photo "$photo" --sizes 64x64 --strategies gpu --data photo --cases rgba8:256 \
+    --stream-sizes 1920x1080,3840x2160,7680x4320 --stream-frames 240 --stream-batch 4 \
+    -o "$out/stream-batch4.txt" 2>"$out/stream.log"
+  cat "$out/bench.txt" "$out/ladder.txt" "$out/rgb.txt" "$out/stream-batch4.txt"
   if [ -x .device/cub_compare ]; then .device/cub_compare "$photo" | tee "$out/cub.txt"; fi
 }
 
