@@ -76,10 +76,13 @@ TEST_P(GpuTuningKnobs, MatchReference) {
       // One colour, more than 65535 pixels per workgroup: packed counters must be flushed.
       {{ChannelLayout::RGBA, SampleType::U16}, 1023, 130, 4096, test::Content::Flat},
       {{ChannelLayout::Grey, SampleType::U8}, 257, 9, 256, test::Content::Flat},
+      // Grey read sixteen 8-bit or eight 16-bit samples per 16-byte load, with samples left over.
+      {{ChannelLayout::Grey, SampleType::U8}, 333, 7, 256, test::Content::Random, true},
+      {{ChannelLayout::Grey, SampleType::U16}, 131, 7, 4096, test::Content::Random, true},
       {{ChannelLayout::RGBA, SampleType::F32}, 65, 65, 1024, test::Content::FloatSpecials},
   };
   for (const Case& c : cases) {
-    // The RGB loads feed the same counting as the others; with subgroup votes
+    // The RGB and grey loads feed the same counting as the others; with subgroup votes
     // and grouped global atomics together (whose pipelines take the software
     // device a minute to build) those are covered by the RGBA cases.
     if (c.wide_only && (!wide || (uniform && copies == 0))) continue;

@@ -9,9 +9,10 @@
 // counter k at k * COPIES + c), so neighbouring invocations hit neighbouring
 // banks even when their pixels fall in the same bin.
 //
-// WIDE reads RGBA8 pixels four at a time and RGBA16 pixels two at a time
-// (16-byte loads), and RGB pixels (no alpha) four RGB8 or two RGB16 at a
-// time (three words), UNROLL loads per loop step so that several are in flight.
+// WIDE reads RGBA8 pixels four at a time, RGBA16 two, grey8 sixteen and
+// grey16 eight (16-byte loads), and RGB pixels (no alpha) four RGB8 or two
+// RGB16 at a time (three words), UNROLL loads per loop step so that several
+// are in flight.
 // The SUBGROUP build (for devices with subgroup vote and ballot) adds two
 // ways to spend fewer atomics on runs of equal pixels: VOTE_RUNS, a subgroup
 // whose pixels all fall in the same bins adds them with one atomic per
@@ -162,8 +163,21 @@ void countRgb16(uint base, uint r, uint g, uint b) {
   if (end == 4u) addCount(base, 3u, lumaBin(r, g, b), 1u);
 }
 
-// The four RGBA8 or two RGBA16 pixels of one 16-byte load.
+// The four or two grey samples of one word.
+void countGreyWord(uint base, uint w) {
+  const uint n = SAMPLE_BITS == 8u ? 4u : 2u;
+  for (uint k = 0u; k < n; ++k) {
+    const uint v = bitfieldExtract(w, int(k * SAMPLE_BITS), int(SAMPLE_BITS));
+    countBins(base, uvec4(NO_BIN, NO_BIN, NO_BIN, channelBin(v)));
+  }
+}
+
+// The four RGBA8, two RGBA16, sixteen grey8 or eight grey16 pixels of one 16-byte load.
 void countLoad(uint base, uvec4 w) {
+  if (CHANNELS == 1u) {
+    for (uint k = 0u; k < 4u; ++k) countGreyWord(base, w[k]);
+    return;
+  }
   if (SAMPLE_BITS == 16u) {
     countRgb16(base, w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu);
     countRgb16(base, w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu);
@@ -185,9 +199,9 @@ void countLoad(uint base, uvec4 w) {
   countBins(base, wordBins(w.w));
 }
 
-// One pixel of an RGB or RGBA image of 8 or 16 bits, read on its own.
+// One pixel of an 8- or 16-bit image, read on its own.
 void countPixel(uint base, uint p) {
-  if (SAMPLE_BITS == 16u) {
+  if (SAMPLE_BITS == 16u && CHANNELS != 1u) {
     const uint i = p * CHANNELS;
     countRgb16(base, loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
   } else {
@@ -315,7 +329,7 @@ void main() {
   const uint base = INTERLEAVE != 0u ? copy : copy * copyStride;
   const uint step = (gl_NumWorkGroups.x / SPLIT) * groupSize;
   const uint first = (gl_WorkGroupID.x / SPLIT) * groupSize + lid;
-  // This dispatch counts pixels pc.first (a multiple of 4) up to pc.pixelCount.
+  // This dispatch counts pixels pc.first (a multiple of 16) up to pc.pixelCount.
   if (WIDE != 0u && CHANNELS == 3u && SAMPLE_BITS != 32u) {
     // Three words hold four RGB8 or two RGB16 pixels.
     const uint perLoad = SAMPLE_BITS == 8u ? 4u : 2u;
@@ -334,8 +348,8 @@ void main() {
     // The last pixelCount % perLoad pixels, one per invocation.
     uint p = loadCount * perLoad + first;
     if (p < pc.pixelCount) countPixel(base, p);
-  } else if (WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS != 32u) {
-    const uint perLoad = SAMPLE_BITS == 8u ? 4u : 2u;
+  } else if (WIDE != 0u && CHANNELS != 3u && SAMPLE_BITS != 32u) {
+    const uint perLoad = (CHANNELS == 1u ? 4u : 1u) * (SAMPLE_BITS == 8u ? 4u : 2u);
     const uint loadCount = pc.pixelCount / perLoad;
     for (uint q = pc.first / perLoad + first; q < loadCount; q += step * UNROLL) {
       uvec4 w[UNROLL];

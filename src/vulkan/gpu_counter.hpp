@@ -37,15 +37,15 @@ struct GpuTuning {
   std::optional<std::uint32_t> copies;           // private histograms per workgroup
   std::optional<std::uint32_t> copy_shift;       // invocation i uses copy (i >> shift) % copies
   std::optional<std::uint32_t> groups_per_unit;  // persistent workgroups per compute unit
-  std::optional<bool> wide_loads;                // RGBA in 16-byte loads, RGB in three words
-  std::optional<bool> uniform_runs;              // subgroup-wide adds for uniform pixels
-  std::optional<bool> interleave;                // copies of one counter side by side
-  std::optional<std::uint32_t> unroll;           // 16-byte quads loaded per loop step
-  std::optional<std::uint32_t> slice_pixels;     // pixels per dispatch (0: the whole batch)
-  std::optional<std::uint32_t> merge_copies;     // global histograms, workgroup g adds to g % n
-  std::optional<std::uint32_t> split;   // 1, 2 or 4 channel groups (default: fewest that fit)
-  std::optional<bool> packed;           // 16-bit shared counters (default: off)
-  std::optional<bool> last_group_sums;  // no merge pass: the last workgroup sums the copies
+  std::optional<bool> wide_loads;             // RGBA and grey in 16-byte loads, RGB in three words
+  std::optional<bool> uniform_runs;           // subgroup-wide adds for uniform pixels
+  std::optional<bool> interleave;             // copies of one counter side by side
+  std::optional<std::uint32_t> unroll;        // 16-byte quads loaded per loop step
+  std::optional<std::uint32_t> slice_pixels;  // pixels per dispatch (0: the whole batch)
+  std::optional<std::uint32_t> merge_copies;  // global histograms, workgroup g adds to g % n
+  std::optional<std::uint32_t> split;         // 1, 2 or 4 channel groups (default: fewest that fit)
+  std::optional<bool> packed;                 // 16-bit shared counters (default: off)
+  std::optional<bool> last_group_sums;        // no merge pass: the last workgroup sums the copies
   std::optional<std::uint32_t> global_rounds;  // grouping rounds before global atomics (default 0)
   std::optional<bool> quad_runs;               // subgroups of one-colour loads add 4 at once
 };

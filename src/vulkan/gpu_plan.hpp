@@ -42,7 +42,7 @@ struct GpuPlan {
   bool uniform_runs = false;       // uniform subgroups' pixels added at once (subgroup build)
   bool interleave = false;         // copies of one counter side by side (gpu)
   std::uint32_t unroll = 1;        // quads loaded per loop step (gpu)
-  std::uint32_t slice_pixels = 0;  // pixels per dispatch, a multiple of 4; 0: all (gpu)
+  std::uint32_t slice_pixels = 0;  // pixels per dispatch, a multiple of 16; 0: all (gpu)
   std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
   bool packed = false;             // two 16-bit shared counters per word, flushed in rounds (gpu)
