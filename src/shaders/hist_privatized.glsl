@@ -35,8 +35,11 @@ layout(constant_id = 13) const uint MERGE_COPIES = 1u;
 // Histograms too large for shared memory with all four channels are split:
 // workgroup g counts channels (g % SPLIT) * CPG .. + CPG - 1 only, and the
 // workgroups of one channel group stride over the whole image together.
+// Grey images have only luminance: every workgroup counts the last group,
+// and they form one group that strides over the image.
 layout(constant_id = 14) const uint SPLIT = 1u;
 const uint CPG = 4u / SPLIT;  // channels per workgroup
+const uint GROUPS = CHANNELS == 1u ? 1u : SPLIT;  // channel groups the workgroups form
 // PACKED keeps two 16-bit counters per shared word (one copy, all channels),
 // so histograms up to twice as large fit; the workgroup adds them to the
 // global copy and clears them every round of iterations, before any can reach
@@ -78,7 +81,7 @@ uint slot(uint base, uint counter) {
 
 uint globalCopy() { return (gl_WorkGroupID.x % MERGE_COPIES) * BINS * 4u; }
 
-uint firstChannel() { return (gl_WorkGroupID.x % SPLIT) * CPG; }
+uint firstChannel() { return CHANNELS == 1u ? 4u - CPG : (gl_WorkGroupID.x % SPLIT) * CPG; }
 
 #if SUBGROUP
 // Adds 1 to `bin` of `channel` in global memory, grouping equal bins of the
@@ -327,8 +330,8 @@ void main() {
 
   const uint copy = COPIES > 0u ? (lid >> COPY_SHIFT) % COPIES : 0u;
   const uint base = INTERLEAVE != 0u ? copy : copy * copyStride;
-  const uint step = (gl_NumWorkGroups.x / SPLIT) * groupSize;
-  const uint first = (gl_WorkGroupID.x / SPLIT) * groupSize + lid;
+  const uint step = (gl_NumWorkGroups.x / GROUPS) * groupSize;
+  const uint first = (gl_WorkGroupID.x / GROUPS) * groupSize + lid;
   // This dispatch counts pixels pc.first (a multiple of 16) up to pc.pixelCount.
   if (WIDE != 0u && CHANNELS == 3u && SAMPLE_BITS != 32u) {
     // Three words hold four RGB8 or two RGB16 pixels.

@@ -166,6 +166,10 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
       plan.split = fits(2) ? 2U : 4U;
     }
     if (!fits(plan.split)) plan.split = 1;  // global counters: no reason to split
+    // Grey images count luminance only: split, one channel per workgroup, and
+    // every workgroup counts it (channel_groups() is 1).
+    plan.grey = image.format.layout == ChannelLayout::Grey;
+    if (plan.grey && plan.split > 1) plan.split = 4;
     const std::uint64_t copy_bytes = plan.histogram_bytes / plan.split + pad;
     const std::uint64_t fit = info.max_shared_memory / copy_bytes;
     const std::uint64_t wanted = tuning_.copies.value_or(
@@ -190,9 +194,9 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     // unit for two groups against 1, 0.59-0.62 against 0.76 ms on 1 GB).
     // Counting in global memory, 4 per unit keep more atomics in flight (H200,
     // 65536 bins: 5.20 / 0.88 / 6.42 against 5.27 / 0.96 / 6.64 ms with 1).
-    const std::uint32_t groups_factor = plan.copies == 0 ? 4U
-                                        : plan.split > 1 ? 2 * plan.split
-                                                         : 1U;
+    const std::uint32_t groups_factor = plan.copies == 0            ? 4U
+                                        : plan.channel_groups() > 1 ? 2 * plan.channel_groups()
+                                                                    : 1U;
     const std::uint32_t per_unit = tuning_.groups_per_unit.value_or(
         info.hardware() ? std::max(1U, kGpuInvocationsPerUnit / plan.group_size) * groups_factor
                         : 2U);
@@ -393,10 +397,10 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
         const std::uint32_t needed =
             ceil_div(count, std::uint64_t{plan.group_size} * per_invocation);
         const std::uint32_t fewest = ceil_div(needed, kMaxLoopIterations);
-        const std::uint32_t groups =
-            std::max(std::min(needed, std::max(1U, plan.groups_cap / plan.split)), fewest);
-        dispatches.push_back(groups * plan.split);
-        params.group_count += groups * plan.split;
+        const std::uint32_t groups = std::max(
+            std::min(needed, std::max(1U, plan.groups_cap / plan.channel_groups())), fewest);
+        dispatches.push_back(groups * plan.channel_groups());
+        params.group_count += groups * plan.channel_groups();
       }
       // Slices add to the same counters with atomics: no barrier between them.
       for (std::size_t k = 0; k < dispatches.size(); ++k) {

@@ -45,6 +45,7 @@ struct GpuPlan {
   std::uint32_t slice_pixels = 0;  // pixels per dispatch, a multiple of 16; 0: all (gpu)
   std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
+  bool grey = false;               // one channel: every workgroup counts the last group (gpu)
   bool packed = false;             // two 16-bit shared counters per word, flushed in rounds (gpu)
   bool last_group_sums = false;    // the last workgroup sums the merge copies, no merge pass (gpu)
   std::uint32_t global_rounds = 0;  // rounds grouping a subgroup's equal bins before global atomics
@@ -52,6 +53,8 @@ struct GpuPlan {
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 
+  // Channel groups the workgroups form, each striding over the whole image.
+  [[nodiscard]] std::uint32_t channel_groups() const noexcept { return grey ? 1 : split; }
   // The `gpu` strategy merging into several global copies (the only one that does).
   [[nodiscard]] bool merged() const noexcept { return merge_copies > 1; }
   // Bytes of the merge copies and, after them, the ticket the workgroups of a
