@@ -79,6 +79,7 @@ TEST_P(GpuTuningKnobs, MatchReference) {
       // Grey read sixteen 8-bit or eight 16-bit samples per 16-byte load, with samples left over.
       {{ChannelLayout::Grey, SampleType::U8}, 333, 7, 256, test::Content::Random, true},
       {{ChannelLayout::Grey, SampleType::U16}, 131, 7, 4096, test::Content::Random, true},
+      {{ChannelLayout::Grey, SampleType::F32}, 129, 7, 1024, test::Content::FloatSpecials, true},
       {{ChannelLayout::RGBA, SampleType::F32}, 65, 65, 1024, test::Content::FloatSpecials},
   };
   for (const Case& c : cases) {

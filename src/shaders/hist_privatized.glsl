@@ -9,8 +9,8 @@
 // counter k at k * COPIES + c), so neighbouring invocations hit neighbouring
 // banks even when their pixels fall in the same bin.
 //
-// WIDE reads RGBA8 pixels four at a time, RGBA16 two, grey8 sixteen and
-// grey16 eight (16-byte loads), and RGB pixels (no alpha) four RGB8 or two
+// WIDE reads RGBA8 pixels four at a time, RGBA16 two, grey8 sixteen, grey16
+// eight and grey float four (16-byte loads), and RGB pixels (no alpha) four RGB8 or two
 // RGB16 at a time (three words), UNROLL loads per loop step so that several
 // are in flight.
 // The SUBGROUP build (for devices with subgroup vote and ballot) adds two
@@ -166,8 +166,12 @@ void countRgb16(uint base, uint r, uint g, uint b) {
   if (end == 4u) addCount(base, 3u, lumaBin(r, g, b), 1u);
 }
 
-// The four or two grey samples of one word.
+// The four, two or one grey samples of one word.
 void countGreyWord(uint base, uint w) {
+  if (SAMPLE_BITS == 32u) {
+    countBins(base, uvec4(NO_BIN, NO_BIN, NO_BIN, unitBin(clampUnit(uintBitsToFloat(w)))));
+    return;
+  }
   const uint n = SAMPLE_BITS == 8u ? 4u : 2u;
   for (uint k = 0u; k < n; ++k) {
     const uint v = bitfieldExtract(w, int(k * SAMPLE_BITS), int(SAMPLE_BITS));
@@ -175,7 +179,8 @@ void countGreyWord(uint base, uint w) {
   }
 }
 
-// The four RGBA8, two RGBA16, sixteen grey8 or eight grey16 pixels of one 16-byte load.
+// The four RGBA8, two RGBA16, sixteen grey8, eight grey16 or four grey float
+// pixels of one 16-byte load.
 void countLoad(uint base, uvec4 w) {
   if (CHANNELS == 1u) {
     for (uint k = 0u; k < 4u; ++k) countGreyWord(base, w[k]);
@@ -351,8 +356,8 @@ void main() {
     // The last pixelCount % perLoad pixels, one per invocation.
     uint p = loadCount * perLoad + first;
     if (p < pc.pixelCount) countPixel(base, p);
-  } else if (WIDE != 0u && CHANNELS != 3u && SAMPLE_BITS != 32u) {
-    const uint perLoad = (CHANNELS == 1u ? 4u : 1u) * (SAMPLE_BITS == 8u ? 4u : 2u);
+  } else if (WIDE != 0u && (CHANNELS == 1u || (CHANNELS == 4u && SAMPLE_BITS != 32u))) {
+    const uint perLoad = 128u / (CHANNELS * SAMPLE_BITS);
     const uint loadCount = pc.pixelCount / perLoad;
     for (uint q = pc.first / perLoad + first; q < loadCount; q += step * UNROLL) {
       uvec4 w[UNROLL];

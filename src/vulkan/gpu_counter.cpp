@@ -203,10 +203,11 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
     const bool rgba16 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U16};
-    // Wide loads: RGBA8, RGBA16, grey8 and grey16 in 16 bytes, RGB8 and RGB16
-    // in three words (not with packed counters, which read RGBA16 wide only).
+    // Wide loads: RGBA8, RGBA16 and grey in 16 bytes, RGB8 and RGB16 in three
+    // words (not with packed counters, which read RGBA16 wide only).
     const bool rgb_or_grey =
-        image.format.sample != SampleType::F32 && image.format.layout != ChannelLayout::RGBA;
+        image.format.layout == ChannelLayout::Grey ||
+        (image.format.layout == ChannelLayout::RGB && image.format.sample != SampleType::F32);
     plan.wide =
         (((rgba8 || rgb_or_grey) && !plan.packed) || rgba16) && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
