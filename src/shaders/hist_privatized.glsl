@@ -10,8 +10,7 @@
 // banks even when their pixels fall in the same bin.
 //
 // WIDE reads RGBA8 pixels four at a time, RGBA16 two, grey8 sixteen, grey16
-// eight and grey float four (16-byte loads), RGB float four in three 16-byte
-// loads, and RGB pixels (no alpha) four RGB8 or two
+// eight and grey float four (16-byte loads), and RGB pixels (no alpha) four RGB8 or two
 // RGB16 at a time (three words), UNROLL loads per loop step so that several
 // are in flight.
 // The SUBGROUP build (for devices with subgroup vote and ballot) adds two
@@ -165,22 +164,6 @@ void countRgb16(uint base, uint r, uint g, uint b) {
   if (first <= 1u && 1u < end) addCount(base, 1u, channelBin(g), 1u);
   if (first <= 2u && 2u < end) addCount(base, 2u, channelBin(b), 1u);
   if (end == 4u) addCount(base, 3u, lumaBin(r, g, b), 1u);
-}
-
-// One RGB float pixel.
-void countFloatRgb(uint base, uint r, uint g, uint b) {
-  const float fr = clampUnit(uintBitsToFloat(r));
-  const float fg = clampUnit(uintBitsToFloat(g));
-  const float fb = clampUnit(uintBitsToFloat(b));
-  countBins(base, uvec4(unitBin(fr), unitBin(fg), unitBin(fb), unitBin(floatLuma(fr, fg, fb))));
-}
-
-// The four RGB float pixels of three 16-byte loads.
-void countFloatTriple(uint base, uvec4 a, uvec4 b, uvec4 c) {
-  countFloatRgb(base, a.x, a.y, a.z);
-  countFloatRgb(base, a.w, b.x, b.y);
-  countFloatRgb(base, b.z, b.w, c.x);
-  countFloatRgb(base, c.y, c.z, c.w);
 }
 
 // The four, two or one grey samples of one word.
@@ -372,14 +355,6 @@ void main() {
     }
     // The last pixelCount % perLoad pixels, one per invocation.
     uint p = loadCount * perLoad + first;
-    if (p < pc.pixelCount) countPixel(base, p);
-  } else if (WIDE != 0u && CHANNELS == 3u) {
-    // Three 16-byte loads hold four RGB float pixels.
-    const uint loadCount = pc.pixelCount / 4u;
-    for (uint q = pc.first / 4u + first; q < loadCount; q += step) {
-      countFloatTriple(base, quads[3u * q], quads[3u * q + 1u], quads[3u * q + 2u]);
-    }
-    uint p = loadCount * 4u + first;
     if (p < pc.pixelCount) countPixel(base, p);
   } else if (WIDE != 0u && (CHANNELS == 1u || (CHANNELS == 4u && SAMPLE_BITS != 32u))) {
     const uint perLoad = 128u / (CHANNELS * SAMPLE_BITS);

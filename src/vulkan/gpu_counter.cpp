@@ -204,9 +204,10 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
     const bool rgba16 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U16};
     // Wide loads: RGBA8, RGBA16 and grey in 16 bytes, RGB8 and RGB16 in three
-    // words, RGB float in three 16-byte loads (not with packed counters, which
-    // read RGBA16 wide only).
-    const bool rgb_or_grey = image.format.layout != ChannelLayout::RGBA;
+    // words (not with packed counters, which read RGBA16 wide only).
+    const bool rgb_or_grey =
+        image.format.layout == ChannelLayout::Grey ||
+        (image.format.layout == ChannelLayout::RGB && image.format.sample != SampleType::F32);
     plan.wide =
         (((rgba8 || rgb_or_grey) && !plan.packed) || rgba16) && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
@@ -378,15 +379,13 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecQuadRuns, plan.quad_runs ? 1U : 0U});
       constants.push_back({kSpecVoteRuns, plan.uniform_runs ? 1U : 0U});
       constants.push_back({kSpecGlobalRounds, plan.global_rounds});
-      // Pixels per load: 16 bytes of RGBA or grey pixels, four RGB8 or two
-      // RGB16 pixels in three words, four RGB float pixels in 48 bytes.
-      const bool rgb_float = plan.bpp == 12;
-      const auto per_load = static_cast<std::uint32_t>(rgb_float           ? 4
-                                                       : plan.bpp % 3 == 0 ? 12 / plan.bpp
-                                                                           : 16 / plan.bpp);
-      // Packed counters and RGB float load once per iteration.
+      // Pixels per load: 16 bytes of RGBA or grey pixels, or four RGB8 or
+      // two RGB16 pixels in three words.
+      const auto per_load =
+          static_cast<std::uint32_t>(plan.bpp % 3 == 0 ? 12 / plan.bpp : 16 / plan.bpp);
+      // Packed counters load once per iteration.
       const std::uint32_t per_invocation =
-          plan.wide ? per_load * (plan.packed || rgb_float ? 1 : plan.unroll) : 1;
+          plan.wide ? per_load * (plan.packed ? 1 : plan.unroll) : 1;
       const bool subgroup = plan.uniform_runs || plan.quad_runs || plan.global_rounds > 0;
       const VkPipeline pipeline = pipelines_.get(
           subgroup ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);
