@@ -10,9 +10,9 @@
 // banks even when their pixels fall in the same bin.
 //
 // WIDE reads RGBA8 pixels four at a time, RGBA16 two, grey8 sixteen, grey16
-// eight and grey float four (16-byte loads), and RGB pixels (no alpha) four RGB8 or two
-// RGB16 at a time (three words), UNROLL loads per loop step so that several
-// are in flight.
+// eight and grey float four (16-byte loads), and RGB pixels (no alpha) four
+// RGB8 or two RGB16 at a time (three words), UNROLL loads per loop step so
+// that several are in flight.
 // The SUBGROUP build (for devices with subgroup vote and ballot) adds two
 // ways to spend fewer atomics on runs of equal pixels: VOTE_RUNS, a subgroup
 // whose pixels all fall in the same bins adds them with one atomic per
@@ -134,36 +134,26 @@ void countBins(uint base, uvec4 b) {
   for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], 1u);
 }
 
-// The bins this workgroup counts of pixel p, NO_BIN for the others: with
-// channel groups, 16-bit colour pixels compute only their own group's bins
-// (luminance, the costly one, in one group).
-uvec4 groupBins(uint p) {
-  if (SPLIT == 1u || COPIES == 0u || SAMPLE_BITS != 16u || CHANNELS == 1u) return pixelBins(p);
-  const uint first = firstChannel();
-  const uint i = p * CHANNELS;
-  uvec3 rgb = uvec3(loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
-  uvec4 b = uvec4(NO_BIN);
-  for (uint c = first; c < first + CPG; ++c) {
-    b[c] = c == 3u ? lumaBin(rgb.x, rgb.y, rgb.z) : channelBin(rgb[c]);
-  }
-  return b;
-}
-
-// One pixel of 16-bit samples: only the bins of the channels this workgroup
-// counts are computed (the branches are the same for the whole workgroup).
-void countRgb16(uint base, uint r, uint g, uint b) {
-#if SUBGROUP
-  if (VOTE_RUNS != 0u) {
-    countBins(base, rgbBins(r, g, b));
-    return;
-  }
-#endif
+// The R, G, B and L bins of 16-bit samples that this workgroup counts,
+// NO_BIN for the others: with channel groups only the group's own bins are
+// computed (luminance, the costly one, in one group). The branches are the
+// same for the whole workgroup, and no component is indexed dynamically.
+uvec4 groupRgbBins(uint r, uint g, uint b) {
   const uint first = COPIES > 0u ? firstChannel() : 0u;
   const uint end = COPIES > 0u ? first + CPG : 4u;
-  if (first == 0u) addCount(base, 0u, channelBin(r), 1u);
-  if (first <= 1u && 1u < end) addCount(base, 1u, channelBin(g), 1u);
-  if (first <= 2u && 2u < end) addCount(base, 2u, channelBin(b), 1u);
-  if (end == 4u) addCount(base, 3u, lumaBin(r, g, b), 1u);
+  uvec4 own = uvec4(NO_BIN);
+  if (first == 0u) own.x = channelBin(r);
+  if (first <= 1u && 1u < end) own.y = channelBin(g);
+  if (first <= 2u && 2u < end) own.z = channelBin(b);
+  if (end == 4u) own.w = lumaBin(r, g, b);
+  return own;
+}
+
+// The bins this workgroup counts of pixel p, NO_BIN for the others.
+uvec4 groupBins(uint p) {
+  if (SAMPLE_BITS != 16u || CHANNELS == 1u) return pixelBins(p);
+  const uint i = p * CHANNELS;
+  return groupRgbBins(loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
 }
 
 // The four, two or one grey samples of one word.
@@ -179,16 +169,42 @@ void countGreyWord(uint base, uint w) {
   }
 }
 
-// The four RGBA8, two RGBA16, sixteen grey8, eight grey16 or four grey float
-// pixels of one 16-byte load.
+// Three words of RGB samples: four RGB8 pixels (12 bytes) or two RGB16 ones.
+void countRgbWords(uint base, uint w0, uint w1, uint w2) {
+  if (SAMPLE_BITS == 16u) {
+    countBins(base, groupRgbBins(w0 & 0xFFFFu, w0 >> 16, w1 & 0xFFFFu));
+    countBins(base, groupRgbBins(w1 >> 16, w2 & 0xFFFFu, w2 >> 16));
+    return;
+  }
+  countBins(base, rgbBins(w0 & 0xFFu, bitfieldExtract(w0, 8, 8), bitfieldExtract(w0, 16, 8)));
+  countBins(base, rgbBins(w0 >> 24, w1 & 0xFFu, bitfieldExtract(w1, 8, 8)));
+  countBins(base, rgbBins(bitfieldExtract(w1, 16, 8), w1 >> 24, w2 & 0xFFu));
+  countBins(base, rgbBins(bitfieldExtract(w2, 8, 8), bitfieldExtract(w2, 16, 8), w2 >> 24));
+}
+
+// Wide load q: 16 bytes, or for RGB three words (the fourth component unused).
+uvec4 loadWide(uint q) {
+  if (CHANNELS == 3u) {
+    const uint i = 3u * q;
+    return uvec4(words[i], words[i + 1u], words[i + 2u], 0u);
+  }
+  return quads[q];
+}
+
+// The pixels of one wide load: four RGBA8, two RGBA16, sixteen grey8, eight
+// grey16 or four grey float in 16 bytes; four RGB8 or two RGB16 in three words.
 void countLoad(uint base, uvec4 w) {
+  if (CHANNELS == 3u) {
+    countRgbWords(base, w.x, w.y, w.z);
+    return;
+  }
   if (CHANNELS == 1u) {
     for (uint k = 0u; k < 4u; ++k) countGreyWord(base, w[k]);
     return;
   }
   if (SAMPLE_BITS == 16u) {
-    countRgb16(base, w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu);
-    countRgb16(base, w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu);
+    countBins(base, groupRgbBins(w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu));
+    countBins(base, groupRgbBins(w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu));
     return;
   }
 #if SUBGROUP
@@ -205,29 +221,6 @@ void countLoad(uint base, uvec4 w) {
   countBins(base, wordBins(w.y));
   countBins(base, wordBins(w.z));
   countBins(base, wordBins(w.w));
-}
-
-// One pixel of an 8- or 16-bit image, read on its own.
-void countPixel(uint base, uint p) {
-  if (SAMPLE_BITS == 16u && CHANNELS != 1u) {
-    const uint i = p * CHANNELS;
-    countRgb16(base, loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
-  } else {
-    countBins(base, pixelBins(p));
-  }
-}
-
-// Three words of RGB samples: four RGB8 pixels (12 bytes) or two RGB16 ones.
-void countRgbWords(uint base, uint w0, uint w1, uint w2) {
-  if (SAMPLE_BITS == 16u) {
-    countRgb16(base, w0 & 0xFFFFu, w0 >> 16, w1 & 0xFFFFu);
-    countRgb16(base, w1 >> 16, w2 & 0xFFFFu, w2 >> 16);
-    return;
-  }
-  countBins(base, rgbBins(w0 & 0xFFu, bitfieldExtract(w0, 8, 8), bitfieldExtract(w0, 16, 8)));
-  countBins(base, rgbBins(w0 >> 24, w1 & 0xFFu, bitfieldExtract(w1, 8, 8)));
-  countBins(base, rgbBins(bitfieldExtract(w1, 16, 8), w1 >> 24, w2 & 0xFFu));
-  countBins(base, rgbBins(bitfieldExtract(w2, 8, 8), bitfieldExtract(w2, 16, 8), w2 >> 24));
 }
 
 void addPacked(uint channel, uint bin) {
@@ -338,31 +331,14 @@ void main() {
   const uint step = (gl_NumWorkGroups.x / GROUPS) * groupSize;
   const uint first = (gl_WorkGroupID.x / GROUPS) * groupSize + lid;
   // This dispatch counts pixels pc.first (a multiple of 16) up to pc.pixelCount.
-  if (WIDE != 0u && CHANNELS == 3u && SAMPLE_BITS != 32u) {
-    // Three words hold four RGB8 or two RGB16 pixels.
-    const uint perLoad = SAMPLE_BITS == 8u ? 4u : 2u;
-    const uint loadCount = pc.pixelCount / perLoad;
-    for (uint q = pc.first / perLoad + first; q < loadCount; q += step * UNROLL) {
-      uvec3 w[UNROLL];
-      for (uint u = 0u; u < UNROLL; ++u) {
-        const uint i = 3u * (q + u * step);
-        if (q + u * step < loadCount) w[u] = uvec3(words[i], words[i + 1u], words[i + 2u]);
-      }
-      for (uint u = 0u; u < UNROLL; ++u) {
-        if (q + u * step >= loadCount) break;
-        countRgbWords(base, w[u].x, w[u].y, w[u].z);
-      }
-    }
-    // The last pixelCount % perLoad pixels, one per invocation.
-    uint p = loadCount * perLoad + first;
-    if (p < pc.pixelCount) countPixel(base, p);
-  } else if (WIDE != 0u && (CHANNELS == 1u || (CHANNELS == 4u && SAMPLE_BITS != 32u))) {
-    const uint perLoad = 128u / (CHANNELS * SAMPLE_BITS);
+  // Wide loads: every format but RGB and RGBA float.
+  if (WIDE != 0u && (CHANNELS == 1u || SAMPLE_BITS != 32u)) {
+    const uint perLoad = CHANNELS == 3u ? 32u / SAMPLE_BITS : 128u / (CHANNELS * SAMPLE_BITS);
     const uint loadCount = pc.pixelCount / perLoad;
     for (uint q = pc.first / perLoad + first; q < loadCount; q += step * UNROLL) {
       uvec4 w[UNROLL];
       for (uint u = 0u; u < UNROLL; ++u) {
-        if (q + u * step < loadCount) w[u] = quads[q + u * step];
+        if (q + u * step < loadCount) w[u] = loadWide(q + u * step);
       }
       for (uint u = 0u; u < UNROLL; ++u) {
         if (q + u * step >= loadCount) break;
@@ -371,7 +347,7 @@ void main() {
     }
     // The last pixelCount % perLoad pixels, one per invocation.
     uint p = loadCount * perLoad + first;
-    if (p < pc.pixelCount) countPixel(base, p);
+    if (p < pc.pixelCount) countBins(base, groupBins(p));
   } else {
     for (uint p = pc.first + first; p < pc.pixelCount; p += step) countBins(base, groupBins(p));
   }
