@@ -214,7 +214,8 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
     // Off by default: on the H200 it made flat images 13% faster and photographs 15% slower.
     plan.quad_runs = can_vote && plan.wide && rgba8 && tuning_.quad_runs.value_or(false);
-    // Not measured yet on a GPU: off by default.
+    // Off by default: on the H200 it gained at most 6% on photographs with
+    // 65536 bins and slowed the other kinds of data.
     plan.global_rounds =
         can_vote && plan.copies == 0 ? std::min(tuning_.global_rounds.value_or(0U), 8U) : 0U;
     plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);

@@ -40,7 +40,7 @@ struct GpuTuning {
   std::optional<bool> wide_loads;             // RGBA and grey in 16-byte loads, RGB in three words
   std::optional<bool> uniform_runs;           // subgroup-wide adds for uniform pixels
   std::optional<bool> interleave;             // copies of one counter side by side
-  std::optional<std::uint32_t> unroll;        // 16-byte quads loaded per loop step
+  std::optional<std::uint32_t> unroll;        // wide loads per loop step
   std::optional<std::uint32_t> slice_pixels;  // pixels per dispatch (0: the whole batch)
   std::optional<std::uint32_t> merge_copies;  // global histograms, workgroup g adds to g % n
   std::optional<std::uint32_t> split;         // 1, 2 or 4 channel groups (default: fewest that fit)

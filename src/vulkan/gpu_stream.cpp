@@ -120,19 +120,10 @@ void GpuStream::write(std::size_t i, const ImageView& image, std::size_t j) cons
   // less (on the H200's host, 8 threads copied a 1920x1080 frame slower than one).
   const std::uint32_t parts =
       copy_threads_ > 0 ? copy_threads_ : row_parts(image.height, (4U << 20) / row_bytes + 1);
-  if (parts <= 1) {
-    counter_.upload(image, batch_, out);
-    return;
-  }
-  // A frame that fits one batch is whole rows.
+  // A frame that fits one batch is whole rows: each part uploads its own.
   for_row_parts(image.height, parts, [&](std::uint32_t, std::uint32_t y0, std::uint32_t y1) {
-    if (image.stride == row_bytes) {
-      std::memcpy(out + y0 * row_bytes, image.row(y0), (y1 - y0) * row_bytes);
-      return;
-    }
-    for (std::uint32_t y = y0; y < y1; ++y) {
-      std::memcpy(out + y * row_bytes, image.row(y), row_bytes);
-    }
+    counter_.upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width},
+                    out + std::size_t{y0} * row_bytes);
   });
 }
 
