@@ -62,14 +62,9 @@ Histogram Context::compute(const ImageView& image, const HistogramOptions& optio
     default:
       break;
   }
-  if (!impl_->counter) {
-    throw Error(ErrorKind::InvalidArgument,
-                "strategy " + std::string(to_string(strategy)) +
-                    " needs a Vulkan device, but none is in use (no Vulkan device found, or "
-                    "--device cpu)");
-  }
+  vk::GpuCounter& counter = impl_->counter_for(strategy);
   std::lock_guard lock(impl_->mutex);
-  return impl_->counter->count(image, options, strategy, run.chunk);
+  return counter.count(image, options, strategy, run.chunk);
 }
 
 Picture Context::draw(const Histogram& histogram, const DrawOptions& options) const {

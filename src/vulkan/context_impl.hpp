@@ -4,9 +4,11 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
+#include "gpuhist/strategy.hpp"
 #include "render/gpu_renderer.hpp"
 #include "render/overlay_renderer.hpp"
 #include "vulkan/device.hpp"
@@ -31,6 +33,17 @@ struct Context::Impl {
                   "the GPU renderer needs a Vulkan device, but none is in use");
     }
     return *device;
+  }
+
+  // The counter for a GPU strategy; throws Error(InvalidArgument) without a device.
+  vk::GpuCounter& counter_for(Strategy strategy) const {
+    if (!counter) {
+      throw Error(ErrorKind::InvalidArgument,
+                  "strategy " + std::string(to_string(strategy)) +
+                      " needs a Vulkan device, but none is in use (no Vulkan device found, or "
+                      "--device cpu)");
+    }
+    return *counter;
   }
 };
 

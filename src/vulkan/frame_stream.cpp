@@ -100,19 +100,15 @@ FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint3
   s.run = run;
   s.run.strategy = run.strategy.value_or(context.default_strategy());
   const bool gpu = *s.run.strategy != Strategy::Cpu && *s.run.strategy != Strategy::CpuReference;
-  if (gpu && !s.shared->counter) {
-    throw Error(ErrorKind::InvalidArgument,
-                "strategy " + std::string(to_string(*s.run.strategy)) +
-                    " needs a Vulkan device, but none is in use (no Vulkan device found, or "
-                    "--device cpu)");
-  }
+  if (!gpu) return;
+  vk::GpuCounter& counter = s.shared->counter_for(*s.run.strategy);
   if (*s.run.strategy != Strategy::Gpu) return;
   std::lock_guard lock(s.shared->mutex);
   try {
     vk::StreamSetup setup;
     setup.slots = stream.in_flight;
     setup.frames_per_submit = stream.frames_per_submit;
-    s.slots.emplace(*s.shared->counter, s.shape, options, setup);
+    s.slots.emplace(counter, s.shape, options, setup);
   } catch (const Error& e) {
     // A frame too large for one upload is counted when pushed, in batches.
     if (e.kind() != ErrorKind::InvalidArgument) throw;
