@@ -46,7 +46,7 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
                  "Frames counted by one submission of the stream, 1 to 64 (default 1)");
   app.add_option("--stream-copy-threads", args.stream_copy_threads,
                  "Threads copying each frame into its slot in the push mode, 1 to 256 (default: "
-                 "one per MiB, up to the hardware threads)");
+                 "one per 4 MiB, up to the hardware threads)");
   app.add_option("--stream-memory", args.stream_memory,
                  "Where the stream's frames are kept: cached (host-cached memory) or upload "
                  "(plain host-coherent memory)")

@@ -6,7 +6,6 @@
 //   bench_cpu [--benchmark_filter=...]   (Google Benchmark options)
 #include <algorithm>
 #include <cstdint>
-#include <thread>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -15,6 +14,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "core/row_parts.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
 #include "gpuhist/histogram_options.hpp"
@@ -92,17 +92,19 @@ void BM_opencv_calcHist(benchmark::State& state) {
 
 // A floor, not a histogram: only the four counter increments per pixel (the
 // red sample stands in for the luminance bin, so no luminance is computed),
-// into four private copies per thread as the `cpu` strategy counts, on as many
-// threads as it uses. No counting of the same four histograms can beat it.
+// into four private copies per thread as the `cpu` strategy counts, its rows
+// split across threads as it splits them. No counting of the same four
+// histograms can beat it.
 void BM_floor_four_increments(benchmark::State& state) {
   const cv::Mat& rgb = photo_rgb();
-  const unsigned threads = std::max(1U, std::thread::hardware_concurrency());
-  const auto rows = static_cast<unsigned>(rgb.rows);
+  const auto rows = static_cast<std::uint32_t>(rgb.rows);
+  const std::uint32_t threads = gpuhist::row_parts(
+      rows, std::max<std::uint64_t>(1, 65536 / static_cast<std::uint64_t>(rgb.cols)));
   for (auto _ : state) {
     std::vector<std::vector<std::uint32_t>> counts(threads, std::vector<std::uint32_t>(4 * 1024));
-    const auto work = [&](unsigned t) {
+    gpuhist::for_row_parts(rows, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
       std::uint32_t* h = counts[t].data();
-      for (unsigned y = rows * t / threads; y < rows * (t + 1) / threads; ++y) {
+      for (std::uint32_t y = y0; y < y1; ++y) {
         const std::uint8_t* px = rgb.ptr<std::uint8_t>(static_cast<int>(y));
         for (int x = 0; x + 4 <= rgb.cols; x += 4, px += 12) {
           for (int k = 0; k < 4; ++k) {
@@ -114,11 +116,7 @@ void BM_floor_four_increments(benchmark::State& state) {
           }
         }
       }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (std::thread& t : pool) t.join();
+    });
     benchmark::DoNotOptimize(counts.front().data());
   }
   report_pixels(state, rgb);
