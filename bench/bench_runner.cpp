@@ -156,6 +156,7 @@ std::string describe(const vk::GpuTuning& t) {
   knob("last-group", t.last_group_sums);
   knob("quad-runs", t.quad_runs);
   knob("global-rounds", t.global_rounds);
+  knob("ranges", t.bin_ranges);
   return out.str();
 }
 
@@ -185,23 +186,36 @@ std::vector<vk::GpuTuning> large_histogram_grid() {
   return grid;
 }
 
-// Histograms counted straight in global memory (65536 bins): rounds of
-// grouping a subgroup's equal bins before the atomics, at two numbers of
-// workgroups per unit and 16 or 32 global copies (32 MiB, still within a
-// large L2 cache) to spread the atomics on popular bins.
-std::vector<vk::GpuTuning> global_histogram_grid() {
+// Histograms of which one channel does not fit in shared memory (65536
+// bins): counted in global memory (the default before ranges of bins, 16
+// global copies, 4 workgroups per unit), against ranges of bins in 16-bit
+// counters at 1, 2 or 4 workgroups per unit with 1 or 2 loads in flight,
+// half-size workgroups, 16 global copies, and one range more.
+std::vector<vk::GpuTuning> ranged_histogram_grid() {
   std::vector<vk::GpuTuning> grid;
-  for (std::uint32_t merge : {16U, 32U}) {
-    for (std::uint32_t per_unit : {1U, 4U}) {
-      for (std::uint32_t rounds : {0U, 1U, 2U, 4U, 8U}) {
-        vk::GpuTuning t;
-        t.merge_copies = merge;
-        t.groups_per_unit = per_unit;
-        t.global_rounds = rounds;
-        grid.push_back(t);
-      }
+  vk::GpuTuning global;
+  global.bin_ranges = 0;
+  global.merge_copies = 16;
+  global.groups_per_unit = 4;
+  grid.push_back(global);
+  for (std::uint32_t per_unit : {1U, 2U, 4U}) {
+    for (std::uint32_t unroll : {1U, 2U}) {
+      vk::GpuTuning t;
+      t.groups_per_unit = per_unit;
+      t.unroll = unroll;
+      grid.push_back(t);
     }
   }
+  vk::GpuTuning half_groups;
+  half_groups.group_size = 512;
+  half_groups.groups_per_unit = 4;
+  grid.push_back(half_groups);
+  vk::GpuTuning merge;
+  merge.merge_copies = 16;
+  grid.push_back(merge);
+  vk::GpuTuning more_ranges;
+  more_ranges.bin_ranges = 4;
+  grid.push_back(more_ranges);
   return grid;
 }
 
@@ -494,8 +508,9 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     for (auto size : config.sizes) {
       if ((ci > 0 || config.tune) && size != largest_size) continue;
       // Tuning: the 8-bit grid on 8-bit cases, grids for the large histograms
-      // on 16-bit ones (float ones fit shared memory).
-      if (config.tune && c.format.sample == SampleType::F32) continue;
+      // on 16-bit ones and on every format above 4096 bins (float ones below
+      // fit shared memory).
+      if (config.tune && c.format.sample == SampleType::F32 && c.bins <= 4096) continue;
       if (ci > 0) {
         // Later cases keep the first case's largest byte count: fewer rows of wider pixels.
         const std::uint64_t rows = std::uint64_t{size.second} *
@@ -525,9 +540,9 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
 
         if (config.tune) {
           if (!counter) throw Error(ErrorKind::Device, "tuning needs a Vulkan device");
-          const auto grid = c.format.sample == SampleType::U8 ? tuning_grid(device->info())
-                            : c.bins > 4096                   ? global_histogram_grid()
-                                                              : large_histogram_grid();
+          const auto grid = c.bins > 4096                       ? ranged_histogram_grid()
+                            : c.format.sample == SampleType::U8 ? tuning_grid(device->info())
+                                                                : large_histogram_grid();
           for (const vk::GpuTuning& tuning : grid) {
             counter->set_tuning(tuning);
             Row row;

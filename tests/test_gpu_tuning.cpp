@@ -39,11 +39,13 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   tuning.merge_copies = unroll == 4 ? 7U : (copies == 0 ? 3U : 1U);
   // Channel groups: the default (the fewest that fit), two, and four.
   if (wide) tuning.split = uniform ? 2U : 4U;
-  // Packed 16-bit counters (which override copies and channel groups).
+  // Packed 16-bit counters (which override copies).
   tuning.packed = shift == 5 && wide == interleave;
-  // Whole batches, and slices of 4000 pixels per dispatch (not with packed
-  // counters: each workgroup must count enough pixels to need flushing).
-  tuning.slice_pixels = interleave && !*tuning.packed ? 4000U : 0U;
+  // 65536 bins in ranges of bins (16-bit counters), or without private copies
+  // in global memory.
+  if (copies == 0) tuning.bin_ranges = 0U;
+  // Whole batches, and slices of 4000 pixels per dispatch.
+  tuning.slice_pixels = interleave ? 4000U : 0U;
   // With merge copies: a pass sums them, or the last workgroup to merge does.
   tuning.last_group_sums = interleave != uniform;
   // Four equal pixels of a load added at once, or one by one.
@@ -73,7 +75,7 @@ TEST_P(GpuTuningKnobs, MatchReference) {
       // global memory holds.
       {{ChannelLayout::RGBA, SampleType::U16}, 61, 19, 4096, test::Content::Gradient},
       {{ChannelLayout::RGBA, SampleType::U16}, 61, 19, 65536, test::Content::Random},
-      // One colour, more than 65535 pixels per workgroup: packed counters must be flushed.
+      // One colour, more than 65535 pixels per workgroup: 16-bit counters carry.
       {{ChannelLayout::RGBA, SampleType::U16}, 1023, 130, 4096, test::Content::Flat},
       {{ChannelLayout::Grey, SampleType::U8}, 257, 9, 256, test::Content::Flat},
       // Grey read sixteen 8-bit or eight 16-bit samples per 16-byte load, with samples left over.

@@ -4,7 +4,8 @@
 // invocation i counts into copy (i >> COPY_SHIFT) % COPIES. The copies are
 // added to the global histogram once, at the end (to one of MERGE_COPIES
 // global copies). COPIES = 0 counts straight into global memory, for
-// histograms that do not fit in shared memory.
+// histograms that do not fit in shared memory when ranges of bins (RANGES,
+// below) are not used.
 // INTERLEAVE instead puts the copies of one counter side by side (copy c of
 // counter k at k * COPIES + c), so neighbouring invocations hit neighbouring
 // banks even when their pixels fall in the same bin.
@@ -33,18 +34,27 @@ layout(constant_id = 12) const uint UNROLL = 1u;
 // every workgroup's atomic in turn.
 layout(constant_id = 13) const uint MERGE_COPIES = 1u;
 // Histograms too large for shared memory with all four channels are split:
-// workgroup g counts channels (g % SPLIT) * CPG .. + CPG - 1 only, and the
-// workgroups of one channel group stride over the whole image together.
-// Grey images have only luminance: every workgroup counts the last group,
-// and they form one group that strides over the image.
+// workgroups count CPG channels only (a channel group), and the workgroups of
+// one group stride over the whole image together. Grey images have only
+// luminance: every workgroup counts the last channel group.
 layout(constant_id = 14) const uint SPLIT = 1u;
 const uint CPG = 4u / SPLIT;  // channels per workgroup
-const uint GROUPS = CHANNELS == 1u ? 1u : SPLIT;  // channel groups the workgroups form
-// PACKED keeps two 16-bit counters per shared word (one copy, all channels),
-// so histograms up to twice as large fit; the workgroup adds them to the
-// global copy and clears them every round of iterations, before any can reach
-// 65536.
-layout(constant_id = 15) const uint PACKED = 0u;
+// HALVES keeps two 16-bit counters per shared word (one copy), so histograms
+// twice as large fit. Every ROUND_ITERS loop steps, in which no counter can
+// gain more than 0x8000, counters of 0x8000 or more move 0x8000 to the global
+// histogram (carryHalves), so none passes 0xFFFF.
+layout(constant_id = 15) const uint HALVES = 0u;
+// Histograms too large for shared memory even one channel to a workgroup
+// (65536 bins) are also split into RANGES ranges of RANGE_BINS bins (HALVES):
+// a workgroup counts one range of its channel group, and reads every pixel.
+// The workgroups of all the parts (channel group and range) of one stretch of
+// the image are neighbours, so that they read it at about the same time, when
+// the L2 cache may still hold it.
+layout(constant_id = 20) const uint RANGES = 1u;
+layout(constant_id = 21) const uint ROUND_ITERS = 1u;  // loop steps between barriers (HALVES)
+const uint RANGE_BINS = (BINS + RANGES - 1u) / RANGES;
+// Parts the workgroups form: workgroup g counts part g % GROUPS.
+const uint GROUPS = (CHANNELS == 1u ? 1u : SPLIT) * RANGES;
 // FINISH: the last workgroup of a run to merge adds the MERGE_COPIES global
 // copies up itself, writes the sums as the result (binding 2) and leaves the
 // copies zero, so that no second pass (merge_copies.comp) and no barrier
@@ -79,9 +89,37 @@ uint slot(uint base, uint counter) {
   return INTERLEAVE != 0u ? counter * COPIES + base : base + counter;
 }
 
-uint globalCopy() { return (gl_WorkGroupID.x % MERGE_COPIES) * BINS * 4u; }
+// The parts of one stretch of the image take different global copies in turn.
+uint globalCopy() { return ((gl_WorkGroupID.x / GROUPS) % MERGE_COPIES) * BINS * 4u; }
 
-uint firstChannel() { return CHANNELS == 1u ? 4u - CPG : (gl_WorkGroupID.x % SPLIT) * CPG; }
+uint part() { return gl_WorkGroupID.x % GROUPS; }
+uint firstChannel() { return CHANNELS == 1u ? 4u - CPG : (part() / RANGES) * CPG; }
+uint firstBin() { return (part() % RANGES) * RANGE_BINS; }
+
+// 16-bit counter k (HALVES) of this workgroup: its channel and bin.
+uint halfChannel(uint k) { return firstChannel() + k / RANGE_BINS; }
+uint halfBin(uint k) { return firstBin() + k % RANGE_BINS; }
+
+// Ends a round of HALVES: every counter that reached 0x8000 moves 0x8000 to
+// the global histogram. Counters start a round below 0x8000 and gain at most
+// 0x8000 in it, so none passes 0xFFFF into its neighbour.
+void carryHalves(uint lid, uint groupSize) {
+  // Every add of the round must be in before the counters are read.
+  barrier();
+  for (uint w = lid; w < SHARED_WORDS; w += groupSize) {
+    const uint v = localBins[w];
+    if ((v & 0x80008000u) == 0u) continue;
+    localBins[w] = v & 0x7FFF7FFFu;
+    for (uint h = 0u; h < 2u; ++h) {
+      const uint k = 2u * w + h;
+      if ((v & (0x8000u << (16u * h))) != 0u) {
+        atomicAdd(bins[globalCopy() + halfBin(k) * 4u + halfChannel(k)], 0x8000u);
+      }
+    }
+  }
+  // The counters must be below 0x8000 before the next round adds to them.
+  barrier();
+}
 
 #if SUBGROUP
 // Adds 1 to `bin` of `channel` in global memory, grouping equal bins of the
@@ -113,6 +151,14 @@ void addCount(uint base, uint channel, uint bin, uint n) {
   if (COPIES > 0u) {
     uint local = channel - firstChannel();  // wraps above CPG for channels below the group
     if (local >= CPG) return;
+    if (HALVES != 0u) {
+      uint k = bin - firstBin();  // wraps above RANGE_BINS for bins below the range
+      if (k < RANGE_BINS) {
+        k += local * RANGE_BINS;
+        atomicAdd(localBins[k >> 1], n << ((k & 1u) * 16u));
+      }
+      return;
+    }
     atomicAdd(localBins[slot(base, local * BINS + bin)], n);
   } else {
     atomicAdd(bins[globalCopy() + bin * 4u + channel], n);
@@ -134,12 +180,17 @@ void countBins(uint base, uvec4 b) {
   for (uint c = 0u; c < 4u; ++c) addCount(base, c, b[c], 1u);
 }
 
-// One pixel of 16-bit samples: only the bins of the channels this workgroup
-// counts are computed (luminance, the costly one, in one group), each added
-// straight to its counter; the branches are the same for the whole workgroup.
-// (Gathering the group's bins in a vector for countBins first measured 9%
-// slower on the H200.)
-void countRgb16(uint base, uint r, uint g, uint b) {
+// One pixel of integer samples. Workgroups that count only some channels
+// (and every workgroup, for 16-bit samples) compute only the bins of their
+// channels (luminance, the costly one, in one group), each added straight to
+// its counter; the branches are the same for the whole workgroup. (Gathering
+// the group's bins in a vector for countBins first measured 9% slower on the
+// H200.) 8-bit pixels counted in all four channels take their bins at once.
+void countRgb(uint base, uint r, uint g, uint b) {
+  if (SAMPLE_BITS == 8u && CPG == 4u) {
+    countBins(base, rgbBins(r, g, b));
+    return;
+  }
 #if SUBGROUP
   if (VOTE_RUNS != 0u) {
     countBins(base, rgbBins(r, g, b));
@@ -154,11 +205,18 @@ void countRgb16(uint base, uint r, uint g, uint b) {
   if (end == 4u) addCount(base, 3u, lumaBin(r, g, b), 1u);
 }
 
+// One RGBA8 pixel in a word.
+void countWord(uint base, uint w) {
+  countRgb(base, w & 0xFFu, bitfieldExtract(w, 8, 8), bitfieldExtract(w, 16, 8));
+}
+
 // One pixel read on its own.
 void countPixel(uint base, uint p) {
   if (SAMPLE_BITS == 16u && CHANNELS != 1u) {
     const uint i = p * CHANNELS;
-    countRgb16(base, loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
+    countRgb(base, loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
+  } else if (SAMPLE_BITS == 8u && CHANNELS == 4u) {
+    countWord(base, words[p]);
   } else {
     countBins(base, pixelBins(p));
   }
@@ -180,14 +238,14 @@ void countGreyWord(uint base, uint w) {
 // Three words of RGB samples: four RGB8 pixels (12 bytes) or two RGB16 ones.
 void countRgbWords(uint base, uint w0, uint w1, uint w2) {
   if (SAMPLE_BITS == 16u) {
-    countRgb16(base, w0 & 0xFFFFu, w0 >> 16, w1 & 0xFFFFu);
-    countRgb16(base, w1 >> 16, w2 & 0xFFFFu, w2 >> 16);
+    countRgb(base, w0 & 0xFFFFu, w0 >> 16, w1 & 0xFFFFu);
+    countRgb(base, w1 >> 16, w2 & 0xFFFFu, w2 >> 16);
     return;
   }
-  countBins(base, rgbBins(w0 & 0xFFu, bitfieldExtract(w0, 8, 8), bitfieldExtract(w0, 16, 8)));
-  countBins(base, rgbBins(w0 >> 24, w1 & 0xFFu, bitfieldExtract(w1, 8, 8)));
-  countBins(base, rgbBins(bitfieldExtract(w1, 16, 8), w1 >> 24, w2 & 0xFFu));
-  countBins(base, rgbBins(bitfieldExtract(w2, 8, 8), bitfieldExtract(w2, 16, 8), w2 >> 24));
+  countWord(base, w0);
+  countRgb(base, w0 >> 24, w1 & 0xFFu, bitfieldExtract(w1, 8, 8));
+  countRgb(base, bitfieldExtract(w1, 16, 8), w1 >> 24, w2 & 0xFFu);
+  countRgb(base, bitfieldExtract(w2, 8, 8), bitfieldExtract(w2, 16, 8), w2 >> 24);
 }
 
 // Wide load q: 16 bytes, or for RGB three words (the fourth component unused).
@@ -211,8 +269,8 @@ void countLoad(uint base, uvec4 w) {
     return;
   }
   if (SAMPLE_BITS == 16u) {
-    countRgb16(base, w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu);
-    countRgb16(base, w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu);
+    countRgb(base, w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu);
+    countRgb(base, w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu);
     return;
   }
 #if SUBGROUP
@@ -225,72 +283,10 @@ void countLoad(uint base, uvec4 w) {
     }
   }
 #endif
-  countBins(base, wordBins(w.x));
-  countBins(base, wordBins(w.y));
-  countBins(base, wordBins(w.z));
-  countBins(base, wordBins(w.w));
-}
-
-void addPacked(uint channel, uint bin) {
-  if (bin == NO_BIN) return;
-  uint k = channel * BINS + bin;
-  atomicAdd(localBins[k >> 1], 1u << ((k & 1u) * 16u));
-}
-
-// Adds the packed counters to the workgroup's global copy and clears them.
-void flushPacked(uint lid, uint groupSize) {
-  // Every count of the round must be in before the counters are read.
-  barrier();
-  for (uint w = lid; w < BINS * 2u; w += groupSize) {
-    uint v = localBins[w];
-    if (v == 0u) continue;
-    localBins[w] = 0u;
-    for (uint h = 0u; h < 2u; ++h) {
-      uint n = (v >> (16u * h)) & 0xFFFFu;
-      uint k = 2u * w + h;
-      if (n != 0u) atomicAdd(bins[globalCopy() + (k % BINS) * 4u + k / BINS], n);
-    }
-  }
-  // The counters must be clear before the next round counts into them.
-  barrier();
-}
-
-void addPackedBins(uvec4 b) {
-  for (uint c = 0u; c < 4u; ++c) addPacked(c, b[c]);
-}
-
-// Items are pixels, or with WIDE RGBA16 16-byte loads of two pixels.
-void countPacked(uint lid, uint groupSize) {
-  for (uint i = lid; i < BINS * 2u; i += groupSize) localBins[i] = 0u;
-  // The counters must be zero before anyone counts into them.
-  barrier();
-  const bool wide = WIDE != 0u && CHANNELS == 4u && SAMPLE_BITS == 16u;
-  const uint perItem = wide ? 2u : 1u;
-  const uint items = (pc.pixelCount + perItem - 1u) / perItem;  // a last load may hold one pixel
-  const uint step = gl_NumWorkGroups.x * groupSize;
-  const uint groupFirst = pc.first / perItem + gl_WorkGroupID.x * groupSize;
-  // Rounds are the same for every invocation of the workgroup: the barriers
-  // in flushPacked are reached by all of them.
-  const uint iterations = groupFirst < items ? (items - groupFirst + step - 1u) / step : 0u;
-  // A counter gains at most groupSize * perItem per iteration.
-  const uint perRound = 65535u / (groupSize * perItem);
-  for (uint start = 0u; start < iterations; start += perRound) {
-    const uint end = min(iterations, start + perRound);
-    for (uint it = start; it < end; ++it) {
-      uint q = groupFirst + it * step + lid;
-      if (q >= items) continue;
-      if (wide) {
-        uvec4 w = quads[q];
-        addPackedBins(rgbBins(w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu));
-        if (2u * q + 1u < pc.pixelCount) {
-          addPackedBins(rgbBins(w.z & 0xFFFFu, w.z >> 16, w.w & 0xFFFFu));
-        }
-      } else {
-        addPackedBins(pixelBins(q));
-      }
-    }
-    flushPacked(lid, groupSize);
-  }
+  countWord(base, w.x);
+  countWord(base, w.y);
+  countWord(base, w.z);
+  countWord(base, w.w);
 }
 
 // With FINISH, the workgroup that merges last sums the global copies.
@@ -317,14 +313,35 @@ void finishRun(uint lid, uint groupSize) {
   if (lid == 0u) atomicExchange(bins[ticket], 0u);
 }
 
-void main() {
-  if (PACKED != 0u) {
-    countPacked(gl_LocalInvocationIndex, gl_WorkGroupSize.x);
-    finishRun(gl_LocalInvocationIndex, gl_WorkGroupSize.x);
+// Adds the workgroup's counters to its global copy.
+void mergeShared(uint lid, uint groupSize) {
+  // All private counts must be final before they are merged.
+  barrier();
+  if (HALVES != 0u) {
+    for (uint k = lid; k < CPG * RANGE_BINS; k += groupSize) {
+      const uint n = bitfieldExtract(localBins[k >> 1], int((k & 1u) * 16u), 16);
+      if (n != 0u) atomicAdd(bins[globalCopy() + halfBin(k) * 4u + halfChannel(k)], n);
+    }
     return;
   }
   const uint counters = BINS * CPG;
   const uint copyStride = counters + 1u;
+  for (uint i = lid; i < counters; i += groupSize) {
+    uint sum = 0u;
+    for (uint k = 0u; k < COPIES; ++k) {
+      sum += localBins[INTERLEAVE != 0u ? i * COPIES + k : k * copyStride + i];
+    }
+    if (sum != 0u) atomicAdd(bins[globalCopy() + (i % BINS) * 4u + firstChannel() + i / BINS], sum);
+  }
+}
+
+// With HALVES, the end of each round of ROUND_ITERS loop steps (the rounds
+// are the same for the whole workgroup).
+void endRound(uint lid, uint groupSize) {
+  if (HALVES != 0u) carryHalves(lid, groupSize);
+}
+
+void main() {
   const uint lid = gl_LocalInvocationIndex;
   const uint groupSize = gl_WorkGroupSize.x;
 
@@ -335,41 +352,42 @@ void main() {
   }
 
   const uint copy = COPIES > 0u ? (lid >> COPY_SHIFT) % COPIES : 0u;
-  const uint base = INTERLEAVE != 0u ? copy : copy * copyStride;
+  const uint base = INTERLEAVE != 0u ? copy : copy * (BINS * CPG + 1u);
   const uint step = (gl_NumWorkGroups.x / GROUPS) * groupSize;
-  const uint first = (gl_WorkGroupID.x / GROUPS) * groupSize + lid;
-  // This dispatch counts pixels pc.first (a multiple of 16) up to pc.pixelCount.
+  const uint groupFirst = (gl_WorkGroupID.x / GROUPS) * groupSize;
+  // This dispatch counts pixels pc.first (a multiple of 16) up to pc.pixelCount,
+  // in windows of ROUND_ITERS loop steps (one window without HALVES).
   // Wide loads: every format but RGB and RGBA float.
   if (WIDE != 0u && (CHANNELS == 1u || SAMPLE_BITS != 32u)) {
     const uint perLoad = CHANNELS == 3u ? 32u / SAMPLE_BITS : 128u / (CHANNELS * SAMPLE_BITS);
     const uint loadCount = pc.pixelCount / perLoad;
-    for (uint q = pc.first / perLoad + first; q < loadCount; q += step * UNROLL) {
-      uvec4 w[UNROLL];
-      for (uint u = 0u; u < UNROLL; ++u) {
-        if (q + u * step < loadCount) w[u] = loadWide(q + u * step);
+    const uint window = HALVES != 0u ? step * UNROLL * ROUND_ITERS : loadCount;
+    for (uint w0 = pc.first / perLoad + groupFirst; w0 < loadCount; w0 += window) {
+      const uint wEnd = min(loadCount, w0 + window);
+      for (uint q = w0 + lid; q < wEnd; q += step * UNROLL) {
+        uvec4 w[UNROLL];
+        for (uint u = 0u; u < UNROLL; ++u) {
+          if (q + u * step < loadCount) w[u] = loadWide(q + u * step);
+        }
+        for (uint u = 0u; u < UNROLL; ++u) {
+          if (q + u * step >= loadCount) break;
+          countLoad(base, w[u]);
+        }
       }
-      for (uint u = 0u; u < UNROLL; ++u) {
-        if (q + u * step >= loadCount) break;
-        countLoad(base, w[u]);
-      }
+      endRound(lid, groupSize);
     }
     // The last pixelCount % perLoad pixels, one per invocation.
-    uint p = loadCount * perLoad + first;
+    uint p = loadCount * perLoad + groupFirst + lid;
     if (p < pc.pixelCount) countPixel(base, p);
   } else {
-    for (uint p = pc.first + first; p < pc.pixelCount; p += step) countPixel(base, p);
-  }
-
-  if (COPIES > 0u) {
-    // All private counts must be final before they are merged.
-    barrier();
-    for (uint i = lid; i < counters; i += groupSize) {
-      uint sum = 0u;
-      for (uint k = 0u; k < COPIES; ++k) {
-        sum += localBins[INTERLEAVE != 0u ? i * COPIES + k : k * copyStride + i];
-      }
-      if (sum != 0u) atomicAdd(bins[globalCopy() + (i % BINS) * 4u + firstChannel() + i / BINS], sum);
+    const uint window = HALVES != 0u ? step * ROUND_ITERS : pc.pixelCount;
+    for (uint w0 = pc.first + groupFirst; w0 < pc.pixelCount; w0 += window) {
+      const uint wEnd = min(pc.pixelCount, w0 + window);
+      for (uint p = w0 + lid; p < wEnd; p += step) countPixel(base, p);
+      endRound(lid, groupSize);
     }
   }
+
+  if (COPIES > 0u) mergeShared(lid, groupSize);
   finishRun(lid, groupSize);
 }

@@ -43,6 +43,12 @@ constexpr std::uint64_t kMaxLastGroupWords = 16384;
 // together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
 // so that no invocation loops more than this many times.
 constexpr std::uint32_t kMaxLoopIterations = 8192;
+// 16-bit shared counters carry 0x8000 to the global histogram; between two
+// barriers no counter may gain more than that.
+constexpr std::uint32_t kHalfCarry = 0x8000;
+// Beyond this many ranges of bins per channel, reading the image once per
+// range would cost more than counting in global memory.
+constexpr std::uint32_t kMaxBinRanges = 16;
 
 std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return static_cast<std::uint32_t>((a + b - 1) / b);
@@ -120,6 +126,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
   plan.strategy = strategy;
   plan.bins = options.bins;
   plan.histogram_bytes = VkDeviceSize{options.bins} * 16;
+  plan.bpp = pixel_bytes(image.format);
   const std::uint32_t sample_bits = image.format.sample == SampleType::U8    ? 8
                                     : image.format.sample == SampleType::U16 ? 16
                                                                              : 32;
@@ -178,13 +185,41 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
                         : 1U);
     plan.copies = static_cast<std::uint32_t>(std::min(wanted, fit));
     if (plan.copies == 0) plan.split = 1;  // global counters take every channel
-    // Packed 16-bit counters: one copy of all four channels in half the space.
-    plan.packed =
-        tuning_.packed.value_or(false) && plan.histogram_bytes / 2 <= info.max_shared_memory;
+    // 16-bit counters (one copy) of 4 / split channels and one range of bins.
+    const auto halves_fit = [&](std::uint32_t split, std::uint32_t ranges) {
+      const std::uint64_t counters = std::uint64_t{4 / split} * ceil_div(plan.bins, ranges);
+      return (counters + 1) / 2 * 4 <= info.max_shared_memory;
+    };
+    // One channel too large for shared memory: ranges of bins, one channel per
+    // workgroup, the fewest ranges that fit (0: count in global memory).
+    std::optional<std::uint32_t> ranges = tuning_.bin_ranges;
+    if (!ranges && !fits(4)) ranges = 1;
+    if (ranges && *ranges > 0) {
+      std::uint32_t r = *ranges;
+      while (r <= kMaxBinRanges && !halves_fit(4, r)) ++r;
+      if (r <= kMaxBinRanges) {
+        plan.ranges = r;
+        plan.split = 4;
+        plan.packed = true;
+      }
+    }
+    if (plan.ranges == 1 && tuning_.packed.value_or(false)) {
+      // The fewest channel groups that fit, unless the tuning names some.
+      std::uint32_t split = tuning_.split.value_or(1);
+      if (!tuning_.split) {
+        while (split < 4 && !halves_fit(split, 1)) split *= 2;
+      }
+      if (plan.grey && split > 1) split = 4;
+      if ((split == 1 || split == 2 || split == 4) && halves_fit(split, 1)) {
+        plan.split = split;
+        plan.packed = true;
+      }
+    }
     if (plan.packed) {
-      plan.split = 1;
       plan.copies = 1;
       plan.interleave = false;
+      // A loop step adds at most group size x pixels per load to one counter.
+      plan.group_size = std::min(plan.group_size, kHalfCarry / pixels_per_load(plan.bpp));
     }
     plan.copy_shift = tuning_.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
     const std::uint32_t units = info.compute_units.value_or(
@@ -194,7 +229,10 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     // unit for two groups against 1, 0.59-0.62 against 0.76 ms on 1 GB).
     // Counting in global memory, 4 per unit keep more atomics in flight (H200,
     // 65536 bins: 5.20 / 0.88 / 6.42 against 5.27 / 0.96 / 6.64 ms with 1).
+    // Ranges of bins: 4 per unit (H200, 65536 bins: 3.78 / 3.99 / 3.79 ms
+    // against 3.79 / 4.45 / 3.80 with 2 for RGBA16, never slower on other formats).
     const std::uint32_t groups_factor = plan.copies == 0            ? 4U
+                                        : plan.ranges > 1           ? 4U
                                         : plan.channel_groups() > 1 ? 2 * plan.channel_groups()
                                                                     : 1U;
     const std::uint32_t per_unit = tuning_.groups_per_unit.value_or(
@@ -203,13 +241,11 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
     const bool rgba8 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U8};
     const bool rgba16 = image.format == PixelFormat{ChannelLayout::RGBA, SampleType::U16};
-    // Wide loads: RGBA8, RGBA16 and grey in 16 bytes, RGB8 and RGB16 in three
-    // words (not with packed counters, which read RGBA16 wide only).
+    // Wide loads: RGBA8, RGBA16 and grey in 16 bytes, RGB8 and RGB16 in three words.
     const bool rgb_or_grey =
         image.format.layout == ChannelLayout::Grey ||
         (image.format.layout == ChannelLayout::RGB && image.format.sample != SampleType::F32);
-    plan.wide =
-        (((rgba8 || rgb_or_grey) && !plan.packed) || rgba16) && tuning_.wide_loads.value_or(true);
+    plan.wide = (rgba8 || rgba16 || rgb_or_grey) && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
     plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
     // Off by default: on the H200 it made flat images 13% faster and photographs 15% slower.
@@ -219,9 +255,20 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.global_rounds =
         can_vote && plan.copies == 0 ? std::min(tuning_.global_rounds.value_or(0U), 8U) : 0U;
     plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
-    // Slices start on whole loads (of up to 16 grey8 pixels).
-    plan.slice_pixels =
-        tuning_.slice_pixels.value_or(info.hardware() ? kGpuSlicePixels : 0U) / 16 * 16;
+    if (plan.packed) {
+      // Rounds in which no 16-bit counter gains more than 0x8000.
+      const std::uint32_t per_load = plan.wide ? pixels_per_load(plan.bpp) : 1;
+      while (plan.unroll > 1 && plan.group_size * per_load * plan.unroll > kHalfCarry) {
+        --plan.unroll;
+      }
+      plan.round_iterations =
+          kHalfCarry / (plan.group_size * per_load * (plan.wide ? plan.unroll : 1));
+    }
+    // Slices start on whole loads (of up to 16 grey8 pixels). Ranges of bins
+    // count a whole batch in one dispatch: each dispatch's workgroups add up
+    // to a whole histogram each to the global one.
+    const std::uint32_t slice = info.hardware() && plan.ranges == 1 ? kGpuSlicePixels : 0U;
+    plan.slice_pixels = tuning_.slice_pixels.value_or(slice) / 16 * 16;
     // Counting straight into global memory, the copies also spread the
     // counting's own atomics: 16 of them (4 made a flat 16-bit image with
     // 65536 bins 1.8x slower).
@@ -236,7 +283,6 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
         plan.merged() && tuning_.last_group_sums.value_or(info.hardware() && small_sum);
   }
 
-  plan.bpp = pixel_bytes(image.format);
   const std::uint64_t byte_limit =
       std::min<std::uint64_t>(limits_.max_batch_bytes, info.max_storage_buffer_range);
   plan.batches =
@@ -362,7 +408,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       return;
     case Strategy::Gpu: {
       const std::uint32_t shared_words =
-          plan.packed ? plan.bins * 2
+          plan.packed ? (4 / plan.split * ceil_div(plan.bins, plan.ranges) + 1) / 2
           : plan.copies == 0
               ? 1U
               : plan.copies * (plan.bins * 4 / plan.split + (plan.interleave ? 0 : 1));
@@ -375,18 +421,14 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecUnroll, plan.unroll});
       constants.push_back({kSpecMergeCopies, plan.merge_copies});
       constants.push_back({kSpecSplit, plan.split});
-      constants.push_back({kSpecPacked, plan.packed ? 1U : 0U});
+      constants.push_back({kSpecHalves, plan.packed ? 1U : 0U});
+      constants.push_back({kSpecRanges, plan.ranges});
+      constants.push_back({kSpecRoundIters, std::max(1U, plan.round_iterations)});
       constants.push_back({kSpecFinish, plan.last_group_sums ? 1U : 0U});
       constants.push_back({kSpecQuadRuns, plan.quad_runs ? 1U : 0U});
       constants.push_back({kSpecVoteRuns, plan.uniform_runs ? 1U : 0U});
       constants.push_back({kSpecGlobalRounds, plan.global_rounds});
-      // Pixels per load: 16 bytes of RGBA or grey pixels, or four RGB8 or
-      // two RGB16 pixels in three words.
-      const auto per_load =
-          static_cast<std::uint32_t>(plan.bpp % 3 == 0 ? 12 / plan.bpp : 16 / plan.bpp);
-      // Packed counters load once per iteration.
-      const std::uint32_t per_invocation =
-          plan.wide ? per_load * (plan.packed ? 1 : plan.unroll) : 1;
+      const std::uint32_t per_invocation = plan.wide ? pixels_per_load(plan.bpp) * plan.unroll : 1;
       const bool subgroup = plan.uniform_runs || plan.quad_runs || plan.global_rounds > 0;
       const VkPipeline pipeline = pipelines_.get(
           subgroup ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);

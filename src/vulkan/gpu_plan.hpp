@@ -25,6 +25,12 @@ struct Batch {
 [[nodiscard]] std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
                                               std::uint64_t max_pixels);
 
+// Pixels in one wide load: 16 bytes of RGBA or grey pixels, or four RGB8 or
+// two RGB16 pixels in three words.
+[[nodiscard]] constexpr std::uint32_t pixels_per_load(std::uint64_t bpp) noexcept {
+  return static_cast<std::uint32_t>(bpp % 3 == 0 ? 12 / bpp : 16 / bpp);
+}
+
 // Everything about one count() call that does not change between batches.
 struct GpuPlan {
   Strategy strategy = Strategy::Gpu;
@@ -46,15 +52,20 @@ struct GpuPlan {
   std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
   bool grey = false;               // one channel: every workgroup counts the last group (gpu)
-  bool packed = false;             // two 16-bit shared counters per word, flushed in rounds (gpu)
-  bool last_group_sums = false;    // the last workgroup sums the merge copies, no merge pass (gpu)
+  bool packed = false;       // two 16-bit shared counters per word, carrying 0x8000 to global (gpu)
+  std::uint32_t ranges = 1;  // ranges of bins per channel, each counted by its own workgroups (gpu)
+  std::uint32_t round_iterations = 0;  // loop steps between barriers with packed counters (gpu)
+  bool last_group_sums = false;     // the last workgroup sums the merge copies, no merge pass (gpu)
   std::uint32_t global_rounds = 0;  // rounds grouping a subgroup's equal bins before global atomics
   bool quad_runs = false;  // subgroups of four-equal-pixel loads add 4 at once (subgroup build)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 
-  // Channel groups the workgroups form, each striding over the whole image.
-  [[nodiscard]] std::uint32_t channel_groups() const noexcept { return grey ? 1 : split; }
+  // Parts the workgroups form (channel groups times ranges of bins), each
+  // striding over the whole image.
+  [[nodiscard]] std::uint32_t channel_groups() const noexcept {
+    return (grey ? 1 : split) * ranges;
+  }
   // The `gpu` strategy merging into several global copies (the only one that does).
   [[nodiscard]] bool merged() const noexcept { return merge_copies > 1; }
   // Bytes of the merge copies and, after them, the ticket the workgroups of a

@@ -59,11 +59,13 @@ enum SpecId : std::uint32_t {
   kSpecUnroll = 12,
   kSpecMergeCopies = 13,
   kSpecSplit = 14,
-  kSpecPacked = 15,
+  kSpecHalves = 15,
   kSpecFinish = 16,
   kSpecQuadRuns = 17,
   kSpecVoteRuns = 18,
   kSpecGlobalRounds = 19,
+  kSpecRanges = 20,
+  kSpecRoundIters = 21,
 };
 
 struct SpecConstant {

@@ -1,0 +1,112 @@
+// The `gpu` strategy's 16-bit shared counters and ranges of bins count
+// exactly what cpu-reference counts: counters that pass 0x8000 many times
+// (both halves of one word at once), every range boundary, every kind of load.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/reference.hpp"
+#include "support/compare.hpp"
+#include "support/synthetic_images.hpp"
+#include "support/test_device.hpp"
+#include "vulkan/gpu_counter.hpp"
+
+namespace gpuhist {
+namespace {
+
+// Few workgroups, so that each counts many pixels into one counter.
+vk::GpuTuning few_groups() {
+  vk::GpuTuning tuning;
+  tuning.groups_per_unit = 1;
+  return tuning;
+}
+
+void expect_exact(const ImageView& image, std::uint32_t bins, const vk::GpuTuning& tuning) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  vk::GpuCounter counter(*device);
+  counter.set_tuning(tuning);
+  const HistogramOptions options{bins};
+  EXPECT_TRUE(
+      test::same_histograms(counter.count(image, options, Strategy::Gpu, ChunkShape::Row256x1),
+                            cpu::count_reference(image, options)))
+      << to_string(image.format) << " " << image.width << "x" << image.height << " bins " << bins;
+}
+
+// Pixels alternating between two grey levels whose bins share a shared word:
+// both halves of the word pass 0x8000 in the same rounds.
+TEST(GpuHalves, NeighbouringCountersCarryTogether) {
+  std::vector<std::uint16_t> samples;
+  const std::uint32_t width = 512, height = 256;  // 65536 pixels of each level
+  for (std::uint32_t i = 0; i < width * height; ++i) {
+    const std::uint16_t v = i % 2 == 0 ? 100 : 101;
+    samples.insert(samples.end(), {v, v, v, 65535});
+  }
+  const auto image =
+      ImageView::packed(samples.data(), width, height, {ChannelLayout::RGBA, SampleType::U16});
+  expect_exact(image, 65536, few_groups());
+  vk::GpuTuning ranged = few_groups();
+  ranged.bin_ranges = 1;  // one whole channel of 4096 bins per workgroup
+  expect_exact(image, 4096, ranged);
+}
+
+// One colour: every pixel in one counter per channel, 16 grey8 samples or 4
+// RGB8 pixels per load, and RGBA float read a pixel at a time.
+TEST(GpuHalves, OneColourPassesTheCarryManyTimes) {
+  for (const PixelFormat format : {PixelFormat{ChannelLayout::Grey, SampleType::U8},
+                                   PixelFormat{ChannelLayout::RGB, SampleType::U8},
+                                   PixelFormat{ChannelLayout::RGBA, SampleType::U16},
+                                   PixelFormat{ChannelLayout::RGBA, SampleType::F32}}) {
+    const auto image = test::make_image(format, 601, 300, test::Content::Flat, 3);
+    expect_exact(image.view, 65536, few_groups());
+  }
+}
+
+// Ranges forced on small histograms: bins on both sides of every boundary,
+// with and without wide loads.
+TEST(GpuHalves, RangeBoundaries) {
+  for (const std::uint32_t ranges : {2U, 3U, 7U}) {
+    for (const bool wide : {true, false}) {
+      vk::GpuTuning tuning;
+      tuning.bin_ranges = ranges;
+      tuning.wide_loads = wide;
+      const auto gradient = test::make_image({ChannelLayout::RGBA, SampleType::U16}, 1000, 9,
+                                             test::Content::Gradient);
+      expect_exact(gradient.view, 1000, tuning);
+      const auto random =
+          test::make_image({ChannelLayout::RGB, SampleType::U8}, 333, 41, test::Content::Random, 5);
+      expect_exact(random.view, 999, tuning);
+      const auto rgba8 = test::make_image({ChannelLayout::RGBA, SampleType::U8}, 257, 33,
+                                          test::Content::Random, 6);
+      expect_exact(rgba8.view, 4097, tuning);
+    }
+  }
+}
+
+// 16-bit counters of all four channels (no ranges), the fewest channel groups that fit.
+TEST(GpuHalves, PackedWithoutRanges) {
+  vk::GpuTuning tuning = few_groups();
+  tuning.packed = true;
+  for (const test::Content content : {test::Content::Flat, test::Content::Random}) {
+    const auto image =
+        test::make_image({ChannelLayout::RGBA, SampleType::U8}, 700, 200, content, 7);
+    expect_exact(image.view, 4096, tuning);
+    expect_exact(image.view, 256, tuning);
+  }
+}
+
+// Ranges counted in slices of a few thousand pixels, into several global copies.
+TEST(GpuHalves, SlicesAndMergeCopies) {
+  vk::GpuTuning tuning;
+  tuning.slice_pixels = 4000;
+  tuning.merge_copies = 3;
+  const auto image =
+      test::make_image({ChannelLayout::RGB, SampleType::U16}, 257, 63, test::Content::Random, 11);
+  expect_exact(image.view, 65536, tuning);
+  tuning.last_group_sums = true;
+  expect_exact(image.view, 65536, tuning);
+}
+
+}  // namespace
+}  // namespace gpuhist
