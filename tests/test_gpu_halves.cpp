@@ -22,10 +22,11 @@ vk::GpuTuning few_groups() {
   return tuning;
 }
 
-void expect_exact(const ImageView& image, std::uint32_t bins, const vk::GpuTuning& tuning) {
+void expect_exact(const ImageView& image, std::uint32_t bins, const vk::GpuTuning& tuning,
+                  vk::GpuLimits limits = {}) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
-  vk::GpuCounter counter(*device);
+  vk::GpuCounter counter(*device, limits);
   counter.set_tuning(tuning);
   const HistogramOptions options{bins};
   EXPECT_TRUE(
@@ -52,14 +53,17 @@ TEST(GpuHalves, NeighbouringCountersCarryTogether) {
 }
 
 // One colour: every pixel in one counter per channel, 16 grey8 samples or 4
-// RGB8 pixels per load, and RGBA float read a pixel at a time.
+// RGB8 pixels per load, and RGBA float (in ranges only when asked) read a
+// pixel at a time.
 TEST(GpuHalves, OneColourPassesTheCarryManyTimes) {
   for (const PixelFormat format : {PixelFormat{ChannelLayout::Grey, SampleType::U8},
                                    PixelFormat{ChannelLayout::RGB, SampleType::U8},
                                    PixelFormat{ChannelLayout::RGBA, SampleType::U16},
                                    PixelFormat{ChannelLayout::RGBA, SampleType::F32}}) {
     const auto image = test::make_image(format, 601, 300, test::Content::Flat, 3);
-    expect_exact(image.view, 65536, few_groups());
+    vk::GpuTuning tuning = few_groups();
+    tuning.bin_ranges = 1;  // the fewest that fit, float pixels too
+    expect_exact(image.view, 65536, tuning);
   }
 }
 
@@ -96,8 +100,9 @@ TEST(GpuHalves, PackedWithoutRanges) {
   }
 }
 
-// Ranges counted in slices of a few thousand pixels, into several global copies.
-TEST(GpuHalves, SlicesAndMergeCopies) {
+// Ranges counted in slices of a few thousand pixels, into several global
+// copies, and in batches of 5000 pixels.
+TEST(GpuHalves, SlicesBatchesAndMergeCopies) {
   vk::GpuTuning tuning;
   tuning.slice_pixels = 4000;
   tuning.merge_copies = 3;
@@ -106,6 +111,13 @@ TEST(GpuHalves, SlicesAndMergeCopies) {
   expect_exact(image.view, 65536, tuning);
   tuning.last_group_sums = true;
   expect_exact(image.view, 65536, tuning);
+  vk::GpuLimits limits;
+  limits.max_batch_bytes = 5000 * 6;
+  expect_exact(image.view, 65536, tuning, limits);
+  const auto grey = test::make_image({ChannelLayout::Grey, SampleType::F32}, 129, 100,
+                                     test::Content::FloatSpecials, 4);
+  tuning.bin_ranges = 1;  // the fewest that fit (float pixels have none unless asked)
+  expect_exact(grey.view, 65536, tuning, limits);
 }
 
 }  // namespace
