@@ -189,8 +189,8 @@ std::vector<vk::GpuTuning> large_histogram_grid() {
 // Histograms of which one channel does not fit in shared memory (65536
 // bins): counted in global memory (the default before ranges of bins, 16
 // global copies, 4 workgroups per unit), against ranges of bins in 16-bit
-// counters at 1, 2 or 4 workgroups per unit with 1 or 2 loads in flight,
-// half-size workgroups, 16 global copies, and one range more.
+// counters at 2 or 4 workgroups per unit with 1, 2 or 4 loads in flight, 8
+// workgroups per unit, half-size workgroups, 16 global copies, and one range more.
 std::vector<vk::GpuTuning> ranged_histogram_grid() {
   std::vector<vk::GpuTuning> grid;
   vk::GpuTuning global;
@@ -198,14 +198,17 @@ std::vector<vk::GpuTuning> ranged_histogram_grid() {
   global.merge_copies = 16;
   global.groups_per_unit = 4;
   grid.push_back(global);
-  for (std::uint32_t per_unit : {1U, 2U, 4U}) {
-    for (std::uint32_t unroll : {1U, 2U}) {
+  for (std::uint32_t per_unit : {2U, 4U}) {
+    for (std::uint32_t unroll : {1U, 2U, 4U}) {
       vk::GpuTuning t;
       t.groups_per_unit = per_unit;
       t.unroll = unroll;
       grid.push_back(t);
     }
   }
+  vk::GpuTuning more_groups;
+  more_groups.groups_per_unit = 8;
+  grid.push_back(more_groups);
   vk::GpuTuning half_groups;
   half_groups.group_size = 512;
   half_groups.groups_per_unit = 4;

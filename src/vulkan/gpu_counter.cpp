@@ -232,10 +232,11 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     // unit for two groups against 1, 0.59-0.62 against 0.76 ms on 1 GB).
     // Counting in global memory, 4 per unit keep more atomics in flight (H200,
     // 65536 bins: 5.20 / 0.88 / 6.42 against 5.27 / 0.96 / 6.64 ms with 1).
-    // Ranges of bins: 4 per unit (H200, 65536 bins: 3.78 / 3.99 / 3.79 ms
-    // against 3.79 / 4.45 / 3.80 with 2 for RGBA16, never slower on other formats).
+    // Ranges of bins: 8 per unit (H200, 65536 bins, RGBA16: 3.89 / 3.54 / 3.61 ms
+    // against 3.83 / 3.96 / 3.77 with 4 and 3.92 / 4.42 / 3.80 with 2; RGB16
+    // and grey16 as fast or faster too).
     const std::uint32_t groups_factor = plan.copies == 0            ? 4U
-                                        : plan.ranges > 1           ? 4U
+                                        : plan.ranges > 1           ? 8U
                                         : plan.channel_groups() > 1 ? 2 * plan.channel_groups()
                                                                     : 1U;
     const std::uint32_t per_unit = tuning_.groups_per_unit.value_or(
