@@ -45,9 +45,20 @@ void Rgb8Counter::count(const ImageView& image, std::uint32_t y0, std::uint32_t 
 template <bool Identity>
 void Rgb8Counter::count_rows(const ImageView& image, std::uint32_t y0, std::uint32_t y1,
                              std::span<std::uint64_t> counts) const {
-  const std::size_t bins = bins_;
-  const std::uint32_t last = bins_ - 1;
-  const std::size_t step = channel_count(image.format.layout);
+  if (image.format.layout == ChannelLayout::RGB) {
+    count_pixels<Identity, 3>(image, y0, y1, counts);
+  } else {
+    count_pixels<Identity, 4>(image, y0, y1, counts);
+  }
+}
+
+template <bool Identity, std::size_t Step>
+void Rgb8Counter::count_pixels(const ImageView& image, std::uint32_t y0, std::uint32_t y1,
+                               std::span<std::uint64_t> counts) const {
+  // With 256 bins every offset is a constant.
+  const std::size_t bins = Identity ? 256 : bins_;
+  const std::uint32_t last = Identity ? 255 : bins_ - 1;
+  constexpr std::size_t step = Step;
   // kCopies copies of the 4 x bins counters; pixel x counts into copy x % kCopies.
   constexpr std::size_t kCopies = 4;
   const std::size_t block = 4 * bins;
@@ -61,14 +72,17 @@ void Rgb8Counter::count_rows(const ImageView& image, std::uint32_t y0, std::uint
     std::fill(local.begin(), local.end(), 0);
   };
   const std::uint32_t* cb = channel_bin_.data();
-  const auto one = [&](std::uint32_t* h, const std::uint8_t* p) {
-    const std::uint32_t r = p[0], g = p[1], b = p[2];
+  const std::uint64_t* lr = lr_.data();
+  const std::uint64_t* lg = lg_.data();
+  const std::uint64_t* lb = lb_.data();
+  const auto add = [&](std::uint32_t* h, std::uint32_t r, std::uint32_t g, std::uint32_t b) {
     ++h[Identity ? r : cb[r]];
     ++h[bins + (Identity ? g : cb[g])];
     ++h[2 * bins + (Identity ? b : cb[b])];
-    const auto l = static_cast<std::uint32_t>((lr_[r] + lg_[g] + lb_[b]) >> kShift);
+    const auto l = static_cast<std::uint32_t>((lr[r] + lg[g] + lb[b]) >> kShift);
     ++h[3 * bins + std::min(l, last)];
   };
+  const auto one = [&](std::uint32_t* h, const std::uint8_t* p) { add(h, p[0], p[1], p[2]); };
   std::uint64_t pending = 0;
   for (std::uint32_t y = y0; y < y1; ++y) {
     const auto* px = reinterpret_cast<const std::uint8_t*>(image.row(y));
