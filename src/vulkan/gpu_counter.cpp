@@ -119,6 +119,80 @@ void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destin
   }
 }
 
+// Where the `gpu` strategy's counters live: private copies in shared memory,
+// channel groups, 16-bit counters and ranges of bins, or global memory.
+void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image) const {
+  const DeviceInfo& info = device_.info();
+  // Private copies spread a flat image's atomics over more addresses (at
+  // most half the shared memory, so that several workgroups fit on one
+  // compute unit); on the H200 one copy measured fastest.
+  plan.interleave = tuning_.interleave.value_or(false);
+  // A histogram too large for shared memory is counted a channel group per
+  // workgroup: the pixels are read 2 or 4 times, but counted in shared memory.
+  const std::uint32_t pad = plan.interleave ? 0 : 4;
+  const auto fits = [&](std::uint32_t split) {
+    return plan.histogram_bytes / split + pad <= info.max_shared_memory;
+  };
+  plan.split = 1;
+  if (tuning_.split) {
+    plan.split = *tuning_.split == 4 ? 4U : *tuning_.split == 2 ? 2U : 1U;
+  } else if (!fits(1)) {
+    plan.split = fits(2) ? 2U : 4U;
+  }
+  if (!fits(plan.split)) plan.split = 1;  // global counters: no reason to split
+  // Grey images count luminance only: split, one channel per workgroup, and
+  // every workgroup counts it (channel_groups() is 1).
+  plan.grey = image.format.layout == ChannelLayout::Grey;
+  if (plan.grey && plan.split > 1) plan.split = 4;
+  const std::uint64_t copy_bytes = plan.histogram_bytes / plan.split + pad;
+  const std::uint64_t fit = info.max_shared_memory / copy_bytes;
+  const std::uint64_t wanted = tuning_.copies.value_or(
+      info.hardware() ? static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+                            info.max_shared_memory / 2 / copy_bytes, 1, kGpuCopies))
+                      : 1U);
+  plan.copies = static_cast<std::uint32_t>(std::min(wanted, fit));
+  if (plan.copies == 0) plan.split = 1;  // global counters take every channel
+  // 16-bit counters (one copy) of 4 / split channels and one range of bins.
+  const auto halves_fit = [&](std::uint32_t split, std::uint32_t ranges) {
+    const std::uint64_t counters = std::uint64_t{4 / split} * ceil_div(plan.bins, ranges);
+    return (counters + 1) / 2 * 4 <= info.max_shared_memory;
+  };
+  // One channel too large for shared memory: ranges of bins, one channel per
+  // workgroup, the fewest ranges that fit (0: count in global memory). Each
+  // range reads the whole image; float pixels, 16 bytes for four samples,
+  // stay in global memory (H200, 65536 bins, 1.07 GB: 3.12 / 3.21 / 3.04 ms
+  // in ranges against 3.02 / 0.69 / 3.17 ms).
+  std::optional<std::uint32_t> ranges = tuning_.bin_ranges;
+  if (!ranges && !fits(4) && image.format.sample != SampleType::F32) ranges = 1;
+  if (ranges && *ranges > 0) {
+    std::uint32_t r = *ranges;
+    while (r <= kMaxBinRanges && !halves_fit(4, r)) ++r;
+    if (r <= kMaxBinRanges) {
+      plan.ranges = r;
+      plan.split = 4;
+      plan.packed = true;
+    }
+  }
+  if (plan.ranges == 1 && tuning_.packed.value_or(false)) {
+    // The fewest channel groups that fit, unless the tuning names some.
+    std::uint32_t split = tuning_.split.value_or(1);
+    if (!tuning_.split) {
+      while (split < 4 && !halves_fit(split, 1)) split *= 2;
+    }
+    if (plan.grey && split > 1) split = 4;
+    if ((split == 1 || split == 2 || split == 4) && halves_fit(split, 1)) {
+      plan.split = split;
+      plan.packed = true;
+    }
+  }
+  if (plan.packed) {
+    plan.copies = 1;
+    plan.interleave = false;
+    // A loop step adds at most group size x pixels per load to one counter.
+    plan.group_size = std::min(plan.group_size, kHalfCarry / pixels_per_load(plan.bpp));
+  }
+}
+
 GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& options,
                               Strategy strategy, ChunkShape chunk) const {
   const DeviceInfo& info = device_.info();
@@ -156,74 +230,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.group_size = std::clamp(
         tuning_.group_size.value_or(info.hardware() ? kGpuGroupSize : kSoftwareGroupSize), 1U,
         max_group);
-    // Private copies spread a flat image's atomics over more addresses (at
-    // most half the shared memory, so that several workgroups fit on one
-    // compute unit); on the H200 one copy measured fastest.
-    plan.interleave = tuning_.interleave.value_or(false);
-    // A histogram too large for shared memory is counted a channel group per
-    // workgroup: the pixels are read 2 or 4 times, but counted in shared memory.
-    const std::uint32_t pad = plan.interleave ? 0 : 4;
-    const auto fits = [&](std::uint32_t split) {
-      return plan.histogram_bytes / split + pad <= info.max_shared_memory;
-    };
-    plan.split = 1;
-    if (tuning_.split) {
-      plan.split = *tuning_.split == 4 ? 4U : *tuning_.split == 2 ? 2U : 1U;
-    } else if (!fits(1)) {
-      plan.split = fits(2) ? 2U : 4U;
-    }
-    if (!fits(plan.split)) plan.split = 1;  // global counters: no reason to split
-    // Grey images count luminance only: split, one channel per workgroup, and
-    // every workgroup counts it (channel_groups() is 1).
-    plan.grey = image.format.layout == ChannelLayout::Grey;
-    if (plan.grey && plan.split > 1) plan.split = 4;
-    const std::uint64_t copy_bytes = plan.histogram_bytes / plan.split + pad;
-    const std::uint64_t fit = info.max_shared_memory / copy_bytes;
-    const std::uint64_t wanted = tuning_.copies.value_or(
-        info.hardware() ? static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-                              info.max_shared_memory / 2 / copy_bytes, 1, kGpuCopies))
-                        : 1U);
-    plan.copies = static_cast<std::uint32_t>(std::min(wanted, fit));
-    if (plan.copies == 0) plan.split = 1;  // global counters take every channel
-    // 16-bit counters (one copy) of 4 / split channels and one range of bins.
-    const auto halves_fit = [&](std::uint32_t split, std::uint32_t ranges) {
-      const std::uint64_t counters = std::uint64_t{4 / split} * ceil_div(plan.bins, ranges);
-      return (counters + 1) / 2 * 4 <= info.max_shared_memory;
-    };
-    // One channel too large for shared memory: ranges of bins, one channel per
-    // workgroup, the fewest ranges that fit (0: count in global memory). Each
-    // range reads the whole image; float pixels, 16 bytes for four samples,
-    // stay in global memory (H200, 65536 bins, 1.07 GB: 3.12 / 3.21 / 3.04 ms
-    // in ranges against 3.02 / 0.69 / 3.17 ms).
-    std::optional<std::uint32_t> ranges = tuning_.bin_ranges;
-    if (!ranges && !fits(4) && image.format.sample != SampleType::F32) ranges = 1;
-    if (ranges && *ranges > 0) {
-      std::uint32_t r = *ranges;
-      while (r <= kMaxBinRanges && !halves_fit(4, r)) ++r;
-      if (r <= kMaxBinRanges) {
-        plan.ranges = r;
-        plan.split = 4;
-        plan.packed = true;
-      }
-    }
-    if (plan.ranges == 1 && tuning_.packed.value_or(false)) {
-      // The fewest channel groups that fit, unless the tuning names some.
-      std::uint32_t split = tuning_.split.value_or(1);
-      if (!tuning_.split) {
-        while (split < 4 && !halves_fit(split, 1)) split *= 2;
-      }
-      if (plan.grey && split > 1) split = 4;
-      if ((split == 1 || split == 2 || split == 4) && halves_fit(split, 1)) {
-        plan.split = split;
-        plan.packed = true;
-      }
-    }
-    if (plan.packed) {
-      plan.copies = 1;
-      plan.interleave = false;
-      // A loop step adds at most group size x pixels per load to one counter.
-      plan.group_size = std::min(plan.group_size, kHalfCarry / pixels_per_load(plan.bpp));
-    }
+    plan_counters(plan, image);
     plan.copy_shift = tuning_.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
     const std::uint32_t units = info.compute_units.value_or(
         info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));

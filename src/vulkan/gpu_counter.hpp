@@ -133,6 +133,11 @@ class GpuCounter {
  private:
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,
                                   Strategy strategy, ChunkShape chunk) const;
+  // Where the `gpu` strategy's counters live (private copies, channel groups,
+  // 16-bit counters, ranges of bins or global memory), from the device's
+  // shared memory and the tuning; needs the plan's bins, bytes per pixel and
+  // workgroup size.
+  void plan_counters(GpuPlan& plan, const ImageView& image) const;
   void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp);
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   [[nodiscard]] std::array<VkBuffer, kBufferBindings> bindings(const GpuPlan& plan) const;
