@@ -46,9 +46,10 @@ struct GpuTuning {
   std::optional<std::uint32_t> split;         // 1, 2 or 4 channel groups (default: fewest that fit)
   std::optional<bool> packed;  // 16-bit shared counters (default: only with ranges of bins)
   // Ranges of bins per channel, each counted in shared memory by its own
-  // workgroups with 16-bit counters: 0 counts in global memory what shared
-  // memory cannot hold; unset, the fewest ranges that fit, for histograms of
-  // which one channel does not fit in shared memory with 32-bit counters.
+  // workgroups with 16-bit counters. 0 counts in global memory what shared
+  // memory cannot hold; N uses at least N ranges (more where N do not fit);
+  // unset, the fewest that fit, for integer samples of which one channel does
+  // not fit in shared memory with 32-bit counters.
   std::optional<std::uint32_t> bin_ranges;
   std::optional<bool> last_group_sums;         // no merge pass: the last workgroup sums the copies
   std::optional<std::uint32_t> global_rounds;  // grouping rounds before global atomics (default 0)

@@ -12,6 +12,15 @@
 
 namespace gpuhist::vk {
 
+// Software drivers cap the iterations of a shader loop, nested loops counted
+// together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
+// so that no invocation loops more than this many times.
+inline constexpr std::uint32_t kMaxLoopIterations = 8192;
+
+[[nodiscard]] constexpr std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept {
+  return static_cast<std::uint32_t>((a + b - 1) / b);
+}
+
 // A run of pixels counted in one submission, tiled `width` pixels to a row.
 struct Batch {
   std::uint32_t y0 = 0;  // first image row
