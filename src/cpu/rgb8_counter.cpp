@@ -58,7 +58,6 @@ void Rgb8Counter::count_pixels(const ImageView& image, std::uint32_t y0, std::ui
   // With 256 bins every offset is a constant.
   const std::size_t bins = Identity ? 256 : bins_;
   const std::uint32_t last = Identity ? 255 : bins_ - 1;
-  constexpr std::size_t step = Step;
   // kCopies copies of the 4 x bins counters; pixel x counts into copy x % kCopies.
   constexpr std::size_t kCopies = 4;
   const std::size_t block = 4 * bins;
@@ -87,10 +86,10 @@ void Rgb8Counter::count_pixels(const ImageView& image, std::uint32_t y0, std::ui
   for (std::uint32_t y = y0; y < y1; ++y) {
     const auto* px = reinterpret_cast<const std::uint8_t*>(image.row(y));
     std::uint32_t x = 0;
-    for (; x + kCopies <= image.width; x += kCopies, px += kCopies * step) {
-      for (std::size_t k = 0; k < kCopies; ++k) one(local.data() + k * block, px + k * step);
+    for (; x + kCopies <= image.width; x += kCopies, px += kCopies * Step) {
+      for (std::size_t k = 0; k < kCopies; ++k) one(local.data() + k * block, px + k * Step);
     }
-    for (; x < image.width; ++x, px += step) one(local.data(), px);
+    for (; x < image.width; ++x, px += Step) one(local.data(), px);
     pending += image.width;
     if (pending >= kFlushPixels) {
       flush();

@@ -91,14 +91,17 @@ uint slot(uint base, uint counter) {
 
 // The parts of one stretch of the image take different global copies in turn.
 uint globalCopy() { return ((gl_WorkGroupID.x / GROUPS) % MERGE_COPIES) * BINS * 4u; }
+// The global counter of `bin` of `channel` in this workgroup's copy.
+uint globalCounter(uint channel, uint bin) { return globalCopy() + bin * 4u + channel; }
 
 uint part() { return gl_WorkGroupID.x % GROUPS; }
 uint firstChannel() { return CHANNELS == 1u ? 4u - CPG : (part() / RANGES) * CPG; }
 uint firstBin() { return (part() % RANGES) * RANGE_BINS; }
 
-// 16-bit counter k (HALVES) of this workgroup: its channel and bin.
-uint halfChannel(uint k) { return firstChannel() + k / RANGE_BINS; }
-uint halfBin(uint k) { return firstBin() + k % RANGE_BINS; }
+// The global counter of 16-bit counter k (HALVES) of this workgroup.
+uint halfCounter(uint k) {
+  return globalCounter(firstChannel() + k / RANGE_BINS, firstBin() + k % RANGE_BINS);
+}
 
 // Ends a round of HALVES: every counter that reached 0x8000 moves 0x8000 to
 // the global histogram. Counters start a round below 0x8000 and gain at most
@@ -113,7 +116,7 @@ void carryHalves(uint lid, uint groupSize) {
     for (uint h = 0u; h < 2u; ++h) {
       const uint k = 2u * w + h;
       if ((v & (0x8000u << (16u * h))) != 0u) {
-        atomicAdd(bins[globalCopy() + halfBin(k) * 4u + halfChannel(k)], 0x8000u);
+        atomicAdd(bins[halfCounter(k)], 0x8000u);
       }
     }
   }
@@ -132,11 +135,11 @@ void addGlobalGrouped(uint channel, uint bin) {
       const bool same = bin == first;
       const uint n = subgroupBallotBitCount(subgroupBallot(same));
       // The elected invocation is the first pending one, whose bin is `first`.
-      if (subgroupElect()) atomicAdd(bins[globalCopy() + first * 4u + channel], n);
+      if (subgroupElect()) atomicAdd(bins[globalCounter(channel, first)], n);
       pending = !same;
     }
   }
-  if (pending) atomicAdd(bins[globalCopy() + bin * 4u + channel], 1u);
+  if (pending) atomicAdd(bins[globalCounter(channel, bin)], 1u);
 }
 #endif
 
@@ -161,7 +164,7 @@ void addCount(uint base, uint channel, uint bin, uint n) {
     }
     atomicAdd(localBins[slot(base, local * BINS + bin)], n);
   } else {
-    atomicAdd(bins[globalCopy() + bin * 4u + channel], n);
+    atomicAdd(bins[globalCounter(channel, bin)], n);
   }
 }
 
@@ -320,7 +323,7 @@ void mergeShared(uint lid, uint groupSize) {
   if (HALVES != 0u) {
     for (uint k = lid; k < CPG * RANGE_BINS; k += groupSize) {
       const uint n = bitfieldExtract(localBins[k >> 1], int((k & 1u) * 16u), 16);
-      if (n != 0u) atomicAdd(bins[globalCopy() + halfBin(k) * 4u + halfChannel(k)], n);
+      if (n != 0u) atomicAdd(bins[halfCounter(k)], n);
     }
     return;
   }
@@ -331,7 +334,7 @@ void mergeShared(uint lid, uint groupSize) {
     for (uint k = 0u; k < COPIES; ++k) {
       sum += localBins[INTERLEAVE != 0u ? i * COPIES + k : k * copyStride + i];
     }
-    if (sum != 0u) atomicAdd(bins[globalCopy() + (i % BINS) * 4u + firstChannel() + i / BINS], sum);
+    if (sum != 0u) atomicAdd(bins[globalCounter(firstChannel() + i / BINS, i % BINS)], sum);
   }
 }
 

@@ -105,10 +105,10 @@ double GpuCounter::quads_shader_rate(Shader shader, std::uint64_t bytes,
   PushParams params{};
   params.pixel_count = static_cast<std::uint32_t>(std::min<std::uint64_t>(quads, 0xFFFFFFFFULL));
   params.stride = 0x9E3779B9U;  // ReadQuads writes only a fold of the zeros equal to this: never
-  // Enough workgroups to fill any GPU; no invocation loops more than 8192 times.
-  const auto groups = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-      (quads + 255) / 256, (quads + 256ULL * 8192 - 1) / (256ULL * 8192),
-      std::min<std::uint32_t>(device_.info().max_workgroup_count[0], 65535)));
+  // Enough workgroups to fill any GPU; no invocation loops more than kMaxLoopIterations times.
+  const std::uint32_t groups =
+      std::clamp(ceil_div(quads, 256), ceil_div(quads, 256ULL * kMaxLoopIterations),
+                 std::min<std::uint32_t>(device_.info().max_workgroup_count[0], 65535));
   const double ms = time_copies(
       src.get(), dst.get(), repetitions,
       [&](Submission& s) { s.dispatch(pipeline, params, groups); },

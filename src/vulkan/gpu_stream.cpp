@@ -168,7 +168,7 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
   const auto collect = [&](std::size_t i) {
     for (Histogram& h : slots.collect(i)) counted.push_back(std::move(h));
   };
-  const std::uint32_t submissions = (frames + k - 1) / k;
+  const std::uint32_t submissions = ceil_div(frames, k);
   const auto start = std::chrono::steady_clock::now();
   for (std::uint32_t f = 0; f < submissions; ++f) {
     const std::size_t i = f % slots.size();
