@@ -4,9 +4,12 @@
 #   bench/h200.sh prepare   here: builds the engine-only gpuhist-bench and, where
 #                           nvcc exists, cub_compare into .device/, with the sample
 #                           photo as PPM and the Vulkan loader packages in .gl/
-#   bench/h200.sh run       there: runs the tuning sweeps, the benchmark, the ladder, RGB
-#                           images, the stream with four frames per submission and CUB,
-#                           writing every report into $OUT (or ./bench-out)
+#   bench/h200.sh run [PHASE...]
+#                           there: runs the tuning sweeps (tune), the benchmark (bench),
+#                           the ladder (ladder), RGB images (rgb), the stream with four
+#                           frames per submission (stream) and CUB (cub), all of them
+#                           unless phases are named, writing every report into $OUT (or
+#                           ./bench-out) and each phase's seconds into phases.txt there
 #
 # With the device tool: prepare here, then run `bench/h200.sh run` there,
 # carrying .device and .gl.
@@ -34,6 +37,14 @@ prepare() {
 run() {
   local out="${OUT:-bench-out}"
   mkdir -p "$out"
+  local phases=("$@")
+  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream cub)
+  for phase in "${phases[@]}"; do
+    case "$phase" in
+      tune | bench | ladder | rgb | stream | cub) ;;
+      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, cub)" >&2; exit 2 ;;
+    esac
+  done
   # The Vulkan loader and the GL dispatch libraries the NVIDIA driver's ICD needs.
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
@@ -41,25 +52,56 @@ run() {
     export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
   fi
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$out/nvidia-smi.csv" || true
-  local bench=.device/gpuhist-bench photo=.device/coffee.ppm
-  # The knobs on the largest and the smallest image, then the `gpu` strategy on every
-  # size and format with the host-memory stream, then the whole ladder on the smaller sizes.
-  "$bench" --tune --sizes 16384x16384 --photo "$photo" --stream-sizes none -o "$out/tune-large.txt" 2>"$out/tune.log"
-  "$bench" --tune --sizes 2448x1505 --photo "$photo" --stream-sizes none -o "$out/tune-small.txt" 2>>"$out/tune.log"
-  "$bench" --photo "$photo" --strategies cpu,gpu -o "$out/bench.txt" 2>"$out/bench.log"
-  "$bench" --photo "$photo" --sizes 2448x1505,7680x4320 --stream-sizes none -o "$out/ladder.txt" 2>"$out/ladder.log"
-  # Pixels without alpha (photographs, video frames), and the stream with four frames per submission.
+  for phase in "${phases[@]}"; do
+    local start=$SECONDS
+    "phase_$phase" "$out"
+    echo "$phase $((SECONDS - start)) s" | tee -a "$out/phases.txt" >&2
+  done
+}
+
+bench=.device/gpuhist-bench
+photo=.device/coffee.ppm
+
+# The knobs on the largest and the smallest image.
+phase_tune() {
+  "$bench" --tune --sizes 16384x16384 --photo "$photo" --stream-sizes none -o "$1/tune-large.txt" 2>"$1/tune.log"
+  "$bench" --tune --sizes 2448x1505 --photo "$photo" --stream-sizes none -o "$1/tune-small.txt" 2>>"$1/tune.log"
+}
+
+# The `cpu` and `gpu` strategies on every size and format, with the host-memory stream.
+phase_bench() {
+  "$bench" --photo "$photo" --strategies cpu,gpu -o "$1/bench.txt" 2>"$1/bench.log"
+  cat "$1/bench.txt"
+}
+
+# The whole ladder on the smaller sizes.
+phase_ladder() {
+  "$bench" --photo "$photo" --sizes 2448x1505,7680x4320 --stream-sizes none -o "$1/ladder.txt" 2>"$1/ladder.log"
+  cat "$1/ladder.txt"
+}
+
+# Pixels without alpha (photographs, video frames).
+phase_rgb() {
   "$bench" --photo "$photo" --strategies gpu --cases rgb8:256,rgb16:4096 --sizes 1920x1080,3840x2160,16384x16384 \
-    --stream-sizes none -o "$out/rgb.txt" 2>"$out/rgb.log"
+    --stream-sizes none -o "$1/rgb.txt" 2>"$1/rgb.log"
+  cat "$1/rgb.txt"
+}
+
+# The stream with four frames per submission.
+phase_stream() {
   "$bench" --photo "$photo" --sizes 64x64 --strategies gpu --data photo --cases rgba8:256 \
     --stream-sizes 1920x1080,3840x2160,7680x4320 --stream-frames 240 --stream-batch 4 \
-    -o "$out/stream-batch4.txt" 2>"$out/stream.log"
-  cat "$out/bench.txt" "$out/ladder.txt" "$out/rgb.txt" "$out/stream-batch4.txt"
-  if [ -x .device/cub_compare ]; then .device/cub_compare "$photo" | tee "$out/cub.txt"; fi
+    -o "$1/stream-batch4.txt" 2>"$1/stream.log"
+  cat "$1/stream-batch4.txt"
+}
+
+# CUB's MultiHistogramEven on the same images, where it was built.
+phase_cub() {
+  if [ -x .device/cub_compare ]; then .device/cub_compare "$photo" | tee "$1/cub.txt"; fi
 }
 
 case "${1:-}" in
   prepare) prepare ;;
-  run) run ;;
-  *) echo "usage: bench/h200.sh prepare|run" >&2; exit 2 ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|cub ...]" >&2; exit 2 ;;
 esac
