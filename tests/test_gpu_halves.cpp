@@ -1,6 +1,7 @@
 // The `gpu` strategy's 16-bit shared counters and ranges of bins count
 // exactly what cpu-reference counts: counters that pass 0x8000 many times
-// (both halves of one word at once), every range boundary, every kind of load.
+// (both halves of one word at once, and in parts of a range at different
+// rates), every range boundary, every kind of load.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -50,6 +51,30 @@ TEST(GpuHalves, NeighbouringCountersCarryTogether) {
   vk::GpuTuning ranged = few_groups();
   ranged.bin_ranges = 1;  // one whole channel of 4096 bins per workgroup
   expect_exact(image, 4096, ranged);
+}
+
+// Samples split unevenly between two ranges (a quarter at 100, the rest at
+// 60000, three ranges of 21846 bins), so that the parts' counters pass
+// 0x8000 at different rates, many times each, and the third part counts none.
+TEST(GpuHalves, UnevenRangesCarryAtTheirOwnRates) {
+  const std::uint32_t width = 512, height = 512;
+  std::vector<std::uint16_t> grey, rgba;
+  for (std::uint32_t i = 0; i < width * height; ++i) {
+    const std::uint16_t v = i % 4 == 0 ? 100 : 60000;
+    grey.push_back(v);
+    rgba.insert(rgba.end(), {v, v, v, 7});
+  }
+  expect_exact(
+      ImageView::packed(grey.data(), width, height, {ChannelLayout::Grey, SampleType::U16}), 65536,
+      few_groups());
+  expect_exact(
+      ImageView::packed(rgba.data(), width, height, {ChannelLayout::RGBA, SampleType::U16}), 65536,
+      few_groups());
+  vk::GpuTuning narrow = few_groups();
+  narrow.wide_loads = false;
+  expect_exact(
+      ImageView::packed(rgba.data(), width, height, {ChannelLayout::RGBA, SampleType::U16}), 65536,
+      narrow);
 }
 
 // One colour: every pixel in one counter per channel, 16 grey8 samples or 4
