@@ -157,6 +157,7 @@ std::string describe(const vk::GpuTuning& t) {
   knob("quad-runs", t.quad_runs);
   knob("global-rounds", t.global_rounds);
   knob("ranges", t.bin_ranges);
+  knob("planes", t.planes);
   return out.str();
 }
 
@@ -190,7 +191,8 @@ std::vector<vk::GpuTuning> large_histogram_grid() {
 // bins): counted in global memory (the default before ranges of bins, 16
 // global copies, 4 workgroups per unit), against ranges of bins in 16-bit
 // counters at 2 or 4 workgroups per unit with 1, 2 or 4 loads in flight, 8
-// workgroups per unit, half-size workgroups, 16 global copies, and one range more.
+// workgroups per unit, half-size workgroups, 16 global copies, one range more,
+// and planes of bins at 4 and 8 workgroups per unit.
 std::vector<vk::GpuTuning> ranged_histogram_grid() {
   std::vector<vk::GpuTuning> grid;
   vk::GpuTuning global;
@@ -219,6 +221,12 @@ std::vector<vk::GpuTuning> ranged_histogram_grid() {
   vk::GpuTuning more_ranges;
   more_ranges.bin_ranges = 4;
   grid.push_back(more_ranges);
+  for (std::uint32_t per_unit : {4U, 8U}) {
+    vk::GpuTuning planes;
+    planes.planes = true;
+    planes.groups_per_unit = per_unit;
+    grid.push_back(planes);
+  }
   return grid;
 }
 

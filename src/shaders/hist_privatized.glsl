@@ -53,8 +53,13 @@ layout(constant_id = 15) const uint HALVES = 0u;
 layout(constant_id = 20) const uint RANGES = 1u;
 layout(constant_id = 21) const uint ROUND_ITERS = 1u;  // loop steps between barriers (HALVES)
 const uint RANGE_BINS = (BINS + RANGES - 1u) / RANGES;
+// PLANES (with RANGES, one channel per workgroup): binding 0 holds the four
+// planes of 16-bit bins that split_planes.comp wrote (the binning constants
+// then say one 16-bit channel), and each workgroup reads only its channel's
+// plane, whose samples are bins already.
+layout(constant_id = 22) const uint PLANES = 0u;
 // Parts the workgroups form: workgroup g counts part g % GROUPS.
-const uint GROUPS = (CHANNELS == 1u ? 1u : SPLIT) * RANGES;
+const uint GROUPS = (CHANNELS == 1u && PLANES == 0u ? 1u : SPLIT) * RANGES;
 // FINISH: the last workgroup of a run to merge adds the MERGE_COPIES global
 // copies up itself, writes the sums as the result (binding 2) and leaves the
 // copies zero, so that no second pass (merge_copies.comp) and no barrier
@@ -95,7 +100,12 @@ uint globalCopy() { return ((gl_WorkGroupID.x / GROUPS) % MERGE_COPIES) * BINS *
 uint globalCounter(uint channel, uint bin) { return globalCopy() + bin * 4u + channel; }
 
 uint part() { return gl_WorkGroupID.x % GROUPS; }
-uint firstChannel() { return CHANNELS == 1u ? 4u - CPG : (part() / RANGES) * CPG; }
+uint firstChannel() {
+  return CHANNELS == 1u && PLANES == 0u ? 4u - CPG : (part() / RANGES) * CPG;
+}
+// PLANES: the first 16-byte quad of this workgroup's plane; pc.stride holds
+// the quads per plane (as in split_planes.comp).
+uint planeQuad() { return PLANES != 0u ? firstChannel() * pc.stride : 0u; }
 uint firstBin() { return (part() % RANGES) * RANGE_BINS; }
 
 // The global counter of 16-bit counter k (HALVES) of this workgroup.
@@ -215,7 +225,9 @@ void countWord(uint base, uint w) {
 
 // One pixel read on its own.
 void countPixel(uint base, uint p) {
-  if (SAMPLE_BITS == 16u && CHANNELS != 1u) {
+  if (PLANES != 0u) {
+    addCount(base, firstChannel(), loadSample(planeQuad() * 8u + p), 1u);
+  } else if (SAMPLE_BITS == 16u && CHANNELS != 1u) {
     const uint i = p * CHANNELS;
     countRgb(base, loadSample(i), loadSample(i + 1u), loadSample(i + 2u));
   } else if (SAMPLE_BITS == 8u && CHANNELS == 4u) {
@@ -234,7 +246,11 @@ void countGreyWord(uint base, uint w) {
   const uint n = SAMPLE_BITS == 8u ? 4u : 2u;
   for (uint k = 0u; k < n; ++k) {
     const uint v = bitfieldExtract(w, int(k * SAMPLE_BITS), int(SAMPLE_BITS));
-    countBins(base, uvec4(NO_BIN, NO_BIN, NO_BIN, channelBin(v)));
+    if (PLANES != 0u) {
+      addCount(base, firstChannel(), v, 1u);
+    } else {
+      countBins(base, uvec4(NO_BIN, NO_BIN, NO_BIN, channelBin(v)));
+    }
   }
 }
 
@@ -257,7 +273,7 @@ uvec4 loadWide(uint q) {
     const uint i = 3u * q;
     return uvec4(words[i], words[i + 1u], words[i + 2u], 0u);
   }
-  return quads[q];
+  return quads[planeQuad() + q];
 }
 
 // The pixels of one wide load: four RGBA8, two RGBA16, sixteen grey8, eight

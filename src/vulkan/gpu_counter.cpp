@@ -47,6 +47,11 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   ensure_buffer(result_, device_, plan.histogram_bytes, storage | dst | src,
                 MemoryUse::DeviceLocal);
   ensure_buffer(readback_, device_, plan.histogram_bytes, dst, MemoryUse::Readback);
+  if (plan.planes) {
+    // Four planes of whole 16-byte quads, 8 bins each.
+    ensure_buffer(planes_, device_, 4 * ceil_div(largest_batch_pixels, 8) * 16, storage,
+                  MemoryUse::DeviceLocal);
+  }
   if (plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce) {
     ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.wave_chunks, storage | dst,
                   MemoryUse::DeviceLocal);
@@ -149,6 +154,23 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       // max_groups * 256 * kMaxLoopIterations is far above the batch limit of 2^30 pixels.
       return;
     case Strategy::Gpu: {
+      const std::array<VkBuffer, kBufferBindings> buffers = bindings(plan);
+      if (plan.planes) {
+        // Every pixel's bins into the four planes, which the count then reads
+        // as one 16-bit channel each.
+        submission.bind({buffers[0], planes_.get(), buffers[2]});
+        params.stride = ceil_div(batch.pixel_count, 8);  // 16-byte quads per plane
+        const std::uint32_t pairs = ceil_div(batch.pixel_count, 2);
+        submission.dispatch(pipelines_.get(Shader::SplitPlanes, constants), params,
+                            std::min(ceil_div(pairs, 256), max_groups));
+        // The planes must be written before the count reads them.
+        submission.barrier();
+        submission.bind({planes_.get(), buffers[1], buffers[2]});
+        for (SpecConstant& c : constants) {
+          if (c.id == kSpecChannels) c.value = 1;
+          if (c.id == kSpecSampleBits) c.value = 16;
+        }
+      }
       const std::uint32_t shared_words =
           plan.packed ? (4 / plan.split * ceil_div(plan.bins, plan.ranges) + 1) / 2
           : plan.copies == 0
@@ -166,11 +188,13 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecHalves, plan.packed ? 1U : 0U});
       constants.push_back({kSpecRanges, plan.ranges});
       constants.push_back({kSpecRoundIters, std::max(1U, plan.round_iterations)});
+      constants.push_back({kSpecPlanes, plan.planes ? 1U : 0U});
       constants.push_back({kSpecFinish, plan.last_group_sums ? 1U : 0U});
       constants.push_back({kSpecQuadRuns, plan.quad_runs ? 1U : 0U});
       constants.push_back({kSpecVoteRuns, plan.uniform_runs ? 1U : 0U});
       constants.push_back({kSpecGlobalRounds, plan.global_rounds});
-      const std::uint32_t per_invocation = plan.wide ? pixels_per_load(plan.bpp) * plan.unroll : 1;
+      const std::uint32_t per_invocation =
+          plan.wide ? pixels_per_load(plan.count_bpp()) * plan.unroll : 1;
       const bool subgroup = plan.uniform_runs || plan.quad_runs || plan.global_rounds > 0;
       const VkPipeline pipeline = pipelines_.get(
           subgroup ? Shader::HistPrivatizedSubgroup : Shader::HistPrivatized, constants);
@@ -201,6 +225,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
         submission.dispatch(pipelines_.get(Shader::MergeCopies, {{{kSpecBins, plan.bins}}}), params,
                             ceil_div(std::uint64_t{plan.bins} * 4, 256));
       }
+      if (plan.planes) submission.bind(buffers);
       return;
     }
     case Strategy::GpuChunksSum:

@@ -51,6 +51,10 @@ struct GpuTuning {
   // unset, the fewest that fit, for integer samples of which one channel does
   // not fit in shared memory with 32-bit counters.
   std::optional<std::uint32_t> bin_ranges;
+  // Ranges of bins of colour images counted from four planes of 16-bit bins
+  // that a first pass writes (8 bytes per pixel of device memory), so that
+  // each range reads its channel's plane rather than the whole image.
+  std::optional<bool> planes;
   std::optional<bool> last_group_sums;         // no merge pass: the last workgroup sums the copies
   std::optional<std::uint32_t> global_rounds;  // grouping rounds before global atomics (default 0)
   std::optional<bool> quad_runs;               // subgroups of one-colour loads add 4 at once
@@ -132,13 +136,16 @@ class GpuCounter {
                                     std::uint32_t frames, const StreamSetup& setup);
 
  private:
+  // `planes_allowed`: the counter's one planes buffer may serve the plan (not
+  // for streams, whose frames are in flight together).
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,
-                                  Strategy strategy, ChunkShape chunk) const;
+                                  Strategy strategy, ChunkShape chunk,
+                                  bool planes_allowed = true) const;
   // Where the `gpu` strategy's counters live (private copies, channel groups,
   // 16-bit counters, ranges of bins or global memory), from the device's
   // shared memory and the tuning; needs the plan's bins, bytes per pixel and
   // workgroup size.
-  void plan_counters(GpuPlan& plan, const ImageView& image) const;
+  void plan_counters(GpuPlan& plan, const ImageView& image, bool planes_allowed) const;
   void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp);
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   [[nodiscard]] std::array<VkBuffer, kBufferBindings> bindings(const GpuPlan& plan) const;
@@ -172,6 +179,7 @@ class GpuCounter {
   Buffer chunks_;    // per-chunk histograms of the chunk strategies; gpu's merge copies
   Buffer result_;    // bins * 4 counters of the batch
   Buffer readback_;  // the result, copied where the host can read it
+  Buffer planes_;    // four planes of 16-bit bins (GpuPlan::planes)
   // Bytes at the start of chunks_ that are zero once the recorded work has run:
   // every `gpu` run with merge copies leaves them so.
   VkDeviceSize clean_copy_bytes_ = 0;

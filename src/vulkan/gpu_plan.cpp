@@ -89,7 +89,7 @@ std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
 
 // Where the `gpu` strategy's counters live: private copies in shared memory,
 // channel groups, 16-bit counters and ranges of bins, or global memory.
-void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image) const {
+void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool planes_allowed) const {
   const DeviceInfo& info = device_.info();
   // Private copies spread a flat image's atomics over more addresses (at
   // most half the shared memory, so that several workgroups fit on one
@@ -139,6 +139,8 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image) const {
       plan.ranges = r;
       plan.split = 4;
       plan.packed = true;
+      // Colour pixels: each range may read its channel's plane of bins instead.
+      plan.planes = planes_allowed && !plan.grey && tuning_.planes.value_or(false);
     }
   }
   if (plan.ranges == 1 && tuning_.packed.value_or(false)) {
@@ -162,7 +164,7 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image) const {
 }
 
 GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& options,
-                              Strategy strategy, ChunkShape chunk) const {
+                              Strategy strategy, ChunkShape chunk, bool planes_allowed) const {
   const DeviceInfo& info = device_.info();
   GpuPlan plan;
   plan.strategy = strategy;
@@ -198,7 +200,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.group_size = std::clamp(
         tuning_.group_size.value_or(info.hardware() ? kGpuGroupSize : kSoftwareGroupSize), 1U,
         max_group);
-    plan_counters(plan, image);
+    plan_counters(plan, image, planes_allowed);
     plan.copy_shift = tuning_.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
     const std::uint32_t units = info.compute_units.value_or(
         info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));
@@ -224,7 +226,8 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     const bool rgb_or_grey =
         image.format.layout == ChannelLayout::Grey ||
         (image.format.layout == ChannelLayout::RGB && image.format.sample != SampleType::F32);
-    plan.wide = (rgba8 || rgba16 || rgb_or_grey) && tuning_.wide_loads.value_or(true);
+    plan.wide =
+        (rgba8 || rgba16 || rgb_or_grey || plan.planes) && tuning_.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
     plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
     // Off by default: on the H200 it made flat images 13% faster and photographs 15% slower.
@@ -236,7 +239,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
     if (plan.packed) {
       // Rounds in which no 16-bit counter gains more than 0x8000.
-      const std::uint32_t per_load = plan.wide ? pixels_per_load(plan.bpp) : 1;
+      const std::uint32_t per_load = plan.wide ? pixels_per_load(plan.count_bpp()) : 1;
       while (plan.unroll > 1 && plan.group_size * per_load * plan.unroll > kHalfCarry) {
         --plan.unroll;
       }
@@ -264,9 +267,10 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
 
   const std::uint64_t byte_limit =
       std::min<std::uint64_t>(limits_.max_batch_bytes, info.max_storage_buffer_range);
-  plan.batches =
-      plan_batches(image.width, image.height,
-                   std::max<std::uint64_t>(1, std::min(kMaxBatchPixels, byte_limit / plan.bpp)));
+  std::uint64_t batch_pixels = std::min(kMaxBatchPixels, byte_limit / plan.bpp);
+  // Planes take 8 bytes per pixel, in one buffer.
+  if (plan.planes) batch_pixels = std::min(batch_pixels, info.max_storage_buffer_range / 8);
+  plan.batches = plan_batches(image.width, image.height, std::max<std::uint64_t>(1, batch_pixels));
   return plan;
 }
 

@@ -64,12 +64,15 @@ struct GpuPlan {
   bool packed = false;       // two 16-bit shared counters per word, carrying 0x8000 to global (gpu)
   std::uint32_t ranges = 1;  // ranges of bins per channel, each counted by its own workgroups (gpu)
   std::uint32_t round_iterations = 0;  // loop steps between barriers with packed counters (gpu)
+  bool planes = false;  // ranges count four planes of 16-bit bins a first pass writes (gpu)
   bool last_group_sums = false;     // the last workgroup sums the merge copies, no merge pass (gpu)
   std::uint32_t global_rounds = 0;  // rounds grouping a subgroup's equal bins before global atomics
   bool quad_runs = false;  // subgroups of four-equal-pixel loads add 4 at once (subgroup build)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 
+  // Bytes per pixel the counting pass reads: one 16-bit bin of its plane with planes.
+  [[nodiscard]] std::uint64_t count_bpp() const noexcept { return planes ? 2 : bpp; }
   // Parts the workgroups form (channel groups times ranges of bins), each
   // striding over the whole image.
   [[nodiscard]] std::uint32_t channel_groups() const noexcept {

@@ -17,7 +17,7 @@ namespace gpuhist::vk {
 GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const HistogramOptions& options,
                      const StreamSetup& setup)
     : counter_(counter),
-      plan_(counter.make_plan(shape, options, Strategy::Gpu, ChunkShape::Row256x1)),
+      plan_(counter.make_plan(shape, options, Strategy::Gpu, ChunkShape::Row256x1, false)),
       bins_(options.bins),
       colour_(is_colour(shape.format.layout)),
       per_submit_(std::max(1U, setup.frames_per_submit)),

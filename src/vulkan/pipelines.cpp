@@ -10,6 +10,7 @@
 #include "shaders/hist_single_comp_spv.hpp"
 #include "shaders/merge_copies_comp_spv.hpp"
 #include "shaders/read_quads_comp_spv.hpp"
+#include "shaders/split_planes_comp_spv.hpp"
 #include "vulkan/builders.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/device.hpp"
@@ -39,6 +40,8 @@ std::span<const std::uint32_t> spirv(Shader shader) {
       return spirv::read_quads_comp;
     case Shader::MergeCopies:
       return spirv::merge_copies_comp;
+    case Shader::SplitPlanes:
+      return spirv::split_planes_comp;
   }
   return {};
 }

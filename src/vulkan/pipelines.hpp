@@ -29,6 +29,7 @@ enum class Shader : std::uint8_t {
   CopyQuads,
   ReadQuads,
   MergeCopies,
+  SplitPlanes,
 };
 
 // Mirrors `Params` in src/shaders/params.glsl.
@@ -66,6 +67,7 @@ enum SpecId : std::uint32_t {
   kSpecGlobalRounds = 19,
   kSpecRanges = 20,
   kSpecRoundIters = 21,
+  kSpecPlanes = 22,
 };
 
 struct SpecConstant {
