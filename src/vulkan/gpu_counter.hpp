@@ -53,7 +53,8 @@ struct GpuTuning {
   std::optional<std::uint32_t> bin_ranges;
   // Ranges of bins of colour images counted from four planes of 16-bit bins
   // that a first pass writes (8 bytes per pixel of device memory), so that
-  // each range reads its channel's plane rather than the whole image.
+  // each range reads its channel's plane rather than the whole image
+  // (default: on, except in streams).
   std::optional<bool> planes;
   std::optional<bool> last_group_sums;         // no merge pass: the last workgroup sums the copies
   std::optional<std::uint32_t> global_rounds;  // grouping rounds before global atomics (default 0)

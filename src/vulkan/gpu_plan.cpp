@@ -139,8 +139,10 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool plane
       plan.ranges = r;
       plan.split = 4;
       plan.packed = true;
-      // Colour pixels: each range may read its channel's plane of bins instead.
-      plan.planes = planes_allowed && !plan.grey && tuning_.planes.value_or(false);
+      // Colour pixels: each range reads its channel's plane of bins instead
+      // (H200, 65536 bins, RGBA16 1.07 GB: 2.63 / 2.43 / 2.56 ms against
+      // 3.88 / 3.55 / 3.65 ms reading the pixels; RGB16 and RGBA8 as much faster).
+      plan.planes = planes_allowed && !plan.grey && tuning_.planes.value_or(true);
     }
   }
   if (plan.ranges == 1 && tuning_.packed.value_or(false)) {
