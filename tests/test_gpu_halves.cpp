@@ -1,5 +1,5 @@
 // The `gpu` strategy's 16-bit shared counters and ranges of bins count
-// exactly what cpu-reference counts: counters that pass 0x8000 many times
+// exactly what cpu-reference counts: counters that carry many times
 // (both halves of one word at once, and in parts of a range at different
 // rates), every range boundary, every kind of load.
 #include <gtest/gtest.h>
@@ -46,7 +46,7 @@ void expect_exact(const ImageView& image, std::uint32_t bins, const vk::GpuTunin
 }
 
 // Pixels alternating between two grey levels whose bins share a shared word:
-// both halves of the word pass 0x8000 in the same rounds.
+// both halves of the word carry in the same rounds.
 TEST(GpuHalves, NeighbouringCountersCarryTogether) {
   std::vector<std::uint16_t> samples;
   const std::uint32_t width = 512, height = 256;  // 65536 pixels of each level
@@ -63,8 +63,8 @@ TEST(GpuHalves, NeighbouringCountersCarryTogether) {
 }
 
 // Samples split unevenly between two ranges (a quarter at 100, the rest at
-// 60000, three ranges of 21846 bins), so that the parts' counters pass
-// 0x8000 at different rates, many times each, and the third part counts none.
+// 60000, three ranges of 21846 bins), so that the parts' counters
+// carry at different rates, many times each, and the third part counts none.
 TEST(GpuHalves, UnevenRangesCarryAtTheirOwnRates) {
   const std::uint32_t width = 512, height = 512;
   std::vector<std::uint16_t> grey, rgba;
@@ -84,6 +84,25 @@ TEST(GpuHalves, UnevenRangesCarryAtTheirOwnRates) {
   expect_exact(
       ImageView::packed(rgba.data(), width, height, {ChannelLayout::RGBA, SampleType::U16}), 65536,
       narrow);
+}
+
+// A counter that ends a round at exactly 0x1000 and then takes a whole
+// round's samples: the carry must move its 0x1000 first. With 256
+// invocations and one 8-sample load per step, a round is 30 steps, 61440
+// grey16 samples; on a device with one workgroup per range (two compute
+// units), the first round holds the prefix: 4096 samples of 100 among others
+// of 60000.
+TEST(GpuHalves, CarryLeavesRoomForAWholeRound) {
+  const std::uint32_t width = 512, height = 248;  // 61440 + 65536 samples
+  std::vector<std::uint16_t> grey;
+  for (std::uint32_t i = 0; i < 61440; ++i) grey.push_back(i % 15 == 0 ? 100 : 60000);
+  grey.resize(std::size_t{width} * height, 100);
+  vk::GpuTuning tuning = few_groups();
+  tuning.group_size = 256;
+  tuning.unroll = 1;
+  expect_exact(
+      ImageView::packed(grey.data(), width, height, {ChannelLayout::Grey, SampleType::U16}), 65536,
+      tuning);
 }
 
 // One colour: every pixel in one counter per channel, 16 grey8 samples or 4

@@ -41,7 +41,7 @@ layout(constant_id = 14) const uint SPLIT = 1u;
 const uint CPG = 4u / SPLIT;  // channels per workgroup
 // HALVES keeps two 16-bit counters per shared word (one copy), so histograms
 // twice as large fit. Every ROUND_ITERS loop steps, in which no counter can
-// gain more than 0x8000, counters of 0x8000 or more move 0x8000 to the global
+// gain more than 0xF000, every counter moves its top four bits to the global
 // histogram (carryHalves), so none passes 0xFFFF.
 layout(constant_id = 15) const uint HALVES = 0u;
 // Histograms too large for shared memory even one channel to a workgroup
@@ -113,24 +113,22 @@ uint halfCounter(uint k) {
   return globalCounter(firstChannel() + k / RANGE_BINS, firstBin() + k % RANGE_BINS);
 }
 
-// Ends a round of HALVES: every counter that reached 0x8000 moves 0x8000 to
-// the global histogram. Counters start a round below 0x8000 and gain at most
-// 0x8000 in it, so none passes 0xFFFF into its neighbour.
+// Ends a round of HALVES: every counter moves its top four bits (a multiple
+// of 0x1000) to the global histogram. Counters start a round below 0x1000 and
+// gain at most 0xF000 in it, so none passes 0xFFFF into its neighbour.
 void carryHalves(uint lid, uint groupSize) {
   // Every add of the round must be in before the counters are read.
   barrier();
   for (uint w = lid; w < SHARED_WORDS; w += groupSize) {
     const uint v = localBins[w];
-    if ((v & 0x80008000u) == 0u) continue;
-    localBins[w] = v & 0x7FFF7FFFu;
+    if ((v & 0xF000F000u) == 0u) continue;
+    localBins[w] = v & 0x0FFF0FFFu;
     for (uint h = 0u; h < 2u; ++h) {
-      const uint k = 2u * w + h;
-      if ((v & (0x8000u << (16u * h))) != 0u) {
-        atomicAdd(bins[halfCounter(k)], 0x8000u);
-      }
+      const uint high = (v >> (16u * h)) & 0xF000u;
+      if (high != 0u) atomicAdd(bins[halfCounter(2u * w + h)], high);
     }
   }
-  // The counters must be below 0x8000 before the next round adds to them.
+  // The counters must be below 0x1000 before the next round adds to them.
   barrier();
 }
 

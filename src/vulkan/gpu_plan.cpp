@@ -42,9 +42,10 @@ constexpr VkDeviceSize kMaxMergeBytes = VkDeviceSize{64} << 20;
 // 16 copies), the last workgroup to merge sums them itself; larger ones are
 // summed by a pass of many workgroups.
 constexpr std::uint64_t kMaxLastGroupWords = 16384;
-// 16-bit shared counters carry 0x8000 to the global histogram; between two
-// barriers no counter may gain more than that.
-constexpr std::uint32_t kHalfCarry = 0x8000;
+// 16-bit shared counters carry their top four bits to the global histogram,
+// so they start each round below 0x1000; in a round between two carries no
+// counter may gain more than 0xF000.
+constexpr std::uint32_t kHalfCarry = 0xF000;
 // Beyond this many ranges of bins per channel, reading the image once per
 // range would cost more than counting in global memory.
 constexpr std::uint32_t kMaxBinRanges = 16;
@@ -240,7 +241,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
         can_vote && plan.copies == 0 ? std::min(tuning_.global_rounds.value_or(0U), 8U) : 0U;
     plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
     if (plan.packed) {
-      // Rounds in which no 16-bit counter gains more than 0x8000.
+      // Rounds in which no 16-bit counter gains more than kHalfCarry.
       const std::uint32_t per_load = plan.wide ? pixels_per_load(plan.count_bpp()) : 1;
       while (plan.unroll > 1 && plan.group_size * per_load * plan.unroll > kHalfCarry) {
         --plan.unroll;

@@ -61,7 +61,7 @@ struct GpuPlan {
   std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
   bool grey = false;               // one channel: every workgroup counts the last group (gpu)
-  bool packed = false;       // two 16-bit shared counters per word, carrying 0x8000 to global (gpu)
+  bool packed = false;       // two 16-bit shared counters per word, carrying to global (gpu)
   std::uint32_t ranges = 1;  // ranges of bins per channel, each counted by its own workgroups (gpu)
   std::uint32_t round_iterations = 0;  // loop steps between barriers with packed counters (gpu)
   bool planes = false;  // ranges count four planes of 16-bit bins a first pass writes (gpu)
