@@ -87,6 +87,27 @@ TEST(FrameStream, GpuSlotsReturnEveryFrameInOrder) {
   }
 }
 
+// 65536 bins: ranges of bins, counted from each frame's own pixels (the one
+// buffer of planes a single count uses could not serve frames in flight).
+TEST(FrameStream, RangesOfBinsWithFramesInFlight) {
+  const Context& context = test::gpu_context();
+  ASSERT_NE(context.device(), nullptr) << "no Vulkan device: GPU strategies must be tested";
+  RunOptions gpu;
+  gpu.strategy = Strategy::Gpu;
+  const PixelFormat format{ChannelLayout::RGBA, SampleType::U16};
+  const HistogramOptions options{65536};
+  const Frames f = make_frames(format, 61, 19, 5, options);
+  for (const StreamOptions so : {StreamOptions{3, 1}, StreamOptions{2, 2}}) {
+    for (const bool in_place : {false, true}) {
+      FrameStream stream(context, 61, 19, format, options, gpu, so);
+      SCOPED_TRACE("in flight " + std::to_string(so.in_flight) + " x " +
+                   std::to_string(so.frames_per_submit) +
+                   (in_place ? " written in place" : " copied"));
+      expect_in_order(stream, f, in_place);
+    }
+  }
+}
+
 TEST(FrameStream, OtherStrategiesCountEachFrameWhenPushed) {
   const Context& context = test::gpu_context();
   ASSERT_NE(context.device(), nullptr);
