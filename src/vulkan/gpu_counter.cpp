@@ -155,22 +155,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       return;
     case Strategy::Gpu: {
       const std::array<VkBuffer, kBufferBindings> buffers = bindings(plan);
-      if (plan.planes) {
-        // Every pixel's bins into the four planes, which the count then reads
-        // as one 16-bit channel each.
-        submission.bind({buffers[0], planes_.get(), buffers[2]});
-        params.stride = ceil_div(batch.pixel_count, 8);  // 16-byte quads per plane
-        const std::uint32_t pairs = ceil_div(batch.pixel_count, 2);
-        submission.dispatch(pipelines_.get(Shader::SplitPlanes, constants), params,
-                            std::min(ceil_div(pairs, 256), max_groups));
-        // The planes must be written before the count reads them.
-        submission.barrier();
-        submission.bind({planes_.get(), buffers[1], buffers[2]});
-        for (SpecConstant& c : constants) {
-          if (c.id == kSpecChannels) c.value = 1;
-          if (c.id == kSpecSampleBits) c.value = 16;
-        }
-      }
+      if (plan.planes) record_planes(submission, batch, buffers, params, constants);
       const std::uint32_t shared_words =
           plan.packed ? (4 / plan.split * ceil_div(plan.bins, plan.ranges) + 1) / 2
           : plan.copies == 0
@@ -238,6 +223,25 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
   }
   throw Error(ErrorKind::InvalidArgument,
               "strategy " + std::string(to_string(plan.strategy)) + " does not run on a GPU");
+}
+
+void GpuCounter::record_planes(Submission& submission, const Batch& batch,
+                               const std::array<VkBuffer, kBufferBindings>& buffers,
+                               PushParams& params, std::vector<SpecConstant>& constants) {
+  // Every pixel's bins into the four planes (binding 1)...
+  submission.bind({buffers[0], planes_.get(), buffers[2]});
+  params.stride = ceil_div(batch.pixel_count, 8);  // 16-byte quads per plane
+  const std::uint32_t pairs = ceil_div(batch.pixel_count, 2);
+  submission.dispatch(pipelines_.get(Shader::SplitPlanes, constants), params,
+                      std::min(ceil_div(pairs, 256), device_.info().max_workgroup_count[0]));
+  // The planes must be written before the count reads them.
+  submission.barrier();
+  // ...which the count reads where it reads pixels, as one 16-bit channel each.
+  submission.bind({planes_.get(), buffers[1], buffers[2]});
+  for (SpecConstant& c : constants) {
+    if (c.id == kSpecChannels) c.value = 1;
+    if (c.id == kSpecSampleBits) c.value = 16;
+  }
 }
 
 void GpuCounter::record_chunks(Submission& submission, const GpuPlan& plan, const Batch& batch) {

@@ -152,6 +152,13 @@ class GpuCounter {
   [[nodiscard]] std::array<VkBuffer, kBufferBindings> bindings(const GpuPlan& plan) const;
   void record(Submission& submission, const GpuPlan& plan, const Batch& batch);
   void record_chunks(Submission& submission, const GpuPlan& plan, const Batch& batch);
+  // GpuPlan::planes: records the pass that writes the batch's planes of bins
+  // and binds them where the count reads pixels (`buffers` are the bindings
+  // before); the count's binning constants become one 16-bit channel, and
+  // params.stride the quads per plane.
+  void record_planes(Submission& submission, const Batch& batch,
+                     const std::array<VkBuffer, kBufferBindings>& buffers, PushParams& params,
+                     std::vector<SpecConstant>& constants);
   void add_readback(const GpuPlan& plan, Histogram& out) const;
   static void add_counts(const GpuPlan& plan, const Buffer& readback, Histogram& out);
   // Records the zeroing of the counters a run adds to: the result, unless the
