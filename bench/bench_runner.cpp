@@ -192,7 +192,7 @@ std::vector<vk::GpuTuning> large_histogram_grid() {
 // global copies, 4 workgroups per unit), against ranges of bins in 16-bit
 // counters at 2 or 4 workgroups per unit with 1, 2 or 4 loads in flight, 8
 // workgroups per unit, half-size workgroups, 16 global copies, one range more,
-// and planes of bins at 4 and 8 workgroups per unit.
+// and colour pixels read by every range instead of planes of bins.
 std::vector<vk::GpuTuning> ranged_histogram_grid() {
   std::vector<vk::GpuTuning> grid;
   vk::GpuTuning global;
@@ -221,12 +221,9 @@ std::vector<vk::GpuTuning> ranged_histogram_grid() {
   vk::GpuTuning more_ranges;
   more_ranges.bin_ranges = 4;
   grid.push_back(more_ranges);
-  for (std::uint32_t per_unit : {4U, 8U}) {
-    vk::GpuTuning planes;
-    planes.planes = true;
-    planes.groups_per_unit = per_unit;
-    grid.push_back(planes);
-  }
+  vk::GpuTuning pixels;
+  pixels.planes = false;
+  grid.push_back(pixels);
   return grid;
 }
 
