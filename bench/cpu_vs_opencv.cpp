@@ -90,12 +90,12 @@ void BM_opencv_calcHist(benchmark::State& state) {
   report_pixels(state, bgr);
 }
 
-// A floor, not a histogram: only the four counter increments per pixel (the
+// A floor, not a histogram: only the four counter updates per pixel (the
 // red sample stands in for the luminance bin, so no luminance is computed),
 // into four private copies per thread as the `cpu` strategy counts, its rows
-// split across threads as it splits them. No counting of the same four
-// histograms can beat it.
-void BM_floor_four_increments(benchmark::State& state) {
+// split across threads as it splits them. `update(counter, y)` is the update.
+template <typename Update>
+void floor_four_updates(benchmark::State& state, Update update) {
   const cv::Mat& rgb = photo_rgb();
   const auto rows = static_cast<std::uint32_t>(rgb.rows);
   const std::uint32_t threads = gpuhist::row_parts(
@@ -109,10 +109,10 @@ void BM_floor_four_increments(benchmark::State& state) {
         for (int x = 0; x + 4 <= rgb.cols; x += 4, px += 12) {
           for (int k = 0; k < 4; ++k) {
             std::uint32_t* c = h + k * 1024;
-            ++c[px[3 * k]];
-            ++c[256 + px[3 * k + 1]];
-            ++c[512 + px[3 * k + 2]];
-            ++c[768 + px[3 * k]];
+            update(c[px[3 * k]], y);
+            update(c[256 + px[3 * k + 1]], y);
+            update(c[512 + px[3 * k + 2]], y);
+            update(c[768 + px[3 * k]], y);
           }
         }
       }
@@ -122,33 +122,15 @@ void BM_floor_four_increments(benchmark::State& state) {
   report_pixels(state, rgb);
 }
 
-// The floor's four counter updates as plain stores (no loads, no adds): where
-// this takes as long as the floor, counting is bound by the stores alone.
+// The four increments: no counting of the same four histograms can beat it.
+void BM_floor_four_increments(benchmark::State& state) {
+  floor_four_updates(state, [](std::uint32_t& counter, std::uint32_t) { ++counter; });
+}
+
+// The four updates as plain stores (no loads, no adds): where this takes as
+// long as the increments, counting is bound by the stores alone.
 void BM_floor_four_stores(benchmark::State& state) {
-  const cv::Mat& rgb = photo_rgb();
-  const auto rows = static_cast<std::uint32_t>(rgb.rows);
-  const std::uint32_t threads = gpuhist::row_parts(
-      rows, std::max<std::uint64_t>(1, 65536 / static_cast<std::uint64_t>(rgb.cols)));
-  for (auto _ : state) {
-    std::vector<std::vector<std::uint32_t>> counts(threads, std::vector<std::uint32_t>(4 * 1024));
-    gpuhist::for_row_parts(rows, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
-      std::uint32_t* h = counts[t].data();
-      for (std::uint32_t y = y0; y < y1; ++y) {
-        const std::uint8_t* px = rgb.ptr<std::uint8_t>(static_cast<int>(y));
-        for (int x = 0; x + 4 <= rgb.cols; x += 4, px += 12) {
-          for (int k = 0; k < 4; ++k) {
-            std::uint32_t* c = h + k * 1024;
-            c[px[3 * k]] = y;
-            c[256 + px[3 * k + 1]] = y;
-            c[512 + px[3 * k + 2]] = y;
-            c[768 + px[3 * k]] = y;
-          }
-        }
-      }
-    });
-    benchmark::DoNotOptimize(counts.front().data());
-  }
-  report_pixels(state, rgb);
+  floor_four_updates(state, [](std::uint32_t& counter, std::uint32_t y) { counter = y; });
 }
 
 }  // namespace
