@@ -157,7 +157,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       const std::array<VkBuffer, kBufferBindings> buffers = bindings(plan);
       if (plan.planes) record_planes(submission, batch, buffers, params, constants);
       const std::uint32_t shared_words =
-          plan.packed ? (4 / plan.split * ceil_div(plan.bins, plan.ranges) + 1) / 2
+          plan.packed ? halves_words(plan.bins, plan.split, plan.ranges)
           : plan.copies == 0
               ? 1U
               : plan.copies * (plan.bins * 4 / plan.split + (plan.interleave ? 0 : 1));

@@ -123,8 +123,7 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool plane
   if (plan.copies == 0) plan.split = 1;  // global counters take every channel
   // 16-bit counters (one copy) of 4 / split channels and one range of bins.
   const auto halves_fit = [&](std::uint32_t split, std::uint32_t ranges) {
-    const std::uint64_t counters = std::uint64_t{4 / split} * ceil_div(plan.bins, ranges);
-    return (counters + 1) / 2 * 4 <= info.max_shared_memory;
+    return std::uint64_t{halves_words(plan.bins, split, ranges)} * 4 <= info.max_shared_memory;
   };
   // One channel too large for shared memory: ranges of bins, one channel per
   // workgroup, the fewest ranges that fit (0: count in global memory). Each

@@ -21,6 +21,13 @@ inline constexpr std::uint32_t kMaxLoopIterations = 8192;
   return static_cast<std::uint32_t>((a + b - 1) / b);
 }
 
+// Shared words of a workgroup's 16-bit counters, two to a word: 4 / split
+// channels of one range of ceil(bins / ranges) bins.
+[[nodiscard]] constexpr std::uint32_t halves_words(std::uint32_t bins, std::uint32_t split,
+                                                   std::uint32_t ranges) noexcept {
+  return (4 / split * ceil_div(bins, ranges) + 1) / 2;
+}
+
 // A run of pixels counted in one submission, tiled `width` pixels to a row.
 struct Batch {
   std::uint32_t y0 = 0;  // first image row
@@ -61,7 +68,7 @@ struct GpuPlan {
   std::uint32_t merge_copies = 1;  // global histograms workgroups add to, summed at the end (gpu)
   std::uint32_t split = 1;         // channel groups: each workgroup counts 4 / split channels (gpu)
   bool grey = false;               // one channel: every workgroup counts the last group (gpu)
-  bool packed = false;       // two 16-bit shared counters per word, carrying to global (gpu)
+  bool packed = false;             // two 16-bit shared counters per word, carrying to global (gpu)
   std::uint32_t ranges = 1;  // ranges of bins per channel, each counted by its own workgroups (gpu)
   std::uint32_t round_iterations = 0;  // loop steps between barriers with packed counters (gpu)
   bool planes = false;  // ranges count four planes of 16-bit bins a first pass writes (gpu)
