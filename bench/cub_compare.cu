@@ -9,84 +9,20 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cudaError_t err_ = (call);                                                       \
-    if (err_ != cudaSuccess) {                                                       \
-      std::fprintf(stderr, "cub_compare: %s: %s\n", #call, cudaGetErrorString(err_)); \
-      std::exit(3);                                                                  \
-    }                                                                                \
-  } while (0)
+#include "cuda_bench.hpp"
 
-namespace {
+#define CHECK(call) BENCH_CUDA_CHECK("cub_compare", call)
 
-// The generator and constants of bench_runner.cpp, so both time identical pixels.
-std::uint64_t next(std::uint64_t& state) {
-  state ^= state >> 12;
-  state ^= state << 25;
-  state ^= state >> 27;
-  return state * 2685821657736338717ULL;
-}
-
-struct Photo {
-  unsigned width = 0, height = 0;
-  std::vector<std::uint8_t> rgb;
-};
-
-Photo read_ppm(const char* path) {
-  Photo p;
-  std::ifstream in(path, std::ios::binary);
-  std::string magic;
-  unsigned max_value = 0;
-  in >> magic >> p.width >> p.height >> max_value;
-  in.get();
-  if (!in || magic != "P6" || max_value != 255) {
-    std::fprintf(stderr, "cub_compare: %s: not an 8-bit binary PPM\n", path);
-    std::exit(1);
-  }
-  p.rgb.resize(std::size_t{p.width} * p.height * 3);
-  in.read(reinterpret_cast<char*>(p.rgb.data()), static_cast<std::streamsize>(p.rgb.size()));
-  return p;
-}
-
-std::vector<std::uint32_t> make(unsigned w, unsigned h, int kind, const Photo* photo) {
-  const std::size_t n = std::size_t{w} * h;
-  std::vector<std::uint32_t> px(n);
-  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
-  if (kind == 0) {
-    for (std::size_t i = 0; i < n; i += 2) {
-      const std::uint64_t r = next(state);
-      px[i] = static_cast<std::uint32_t>(r);
-      if (i + 1 < n) px[i + 1] = static_cast<std::uint32_t>(r >> 32);
-    }
-  } else if (kind == 1) {
-    std::fill(px.begin(), px.end(), 0xFF3C8AD2U);
-  } else {
-    for (unsigned y = 0; y < h; ++y) {
-      for (unsigned x = 0; x < w; ++x) {
-        const std::uint8_t* s = photo->rgb.data() + (std::size_t{y % photo->height} * photo->width + x % photo->width) * 3;
-        px[std::size_t{y} * w + x] = s[0] | (s[1] << 8) | (s[2] << 16) | 0xFF000000U;
-      }
-    }
-  }
-  return px;
-}
-
-float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5f * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
-}  // namespace
+using bench_images::make;
+using bench_images::median;
+using bench_images::Photo;
+using bench_images::read_ppm;
 
 int main(int argc, char** argv) {
-  const Photo photo = argc > 1 ? read_ppm(argv[1]) : Photo{};
+  const Photo photo = argc > 1 ? read_ppm("cub_compare", argv[1]) : Photo{};
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);

@@ -2,12 +2,14 @@
 # The whole GPU benchmark on a machine that has nothing but an NVIDIA driver.
 #
 #   bench/h200.sh prepare   here: builds the engine-only gpuhist-bench and, where
-#                           nvcc exists, cub_compare into .device/, with the sample
-#                           photo as PPM and the Vulkan loader packages in .gl/
+#                           nvcc exists, cub_compare and atomics_probe into .device/,
+#                           with the sample photo as PPM and the Vulkan loader
+#                           packages in .gl/
 #   bench/h200.sh run [PHASE...]
 #                           there: runs the tuning sweeps (tune), the benchmark (bench),
 #                           the ladder (ladder), RGB images (rgb), the stream with four
-#                           frames per submission (stream) and CUB (cub), all of them
+#                           frames per submission (stream), CUB (cub) and the probe
+#                           of shared atomics (atomics), all of them
 #                           unless phases are named, writing every report into $OUT (or
 #                           ./bench-out) and each phase's seconds into phases.txt there
 #
@@ -21,7 +23,9 @@ prepare() {
   cmake --build build-device
   rm -rf .device && mkdir -p .device
   cp build-device/gpuhist-bench .device/
-  [ -x build-device/cub_compare ] && cp build-device/cub_compare .device/
+  for tool in cub_compare atomics_probe; do
+    if [ -x "build-device/$tool" ]; then cp "build-device/$tool" .device/; fi
+  done
   oiiotool data/coffee.png -o .device/coffee.ppm
   if ! ls .gl/libglvnd0_*.deb >/dev/null 2>&1; then
     mkdir -p .gl /tmp/amd64/partial
@@ -38,11 +42,11 @@ run() {
   local out="${OUT:-bench-out}"
   mkdir -p "$out"
   local phases=("$@")
-  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream cub)
+  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream cub atomics)
   for phase in "${phases[@]}"; do
     case "$phase" in
-      tune | bench | ladder | rgb | stream | cub) ;;
-      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, cub)" >&2; exit 2 ;;
+      tune | bench | ladder | rgb | stream | cub | atomics) ;;
+      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, cub, atomics)" >&2; exit 2 ;;
     esac
   done
   # The Vulkan loader and the GL dispatch libraries the NVIDIA driver's ICD needs.
@@ -100,8 +104,14 @@ phase_cub() {
   if [ -x .device/cub_compare ]; then .device/cub_compare "$photo" | tee "$1/cub.txt"; fi
 }
 
+# What four shared atomics per pixel cost, against conflict-free and
+# atomic-free counters (see bench/atomics_probe.cu), where it was built.
+phase_atomics() {
+  if [ -x .device/atomics_probe ]; then .device/atomics_probe "$photo" | tee "$1/atomics.txt"; fi
+}
+
 case "${1:-}" in
   prepare) prepare ;;
   run) shift; run "$@" ;;
-  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|cub ...]" >&2; exit 2 ;;
+  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|cub|atomics ...]" >&2; exit 2 ;;
 esac
