@@ -155,6 +155,24 @@ TEST_F(Cli, SeveralFilesFoldersAndMerge) {
   }
 }
 
+TEST_F(Cli, AFolderWithoutImagesIsAnInputError) {
+  fs::create_directories(dir_ / "notes");
+  std::ofstream(dir_ / "notes/readme.txt") << "not an image";
+  const auto alone = run_cli({(dir_ / "notes").string(), "--format", "json"});
+  EXPECT_EQ(alone.status, 1);
+  expect_one_line_error(alone, "notes: no image files in this folder");
+  // The other arguments are still counted and printed.
+  const auto mixed = run_cli({(dir_ / "notes").string(), kCoffee, "--format", "json"});
+  EXPECT_EQ(mixed.status, 1);
+  expect_one_line_error(mixed, "no image files");
+  const json j = json::parse(mixed.out);
+  ASSERT_EQ(j.size(), 1U);
+  EXPECT_EQ(j[0]["file"], kCoffee);
+  const auto draw = run_cli({"draw", (dir_ / "notes").string(), "-o", (dir_ / "out").string()});
+  EXPECT_EQ(draw.status, 1);
+  expect_one_line_error(draw, "no image files in this folder");
+}
+
 TEST_F(Cli, GreyImagesHaveLuminanceOnly) {
   const std::string path = (dir_ / "grey.png").string();
   auto out = OIIO::ImageOutput::create(path);

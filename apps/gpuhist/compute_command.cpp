@@ -76,6 +76,7 @@ int run_compute(const ComputeArgs& args) {
   const Strategy strategy = *run.strategy;
 
   const InputList inputs = expand_inputs(args.inputs);
+  status = report_problems(inputs);
   std::ofstream file;
   if (!args.output.empty()) {
     file.open(args.output, std::ios::binary | std::ios::trunc);

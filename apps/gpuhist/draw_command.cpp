@@ -150,7 +150,7 @@ int run_draw(const DrawArgs& args) {
 
   const InputList inputs = expand_inputs(args.inputs);
   const bool several = inputs.files.size() > 1;
-  int status = kExitOk;
+  int status = report_problems(inputs);
   for (const auto& path : inputs.files) {
     try {
       const Image image = [&] {

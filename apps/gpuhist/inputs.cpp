@@ -1,8 +1,10 @@
 #include "inputs.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <system_error>
 
+#include "exit_codes.hpp"
 #include "gpuhist/image_file.hpp"
 
 namespace gpuhist::cli {
@@ -23,10 +25,22 @@ InputList expand_inputs(const std::vector<std::string>& arguments) {
          !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
       if (it->is_regular_file(ec) && has_image_extension(it->path())) found.push_back(it->path());
     }
+    if (ec) {
+      list.problems.push_back(argument + ": cannot list the folder: " + ec.message());
+    } else if (found.empty()) {
+      list.problems.push_back(argument + ": no image files in this folder");
+    }
     std::sort(found.begin(), found.end());
     list.files.insert(list.files.end(), found.begin(), found.end());
   }
   return list;
+}
+
+int report_problems(const InputList& inputs) {
+  for (const std::string& problem : inputs.problems) {
+    std::cerr << "gpuhist: error: " << problem << '\n';
+  }
+  return inputs.problems.empty() ? kExitOk : kExitInput;
 }
 
 }  // namespace gpuhist::cli

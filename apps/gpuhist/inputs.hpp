@@ -11,9 +11,15 @@ namespace gpuhist::cli {
 struct InputList {
   std::vector<std::filesystem::path> files;
   bool from_folder = false;  // at least one folder was expanded
+  // One line per folder that held no image file or could not be listed whole
+  // ("FOLDER: cause"); the files found are still in `files`.
+  std::vector<std::string> problems;
 };
 
 // Arguments that do not exist are kept, so that reading them reports the error.
 [[nodiscard]] InputList expand_inputs(const std::vector<std::string>& arguments);
+
+// Prints each problem as an error line; kExitInput if there were any, else kExitOk.
+[[nodiscard]] int report_problems(const InputList& inputs);
 
 }  // namespace gpuhist::cli
