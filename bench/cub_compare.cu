@@ -5,6 +5,7 @@
 //
 //   cub_compare [PHOTO.ppm]
 #include <cub/device/device_histogram.cuh>
+#include <cuda/std/array>
 
 #include <algorithm>
 #include <cstdint>
@@ -64,11 +65,11 @@ int main(int argc, char** argv) {
       std::uint32_t* pixels = nullptr;
       CHECK(cudaMalloc(&pixels, host.size() * 4));
       CHECK(cudaMemcpy(pixels, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
-      int* hist[4];
+      ::cuda::std::array<int*, 4> hist{};
       for (auto& h : hist) CHECK(cudaMalloc(&h, 256 * sizeof(int)));
-      int levels[4] = {257, 257, 257, 257};
-      unsigned lower[4] = {0, 0, 0, 0};
-      unsigned upper[4] = {256, 256, 256, 256};
+      const ::cuda::std::array<int, 4> levels{257, 257, 257, 257};
+      const ::cuda::std::array<unsigned, 4> lower{0, 0, 0, 0};
+      const ::cuda::std::array<unsigned, 4> upper{256, 256, 256, 256};
       const auto* samples = reinterpret_cast<const unsigned char*>(pixels);
       std::size_t temp_bytes = 0;
       CHECK((cub::DeviceHistogram::MultiHistogramEven<4, 4>(nullptr, temp_bytes, samples, hist, levels,
