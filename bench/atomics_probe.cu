@@ -18,6 +18,9 @@
 //   atomic-quad-runs  each invocation first merges the equal bins of its load's
 //                     four pixels, channel by channel, and adds each distinct
 //                     bin once with its count (exact)
+//   atomic-subgroup-rows  the subgroup's 128 pixels read as four rows of 32
+//                     words, so that each atomic meets 32 neighbouring pixels
+//                     rather than every fourth of 128 (exact)
 //   lane-copies-atomic  byte counters, one copy per lane of the subgroup,
 //                     shared by 8 subgroups: conflict-free atomics, the top
 //                     four bits of each byte carried to 32-bit counters (exact)
@@ -27,6 +30,7 @@
 // Built only where nvcc exists (the engine-only build), like cub_compare.
 //
 //   atomics_probe [PHOTO.ppm]
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -45,11 +49,11 @@ __host__ __device__ unsigned luma_bin(unsigned r, unsigned g, unsigned b) {
   return s * 256u / 2550000u < 255u ? s * 256u / 2550000u : 255u;
 }
 
-enum Mode { kAtomic, kNoConflict, kOneBank, kBinsOnly, kQuadRuns };
+enum Mode { kAtomic, kNoConflict, kOneBank, kBinsOnly, kQuadRuns, kSubgroupRows };
 
 template <Mode M>
 __device__ __forceinline__ void add(unsigned* s, unsigned k, unsigned lane, unsigned& acc) {
-  if (M == kAtomic) atomicAdd(&s[k], 1u);
+  if (M == kAtomic || M == kSubgroupRows) atomicAdd(&s[k], 1u);
   if (M == kNoConflict) atomicAdd(&s[(k & ~31u) | lane], 1u);
   if (M == kOneBank) atomicAdd(&s[k & ~31u], 1u);
   if (M == kBinsOnly) acc += k;
@@ -95,6 +99,20 @@ __device__ __forceinline__ void count_load(unsigned* s, uint4 q, unsigned lane, 
   }
 }
 
+// Quad i of the image. kSubgroupRows reads a subgroup's 32 quads (128
+// pixels) as four rows of 32 words instead, so that the lanes' k-th pixels
+// are 32 neighbours (one word each) rather than every fourth pixel of 128.
+template <Mode M>
+__device__ __forceinline__ uint4 load_quad(const uint4* __restrict__ q, unsigned i, unsigned lane,
+                                           unsigned n4) {
+  const unsigned block = i - lane;  // the subgroup's first quad
+  if (M == kSubgroupRows && block + 32u <= n4) {
+    const unsigned* w = reinterpret_cast<const unsigned*>(q) + std::size_t{block} * 4u;
+    return make_uint4(w[lane], w[32u + lane], w[64u + lane], w[96u + lane]);
+  }
+  return q[i];
+}
+
 // The `gpu` strategy's loop: persistent workgroups of 1024, two 16-byte loads
 // in flight, one private copy of the counters merged into `hist` at the end.
 template <Mode M>
@@ -106,9 +124,9 @@ __global__ void __launch_bounds__(1024) k_shared(const uint4* __restrict__ q, un
   unsigned acc = 0;
   const unsigned step = gridDim.x * blockDim.x;
   for (unsigned i = blockIdx.x * blockDim.x + tid; i < n4; i += 2 * step) {
-    const uint4 a = q[i];
+    const uint4 a = load_quad<M>(q, i, lane, n4);
     const bool second = i + step < n4;
-    const uint4 b = second ? q[i + step] : make_uint4(0, 0, 0, 0);
+    const uint4 b = second ? load_quad<M>(q, i + step, lane, n4) : make_uint4(0, 0, 0, 0);
     count_load<M>(s, a, lane, acc);
     if (second) count_load<M>(s, b, lane, acc);
   }
@@ -255,6 +273,7 @@ int main(int argc, char** argv) {
       {"atomic-no-conflict", k_shared<kNoConflict>, 1, 1024, false},
       {"atomic-one-bank", k_shared<kOneBank>, 1, 1024, false},
       {"atomic-quad-runs", k_shared<kQuadRuns>, 1, 1024, true},
+      {"atomic-subgroup-rows", k_shared<kSubgroupRows>, 1, 1024, true},
       {"lane-copies-atomic", k_lane_atomic<8>, 6, 256, true},
       {"lane-copies-private", k_lane_private, 6, 32, true},
   };

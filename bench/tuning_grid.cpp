@@ -33,6 +33,7 @@ std::string describe(const vk::GpuTuning& t) {
   knob("global-rounds", t.global_rounds);
   knob("ranges", t.bin_ranges);
   knob("planes", t.planes);
+  knob("rows", t.rows);
   return out.str();
 }
 
@@ -165,6 +166,13 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
     t.quad_runs = variant == 3;
     grid.push_back(t);
   }
+  // The defaults with each 32 invocations' loads read as rows of 32 pixels.
+  vk::GpuTuning rows = make(1024, 1, 0, 1, 2, false, false);
+  rows.slice_pixels = 1U << 25;
+  rows.merge_copies = 4;
+  rows.last_group_sums = true;
+  rows.rows = true;
+  grid.push_back(rows);
   if (info.max_invocations < 1024)
     std::erase_if(grid, [](const auto& t) { return *t.group_size > 512; });
   return grid;

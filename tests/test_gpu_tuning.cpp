@@ -50,6 +50,9 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   tuning.last_group_sums = interleave != uniform;
   // Four equal pixels of a load added at once, or one by one.
   tuning.quad_runs = unroll == 2;
+  // RGBA8 loads of 32 invocations read as rows of 32 pixels, with and
+  // without slices (whose first loads are not multiples of 32).
+  tuning.rows = wide && uniform == interleave;
   // Counting in global memory: equal bins of a subgroup grouped for 0, 1 or 2 rounds first.
   tuning.global_rounds = uniform ? 2U : (interleave ? 1U : 0U);
   counter.set_tuning(tuning);

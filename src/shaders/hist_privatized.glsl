@@ -62,6 +62,13 @@ const uint RANGE_BINS = (BINS + RANGES - 1u) / RANGES;
 // then say one 16-bit channel), and each workgroup reads only its channel's
 // plane, whose samples are bins already.
 layout(constant_id = 22) const uint PLANES = 0u;
+// ROWS (RGBA8, workgroups of a multiple of 32): the 32 invocations
+// 32j..32j+31 read their 32 consecutive 16-byte loads as four rows of 32
+// words, so that invocation i's k-th pixel is pixel 32k + i of the 128 and
+// one atomic of theirs meets 32 neighbouring pixels, not every fourth of 128
+// (a photograph's neighbours share more bins). The block must lie wholly
+// below `end`; otherwise each reads its own load.
+layout(constant_id = 23) const uint ROWS = 0u;
 // Parts the workgroups form: workgroup g counts part g % GROUPS.
 const uint GROUPS = (CHANNELS == 1u && PLANES == 0u ? 1u : SPLIT) * RANGES;
 // FINISH: the last workgroup of a run to merge adds the MERGE_COPIES global
@@ -122,7 +129,7 @@ void main() {
       for (uint q = w0 + lid; q < wEnd; q += step * UNROLL) {
         uvec4 w[UNROLL];
         for (uint u = 0u; u < UNROLL; ++u) {
-          if (q + u * step < loadCount) w[u] = loadWide(q + u * step);
+          if (q + u * step < loadCount) w[u] = loadBlock(q + u * step, loadCount);
         }
         for (uint u = 0u; u < UNROLL; ++u) {
           if (q + u * step >= loadCount) break;

@@ -85,6 +85,20 @@ uvec4 loadWide(uint q) {
   return quads[planeQuad() + q];
 }
 
+// Wide load q of the loads below `end`, or with ROWS (RGBA8) this
+// invocation's column of the rows of its block of 32 (see ROWS).
+uvec4 loadBlock(uint q, uint end) {
+  if (ROWS != 0u && CHANNELS == 4u && SAMPLE_BITS == 8u && PLANES == 0u) {
+    const uint lane = gl_LocalInvocationIndex & 31u;
+    const uint block = q - lane;  // the same for the 32 invocations
+    if (block + 32u <= end) {
+      const uint at = block * 4u + lane;
+      return uvec4(words[at], words[at + 32u], words[at + 64u], words[at + 96u]);
+    }
+  }
+  return loadWide(q);
+}
+
 // The pixels of one wide load: four RGBA8, two RGBA16, sixteen grey8, eight
 // grey16 or four grey float in 16 bytes; four RGB8 or two RGB16 in three words.
 void countLoad(uint base, uvec4 w) {

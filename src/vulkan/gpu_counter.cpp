@@ -178,6 +178,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       constants.push_back({kSpecQuadRuns, plan.quad_runs ? 1U : 0U});
       constants.push_back({kSpecVoteRuns, plan.uniform_runs ? 1U : 0U});
       constants.push_back({kSpecGlobalRounds, plan.global_rounds});
+      constants.push_back({kSpecRows, plan.rows ? 1U : 0U});
       const std::uint32_t per_invocation =
           plan.wide ? pixels_per_load(plan.count_bpp()) * plan.unroll : 1;
       const bool subgroup = plan.uniform_runs || plan.quad_runs || plan.global_rounds > 0;

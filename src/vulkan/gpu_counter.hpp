@@ -59,6 +59,10 @@ struct GpuTuning {
   std::optional<bool> last_group_sums;         // no merge pass: the last workgroup sums the copies
   std::optional<std::uint32_t> global_rounds;  // grouping rounds before global atomics (default 0)
   std::optional<bool> quad_runs;               // subgroups of one-colour loads add 4 at once
+  // RGBA8: each 32 neighbouring invocations read their 32 16-byte loads as
+  // four rows of 32 pixels, so that one atomic of theirs meets 32 neighbouring
+  // pixels rather than every fourth of 128 (default: off).
+  std::optional<bool> rows;
 };
 
 // GPU times of repeated runs on resident pixels, and the histogram they gave.

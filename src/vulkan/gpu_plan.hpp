@@ -75,6 +75,7 @@ struct GpuPlan {
   bool last_group_sums = false;     // the last workgroup sums the merge copies, no merge pass (gpu)
   std::uint32_t global_rounds = 0;  // rounds grouping a subgroup's equal bins before global atomics
   bool quad_runs = false;  // subgroups of four-equal-pixel loads add 4 at once (subgroup build)
+  bool rows = false;       // RGBA8 loads of 32 invocations read as four rows of 32 pixels (gpu)
   std::vector<Batch> batches;
   std::uint64_t bpp = 0;
 

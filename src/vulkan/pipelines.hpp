@@ -68,6 +68,7 @@ enum SpecId : std::uint32_t {
   kSpecRanges = 20,
   kSpecRoundIters = 21,
   kSpecPlanes = 22,
+  kSpecRows = 23,
 };
 
 struct SpecConstant {
