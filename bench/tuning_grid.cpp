@@ -154,25 +154,23 @@ std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info) {
   }
   // Around the defaults (1024 invocations, one workgroup per unit, two loads
   // in flight): fewer merge copies, a merge pass, one-colour loads added at
-  // once, two merge copies, two workgroups per unit.
-  for (int variant = 0; variant < 6; ++variant) {
+  // once, two merge copies, two workgroups per unit, and each 32 invocations'
+  // loads read as rows of 32 pixels.
+  for (int variant = 0; variant < 7; ++variant) {
     vk::GpuTuning t = make(1024, 1, 0, variant == 5 ? 2 : 1, 2, false, false);
     t.slice_pixels = 1U << 25;
-    t.merge_copies = variant == 0 || variant == 5 ? 4U
-                     : variant == 1               ? 8U
-                     : variant == 4               ? 2U
-                                                  : 16U;
+    t.merge_copies = variant == 0 || variant == 5 || variant == 6 ? 4U
+                     : variant == 1                               ? 8U
+                     : variant == 4                               ? 2U
+                                                                  : 16U;
     t.last_group_sums = variant != 2;
-    t.quad_runs = variant == 3;
+    if (variant == 6) {
+      t.rows = true;
+    } else {
+      t.quad_runs = variant == 3;
+    }
     grid.push_back(t);
   }
-  // The defaults with each 32 invocations' loads read as rows of 32 pixels.
-  vk::GpuTuning rows = make(1024, 1, 0, 1, 2, false, false);
-  rows.slice_pixels = 1U << 25;
-  rows.merge_copies = 4;
-  rows.last_group_sums = true;
-  rows.rows = true;
-  grid.push_back(rows);
   if (info.max_invocations < 1024)
     std::erase_if(grid, [](const auto& t) { return *t.group_size > 512; });
   return grid;
