@@ -6,35 +6,22 @@
 #include <string>
 
 #include "gpuhist/error.hpp"
+#include "pixel_patterns.hpp"
 
 namespace gpuhist::bench {
-namespace {
-
-std::uint64_t next(std::uint64_t& state) {  // xorshift64*: fast, deterministic
-  state ^= state >> 12;
-  state ^= state << 25;
-  state ^= state >> 27;
-  return state * 2685821657736338717ULL;
-}
-
-}  // namespace
 
 // RGBA8 source pixels of a kind, then converted to the case's format.
 Pixels make_pixels(const Case& c, std::uint32_t width, std::uint32_t height, DataKind kind,
                    const std::optional<Photo>& photo) {
   const std::uint64_t count = std::uint64_t{width} * height;
   std::vector<std::uint32_t> rgba(count);
-  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t state = bench_patterns::kSeed;
   switch (kind) {
     case DataKind::Random:
-      for (std::uint64_t i = 0; i < count; i += 2) {
-        const std::uint64_t r = next(state);
-        rgba[i] = static_cast<std::uint32_t>(r);
-        if (i + 1 < count) rgba[i + 1] = static_cast<std::uint32_t>(r >> 32);
-      }
+      bench_patterns::fill_random(rgba, state);
       break;
     case DataKind::Flat:
-      std::fill(rgba.begin(), rgba.end(), 0xFF3C8AD2U);
+      std::fill(rgba.begin(), rgba.end(), bench_patterns::kOneColour);
       break;
     case DataKind::Photo:
       if (!photo) throw Error(ErrorKind::InvalidArgument, "the photo data kind needs a photo");
@@ -65,7 +52,7 @@ Pixels make_pixels(const Case& c, std::uint32_t width, std::uint32_t height, Dat
         case SampleType::U16: {
           // Random data spans all 16 bits; other kinds scale 8-bit values exactly.
           const auto s = static_cast<std::uint16_t>(
-              kind == DataKind::Random ? next(state) : std::uint64_t{v} * 257);
+              kind == DataKind::Random ? bench_patterns::next(state) : std::uint64_t{v} * 257);
           std::memcpy(dst + at * 2, &s, 2);
           break;
         }

@@ -1,7 +1,7 @@
 // Host side of the CUDA yardsticks (cub_compare, atomics_probe): the images,
-// made with the generator and constants of bench_runner.cpp so that they time
-// the pixels gpuhist-bench times, the median of event timings, and a check of
-// CUDA calls. Included by .cu files only.
+// made from pixel_patterns.hpp so that they time the pixels gpuhist-bench
+// times, the median of event timings, and a check of CUDA calls. Included by
+// .cu files only.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include "pixel_patterns.hpp"
 
 // Exits 3 with the failed call and CUDA's message.
 #define BENCH_CUDA_CHECK(program, call)                                                \
@@ -23,13 +25,6 @@
   } while (0)
 
 namespace bench_images {
-
-inline std::uint64_t next(std::uint64_t& state) {
-  state ^= state >> 12;
-  state ^= state << 25;
-  state ^= state >> 27;
-  return state * 2685821657736338717ULL;
-}
 
 struct Photo {
   unsigned width = 0, height = 0;
@@ -57,15 +52,11 @@ inline Photo read_ppm(const char* program, const char* path) {
 inline std::vector<std::uint32_t> make(unsigned w, unsigned h, int kind, const Photo* photo) {
   const std::size_t n = std::size_t{w} * h;
   std::vector<std::uint32_t> px(n);
-  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
   if (kind == 0) {
-    for (std::size_t i = 0; i < n; i += 2) {
-      const std::uint64_t r = next(state);
-      px[i] = static_cast<std::uint32_t>(r);
-      if (i + 1 < n) px[i + 1] = static_cast<std::uint32_t>(r >> 32);
-    }
+    std::uint64_t state = bench_patterns::kSeed;
+    bench_patterns::fill_random(px, state);
   } else if (kind == 1) {
-    std::fill(px.begin(), px.end(), 0xFF3C8AD2U);
+    std::fill(px.begin(), px.end(), bench_patterns::kOneColour);
   } else {
     for (unsigned y = 0; y < h; ++y) {
       for (unsigned x = 0; x < w; ++x) {
