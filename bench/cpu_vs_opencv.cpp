@@ -17,6 +17,7 @@
 #include "core/row_parts.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
+#include "cpu/rgb8_counter.hpp"
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
 
@@ -99,8 +100,8 @@ template <typename Update>
 void floor_four_updates(benchmark::State& state, Update update) {
   const cv::Mat& rgb = photo_rgb();
   const auto rows = static_cast<std::uint32_t>(rgb.rows);
-  const std::uint32_t threads = gpuhist::row_parts(
-      rows, std::max<std::uint64_t>(1, 65536 / static_cast<std::uint64_t>(rgb.cols)));
+  const std::uint32_t threads =
+      gpuhist::cpu::count_threads(static_cast<std::uint32_t>(rgb.cols), rows);
   for (auto _ : state) {
     std::vector<std::vector<std::uint32_t>> counts(threads, std::vector<std::uint32_t>(4 * 1024));
     gpuhist::for_row_parts(rows, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
@@ -142,17 +143,12 @@ void BM_floor_four_stores(benchmark::State& state) {
 void BM_pair_tables(benchmark::State& state) {
   const cv::Mat& rgb = photo_rgb();
   const auto rows = static_cast<std::uint32_t>(rgb.rows);
-  const std::uint32_t threads = gpuhist::row_parts(
-      rows, std::max<std::uint64_t>(1, 65536 / static_cast<std::uint64_t>(rgb.cols)));
-  // Rec.601, as in BM_gpuhist_cpu: floor(s * 256 / (10000 * 255)) = (s * m) >> 44.
-  constexpr unsigned kShift = 44;
-  const std::uint64_t magic = ((256ULL << kShift) + 2550000 - 1) / 2550000;
-  std::uint64_t lr[256], lg[256], lb[256];
-  for (std::uint64_t v = 0; v < 256; ++v) {
-    lr[v] = 2990 * v * magic;
-    lg[v] = 5870 * v * magic;
-    lb[v] = 1140 * v * magic;
-  }
+  const std::uint32_t threads =
+      gpuhist::cpu::count_threads(static_cast<std::uint32_t>(rgb.cols), rows);
+  // Rec.601, as in BM_gpuhist_cpu.
+  const gpuhist::HistogramOptions options{256, gpuhist::LumaWeights::Rec601};
+  const gpuhist::cpu::LumaTables luma(options);
+  constexpr unsigned kShift = gpuhist::cpu::LumaTables::kShift;
   // Each thread's tables and its four histograms, made once; cleared every run.
   std::vector<std::vector<std::uint32_t>> tables(threads, std::vector<std::uint32_t>(2 * 65536));
   std::vector<std::vector<std::uint64_t>> sums(threads, std::vector<std::uint64_t>(4 * 256));
@@ -167,7 +163,7 @@ void BM_pair_tables(benchmark::State& state) {
         for (int x = 0; x < rgb.cols; ++x, px += 3) {
           const std::uint32_t r = px[0], g = px[1], b = px[2];
           const auto l = std::min<std::uint32_t>(
-              static_cast<std::uint32_t>((lr[r] + lg[g] + lb[b]) >> kShift), 255);
+              static_cast<std::uint32_t>((luma.r[r] + luma.g[g] + luma.b[b]) >> kShift), 255);
           ++rg[r << 8 | g];
           ++bl[b << 8 | l];
         }
@@ -190,8 +186,7 @@ void BM_pair_tables(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(counts.data());
   }
-  const gpuhist::Histogram expected = gpuhist::cpu::count_parallel(
-      view_of(photo_rgb()), gpuhist::HistogramOptions{256, gpuhist::LumaWeights::Rec601});
+  const gpuhist::Histogram expected = gpuhist::cpu::count_parallel(view_of(rgb), options);
   for (std::uint32_t c = 0; c < 4; ++c) {
     const auto bins = expected.counts(gpuhist::kAllChannels[c]);
     if (!std::equal(bins.begin(), bins.end(), counts.begin() + 256 * c)) {

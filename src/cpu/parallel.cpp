@@ -146,10 +146,12 @@ void count_range(const ImageView& image, const HistogramOptions& options, std::u
 
 }  // namespace
 
+std::uint32_t count_threads(std::uint32_t width, std::uint32_t height) {
+  return row_parts(height, std::max<std::uint64_t>(1, 65536 / width));
+}
+
 Histogram count_parallel(const ImageView& image, const HistogramOptions& options) {
-  // Enough rows per thread that starting it is worth it (about 64k pixels).
-  const std::uint32_t threads =
-      row_parts(image.height, std::max<std::uint64_t>(1, 65536 / image.width));
+  const std::uint32_t threads = count_threads(image.width, image.height);
 
   std::vector<LocalCounts> partial(threads, LocalCounts(options.bins));
   std::optional<Rgb8Counter> rgb8;

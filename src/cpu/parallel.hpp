@@ -2,11 +2,17 @@
 // histograms with lookup tables, summed at the end.
 #pragma once
 
+#include <cstdint>
+
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
 #include "gpuhist/image_view.hpp"
 
 namespace gpuhist::cpu {
+
+// Threads count_parallel splits an image of width x height into, by rows:
+// enough rows per thread that starting it is worth it (about 64k pixels).
+[[nodiscard]] std::uint32_t count_threads(std::uint32_t width, std::uint32_t height);
 
 // Counts a validated image on all hardware threads; identical to count_reference.
 [[nodiscard]] Histogram count_parallel(const ImageView& image, const HistogramOptions& options);

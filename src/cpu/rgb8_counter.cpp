@@ -13,7 +13,7 @@ namespace {
 // s * e / (D * 2^44) < 1 / D (as s, e < 2^22), less than the distance from a
 // non-integer s * N / D to the next integer. s * m < 2^22 * 2^39 fits 64 bits,
 // so the three weighted terms can be multiplied by m in the tables and added.
-constexpr unsigned kShift = 44;
+constexpr unsigned kShift = LumaTables::kShift;
 constexpr std::uint64_t kDivisor = std::uint64_t{binning::kWeightSum} * 255;
 
 // Pixels counted into 32-bit counters before they are added to the 64-bit ones.
@@ -21,14 +21,19 @@ constexpr std::uint64_t kFlushPixels = 1ULL << 30;
 
 }  // namespace
 
-Rgb8Counter::Rgb8Counter(const HistogramOptions& options) : bins_(options.bins) {
+LumaTables::LumaTables(const HistogramOptions& options) {
   const std::uint64_t magic = ((std::uint64_t{options.bins} << kShift) + kDivisor - 1) / kDivisor;
   const auto w = binning::int_weights(options.luma);
   for (std::uint32_t v = 0; v < 256; ++v) {
+    r[v] = std::uint64_t{w.r} * v * magic;
+    g[v] = std::uint64_t{w.g} * v * magic;
+    b[v] = std::uint64_t{w.b} * v * magic;
+  }
+}
+
+Rgb8Counter::Rgb8Counter(const HistogramOptions& options) : bins_(options.bins), luma_(options) {
+  for (std::uint32_t v = 0; v < 256; ++v) {
     channel_bin_[v] = binning::channel_bin(v, 255, options.bins);
-    lr_[v] = std::uint64_t{w.r} * v * magic;
-    lg_[v] = std::uint64_t{w.g} * v * magic;
-    lb_[v] = std::uint64_t{w.b} * v * magic;
   }
 }
 
@@ -71,9 +76,9 @@ void Rgb8Counter::count_pixels(const ImageView& image, std::uint32_t y0, std::ui
     std::fill(local.begin(), local.end(), 0);
   };
   const std::uint32_t* cb = channel_bin_.data();
-  const std::uint64_t* lr = lr_.data();
-  const std::uint64_t* lg = lg_.data();
-  const std::uint64_t* lb = lb_.data();
+  const std::uint64_t* lr = luma_.r.data();
+  const std::uint64_t* lg = luma_.g.data();
+  const std::uint64_t* lb = luma_.b.data();
   const auto add = [&](std::uint32_t* h, std::uint32_t r, std::uint32_t g, std::uint32_t b) {
     ++h[Identity ? r : cb[r]];
     ++h[bins + (Identity ? g : cb[g])];

@@ -13,6 +13,15 @@
 
 namespace gpuhist::cpu {
 
+// The luminance bin of 8-bit samples by three table lookups, exactly:
+// min((r[red] + g[green] + b[blue]) >> kShift, N - 1), each table holding
+// weight * value * m with m = ceil(N * 2^44 / (10000 * 255)).
+struct LumaTables {
+  static constexpr unsigned kShift = 44;
+  explicit LumaTables(const HistogramOptions& options);
+  std::array<std::uint64_t, 256> r{}, g{}, b{};
+};
+
 class Rgb8Counter {
  public:
   explicit Rgb8Counter(const HistogramOptions& options);
@@ -34,9 +43,7 @@ class Rgb8Counter {
 
   std::uint32_t bins_;
   std::array<std::uint32_t, 256> channel_bin_{};
-  // weight * value * m, m = ceil(N * 2^44 / (10000 * 255)): the luminance bin
-  // is (lr[r] + lg[g] + lb[b]) >> 44.
-  std::array<std::uint64_t, 256> lr_{}, lg_{}, lb_{};
+  LumaTables luma_;
 };
 
 }  // namespace gpuhist::cpu
