@@ -155,6 +155,26 @@ __global__ void k_read(const uint4* __restrict__ q, unsigned n4, unsigned* hist)
 __device__ __forceinline__ unsigned lane_word(unsigned k, unsigned lane) { return (k >> 2) * 32u + lane; }
 __device__ __forceinline__ unsigned lane_byte(unsigned k) { return 1u << ((k & 3u) * 8u); }
 
+// The four pixels of a load into this lane's copy: by shared atomics
+// (Atomic: the copy is shared with other subgroups) or by a plain read, add
+// and write (the copy is this invocation's alone).
+template <bool Atomic>
+__device__ __forceinline__ void count_lane_load(unsigned* s, uint4 a, unsigned lane) {
+  const unsigned words[4] = {a.x, a.y, a.z, a.w};
+  for (unsigned p = 0; p < 4; ++p) {
+    const unsigned w = words[p];
+    const unsigned r = w & 255u, g = (w >> 8) & 255u, b = (w >> 16) & 255u;
+    const unsigned counters[4] = {r, 256u + g, 512u + b, 768u + luma_bin(r, g, b)};
+    for (unsigned k : counters) {
+      if (Atomic) {
+        atomicAdd(&s[lane_word(k, lane)], lane_byte(k));
+      } else {
+        s[lane_word(k, lane)] += lane_byte(k);
+      }
+    }
+  }
+}
+
 // Moves the top four bits of each byte counter of word `w` to the 32-bit counters.
 __device__ __forceinline__ void carry_word(unsigned* s, unsigned* wide, unsigned w) {
   const unsigned v = s[w];
@@ -194,18 +214,7 @@ __global__ void __launch_bounds__(W * 32) k_lane_atomic(const uint4* __restrict_
   const unsigned window = (239u / (4u * W)) * step;
   for (unsigned w0 = blockIdx.x * threads; w0 < n4; w0 += window) {
     const unsigned end = min(n4, w0 + window);
-    for (unsigned i = w0 + tid; i < end; i += step) {
-      const uint4 a = q[i];
-      const unsigned words[4] = {a.x, a.y, a.z, a.w};
-      for (unsigned p = 0; p < 4; ++p) {
-        const unsigned w = words[p];
-        const unsigned r = w & 255u, g = (w >> 8) & 255u, b = (w >> 16) & 255u, l = luma_bin(r, g, b);
-        atomicAdd(&s[lane_word(r, lane)], lane_byte(r));
-        atomicAdd(&s[lane_word(256u + g, lane)], lane_byte(g));
-        atomicAdd(&s[lane_word(512u + b, lane)], lane_byte(b));
-        atomicAdd(&s[lane_word(768u + l, lane)], lane_byte(l));
-      }
-    }
+    for (unsigned i = w0 + tid; i < end; i += step) count_lane_load<true>(s, q[i], lane);
     __syncthreads();
     for (unsigned w = tid; w < kCounters * 8; w += threads) carry_word(s, wide, w);
     __syncthreads();
@@ -225,18 +234,7 @@ __global__ void __launch_bounds__(32) k_lane_private(const uint4* __restrict__ q
   const unsigned step = gridDim.x * 32u;
   unsigned loads = 0;
   for (unsigned i = blockIdx.x * 32u + lane; __any_sync(0xFFFFFFFFu, i < n4); i += step) {
-    if (i < n4) {
-      const uint4 a = q[i];
-      const unsigned words[4] = {a.x, a.y, a.z, a.w};
-      for (unsigned p = 0; p < 4; ++p) {
-        const unsigned w = words[p];
-        const unsigned r = w & 255u, g = (w >> 8) & 255u, b = (w >> 16) & 255u, l = luma_bin(r, g, b);
-        s[lane_word(r, lane)] += lane_byte(r);
-        s[lane_word(256u + g, lane)] += lane_byte(g);
-        s[lane_word(512u + b, lane)] += lane_byte(b);
-        s[lane_word(768u + l, lane)] += lane_byte(l);
-      }
-    }
+    if (i < n4) count_lane_load<false>(s, q[i], lane);
     if (++loads == 59) {
       __syncwarp();
       for (unsigned row = 0; row < kCounters / 4; ++row) carry_word(s, wide, row * 32u + lane);
