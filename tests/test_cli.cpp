@@ -16,18 +16,12 @@ namespace gpuhist {
 namespace {
 
 namespace fs = std::filesystem;
+using test::expect_one_line_error;
 using test::run_cli;
 using json = nlohmann::json;
 
 const std::string kCoffee = std::string(GPUHIST_SOURCE_DIR) + "/data/coffee.png";
 const std::string kRocket = std::string(GPUHIST_SOURCE_DIR) + "/data/rocket.jpg";
-
-// Asserts a failed run printed exactly one line, "gpuhist: error: ...", mentioning `needle`.
-void expect_one_line_error(const test::CliResult& r, const std::string& needle) {
-  EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-}
 
 class Cli : public ::testing::Test {
  protected:

@@ -25,6 +25,20 @@ TEST(Statistics, KnownHistogram) {
   EXPECT_EQ(s.p99, 6U);
 }
 
+TEST(Statistics, ClippedShadowsAndHighlights) {
+  // 3 pixels in the lowest bin and 1 in the highest, of 8.
+  const ChannelStats s = statistics(std::vector<std::uint64_t>{3, 2, 0, 2, 1});
+  EXPECT_DOUBLE_EQ(s.shadows, 3.0 / 8.0);
+  EXPECT_DOUBLE_EQ(s.highlights, 1.0 / 8.0);
+  const ChannelStats middle = statistics(std::vector<std::uint64_t>{0, 4, 0});
+  EXPECT_EQ(middle.shadows, 0.0);
+  EXPECT_EQ(middle.highlights, 0.0);
+  // With one bin every pixel is in both.
+  const ChannelStats one = statistics(std::vector<std::uint64_t>{6});
+  EXPECT_EQ(one.shadows, 1.0);
+  EXPECT_EQ(one.highlights, 1.0);
+}
+
 TEST(Statistics, NearestRankPercentiles) {
   std::vector<std::uint64_t> counts(100, 1);  // one value in each of bins 0..99
   EXPECT_EQ(percentile(counts, 0.0), 0U);
@@ -41,6 +55,8 @@ TEST(Statistics, EmptyHistogram) {
   const ChannelStats s = statistics(counts);
   EXPECT_EQ(s.count, 0U);
   EXPECT_EQ(s.mean, 0.0);
+  EXPECT_EQ(s.shadows, 0.0);
+  EXPECT_EQ(s.highlights, 0.0);
   EXPECT_EQ(percentile(counts, 50.0), 0U);
 }
 

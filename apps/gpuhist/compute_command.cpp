@@ -13,7 +13,7 @@
 #include "gpuhist/image_file.hpp"
 #include "inputs.hpp"
 #include "progress.hpp"
-#include "quiet_stderr.hpp"
+#include "report_fields.hpp"
 #include "writers.hpp"
 
 namespace gpuhist::cli {
@@ -25,6 +25,20 @@ std::optional<OutputFormat> parse_format(const std::string& name) {
   if (name == "csv") return OutputFormat::Csv;
   if (name == "npy") return OutputFormat::Npy;
   return std::nullopt;
+}
+
+int exit_status(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::Device:
+      return kExitDevice;
+    case ErrorKind::InvalidArgument:
+      return kExitUsage;
+    case ErrorKind::Output:
+      return kExitOutput;
+    case ErrorKind::Input:
+      return kExitInput;
+  }
+  return kExitInput;
 }
 
 }  // namespace
@@ -55,6 +69,10 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
   cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");
   cmd->add_option("--plot", args.plot,
                   "Also write the report picture (as draw --report; OUT-<name>.png for several)");
+  cmd->add_option("--percentiles", args.percentiles,
+                  "Also give these percentiles of every channel, e.g. 5,25,75,95 (table, json)");
+  cmd->add_option("--compare", args.compare,
+                  "Compare every file's histograms with this image's (table, json)");
   return cmd;
 }
 
@@ -69,11 +87,23 @@ int run_compute(const ComputeArgs& args) {
   if (!chunk) return usage_error("unknown --chunk '" + args.chunk + "' (256x1, 16x16)");
   run.chunk = *chunk;
   if (args.max_pixels == 0) return usage_error("--max-pixels must be at least 1");
+  ReportFields fields;
+  if (!set_percentiles(args.percentiles, fields)) return kExitUsage;
+  const bool with_fields = !fields.percentiles.empty() || !args.compare.empty();
+  if (with_fields && (*format == OutputFormat::Csv || *format == OutputFormat::Npy)) {
+    return usage_error("--percentiles and --compare need --format table or json");
+  }
 
   int status = kExitOk;
   std::optional<Context> context = open_for(args.device, run, status);
   if (!context) return status;
   const Strategy strategy = *run.strategy;
+
+  // Every file is compared with the reference, so a reference that cannot be
+  // counted stops the run before any file.
+  Histogram reference;
+  status = set_reference(args.compare, *context, options, run, args.max_pixels, reference, fields);
+  if (status != kExitOk) return status;
 
   const InputList inputs = expand_inputs(args.inputs);
   status = report_problems(inputs);
@@ -86,7 +116,7 @@ int run_compute(const ComputeArgs& args) {
     }
   }
   std::ostream& out = args.output.empty() ? std::cout : file;
-  const auto writer = make_writer(*format, out);
+  const auto writer = make_writer(*format, out, fields);
   writer->begin(inputs.files.size() != 1 || inputs.from_folder || args.merge);
 
   Entry total;
@@ -98,10 +128,7 @@ int run_compute(const ComputeArgs& args) {
     const auto& path = inputs.files[i];
     progress.update(i, path.string());
     try {
-      const Image image = [&] {
-        const QuietStderr quiet;
-        return load_image(path, LoadOptions{args.max_pixels});
-      }();
+      const Image image = load_input(path, args.max_pixels);
       Entry entry;
       entry.file = path.string();
       entry.width = image.width;
@@ -122,15 +149,9 @@ int run_compute(const ComputeArgs& args) {
     } catch (const Error& e) {
       progress.clear();
       std::cerr << "gpuhist: error: " << e.what() << '\n';
-      if (e.kind() == ErrorKind::Device) {
-        status = kExitDevice;
-        break;  // a failed device fails every later file too
-      }
-      if (e.kind() == ErrorKind::InvalidArgument) {
-        status = kExitUsage;
-        break;
-      }
-      status = e.kind() == ErrorKind::Output ? kExitOutput : kExitInput;
+      status = exit_status(e.kind());
+      // A failed device fails every later file too; a bad argument is the same for all.
+      if (e.kind() == ErrorKind::Device || e.kind() == ErrorKind::InvalidArgument) break;
     }
   }
   progress.clear();

@@ -21,7 +21,9 @@ struct ComputeArgs {
   std::uint64_t max_pixels = 0;  // set from kDefaultMaxPixels
   bool merge = false;
   bool no_progress = false;
-  std::string plot;  // report picture(s), as `draw --report`
+  std::string plot;         // report picture(s), as `draw --report`
+  std::string percentiles;  // extra percentiles, "5,95"
+  std::string compare;      // a reference image to compare every file with
 };
 
 // Adds the `compute` subcommand and its options to the app.

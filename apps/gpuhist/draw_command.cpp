@@ -13,7 +13,6 @@
 #include "gpuhist/render.hpp"
 #include "gpuhist/report.hpp"
 #include "inputs.hpp"
-#include "quiet_stderr.hpp"
 
 namespace gpuhist::cli {
 namespace {
@@ -153,10 +152,7 @@ int run_draw(const DrawArgs& args) {
   int status = report_problems(inputs);
   for (const auto& path : inputs.files) {
     try {
-      const Image image = [&] {
-        const QuietStderr quiet;
-        return load_image(path, LoadOptions{args.max_pixels});
-      }();
+      const Image image = load_input(path, args.max_pixels);
       const Histogram histogram = context->compute(image.view(), counting->options, run);
       const std::filesystem::path out = output_for(args.output, path, several);
       if (args.report) {

@@ -2,11 +2,9 @@
 
 #include <string>
 
-#include "gpuhist/statistics.hpp"
-
 namespace gpuhist::cli {
 
-nlohmann::ordered_json entry_json(const Entry& entry) {
+nlohmann::ordered_json entry_json(const Entry& entry, const ReportFields& fields) {
   nlohmann::ordered_json object;
   object["file"] = entry.file;
   if (entry.files) {
@@ -24,12 +22,11 @@ nlohmann::ordered_json entry_json(const Entry& entry) {
     const std::string name(to_string(channel));
     const auto counts = entry.histogram.counts(channel);
     histograms[name] = counts;
-    const ChannelStats s = statistics(counts);
-    stats[name] = {{"count", s.count},   {"min", s.min},       {"max", s.max}, {"mean", s.mean},
-                   {"stddev", s.stddev}, {"median", s.median}, {"p1", s.p1},   {"p99", s.p99}};
+    stats[name] = stats_json(counts, fields.percentiles);
   }
   object["histograms"] = std::move(histograms);
   object["stats"] = std::move(stats);
+  if (fields.reference != nullptr) object["comparison"] = comparison_json(entry.histogram, fields);
   return object;
 }
 

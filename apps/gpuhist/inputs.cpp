@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "exit_codes.hpp"
-#include "gpuhist/image_file.hpp"
+#include "quiet_stderr.hpp"
 
 namespace gpuhist::cli {
 
@@ -41,6 +41,11 @@ int report_problems(const InputList& inputs) {
     std::cerr << "gpuhist: error: " << problem << '\n';
   }
   return inputs.problems.empty() ? kExitOk : kExitInput;
+}
+
+Image load_input(const std::filesystem::path& path, std::uint64_t max_pixels) {
+  const QuietStderr quiet;
+  return load_image(path, LoadOptions{max_pixels});
 }
 
 }  // namespace gpuhist::cli

@@ -2,9 +2,12 @@
 // for files with an image extension, in sorted order.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "gpuhist/image_file.hpp"
 
 namespace gpuhist::cli {
 
@@ -21,5 +24,9 @@ struct InputList {
 
 // Prints each problem as an error line; kExitInput if there were any, else kExitOk.
 [[nodiscard]] int report_problems(const InputList& inputs);
+
+// Reads one image file, with the image library's own messages to stderr
+// silenced (its errors come back as gpuhist::Error naming the file).
+[[nodiscard]] Image load_input(const std::filesystem::path& path, std::uint64_t max_pixels);
 
 }  // namespace gpuhist::cli

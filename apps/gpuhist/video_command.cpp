@@ -15,11 +15,12 @@
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
 #include "gpuhist/pipeline.hpp"
-#include "gpuhist/statistics.hpp"
 #include "gpuhist/video_file.hpp"
 #include "gpuhist/video_writer.hpp"
 #include "progress.hpp"
+#include "report_fields.hpp"
 
 namespace gpuhist::cli {
 namespace {
@@ -32,44 +33,61 @@ struct FrameCounts {
   Histogram histogram;
 };
 
-// {"frame", "time", "width", "height", "histograms", "stats"}
-nlohmann::ordered_json frame_json(const FrameCounts& frame, Strategy strategy) {
+// {"frame", "time", "width", "height", "histograms", "stats"}, and "comparison"
+// with a reference.
+nlohmann::ordered_json frame_json(const FrameCounts& frame, Strategy strategy,
+                                  const ReportFields& fields) {
   Entry entry;
   entry.width = frame.width;
   entry.height = frame.height;
   entry.strategy = strategy;
   entry.histogram = frame.histogram;
-  nlohmann::ordered_json full = entry_json(entry);
+  nlohmann::ordered_json full = entry_json(entry, fields);
   nlohmann::ordered_json row;
   row["frame"] = frame.index;
   row["time"] = frame.time;
   row["width"] = frame.width;
   row["height"] = frame.height;
-  row["histograms"] = std::move(full["histograms"]);
-  row["stats"] = std::move(full["stats"]);
+  for (const char* key : {"histograms", "stats", "comparison"}) {
+    if (full.contains(key)) row[key] = std::move(full[key]);
+  }
   return row;
 }
 
-// frame,time,width,height, then per channel its statistics and its counts.
-void csv_header(std::ostream& out, std::uint32_t bins) {
+// frame,time,width,height, then per channel its statistics, its comparison
+// with the reference (when there is one) and its counts.
+void csv_header(std::ostream& out, std::uint32_t bins, const ReportFields& fields) {
   out << "frame,time,width,height";
+  const auto stats = stats_json(std::vector<std::uint64_t>(bins, 0), fields.percentiles);
+  const auto metrics = metrics_json(Comparison{});
   for (Channel c : kAllChannels) {
     const std::string name(to_string(c));
-    for (const char* stat : {"count", "min", "max", "mean", "stddev", "median", "p1", "p99"}) {
-      out << ',' << name << '_' << stat;
+    for (const auto& item : stats.items()) out << ',' << name << '_' << item.key();
+    if (fields.reference != nullptr) {
+      for (const auto& item : metrics.items()) out << ',' << name << '_' << item.key();
     }
     for (std::uint32_t b = 0; b < bins; ++b) out << ',' << name << '_' << b;
   }
   out << '\n';
 }
 
-void csv_row(std::ostream& out, const FrameCounts& frame) {
+void csv_row(std::ostream& out, const FrameCounts& frame, const ReportFields& fields) {
   out << frame.index << ',' << frame.time << ',' << frame.width << ',' << frame.height;
   const Histogram& h = frame.histogram;
+  const nlohmann::ordered_json comparison =
+      fields.reference != nullptr ? comparison_json(h, fields) : nlohmann::ordered_json::object();
+  const nlohmann::ordered_json metric_names = metrics_json(Comparison{});
   for (Channel c : kAllChannels) {
-    const ChannelStats s = statistics(h.counts(c));
-    out << ',' << s.count << ',' << s.min << ',' << s.max << ',' << s.mean << ',' << s.stddev << ','
-        << s.median << ',' << s.p1 << ',' << s.p99;
+    const nlohmann::ordered_json stats = stats_json(h.counts(c), fields.percentiles);
+    for (const auto& item : stats.items()) out << ',' << item.value().dump();
+    if (fields.reference != nullptr) {
+      // A channel the reference lacks (a grey reference) leaves its cells empty.
+      const std::string name(to_string(c));
+      for (const auto& item : metric_names.items()) {
+        out << ',';
+        if (comparison.contains(name)) out << comparison[name][item.key()].dump();
+      }
+    }
     for (std::uint64_t count : h.counts(c)) out << ',' << count;
   }
   out << '\n';
@@ -168,6 +186,9 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_option("--size", args.size, "Size WxH of the --overlay video (default: the input's)");
   cmd->add_option("--renderer", args.renderer,
                   "Who draws the --overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)");
+  cmd->add_option("--percentiles", args.percentiles,
+                  "Also give these percentiles of every channel, e.g. 5,25,75,95");
+  cmd->add_option("--compare", args.compare, "Compare every frame's histograms with this image's");
   return cmd;
 }
 
@@ -177,11 +198,20 @@ int run_video(const VideoArgs& args) {
   }
   auto counting = parse_counting(args.bins, args.luma, args.strategy);
   if (!counting) return kExitUsage;
+  ReportFields fields;
+  if (!set_percentiles(args.percentiles, fields)) return kExitUsage;
+  if (args.overlay && (!fields.percentiles.empty() || !args.compare.empty())) {
+    return usage_error("--percentiles and --compare go with rows, not --overlay");
+  }
   RunOptions run = counting->run;
   int open_status = kExitOk;
   std::optional<Context> context = open_for(args.device, run, open_status);
   if (!context) return open_status;
   const Strategy strategy = *run.strategy;
+  Histogram reference;
+  open_status = set_reference(args.compare, *context, counting->options, run, kDefaultMaxPixels,
+                              reference, fields);
+  if (open_status != kExitOk) return open_status;
 
   std::optional<VideoReader> reader;
   try {
@@ -200,7 +230,7 @@ int run_video(const VideoArgs& args) {
     }
   }
   std::ostream& out = args.output.empty() ? std::cout : file;
-  if (args.format == "csv") csv_header(out, args.bins);
+  if (args.format == "csv") csv_header(out, args.bins, fields);
 
   std::atomic<int> status = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
@@ -217,9 +247,9 @@ int run_video(const VideoArgs& args) {
     DecodeAhead decoded(*reader, report_damage);
     WriteBehind<FrameCounts> rows([&](FrameCounts& row) {
       if (args.format == "csv") {
-        csv_row(out, row);
+        csv_row(out, row, fields);
       } else {
-        out << frame_json(row, strategy).dump() << '\n';
+        out << frame_json(row, strategy, fields).dump() << '\n';
       }
     });
     // Several frames are counted at once, and come back in order.

@@ -23,9 +23,11 @@ struct VideoArgs {
   std::string strategy;
   std::string device = "auto";
   bool no_progress = false;
-  bool overlay = false;  // -o names an annotated video instead of the rows
-  std::string size;      // overlay video size WxH (default: the input's, made even)
-  std::string renderer;  // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)
+  bool overlay = false;     // -o names an annotated video instead of the rows
+  std::string size;         // overlay video size WxH (default: the input's, made even)
+  std::string renderer;     // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)
+  std::string percentiles;  // extra percentiles of every frame, "5,95"
+  std::string compare;      // a reference image to compare every frame with
 };
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args);

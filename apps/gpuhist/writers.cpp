@@ -3,18 +3,19 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "entry_json.hpp"
-#include "gpuhist/statistics.hpp"
 
 namespace gpuhist::cli {
 namespace {
 
-// Per file: a header line, then one row of statistics per channel.
+// Per file: a header line, one row of statistics per channel, then (with a
+// reference) one row of comparison metrics per channel.
 class TableWriter final : public Writer {
  public:
-  explicit TableWriter(std::ostream& out) : out_(out) {}
+  TableWriter(std::ostream& out, const ReportFields& fields) : out_(out), fields_(fields) {}
   void begin(bool) override {}
   void write(const Entry& entry) override {
     if (!first_) out_ << '\n';
@@ -27,50 +28,84 @@ class TableWriter final : public Writer {
     }
     out_ << "  " << entry.histogram.bins() << " bins  strategy " << to_string(entry.strategy)
          << '\n';
-    out_ << line("channel", "count", "min", "max", "mean", "stddev", "median", "p1", "p99");
+    bool header = true;
     for (Channel channel : entry.histogram.channels()) {
-      const ChannelStats s = statistics(entry.histogram.counts(channel));
-      out_ << line(std::string(to_string(channel)), std::to_string(s.count), std::to_string(s.min),
-                   std::to_string(s.max), fixed(s.mean), fixed(s.stddev), std::to_string(s.median),
-                   std::to_string(s.p1), std::to_string(s.p99));
+      const auto stats = stats_json(entry.histogram.counts(channel), fields_.percentiles);
+      if (std::exchange(header, false)) out_ << names(stats, 11);
+      out_ << values(channel, stats, 11);
+    }
+    if (fields_.reference != nullptr) {
+      out_ << "compared with " << fields_.reference_file << '\n';
+      header = true;
+      const auto comparison = comparison_json(entry.histogram, fields_);
+      for (const auto& [name, metrics] : comparison.items()) {
+        if (!metrics.is_object()) continue;  // the reference's name
+        if (std::exchange(header, false)) out_ << names(metrics, 14);
+        out_ << metric_values(name, metrics, 14);
+      }
     }
     out_.flush();
   }
   void end() override {}
 
  private:
-  static std::string fixed(double value) {
-    std::array<char, 32> text{};
-    std::snprintf(text.data(), text.size(), "%.3f", value);
-    return text.data();
+  static std::string names(const nlohmann::ordered_json& object, int width) {
+    std::string text = pad("channel", -10);
+    for (const auto& item : object.items()) text += ' ' + pad(item.key(), width);
+    return text + '\n';
   }
-  template <typename... Cells>
-  static std::string line(const std::string& name, const Cells&... cells) {
-    std::array<char, 16> first{};
-    std::snprintf(first.data(), first.size(), "%-10s", name.c_str());
-    std::string text = first.data();
-    for (const std::string& cell : {std::string(cells)...}) {
-      std::array<char, 32> padded{};
-      std::snprintf(padded.data(), padded.size(), " %11s", cell.c_str());
-      text += padded.data();
+  // Fractions of pixels as percentages, other reals with three decimals.
+  static std::string values(Channel channel, const nlohmann::ordered_json& stats, int width) {
+    std::string text = pad(std::string(to_string(channel)), -10);
+    for (const auto& item : stats.items()) {
+      std::string cell;
+      if (item.key() == "shadows" || item.key() == "highlights") {
+        cell = fixed(100.0 * item.value().get<double>(), 3) + '%';
+      } else if (item.value().is_number_float()) {
+        cell = fixed(item.value().get<double>(), 3);
+      } else {
+        cell = item.value().dump();
+      }
+      text += ' ' + pad(cell, width);
     }
     return text + '\n';
   }
+  static std::string metric_values(const std::string& channel,
+                                   const nlohmann::ordered_json& metrics, int width) {
+    std::string text = pad(channel, -10);
+    for (const auto& item : metrics.items()) {
+      text += ' ' + pad(fixed(item.value().get<double>(), 6), width);
+    }
+    return text + '\n';
+  }
+  static std::string fixed(double value, int decimals) {
+    std::array<char, 48> text{};
+    std::snprintf(text.data(), text.size(), "%.*f", decimals, value);
+    return text.data();
+  }
+  // Right-aligned in `width` characters, or left-aligned in -width.
+  static std::string pad(const std::string& text, int width) {
+    const auto size = static_cast<std::size_t>(width < 0 ? -width : width);
+    if (text.size() >= size) return text;
+    const std::string fill(size - text.size(), ' ');
+    return width < 0 ? text + fill : fill + text;
+  }
   std::ostream& out_;
+  const ReportFields& fields_;
   bool first_ = true;
 };
 
 // One object for a single entry, an array for several.
 class JsonWriter final : public Writer {
  public:
-  explicit JsonWriter(std::ostream& out) : out_(out) {}
+  JsonWriter(std::ostream& out, const ReportFields& fields) : out_(out), fields_(fields) {}
   void begin(bool many) override {
     many_ = many;
     if (many_) out_ << "[\n";
   }
   void write(const Entry& entry) override {
     if (many_ && count_ > 0) out_ << ",\n";
-    out_ << entry_json(entry).dump();
+    out_ << entry_json(entry, fields_).dump();
     if (!many_) out_ << '\n';
     ++count_;
     out_.flush();
@@ -81,6 +116,7 @@ class JsonWriter final : public Writer {
 
  private:
   std::ostream& out_;
+  const ReportFields& fields_;
   bool many_ = false;
   std::size_t count_ = 0;
 };
@@ -171,18 +207,19 @@ class NpyWriter final : public Writer {
 
 }  // namespace
 
-std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out) {
+std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out,
+                                    const ReportFields& fields) {
   switch (format) {
     case OutputFormat::Table:
-      return std::make_unique<TableWriter>(out);
+      return std::make_unique<TableWriter>(out, fields);
     case OutputFormat::Json:
-      return std::make_unique<JsonWriter>(out);
+      return std::make_unique<JsonWriter>(out, fields);
     case OutputFormat::Csv:
       return std::make_unique<CsvWriter>(out);
     case OutputFormat::Npy:
       return std::make_unique<NpyWriter>(out);
   }
-  return std::make_unique<TableWriter>(out);
+  return std::make_unique<TableWriter>(out, fields);
 }
 
 }  // namespace gpuhist::cli

@@ -12,6 +12,7 @@
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/image_view.hpp"
 #include "gpuhist/strategy.hpp"
+#include "report_fields.hpp"
 
 namespace gpuhist::cli {
 
@@ -42,7 +43,10 @@ class Writer {
   virtual void end() = 0;
 };
 
-// A writer of that format on `out`, which must outlive it.
-[[nodiscard]] std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out);
+// A writer of that format on `out`, which must outlive it, as must `fields`.
+// Table and JSON write the statistics and comparisons of `fields`; CSV and NPY
+// write counts only.
+[[nodiscard]] std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out,
+                                                  const ReportFields& fields);
 
 }  // namespace gpuhist::cli

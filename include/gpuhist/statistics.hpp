@@ -16,13 +16,19 @@ struct ChannelStats {
   std::uint32_t median = 0;  // percentile(50)
   std::uint32_t p1 = 0;      // percentile(1)
   std::uint32_t p99 = 0;     // percentile(99)
+  // Fractions of the pixels counted in the lowest bin (clipped shadows) and in
+  // the highest bin (clipped highlights): 0..1, 0 when empty. With one bin per
+  // sample value (256 bins of 8-bit input) these are the pixels at 0 and at 255.
+  double shadows = 0.0;
+  double highlights = 0.0;
 };
 
 // Nearest-rank percentile: the lowest bin b whose cumulative count reaches
 // ceil(p / 100 * count) (at least 1). p is clamped to [0, 100]; 0 for an empty histogram.
 [[nodiscard]] std::uint32_t percentile(std::span<const std::uint64_t> counts, double p);
 
-// Count, min, max, mean, standard deviation, median, p1 and p99 of one channel.
+// Count, min, max, mean, standard deviation, median, p1, p99 and the clipped
+// fractions of one channel.
 [[nodiscard]] ChannelStats statistics(std::span<const std::uint64_t> counts);
 
 }  // namespace gpuhist

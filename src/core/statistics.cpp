@@ -44,6 +44,8 @@ ChannelStats statistics(std::span<const std::uint64_t> counts) {
   stats.median = percentile(counts, 50.0);
   stats.p1 = percentile(counts, 1.0);
   stats.p99 = percentile(counts, 99.0);
+  stats.shadows = static_cast<double>(static_cast<long double>(counts.front()) / n);
+  stats.highlights = static_cast<double>(static_cast<long double>(counts.back()) / n);
   return stats;
 }
 

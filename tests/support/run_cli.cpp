@@ -1,7 +1,9 @@
 #include "support/run_cli.hpp"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -29,6 +31,12 @@ std::string slurp(const std::filesystem::path& path) {
 }
 
 }  // namespace
+
+void expect_one_line_error(const CliResult& r, const std::string& needle) {
+  EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
 
 std::string temp_dir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "gpuhist-test-XXXXXX").string();

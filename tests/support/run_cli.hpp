@@ -14,6 +14,10 @@ struct CliResult {
 
 CliResult run_cli(const std::vector<std::string>& args);
 
+// Expects a failed run to have printed exactly one line, "gpuhist: error: ...",
+// mentioning `needle`.
+void expect_one_line_error(const CliResult& r, const std::string& needle);
+
 // A fresh empty folder under the system temp folder.
 std::string temp_dir();
 

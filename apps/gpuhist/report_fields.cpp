@@ -1,0 +1,109 @@
+#include "report_fields.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "exit_codes.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/statistics.hpp"
+#include "inputs.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+// "p5", "p99.9", "p0.05": the fewest decimals that read back as the same number.
+std::string percentile_key(double p) {
+  std::array<char, 48> text{};
+  for (int decimals = 0; decimals <= 20; ++decimals) {
+    std::snprintf(text.data(), text.size(), "%.*f", decimals, p);
+    if (std::stod(text.data()) == p) break;
+  }
+  return std::string("p") + text.data();
+}
+
+}  // namespace
+
+std::optional<std::vector<double>> parse_percentiles(const std::string& list) {
+  std::vector<double> values;
+  std::istringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t used = 0;
+    double value = 0.0;
+    try {
+      value = std::stod(item, &used);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (used != item.size() || !std::isfinite(value) || value < 0.0 || value > 100.0) {
+      return std::nullopt;
+    }
+    values.push_back(value);
+  }
+  if (values.empty() || list.back() == ',') return std::nullopt;
+  return values;
+}
+
+bool set_percentiles(const std::string& list, ReportFields& fields) {
+  if (list.empty()) return true;
+  const auto values = parse_percentiles(list);
+  if (!values) {
+    std::cerr << "gpuhist: error: bad --percentiles '" << list
+              << "' (numbers from 0 to 100, separated by commas)\n";
+    return false;
+  }
+  fields.percentiles = *values;
+  return true;
+}
+
+int set_reference(const std::string& path, const Context& context, const HistogramOptions& options,
+                  const RunOptions& run, std::uint64_t max_pixels, Histogram& reference,
+                  ReportFields& fields) {
+  if (path.empty()) return kExitOk;
+  try {
+    reference = context.compute(load_input(path, max_pixels).view(), options, run);
+  } catch (const Error& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return e.kind() == ErrorKind::Device ? kExitDevice : kExitInput;
+  }
+  fields.reference = &reference;
+  fields.reference_file = path;
+  return kExitOk;
+}
+
+nlohmann::ordered_json stats_json(std::span<const std::uint64_t> counts,
+                                  const std::vector<double>& percentiles) {
+  const ChannelStats s = statistics(counts);
+  nlohmann::ordered_json object = {{"count", s.count},     {"min", s.min},
+                                   {"max", s.max},         {"mean", s.mean},
+                                   {"stddev", s.stddev},   {"median", s.median},
+                                   {"p1", s.p1},           {"p99", s.p99},
+                                   {"shadows", s.shadows}, {"highlights", s.highlights}};
+  for (double p : percentiles) {
+    const std::string key = percentile_key(p);
+    if (!object.contains(key)) object[key] = percentile(counts, p);
+  }
+  return object;
+}
+
+nlohmann::ordered_json metrics_json(const Comparison& c) {
+  return {{"correlation", c.correlation},     {"chi_square", c.chi_square},
+          {"intersection", c.intersection},   {"bhattacharyya", c.bhattacharyya},
+          {"kl_divergence", c.kl_divergence}, {"emd", c.emd}};
+}
+
+nlohmann::ordered_json comparison_json(const Histogram& histogram, const ReportFields& fields) {
+  nlohmann::ordered_json object;
+  object["reference"] = fields.reference_file;
+  for (Channel channel : histogram.channels()) {
+    if (!fields.reference->has(channel)) continue;
+    object[std::string(to_string(channel))] =
+        metrics_json(compare(histogram.counts(channel), fields.reference->counts(channel)));
+  }
+  return object;
+}
+
+}  // namespace gpuhist::cli
