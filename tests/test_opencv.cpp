@@ -1,6 +1,7 @@
-// The R, G and B histograms of real photographs equal OpenCV's calcHist, and
-// the comparison metrics of two photographs equal OpenCV's compareHist and EMD
-// (OpenCV is a yardstick here only; gpuhist never links it).
+// The R, G and B histograms of real photographs equal OpenCV's calcHist, the
+// comparison metrics of two photographs equal OpenCV's compareHist and EMD, and
+// equalisation and thresholds give OpenCV's pixels (OpenCV is a yardstick here
+// only; gpuhist never links it).
 #include <gtest/gtest.h>
 
 #include <opencv2/imgcodecs.hpp>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <span>
 
+#include "gpuhist/adjust.hpp"
 #include "gpuhist/compare.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/image_file.hpp"
@@ -113,6 +115,62 @@ TEST(OpenCvYardstick, ComparisonMetricsEqualCompareHistAndEmd) {
     }
   }
 }
+
+// The grey (luminance, Rec.601 as OpenCV weighs it) of a photo, through gpuhist.
+std::vector<std::uint8_t> grey_of(const std::string& path, std::uint32_t& width,
+                                  std::uint32_t& height) {
+  const Image image = load_image(path);
+  Lut identity = threshold_lut(image.format, 0, LumaWeights::Rec601);
+  auto& table = identity.tables[static_cast<std::size_t>(Channel::Luminance)];
+  for (std::uint32_t v = 0; v < 256; ++v) table[v] = static_cast<std::uint16_t>(v);
+  std::vector<std::uint8_t> grey(image.view().pixel_count());
+  apply_lut_cpu(image.view(), identity, std::as_writable_bytes(std::span(grey)));
+  width = image.width;
+  height = image.height;
+  return grey;
+}
+
+class OpenCvAdjust : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OpenCvAdjust, EqualisationAndThresholdsGiveOpenCvsPixels) {
+  std::uint32_t width = 0, height = 0;
+  std::vector<std::uint8_t> grey =
+      grey_of(std::string(GPUHIST_SOURCE_DIR) + "/data/" + GetParam(), width, height);
+  const cv::Mat mat(static_cast<int>(height), static_cast<int>(width), CV_8UC1, grey.data());
+  const ImageView view =
+      ImageView::packed(grey.data(), width, height, {ChannelLayout::Grey, SampleType::U8});
+  const Context& context = test::gpu_context();
+  const Histogram h = context.compute(view, tone_options(view.format), RunOptions{Strategy::Gpu});
+  const auto counts = h.counts(Channel::Luminance);
+  const auto apply = [&](const Lut& lut) {
+    std::vector<std::uint8_t> out(grey.size());
+    context.apply_lut(view, lut, std::as_writable_bytes(std::span(out)));
+    return cv::Mat(mat.rows, mat.cols, CV_8UC1, out.data()).clone();
+  };
+  const auto expect_same = [](const cv::Mat& ours, const cv::Mat& theirs, const char* what) {
+    EXPECT_EQ(cv::countNonZero(ours != theirs), 0) << what;
+  };
+
+  cv::Mat equalized;
+  cv::equalizeHist(mat, equalized);
+  expect_same(apply(equalize_lut(h, view.format, ToneChannels::Each)), equalized, "equalizeHist");
+
+  cv::Mat binary;
+  const double otsu = cv::threshold(mat, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+  EXPECT_EQ(otsu_threshold(counts), static_cast<std::int32_t>(otsu));
+  expect_same(apply(threshold_lut(view.format, otsu_threshold(counts))), binary, "Otsu");
+
+  const double triangle =
+      cv::threshold(mat, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_TRIANGLE);
+  EXPECT_EQ(triangle_threshold(counts), static_cast<std::int32_t>(triangle));
+  expect_same(apply(threshold_lut(view.format, triangle_threshold(counts))), binary, "triangle");
+}
+
+INSTANTIATE_TEST_SUITE_P(Photos, OpenCvAdjust, ::testing::Values("coffee.png", "rocket.jpg"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           return name.substr(0, name.find('.'));
+                         });
 
 }  // namespace
 }  // namespace gpuhist

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 
+#include "gpuhist/adjust.hpp"
 #include "gpuhist/device_info.hpp"
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
@@ -60,6 +61,11 @@ class Context {
   [[nodiscard]] Picture draw_overlay(const ImageView& frame, const Histogram& histogram,
                                      std::uint32_t width, std::uint32_t height,
                                      const OverlayStyle& style = {}) const;
+
+  // Applies adjustment tables (gpuhist/adjust.hpp) on the GPU: the same bytes
+  // as apply_lut_cpu. Throws Error(InvalidArgument) as that does, or for a
+  // CPU-only context; Error(Device) when the device fails.
+  void apply_lut(const ImageView& image, const Lut& lut, std::span<std::byte> out) const;
 
   struct Impl;
 

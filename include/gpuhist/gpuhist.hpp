@@ -1,6 +1,7 @@
 // gpuhist: exact image histograms on the CPU and on Vulkan GPUs.
 #pragma once
 
+#include "gpuhist/adjust.hpp"
 #include "gpuhist/compare.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/device_info.hpp"

@@ -88,4 +88,12 @@ Picture Context::draw_overlay(const ImageView& frame, const Histogram& histogram
   return impl_->overlay->draw(frame, histogram, width, height, style);
 }
 
+void Context::apply_lut(const ImageView& image, const Lut& lut, std::span<std::byte> out) const {
+  validate_lut(image, lut, out.size());
+  const vk::Device& device = impl_->drawing_device("applying tables on the GPU");
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->applier) impl_->applier = std::make_unique<adjust::GpuLutApplier>(device);
+  impl_->applier->apply(image, lut, out);
+}
+
 }  // namespace gpuhist

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "adjust/gpu_apply.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/strategy.hpp"
@@ -24,13 +25,15 @@ struct Context::Impl {
   std::unique_ptr<vk::GpuCounter> counter;
   std::unique_ptr<render::GpuRenderer> renderer;     // built on first use
   std::unique_ptr<render::OverlayRenderer> overlay;  // built on first use
+  std::unique_ptr<adjust::GpuLutApplier> applier;    // built on first use
   mutable std::mutex mutex;  // one call at a time owns the queue and the reused buffers
 
-  // The device for the GPU renderers; throws Error(InvalidArgument) without one.
-  const vk::Device& drawing_device() const {
+  // The device for the GPU renderers and the table applier; throws
+  // Error(InvalidArgument) naming `what` without one.
+  const vk::Device& drawing_device(const char* what = "the GPU renderer") const {
     if (!device) {
       throw Error(ErrorKind::InvalidArgument,
-                  "the GPU renderer needs a Vulkan device, but none is in use");
+                  std::string(what) + " needs a Vulkan device, but none is in use");
     }
     return *device;
   }

@@ -1,5 +1,6 @@
 #include "vulkan/pipelines.hpp"
 
+#include "shaders/apply_lut_comp_spv.hpp"
 #include "shaders/chunks_reduce_comp_spv.hpp"
 #include "shaders/chunks_sum_comp_spv.hpp"
 #include "shaders/copy_quads_comp_spv.hpp"
@@ -42,6 +43,8 @@ std::span<const std::uint32_t> spirv(Shader shader) {
       return spirv::merge_copies_comp;
     case Shader::SplitPlanes:
       return spirv::split_planes_comp;
+    case Shader::ApplyLut:
+      return spirv::apply_lut_comp;
   }
   return {};
 }

@@ -30,6 +30,7 @@ enum class Shader : std::uint8_t {
   ReadQuads,
   MergeCopies,
   SplitPlanes,
+  ApplyLut,
 };
 
 // Mirrors `Params` in src/shaders/params.glsl.
@@ -69,6 +70,7 @@ enum SpecId : std::uint32_t {
   kSpecRoundIters = 21,
   kSpecPlanes = 22,
   kSpecRows = 23,
+  kSpecLutTarget = 24,
 };
 
 struct SpecConstant {
