@@ -27,20 +27,6 @@ std::optional<OutputFormat> parse_format(const std::string& name) {
   return std::nullopt;
 }
 
-int exit_status(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::Device:
-      return kExitDevice;
-    case ErrorKind::InvalidArgument:
-      return kExitUsage;
-    case ErrorKind::Output:
-      return kExitOutput;
-    case ErrorKind::Input:
-      return kExitInput;
-  }
-  return kExitInput;
-}
-
 }  // namespace
 
 CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "adjust_command.hpp"
 #include "bench_command.hpp"
 #include "compute_command.hpp"
 #include "devices_command.hpp"
@@ -22,7 +23,9 @@ namespace {
 
 // `compute` is the default verb: `gpuhist photo.jpg` means `gpuhist compute photo.jpg`.
 std::vector<std::string> with_default_verb(int argc, char** argv) {
-  static const std::set<std::string> verbs = {"compute", "devices", "bench", "draw", "video", "view"};
+  static const std::set<std::string> verbs = {"compute",   "devices", "bench",    "draw",
+                                              "video",     "view",    "equalize", "autolevel",
+                                              "threshold", "match"};
   static const std::set<std::string> top_level = {"-h", "--help", "--version"};
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && verbs.count(args.front()) == 0 && top_level.count(args.front()) == 0) {
@@ -49,6 +52,12 @@ int run(int argc, char** argv) {
   CLI::App* video_cmd = add_video_command(app, video);
   ViewArgs view;
   CLI::App* view_cmd = add_view_command(app, view);
+  std::vector<std::pair<CLI::App*, AdjustArgs>> adjust(4);
+  for (AdjustVerb verb :
+       {AdjustVerb::Equalize, AdjustVerb::Autolevel, AdjustVerb::Threshold, AdjustVerb::Match}) {
+    auto& [cmd, adjust_args] = adjust[static_cast<std::size_t>(verb)];
+    cmd = add_adjust_command(app, verb, adjust_args);
+  }
 
   std::vector<std::string> args = with_default_verb(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
@@ -66,6 +75,9 @@ int run(int argc, char** argv) {
       for (CLI::App* sub : {compute_cmd, devices_cmd, bench_cmd, draw_cmd, video_cmd, view_cmd}) {
         if (sub->parsed()) std::cout << sub->help();
       }
+      for (const auto& [cmd, adjust_args] : adjust) {
+        if (cmd->parsed()) std::cout << cmd->help();
+      }
       return kExitOk;
     }
     std::cerr << "gpuhist: error: " << e.what() << " (see gpuhist --help)\n";
@@ -77,6 +89,9 @@ int run(int argc, char** argv) {
   if (draw_cmd->parsed()) return run_draw(draw);
   if (video_cmd->parsed()) return run_video(video);
   if (view_cmd->parsed()) return run_view(view);
+  for (const auto& [cmd, adjust_args] : adjust) {
+    if (cmd->parsed()) return run_adjust(adjust_args);
+  }
   return kExitUsage;
 }
 

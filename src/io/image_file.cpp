@@ -75,7 +75,9 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   image.width = static_cast<std::uint32_t>(spec.width);
   image.height = static_cast<std::uint32_t>(spec.height);
   image.codec = input->format_name();
-  image.format.layout = spec.nchannels >= 3 ? ChannelLayout::RGB : ChannelLayout::Grey;
+  image.format.layout = spec.nchannels >= 4 && options.alpha ? ChannelLayout::RGBA
+                        : spec.nchannels >= 3                ? ChannelLayout::RGB
+                                                             : ChannelLayout::Grey;
   image.format.sample = sample_type(spec.format);
   const int channels = static_cast<int>(channel_count(image.format.layout));
   const std::uint64_t bytes = pixels * pixel_bytes(image.format);

@@ -1,0 +1,35 @@
+// `gpuhist equalize|autolevel|threshold|match IN -o OUT`: an image adjusted by
+// its histogram, written at its own bit depth.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace gpuhist::cli {
+
+enum class AdjustVerb { Equalize, Autolevel, Threshold, Match };
+
+struct AdjustArgs {
+  AdjustVerb verb = AdjustVerb::Equalize;
+  std::string input;
+  std::string output;
+  std::string channels = "luminance";  // each | luminance
+  std::string clip = "0.5";            // autolevel: LOW[,HIGH] percent
+  std::string method = "otsu";         // threshold: otsu | triangle | a value
+  std::string reference;               // match
+  std::string luma = "709";
+  std::string strategy;  // counting; empty: the device's default
+  std::string device = "auto";
+  std::string apply;             // cpu | gpu; empty: gpu on a hardware GPU
+  std::uint64_t max_pixels = 0;  // set from kDefaultMaxPixels
+};
+
+// Adds the verb's subcommand and its options to the app.
+CLI::App* add_adjust_command(CLI::App& app, AdjustVerb verb, AdjustArgs& args);
+
+// Runs it; returns the exit status.
+int run_adjust(const AdjustArgs& args);
+
+}  // namespace gpuhist::cli

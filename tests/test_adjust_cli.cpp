@@ -1,0 +1,188 @@
+// The adjustment verbs end to end: real files in, files out whose pixels are
+// the library's tables applied to the input, on the CPU and on the GPU.
+#include <gtest/gtest.h>
+
+#include <OpenImageIO/imageio.h>
+
+#include <filesystem>
+#include <vector>
+
+#include "gpuhist/adjust.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/image_file.hpp"
+#include "support/run_cli.hpp"
+#include "support/synthetic_images.hpp"
+
+namespace gpuhist {
+namespace {
+
+namespace fs = std::filesystem;
+using test::expect_one_line_error;
+using test::run_cli;
+
+const std::string kCoffee = std::string(GPUHIST_SOURCE_DIR) + "/data/coffee.png";
+const std::string kRocket = std::string(GPUHIST_SOURCE_DIR) + "/data/rocket.jpg";
+
+std::vector<std::byte> bytes_of(const Image& image) {
+  const auto all = std::as_bytes(std::span(image.storage));
+  return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(image.view().pixel_count() *
+                                                                 pixel_bytes(image.format))};
+}
+
+// What the library makes of `path` with `make`, applied on the CPU.
+template <typename MakeLut>
+std::vector<std::byte> expected(const std::string& path, const MakeLut& make) {
+  const Image image = load_image(path, LoadOptions{kDefaultMaxPixels, true});
+  const Histogram h = Context::open("cpu").compute(image.view(), tone_options(image.format),
+                                                   RunOptions{Strategy::CpuReference});
+  const Lut lut = make(image, h);
+  std::vector<std::byte> out(image.view().pixel_count() *
+                             pixel_bytes(lut_output_format(image.format, lut)));
+  apply_lut_cpu(image.view(), lut, out);
+  return out;
+}
+
+class AdjustCli : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = test::temp_dir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const char* name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+TEST_F(AdjustCli, EqualizeOnTheCpuAndTheGpuWritesTheLibrarysPixels) {
+  const auto want = expected(kCoffee, [](const Image& image, const Histogram& h) {
+    return equalize_lut(h, image.format, ToneChannels::Luminance);
+  });
+  for (const char* apply : {"cpu", "gpu"}) {
+    const std::string out = path("eq.png");
+    const auto r = run_cli({"equalize", kCoffee, "-o", out, "--apply", apply});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Image written = load_image(out);
+    EXPECT_EQ(written.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+    EXPECT_EQ(bytes_of(written), want) << apply;
+  }
+  const auto each = expected(kCoffee, [](const Image& image, const Histogram& h) {
+    return equalize_lut(h, image.format, ToneChannels::Each);
+  });
+  ASSERT_EQ(run_cli({"equalize", kCoffee, "-o", path("each.png"), "--channels", "each"}).status, 0);
+  EXPECT_EQ(bytes_of(load_image(path("each.png"))), each);
+  EXPECT_NE(each, want);
+}
+
+TEST_F(AdjustCli, SixteenBitsAndAlphaSurvive) {
+  // A 16-bit RGBA PNG: the output keeps 16 bits and the alpha samples.
+  const test::TestImage source =
+      test::make_image({ChannelLayout::RGBA, SampleType::U16}, 67, 9, test::Content::Random, 7);
+  const std::string in = path("deep.png");
+  save_image(in, source.view);
+  const std::string out = path("stretched.png");
+  const auto r = run_cli(
+      {"autolevel", in, "-o", out, "--clip", "2,3", "--channels", "each", "--apply", "gpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Image written = load_image(out, LoadOptions{kDefaultMaxPixels, true});
+  EXPECT_EQ(written.format, (PixelFormat{ChannelLayout::RGBA, SampleType::U16}));
+  EXPECT_EQ(bytes_of(written), expected(in, [](const Image& image, const Histogram& h) {
+              return stretch_lut(h, image.format, ToneChannels::Each, 2.0, 3.0);
+            }));
+  const auto* alpha_in = static_cast<const std::uint16_t*>(source.view.data);
+  const auto* alpha_out = reinterpret_cast<const std::uint16_t*>(written.storage.data());
+  for (std::size_t p = 0; p < 67 * 9; ++p) ASSERT_EQ(alpha_out[p * 4 + 3], alpha_in[p * 4 + 3]);
+}
+
+TEST_F(AdjustCli, ThresholdPrintsItsValueAndWritesGrey) {
+  for (const char* method : {"otsu", "triangle", "120"}) {
+    const std::string out = path("binary.png");
+    const auto r = run_cli({"threshold", kRocket, "-o", out, "--method", method});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::int32_t t = 0;
+    const auto want = expected(kRocket, [&](const Image& image, const Histogram& h) {
+      const auto counts = h.counts(Channel::Luminance);
+      t = std::string(method) == "otsu"       ? otsu_threshold(counts)
+          : std::string(method) == "triangle" ? triangle_threshold(counts)
+                                              : 120;
+      return threshold_lut(image.format, t);
+    });
+    EXPECT_EQ(r.out, kRocket + ": threshold " + std::to_string(t) + " (" + method + ")\n");
+    const Image written = load_image(out);
+    EXPECT_EQ(written.format, (PixelFormat{ChannelLayout::Grey, SampleType::U8}));
+    EXPECT_EQ(bytes_of(written), want) << method;
+  }
+}
+
+TEST_F(AdjustCli, MatchToAReference) {
+  const std::string out = path("matched.png");
+  const auto r =
+      run_cli({"match", kCoffee, "--reference", kRocket, "-o", out, "--channels", "each"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Image reference = load_image(kRocket);
+  const Histogram target =
+      Context::open("cpu").compute(reference.view(), tone_options(reference.format));
+  EXPECT_EQ(bytes_of(load_image(out)),
+            expected(kCoffee, [&](const Image& image, const Histogram& h) {
+              return match_lut(h, target, image.format, ToneChannels::Each);
+            }));
+  // The matched image's histogram is much closer to the reference's than before.
+  const auto before = run_cli({kCoffee, "--compare", kRocket, "--format", "json"});
+  const auto after = run_cli({out, "--compare", kRocket, "--format", "json"});
+  ASSERT_EQ(before.status, 0);
+  ASSERT_EQ(after.status, 0);
+  const auto emd = [](const std::string& json_text) {
+    const auto at = json_text.find("\"emd\":", json_text.find("\"red\":{\"correlation\""));
+    return std::stod(json_text.substr(at + 6));
+  };
+  EXPECT_LT(emd(after.out), 0.1 * emd(before.out));
+}
+
+TEST_F(AdjustCli, BadRequestsExitWithTheirStatus) {
+  const std::string out = path("x.png");
+  const std::pair<std::vector<std::string>, std::string> usage[] = {
+      {{"equalize", kCoffee, "-o", out, "--channels", "hue"}, "hue"},
+      {{"autolevel", kCoffee, "-o", out, "--clip", "51"}, "--clip"},
+      {{"autolevel", kCoffee, "-o", out, "--clip", "1,2,3"}, "--clip"},
+      {{"threshold", kCoffee, "-o", out, "--method", "mean"}, "mean"},
+      {{"equalize", kCoffee, "-o", out, "--apply", "tpu"}, "tpu"},
+      {{"equalize", kCoffee, "-o", out, "--device", "cpu", "--apply", "gpu"}, "--apply gpu"},
+      {{"match", kCoffee, "-o", out}, "reference"},
+      {{"equalize", kCoffee}, "output"},
+  };
+  for (const auto& [args, needle] : usage) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args.back() << ": " << r.err;
+    expect_one_line_error(r, needle);
+  }
+  // A float image cannot be adjusted; a missing input or reference is an input error.
+  const test::TestImage hdr =
+      test::make_image({ChannelLayout::RGB, SampleType::F32}, 4, 4, test::Content::Random, 2);
+  {
+    auto file = OIIO::ImageOutput::create(path("hdr.exr"));
+    ASSERT_TRUE(file);
+    ASSERT_TRUE(file->open(path("hdr.exr"), OIIO::ImageSpec(4, 4, 3, OIIO::TypeDesc::FLOAT)));
+    ASSERT_TRUE(file->write_image(OIIO::TypeDesc::FLOAT, hdr.view.data));
+    file->close();
+  }
+  const std::pair<std::vector<std::string>, std::string> input[] = {
+      {{"equalize", path("hdr.exr"), "-o", out}, "8- or 16-bit"},
+      {{"equalize", path("missing.png"), "-o", out}, "no such file"},
+      {{"match", kCoffee, "--reference", path("missing.png"), "-o", out}, "no such file"},
+  };
+  for (const auto& [args, needle] : input) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 1) << args[1] << ": " << r.err;
+    expect_one_line_error(r, needle);
+  }
+  EXPECT_FALSE(fs::exists(out));
+  const auto unwritable = run_cli({"equalize", kCoffee, "-o", path("no/such/dir/x.png")});
+  EXPECT_EQ(unwritable.status, 4);
+  expect_one_line_error(unwritable, "x.png");
+  // A reference of another bit depth.
+  const test::TestImage deep =
+      test::make_image({ChannelLayout::RGB, SampleType::U16}, 8, 8, test::Content::Random, 3);
+  save_image(path("deep.png"), deep.view);
+  const auto depth = run_cli({"match", kCoffee, "--reference", path("deep.png"), "-o", out});
+  EXPECT_EQ(depth.status, 2);
+  expect_one_line_error(depth, "bit depth");
+}
+
+}  // namespace
+}  // namespace gpuhist
