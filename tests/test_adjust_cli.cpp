@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuhist/adjust.hpp"
+#include "gpuhist/clahe.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/image_file.hpp"
 #include "support/run_cli.hpp"
@@ -68,6 +69,24 @@ TEST_F(AdjustCli, EqualizeOnTheCpuAndTheGpuWritesTheLibrarysPixels) {
   ASSERT_EQ(run_cli({"equalize", kCoffee, "-o", path("each.png"), "--channels", "each"}).status, 0);
   EXPECT_EQ(bytes_of(load_image(path("each.png"))), each);
   EXPECT_NE(each, want);
+}
+
+TEST_F(AdjustCli, ClaheWritesTheLibrarysPixels) {
+  const Image image = load_image(kRocket);
+  ClaheOptions options;
+  options.tiles_x = 6;
+  options.tiles_y = 4;
+  options.clip_limit = 3.0;
+  options.channels = ToneChannels::Each;
+  std::vector<std::byte> want(image.view().pixel_count() * pixel_bytes(image.format));
+  clahe_cpu(image.view(), options, want);
+  for (const char* apply : {"cpu", "gpu"}) {
+    const std::string out = path("clahe.png");
+    const auto r = run_cli({"clahe", kRocket, "-o", out, "--tiles", "6x4", "--clip-limit", "3",
+                            "--channels", "each", "--apply", apply});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(bytes_of(load_image(out)), want) << apply;
+  }
 }
 
 TEST_F(AdjustCli, SixteenBitsAndAlphaSurvive) {
@@ -145,6 +164,9 @@ TEST_F(AdjustCli, BadRequestsExitWithTheirStatus) {
       {{"equalize", kCoffee, "-o", out, "--device", "cpu", "--apply", "gpu"}, "--apply gpu"},
       {{"match", kCoffee, "-o", out}, "reference"},
       {{"equalize", kCoffee}, "output"},
+      {{"clahe", kCoffee, "-o", out, "--tiles", "8"}, "--tiles"},
+      {{"clahe", kCoffee, "-o", out, "--tiles", "300x2"}, "--tiles"},
+      {{"clahe", kCoffee, "-o", out, "--clip-limit", "-1"}, "--clip-limit"},
   };
   for (const auto& [args, needle] : usage) {
     const auto r = run_cli(args);

@@ -12,6 +12,7 @@
 #include <span>
 
 #include "gpuhist/adjust.hpp"
+#include "gpuhist/clahe.hpp"
 #include "gpuhist/compare.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/image_file.hpp"
@@ -164,6 +165,45 @@ TEST_P(OpenCvAdjust, EqualisationAndThresholdsGiveOpenCvsPixels) {
       cv::threshold(mat, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_TRIANGLE);
   EXPECT_EQ(triangle_threshold(counts), static_cast<std::int32_t>(triangle));
   expect_same(apply(threshold_lut(view.format, triangle_threshold(counts))), binary, "triangle");
+}
+
+TEST_P(OpenCvAdjust, ClaheGivesOpenCvsPixels) {
+  std::uint32_t width = 0, height = 0;
+  std::vector<std::uint8_t> grey =
+      grey_of(std::string(GPUHIST_SOURCE_DIR) + "/data/" + GetParam(), width, height);
+  // 16-bit samples from the same photo, with low bits that vary.
+  std::vector<std::uint16_t> deep(grey.size());
+  for (std::size_t i = 0; i < grey.size(); ++i) {
+    deep[i] = static_cast<std::uint16_t>(grey[i] * 257 + (i * 7919) % 257);
+  }
+  const Context& context = test::gpu_context();
+  for (const auto& [tx, ty, clip] : {std::tuple{8U, 8U, 2.0}, std::tuple{8U, 8U, 40.0},
+                                     std::tuple{7U, 5U, 3.0}, std::tuple{4U, 3U, 0.0}}) {
+    ClaheOptions options;
+    options.tiles_x = tx;
+    options.tiles_y = ty;
+    options.clip_limit = clip;
+    const auto clahe = cv::createCLAHE(clip, cv::Size(static_cast<int>(tx), static_cast<int>(ty)));
+    for (bool sixteen : {false, true}) {
+      SCOPED_TRACE(std::to_string(tx) + "x" + std::to_string(ty) + " tiles, clip " +
+                   std::to_string(clip) + (sixteen ? ", 16-bit" : ", 8-bit"));
+      const int type = sixteen ? CV_16UC1 : CV_8UC1;
+      void* data = sixteen ? static_cast<void*>(deep.data()) : static_cast<void*>(grey.data());
+      const cv::Mat mat(static_cast<int>(height), static_cast<int>(width), type, data);
+      cv::Mat theirs;
+      clahe->apply(mat, theirs);
+      const ImageView view = ImageView::packed(
+          data, width, height, {ChannelLayout::Grey, sixteen ? SampleType::U16 : SampleType::U8});
+      cv::Mat cpu(mat.rows, mat.cols, type), gpu(mat.rows, mat.cols, type);
+      const auto bytes = [](cv::Mat& m) {
+        return std::span(reinterpret_cast<std::byte*>(m.data), m.total() * m.elemSize());
+      };
+      clahe_cpu(view, options, bytes(cpu));
+      context.clahe(view, options, bytes(gpu), RunOptions{Strategy::Gpu});
+      EXPECT_EQ(cv::countNonZero(cpu != theirs), 0);
+      EXPECT_EQ(cv::countNonZero(gpu != theirs), 0);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Photos, OpenCvAdjust, ::testing::Values("coffee.png", "rocket.jpg"),

@@ -10,6 +10,7 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/adjust.hpp"
+#include "gpuhist/clahe.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "inputs.hpp"
@@ -21,6 +22,8 @@ const char* verb_name(AdjustVerb verb) {
   switch (verb) {
     case AdjustVerb::Equalize:
       return "equalize";
+    case AdjustVerb::Clahe:
+      return "clahe";
     case AdjustVerb::Autolevel:
       return "autolevel";
     case AdjustVerb::Threshold:
@@ -35,6 +38,8 @@ const char* verb_help(AdjustVerb verb) {
   switch (verb) {
     case AdjustVerb::Equalize:
       return "Equalise an image's histogram";
+    case AdjustVerb::Clahe:
+      return "Contrast-limited adaptive histogram equalisation (CLAHE), tile by tile";
     case AdjustVerb::Autolevel:
       return "Stretch an image's contrast, clipping a share of the darkest and brightest pixels";
     case AdjustVerb::Threshold:
@@ -64,6 +69,15 @@ std::optional<std::pair<double, double>> parse_clip(const std::string& text) {
   return std::pair{values.front(), values.back()};
 }
 
+// "8x8" -> {8, 8}, each 1..256.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_tiles(const std::string& text) {
+  unsigned x = 0, y = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%ux%u%c", &x, &y, &extra) != 2) return std::nullopt;
+  if (x < 1 || x > 256 || y < 1 || y > 256) return std::nullopt;
+  return std::pair{x, y};
+}
+
 // "otsu", "triangle", or a whole number from -1 up.
 std::optional<std::int32_t> fixed_threshold(const std::string& method) {
   std::size_t used = 0;
@@ -90,6 +104,13 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustVerb verb, AdjustArgs& args) {
     cmd->add_option("--channels", args.channels,
                     "each: red, green and blue by their own histograms; luminance: the "
                     "luminance histogram's table on all three")
+        ->capture_default_str();
+  }
+  if (verb == AdjustVerb::Clahe) {
+    cmd->add_option("--tiles", args.tiles, "Tiles across x down, each 1..256")
+        ->capture_default_str();
+    cmd->add_option("--clip-limit", args.clip_limit,
+                    "Clip each tile's bins at this multiple of their mean count (0: no clipping)")
         ->capture_default_str();
   }
   if (verb == AdjustVerb::Autolevel) {
@@ -130,6 +151,11 @@ int run_adjust(const AdjustArgs& args) {
   if (args.method != "otsu" && args.method != "triangle" && !fixed) {
     return usage_error("bad --method '" + args.method + "' (otsu, triangle, or -1..65535)");
   }
+  const auto tiles = parse_tiles(args.tiles);
+  if (!tiles) return usage_error("bad --tiles '" + args.tiles + "' (WxH, each 1..256)");
+  if (!std::isfinite(args.clip_limit) || args.clip_limit < 0.0) {
+    return usage_error("--clip-limit must be a number from 0 up");
+  }
   if (!args.apply.empty() && args.apply != "cpu" && args.apply != "gpu") {
     return usage_error("unknown --apply '" + args.apply + "' (cpu, gpu)");
   }
@@ -153,10 +179,31 @@ int run_adjust(const AdjustArgs& args) {
                                         "this image has " + to_string(image.format) + " pixels");
     }
     const HistogramOptions options = tone_options(image.format, counting->options.luma);
+    if (args.verb == AdjustVerb::Clahe) {
+      ClaheOptions clahe;
+      clahe.tiles_x = tiles->first;
+      clahe.tiles_y = tiles->second;
+      clahe.clip_limit = args.clip_limit;
+      clahe.channels = use;
+      clahe.luma = options.luma;
+      std::vector<std::uint32_t> out((image.view().pixel_count() * pixel_bytes(image.format) + 3) /
+                                     4);
+      const auto bytes = std::as_writable_bytes(std::span(out));
+      if (on_gpu) {
+        context->clahe(image.view(), clahe, bytes, run);
+      } else {
+        clahe_cpu(image.view(), clahe, bytes,
+                  [&](const ImageView& tile) { return context->compute(tile, options, run); });
+      }
+      save_image(args.output,
+                 ImageView::packed(out.data(), image.width, image.height, image.format));
+      return kExitOk;
+    }
     const Histogram histogram = context->compute(image.view(), options, run);
     Lut lut;
     switch (args.verb) {
       case AdjustVerb::Equalize:
+      case AdjustVerb::Clahe:
         lut = equalize_lut(histogram, image.format, use);
         break;
       case AdjustVerb::Autolevel:

@@ -1,15 +1,19 @@
-// `gpuhist equalize|autolevel|threshold|match IN -o OUT`: an image adjusted by
-// its histogram, written at its own bit depth.
+// `gpuhist equalize|clahe|autolevel|threshold|match IN -o OUT`: an image
+// adjusted by its histogram (or its tiles' histograms), written at its own bit depth.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <cstdint>
 #include <string>
 
 namespace gpuhist::cli {
 
-enum class AdjustVerb { Equalize, Autolevel, Threshold, Match };
+enum class AdjustVerb { Equalize, Clahe, Autolevel, Threshold, Match };
+inline constexpr std::array<AdjustVerb, 5> kAdjustVerbs = {
+    AdjustVerb::Equalize, AdjustVerb::Clahe, AdjustVerb::Autolevel, AdjustVerb::Threshold,
+    AdjustVerb::Match};
 
 struct AdjustArgs {
   AdjustVerb verb = AdjustVerb::Equalize;
@@ -19,6 +23,8 @@ struct AdjustArgs {
   std::string clip = "0.5";            // autolevel: LOW[,HIGH] percent
   std::string method = "otsu";         // threshold: otsu | triangle | a value
   std::string reference;               // match
+  std::string tiles = "8x8";           // clahe: tiles across x down
+  double clip_limit = 2.0;             // clahe: times a tile's mean bin count
   std::string luma = "709";
   std::string strategy;  // counting; empty: the device's default
   std::string device = "auto";

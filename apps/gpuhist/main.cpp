@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <iostream>
 #include <set>
@@ -23,9 +24,9 @@ namespace {
 
 // `compute` is the default verb: `gpuhist photo.jpg` means `gpuhist compute photo.jpg`.
 std::vector<std::string> with_default_verb(int argc, char** argv) {
-  static const std::set<std::string> verbs = {"compute",   "devices", "bench",    "draw",
-                                              "video",     "view",    "equalize", "autolevel",
-                                              "threshold", "match"};
+  static const std::set<std::string> verbs = {"compute",   "devices",   "bench",    "draw",
+                                              "video",     "view",      "equalize", "clahe",
+                                              "autolevel", "threshold", "match"};
   static const std::set<std::string> top_level = {"-h", "--help", "--version"};
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && verbs.count(args.front()) == 0 && top_level.count(args.front()) == 0) {
@@ -52,11 +53,9 @@ int run(int argc, char** argv) {
   CLI::App* video_cmd = add_video_command(app, video);
   ViewArgs view;
   CLI::App* view_cmd = add_view_command(app, view);
-  std::vector<std::pair<CLI::App*, AdjustArgs>> adjust(4);
-  for (AdjustVerb verb :
-       {AdjustVerb::Equalize, AdjustVerb::Autolevel, AdjustVerb::Threshold, AdjustVerb::Match}) {
-    auto& [cmd, adjust_args] = adjust[static_cast<std::size_t>(verb)];
-    cmd = add_adjust_command(app, verb, adjust_args);
+  std::array<std::pair<CLI::App*, AdjustArgs>, kAdjustVerbs.size()> adjust;
+  for (std::size_t i = 0; i < kAdjustVerbs.size(); ++i) {
+    adjust[i].first = add_adjust_command(app, kAdjustVerbs[i], adjust[i].second);
   }
 
   std::vector<std::string> args = with_default_verb(argc, argv);

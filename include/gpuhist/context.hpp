@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "gpuhist/adjust.hpp"
+#include "gpuhist/clahe.hpp"
 #include "gpuhist/device_info.hpp"
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
@@ -66,6 +67,13 @@ class Context {
   // as apply_lut_cpu. Throws Error(InvalidArgument) as that does, or for a
   // CPU-only context; Error(Device) when the device fails.
   void apply_lut(const ImageView& image, const Lut& lut, std::span<std::byte> out) const;
+
+  // CLAHE with the tiles counted by `run`'s strategy and the pixels blended on
+  // the GPU: the same bytes as clahe_cpu. Throws Error(InvalidArgument) as that
+  // does, for a CPU-only context, or for tables larger than the device's shaders
+  // can read; Error(Device) when the device fails.
+  void clahe(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,
+             const RunOptions& run = {}) const;
 
   struct Impl;
 

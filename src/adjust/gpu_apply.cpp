@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
+#include <string>
 
 #include "gpuhist/error.hpp"
 #include "vulkan/device.hpp"
@@ -11,45 +13,96 @@
 namespace gpuhist::adjust {
 namespace {
 
-constexpr VkDeviceSize kBatchBytes = VkDeviceSize{64} << 20;  // at most, per buffer
+constexpr VkDeviceSize kBatchBytes = VkDeviceSize{64} << 20;  // at most, per pixel buffer
 constexpr std::uint32_t kGroupSize = 256;
 constexpr std::uint32_t kMaxGroups = 65535;
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 
+VkDeviceSize words_of(VkDeviceSize bytes) { return (bytes + 3) / 4; }
+
 }  // namespace
 
-GpuLutApplier::GpuLutApplier(const vk::Device& device) : device_(device), pipelines_(device) {}
+GpuAdjuster::GpuAdjuster(const vk::Device& device) : device_(device), pipelines_(device) {}
 
-void GpuLutApplier::apply(const ImageView& image, const Lut& lut, std::span<std::byte> out) {
+VkPipeline GpuAdjuster::pipeline(vk::Shader shader, PixelFormat format, std::uint32_t luma601,
+                                 std::uint32_t target) {
+  const std::array<vk::SpecConstant, 5> constants = {
+      vk::SpecConstant{vk::kSpecChannels, channel_count(format.layout)},
+      vk::SpecConstant{vk::kSpecSampleBits, format.sample == SampleType::U8 ? 8U : 16U},
+      vk::SpecConstant{vk::kSpecBins, format.sample == SampleType::U8 ? 256U : 65536U},
+      vk::SpecConstant{vk::kSpecLuma601, luma601}, vk::SpecConstant{vk::kSpecLutTarget, target}};
+  return pipelines_.get(shader, constants);
+}
+
+void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::byte> out) {
   validate_lut(image, lut, out.size());
-  const PixelFormat format = image.format;
-  const PixelFormat out_format = lut_output_format(format, lut);
-  const std::uint32_t size = format.sample == SampleType::U8 ? 256U : 65536U;
-
-  // The tables, widened to 32 bits; unused ones stay zero.
-  const VkDeviceSize table_bytes = VkDeviceSize{4} * size * 4;
-  vk::ensure_buffer(tables_, device_, table_bytes, kStorage, vk::MemoryUse::Upload);
-  auto* tables = static_cast<std::uint32_t*>(tables_.mapped());
+  const std::uint32_t size = image.format.sample == SampleType::U8 ? 256U : 65536U;
+  // The four tables, widened to 32 bits; unused ones stay zero.
+  vk::ensure_buffer(data_, device_, VkDeviceSize{4} * size * 4, kStorage, vk::MemoryUse::Upload);
+  auto* tables = static_cast<std::uint32_t*>(data_.mapped());
   for (std::size_t c = 0; c < 4; ++c) {
     const std::vector<std::uint16_t>& table = lut.tables[c];
     for (std::uint32_t v = 0; v < size; ++v) tables[c * size + v] = table.empty() ? 0 : table[v];
   }
+  const VkPipeline p =
+      pipeline(vk::Shader::ApplyLut, image.format, lut.luma == LumaWeights::Rec601 ? 1U : 0U,
+               lut.target == LutTarget::Luminance ? 1U : 0U);
+  run_rows(image, lut_output_format(image.format, lut), p, data_, vk::PushParams{}, out);
+}
 
-  // Rows per batch: each buffer within the storage range and the batch size.
-  const std::size_t in_row = std::size_t{image.width} * pixel_bytes(format);
+void GpuAdjuster::clahe(const ImageView& image, const ClahePlan& plan, std::span<std::byte> out) {
+  // Columns, then rows, four words each; then the tables, two values a word.
+  const VkDeviceSize row_data = VkDeviceSize{4} * image.width;
+  const VkDeviceSize table_data = row_data + VkDeviceSize{4} * image.height;
+  const VkDeviceSize words = table_data + words_of(plan.tables.size() * 2);
+  if (words * 4 > device_.info().max_storage_buffer_range) {
+    throw Error(ErrorKind::InvalidArgument,
+                "the CLAHE tables (" + std::to_string(words * 4) +
+                    " bytes) exceed what the device's shaders can read; use fewer tiles, or the "
+                    "CPU");
+  }
+  vk::ensure_buffer(data_, device_, words * 4, kStorage, vk::MemoryUse::Upload);
+  auto* data = static_cast<std::uint32_t*>(data_.mapped());
+  const auto put_axis = [](const ClaheAxis& axis, std::uint32_t* at) {
+    for (std::size_t i = 0; i < axis.first.size(); ++i, at += 4) {
+      at[0] = axis.first[i];
+      at[1] = axis.second[i];
+      at[2] = std::bit_cast<std::uint32_t>(axis.first_weight[i]);
+      at[3] = std::bit_cast<std::uint32_t>(axis.second_weight[i]);
+    }
+  };
+  put_axis(plan.columns, data);
+  put_axis(plan.rows, data + row_data);
+  std::memset(data + table_data, 0, words_of(plan.tables.size() * 2) * 4);
+  std::memcpy(data + table_data, plan.tables.data(), plan.tables.size() * 2);  // little-endian
+
+  vk::PushParams params;  // read by clahe_apply.comp as ClaheParams
+  params.width = image.width;
+  params.chunk_count = static_cast<std::uint32_t>(row_data);  // rowData
+  params.stride = static_cast<std::uint32_t>(table_data);     // tableData
+  params.first = plan.tiles_x;                                // tilesX
+  params.group_count = plan.lut_channels;                     // lutChannels
+  run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), data_, params,
+           out);
+}
+
+void GpuAdjuster::run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
+                           const vk::Buffer& data, vk::PushParams params,
+                           std::span<std::byte> out) {
+  // Rows per batch: each pixel buffer within the storage range and the batch size.
+  const std::size_t in_row = std::size_t{image.width} * pixel_bytes(image.format);
   const std::size_t out_row = std::size_t{image.width} * pixel_bytes(out_format);
   const VkDeviceSize limit =
       std::min<VkDeviceSize>(kBatchBytes, device_.info().max_storage_buffer_range) &
       ~VkDeviceSize{3};
-  const auto rows = static_cast<std::uint32_t>(
-      std::clamp<VkDeviceSize>(limit / std::max(in_row, out_row), 1, image.height));
-  const VkDeviceSize in_bytes = (VkDeviceSize{rows} * in_row + 3) & ~VkDeviceSize{3};
-  const VkDeviceSize out_bytes = (VkDeviceSize{rows} * out_row + 3) & ~VkDeviceSize{3};
   if (in_row > limit || out_row > limit) {
     throw Error(ErrorKind::InvalidArgument,
-                "a row of this image is larger than the device's "
-                "storage buffers");
+                "a row of this image is larger than the device's storage buffers");
   }
+  const auto rows = static_cast<std::uint32_t>(
+      std::clamp<VkDeviceSize>(limit / std::max(in_row, out_row), 1, image.height));
+  const VkDeviceSize in_bytes = words_of(VkDeviceSize{rows} * in_row) * 4;
+  const VkDeviceSize out_bytes = words_of(VkDeviceSize{rows} * out_row) * 4;
   vk::ensure_buffer(staging_, device_, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                     vk::MemoryUse::Upload);
   vk::ensure_buffer(input_, device_, in_bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -59,30 +112,20 @@ void GpuLutApplier::apply(const ImageView& image, const Lut& lut, std::span<std:
   vk::ensure_buffer(readback_, device_, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                     vk::MemoryUse::Readback);
 
-  const std::array<vk::SpecConstant, 5> constants = {
-      vk::SpecConstant{vk::kSpecChannels, channel_count(format.layout)},
-      vk::SpecConstant{vk::kSpecSampleBits, format.sample == SampleType::U8 ? 8U : 16U},
-      vk::SpecConstant{vk::kSpecBins, size},
-      vk::SpecConstant{vk::kSpecLuma601, lut.luma == LumaWeights::Rec601 ? 1U : 0U},
-      vk::SpecConstant{vk::kSpecLutTarget, lut.target == LutTarget::Luminance ? 1U : 0U}};
-  const VkPipeline pipeline = pipelines_.get(vk::Shader::ApplyLut, constants);
-
   for (std::uint32_t y0 = 0; y0 < image.height; y0 += rows) {
     const std::uint32_t count = std::min(rows, image.height - y0);
     auto* staged = static_cast<std::byte*>(staging_.mapped());
     for (std::uint32_t y = 0; y < count; ++y) {
       std::memcpy(staged + std::size_t{y} * in_row, image.row(y0 + y), in_row);
     }
-    const VkDeviceSize batch_in = (VkDeviceSize{count} * in_row + 3) & ~VkDeviceSize{3};
-    const VkDeviceSize batch_out = (VkDeviceSize{count} * out_row + 3) & ~VkDeviceSize{3};
-    vk::Submission submission(device_, pipelines_, {input_.get(), output_.get(), tables_.get()});
-    submission.copy(staging_.get(), input_.get(), batch_in);
+    const VkDeviceSize batch_out = words_of(VkDeviceSize{count} * out_row) * 4;
+    vk::Submission submission(device_, pipelines_, {input_.get(), output_.get(), data.get()});
+    submission.copy(staging_.get(), input_.get(), words_of(VkDeviceSize{count} * in_row) * 4);
     submission.barrier();
-    vk::PushParams params;
     params.pixel_count = count * image.width;
-    const VkDeviceSize words = batch_out / 4;
+    params.chunk_base = y0;  // the batch's first row (clahe_apply.comp)
     const auto groups = static_cast<std::uint32_t>(
-        std::clamp<VkDeviceSize>((words + kGroupSize - 1) / kGroupSize, 1, kMaxGroups));
+        std::clamp<VkDeviceSize>((batch_out / 4 + kGroupSize - 1) / kGroupSize, 1, kMaxGroups));
     submission.dispatch(pipeline, params, groups);
     submission.barrier();
     submission.copy(output_.get(), readback_.get(), batch_out);

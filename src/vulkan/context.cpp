@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "adjust/clahe_plan.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
 #include "gpuhist/error.hpp"
@@ -92,8 +93,25 @@ void Context::apply_lut(const ImageView& image, const Lut& lut, std::span<std::b
   validate_lut(image, lut, out.size());
   const vk::Device& device = impl_->drawing_device("applying tables on the GPU");
   std::lock_guard lock(impl_->mutex);
-  if (!impl_->applier) impl_->applier = std::make_unique<adjust::GpuLutApplier>(device);
-  impl_->applier->apply(image, lut, out);
+  if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
+  impl_->adjuster->apply(image, lut, out);
+}
+
+void Context::clahe(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,
+                    const RunOptions& run) const {
+  validate(image);
+  validate(options, image.format);
+  const std::uint64_t bytes = image.pixel_count() * pixel_bytes(image.format);
+  if (out.size() < bytes) {
+    throw Error(ErrorKind::InvalidArgument, "the output needs " + std::to_string(bytes) + " bytes");
+  }
+  const vk::Device& device = impl_->drawing_device("CLAHE on the GPU");
+  const HistogramOptions tone = tone_options(image.format, options.luma);
+  const adjust::ClahePlan plan = adjust::make_clahe_plan(
+      image, options, [&](const ImageView& tile) { return compute(tile, tone, run); });
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
+  impl_->adjuster->clahe(image, plan, out);
 }
 
 }  // namespace gpuhist

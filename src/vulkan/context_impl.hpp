@@ -25,7 +25,7 @@ struct Context::Impl {
   std::unique_ptr<vk::GpuCounter> counter;
   std::unique_ptr<render::GpuRenderer> renderer;     // built on first use
   std::unique_ptr<render::OverlayRenderer> overlay;  // built on first use
-  std::unique_ptr<adjust::GpuLutApplier> applier;    // built on first use
+  std::unique_ptr<adjust::GpuAdjuster> adjuster;     // built on first use
   mutable std::mutex mutex;  // one call at a time owns the queue and the reused buffers
 
   // The device for the GPU renderers and the table applier; throws

@@ -2,6 +2,7 @@
 
 #include "shaders/apply_lut_comp_spv.hpp"
 #include "shaders/chunks_reduce_comp_spv.hpp"
+#include "shaders/clahe_apply_comp_spv.hpp"
 #include "shaders/chunks_sum_comp_spv.hpp"
 #include "shaders/copy_quads_comp_spv.hpp"
 #include "shaders/hist_atomic_comp_spv.hpp"
@@ -45,6 +46,8 @@ std::span<const std::uint32_t> spirv(Shader shader) {
       return spirv::split_planes_comp;
     case Shader::ApplyLut:
       return spirv::apply_lut_comp;
+    case Shader::ClaheApply:
+      return spirv::clahe_apply_comp;
   }
   return {};
 }

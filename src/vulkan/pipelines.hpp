@@ -31,6 +31,7 @@ enum class Shader : std::uint8_t {
   MergeCopies,
   SplitPlanes,
   ApplyLut,
+  ClaheApply,
 };
 
 // Mirrors `Params` in src/shaders/params.glsl.

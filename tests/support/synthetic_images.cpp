@@ -31,6 +31,12 @@ std::vector<PixelFormat> all_formats() {
   return formats;
 }
 
+std::vector<PixelFormat> integer_formats() {
+  std::vector<PixelFormat> formats = all_formats();
+  std::erase_if(formats, [](PixelFormat f) { return f.sample == SampleType::F32; });
+  return formats;
+}
+
 namespace {
 
 float special_float(std::mt19937& rng) {

@@ -30,4 +30,7 @@ TestImage make_image(PixelFormat format, std::uint32_t width, std::uint32_t heig
 // Every layout x sample type combination.
 std::vector<PixelFormat> all_formats();
 
+// The 8- and 16-bit ones: what adjustments take.
+std::vector<PixelFormat> integer_formats();
+
 }  // namespace gpuhist::test

@@ -1,0 +1,158 @@
+#include "adjust/clahe_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist::adjust {
+namespace {
+
+// OpenCV's BORDER_REFLECT_101 index into 0..len-1 (cv::borderInterpolate).
+std::int64_t reflect_101(std::int64_t p, std::int64_t len) {
+  if (len == 1) return 0;
+  while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
+  return p;
+}
+
+// The image extended by reflection to a whole number of tiles, as OpenCV's
+// CLAHE extends it when either side does not divide (both sides then grow).
+struct Extended {
+  std::vector<std::byte> pixels;
+  ImageView view;
+};
+
+Extended extend(const ImageView& image, std::uint32_t tiles_x, std::uint32_t tiles_y) {
+  Extended ext;
+  const std::uint32_t width = image.width + tiles_x - image.width % tiles_x;
+  const std::uint32_t height = image.height + tiles_y - image.height % tiles_y;
+  const std::size_t bpp = pixel_bytes(image.format);
+  ext.pixels.resize(std::size_t{width} * height * bpp);
+  for (std::uint32_t y = 0; y < height; ++y) {
+    const std::byte* in = image.row(static_cast<std::uint32_t>(reflect_101(y, image.height)));
+    std::byte* out = ext.pixels.data() + std::size_t{y} * width * bpp;
+    std::memcpy(out, in, image.width * bpp);
+    for (std::uint32_t x = image.width; x < width; ++x) {
+      std::memcpy(out + x * bpp, in + static_cast<std::size_t>(reflect_101(x, image.width)) * bpp,
+                  bpp);
+    }
+  }
+  ext.view = ImageView::packed(ext.pixels.data(), width, height, image.format);
+  return ext;
+}
+
+// OpenCV's CLAHE_CalcLut_Body for one tile's counts.
+void tile_table(std::span<const std::uint64_t> counts, std::int64_t clip_limit, float scale,
+                std::uint16_t* table) {
+  const auto bins = static_cast<std::int64_t>(counts.size());
+  std::vector<std::int64_t> h(counts.begin(), counts.end());
+  if (clip_limit > 0) {
+    std::int64_t clipped = 0;
+    for (auto& c : h) {
+      if (c > clip_limit) {
+        clipped += c - clip_limit;
+        c = clip_limit;
+      }
+    }
+    const std::int64_t batch = clipped / bins;
+    std::int64_t residual = clipped - batch * bins;
+    for (auto& c : h) c += batch;
+    if (residual != 0) {
+      const std::int64_t step = std::max<std::int64_t>(bins / residual, 1);
+      for (std::int64_t i = 0; i < bins && residual > 0; i += step, --residual)
+        ++h[static_cast<std::size_t>(i)];
+    }
+  }
+  const auto max = static_cast<float>(bins - 1);
+  std::int64_t sum = 0;
+  for (std::int64_t i = 0; i < bins; ++i) {
+    sum += h[static_cast<std::size_t>(i)];
+    // saturate_cast<T>(float): round half to even, then clamp.
+    const float value = std::nearbyint(static_cast<float>(sum) * scale);
+    table[i] = static_cast<std::uint16_t>(std::clamp(value, 0.0f, max));
+  }
+}
+
+ClaheAxis axis(std::uint32_t length, std::uint32_t tile, std::uint32_t tiles) {
+  ClaheAxis a;
+  a.first.resize(length);
+  a.second.resize(length);
+  a.first_weight.resize(length);
+  a.second_weight.resize(length);
+  const float inverse = 1.0f / static_cast<float>(tile);
+  for (std::uint32_t i = 0; i < length; ++i) {
+    const float position = static_cast<float>(i) * inverse - 0.5f;
+    const auto t1 = static_cast<std::int64_t>(std::floor(position));
+    const float weight = position - static_cast<float>(t1);
+    a.second_weight[i] = weight;
+    a.first_weight[i] = 1.0f - weight;
+    a.first[i] = static_cast<std::uint32_t>(std::max<std::int64_t>(t1, 0));
+    a.second[i] = static_cast<std::uint32_t>(std::min<std::int64_t>(t1 + 1, tiles - 1));
+  }
+  return a;
+}
+
+}  // namespace
+
+ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
+                          const TileCounter& count) {
+  validate(image);
+  validate(options, image.format);
+  const std::uint32_t tx = options.tiles_x, ty = options.tiles_y;
+  Extended ext;
+  ImageView source = image;
+  if (image.width % tx != 0 || image.height % ty != 0) {
+    ext = extend(image, tx, ty);
+    source = ext.view;
+  }
+  const std::uint32_t tile_w = source.width / tx, tile_h = source.height / ty;
+
+  ClahePlan plan;
+  plan.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
+  const bool each = is_colour(image.format.layout) && options.channels == ToneChannels::Each;
+  plan.lut_channels = each ? 3U : 1U;
+  plan.tiles_x = tx;
+  plan.tables.resize(std::size_t{tx} * ty * plan.lut_channels * plan.size);
+  const std::int64_t total = std::int64_t{tile_w} * tile_h;
+  const float scale = static_cast<float>(plan.size - 1) / static_cast<float>(total);
+  std::int64_t clip_limit = 0;
+  if (options.clip_limit > 0.0) {
+    clip_limit = std::max<std::int64_t>(
+        static_cast<std::int64_t>(options.clip_limit * static_cast<double>(total) / plan.size), 1);
+  }
+  const std::size_t bpp = pixel_bytes(image.format);
+  for (std::uint32_t t = 0; t < tx * ty; ++t) {
+    ImageView tile = source;
+    tile.data = source.row((t / tx) * tile_h) + std::size_t{t % tx} * tile_w * bpp;
+    tile.width = tile_w;
+    tile.height = tile_h;
+    const Histogram h = count(tile);
+    for (std::uint32_t k = 0; k < plan.lut_channels; ++k) {
+      const Channel channel = each ? static_cast<Channel>(k) : Channel::Luminance;
+      tile_table(h.counts(channel), clip_limit, scale,
+                 plan.tables.data() + (std::size_t{t} * plan.lut_channels + k) * plan.size);
+    }
+  }
+  plan.columns = axis(image.width, tile_w, tx);
+  plan.rows = axis(image.height, tile_h, ty);
+  return plan;
+}
+
+std::uint32_t ClahePlan::blend(std::uint32_t x, std::uint32_t y, std::uint32_t k,
+                               std::uint32_t v) const {
+  const auto at = [&](std::uint32_t tile_row, std::uint32_t tile_column) {
+    return static_cast<float>(
+        tables[((std::size_t{tile_row} * tiles_x + tile_column) * lut_channels + k) * size + v]);
+  };
+  const std::uint32_t r1 = rows.first[y], r2 = rows.second[y];
+  const std::uint32_t c1 = columns.first[x], c2 = columns.second[x];
+  const float xa1 = columns.first_weight[x], xa = columns.second_weight[x];
+  const float res = (at(r1, c1) * xa1 + at(r1, c2) * xa) * rows.first_weight[y] +
+                    (at(r2, c1) * xa1 + at(r2, c2) * xa) * rows.second_weight[y];
+  return static_cast<std::uint32_t>(
+      std::clamp(std::nearbyint(res), 0.0f, static_cast<float>(size - 1)));
+}
+
+}  // namespace gpuhist::adjust

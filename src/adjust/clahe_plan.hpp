@@ -1,0 +1,44 @@
+// What the CPU and the GPU appliers of CLAHE share, computed on the host as
+// OpenCV computes it: each tile's tables, and for every column and row the two
+// tiles to blend with their weights.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gpuhist/clahe.hpp"
+
+namespace gpuhist::adjust {
+
+// For each column (or row): the nearer and farther tile index and their
+// weights, as OpenCV's CLAHE_Interpolation_Body computes them in floats.
+struct ClaheAxis {
+  std::vector<std::uint32_t> first, second;
+  std::vector<float> first_weight, second_weight;
+};
+
+struct ClahePlan {
+  std::uint32_t size = 256;        // values per table: 256 or 65536
+  std::uint32_t lut_channels = 1;  // tables per tile: 3 (each channel) or 1
+  std::uint32_t tiles_x = 1;
+  // tables[((tile_y * tiles_x + tile_x) * lut_channels + k) * size + v]
+  std::vector<std::uint16_t> tables;
+  ClaheAxis columns;  // tile columns
+  ClaheAxis rows;     // tile rows
+
+  // The table a sample of channel `channel` (0..2, or 0 for grey) goes through.
+  [[nodiscard]] std::uint32_t table_of(std::uint32_t channel) const {
+    return lut_channels == 1 ? 0 : channel;
+  }
+  // Pixel (x, y)'s output for sample value v through table k: the bilinear
+  // blend of the four nearest tiles' tables, rounded to even and clamped.
+  [[nodiscard]] std::uint32_t blend(std::uint32_t x, std::uint32_t y, std::uint32_t k,
+                                    std::uint32_t v) const;
+};
+
+// Counts the tiles with `count` and makes the plan. Throws Error(InvalidArgument)
+// for bad options or a bad view.
+[[nodiscard]] ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
+                                        const TileCounter& count);
+
+}  // namespace gpuhist::adjust

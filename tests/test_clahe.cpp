@@ -1,0 +1,106 @@
+// CLAHE: the GPU blend against the CPU one, byte for byte, on every integer
+// format, tile grid and channel choice; and what it refuses. (Against OpenCV's
+// CLAHE: test_opencv.)
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "gpuhist/clahe.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
+#include "support/shared_context.hpp"
+#include "support/synthetic_images.hpp"
+
+namespace gpuhist {
+namespace {
+
+std::vector<std::byte> run_cpu(const ImageView& view, const ClaheOptions& options) {
+  std::vector<std::byte> out(view.pixel_count() * pixel_bytes(view.format));
+  clahe_cpu(view, options, out);
+  return out;
+}
+
+TEST(Clahe, GpuEqualsCpuOnEveryIntegerFormat) {
+  const Context& context = test::gpu_context();
+  ASSERT_NE(context.device(), nullptr);
+  std::uint32_t seed = 1;
+  for (PixelFormat format : test::integer_formats()) {
+    for (const auto& [w, h, pad] :
+         {std::tuple{1U, 1U, 0U}, std::tuple{37U, 21U, 4U}, std::tuple{64U, 48U, 0U}}) {
+      for (const auto& [tx, ty, clip] :
+           {std::tuple{8U, 8U, 2.0}, std::tuple{3U, 5U, 0.0}, std::tuple{1U, 1U, 40.0}}) {
+        for (ToneChannels channels : {ToneChannels::Each, ToneChannels::Luminance}) {
+          const test::TestImage image =
+              test::make_image(format, w, h, test::Content::Gradient, ++seed, pad);
+          ClaheOptions options;
+          options.tiles_x = tx;
+          options.tiles_y = ty;
+          options.clip_limit = clip;
+          options.channels = channels;
+          const std::vector<std::byte> cpu = run_cpu(image.view, options);
+          std::vector<std::byte> gpu(cpu.size());
+          context.clahe(image.view, options, gpu, RunOptions{Strategy::Gpu});
+          EXPECT_EQ(cpu, gpu) << to_string(format) << " " << w << "x" << h << " tiles " << tx << "x"
+                              << ty << " clip " << clip;
+        }
+      }
+    }
+  }
+}
+
+TEST(Clahe, EqualisesWithinTiles) {
+  // Two halves, dark (values 10..19) and bright (200..209): with a tile per
+  // half and no clipping each half spreads over the whole range on its own.
+  std::vector<std::uint8_t> pixels(64 * 32);
+  for (std::uint32_t y = 0; y < 32; ++y) {
+    for (std::uint32_t x = 0; x < 64; ++x) {
+      pixels[y * 64 + x] = static_cast<std::uint8_t>((x < 32 ? 10 : 200) + (x + y) % 10);
+    }
+  }
+  const ImageView view =
+      ImageView::packed(pixels.data(), 64, 32, {ChannelLayout::Grey, SampleType::U8});
+  ClaheOptions options;
+  options.tiles_x = 2;
+  options.tiles_y = 1;
+  options.clip_limit = 0.0;
+  const std::vector<std::byte> out = run_cpu(view, options);
+  const auto at = [&](std::uint32_t x, std::uint32_t y) {
+    return std::to_integer<int>(out[y * 64 + x]);
+  };
+  // Columns 0..15 take the dark tile's table alone, 48..63 the bright one's.
+  // Each tile's lowest value (a tenth of its pixels) goes near 255 / 10, its
+  // highest to 255.
+  EXPECT_LE(at(0, 0), 30);    // 10, the dark tile's lowest
+  EXPECT_GE(at(9, 0), 250);   // 19, its highest
+  EXPECT_LE(at(60, 0), 30);   // 200, the bright tile's lowest
+  EXPECT_GE(at(63, 6), 250);  // 209, its highest
+}
+
+TEST(Clahe, RefusesBadOptionsAndFloatAndNeedsADeviceForTheGpu) {
+  const test::TestImage image =
+      test::make_image({ChannelLayout::Grey, SampleType::U8}, 8, 8, test::Content::Random, 3);
+  std::vector<std::byte> out(64);
+  for (const auto& [tx, ty, clip] :
+       {std::tuple{0U, 8U, 2.0}, std::tuple{8U, 257U, 2.0}, std::tuple{8U, 8U, -1.0}}) {
+    ClaheOptions options;
+    options.tiles_x = tx;
+    options.tiles_y = ty;
+    options.clip_limit = clip;
+    EXPECT_THROW(clahe_cpu(image.view, options, out), Error);
+  }
+  std::vector<std::byte> small(63);
+  EXPECT_THROW(clahe_cpu(image.view, {}, small), Error);
+  const test::TestImage hdr =
+      test::make_image({ChannelLayout::RGB, SampleType::F32}, 4, 4, test::Content::Random, 3);
+  std::vector<std::byte> floats(4 * 4 * 12);
+  EXPECT_THROW(clahe_cpu(hdr.view, {}, floats), Error);
+  try {
+    Context::open("cpu").clahe(image.view, {}, out);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+  }
+}
+
+}  // namespace
+}  // namespace gpuhist
