@@ -3,14 +3,11 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <optional>
 #include <sstream>
 #include <vector>
 
 #include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "gpuhist/adjust.hpp"
-#include "gpuhist/clahe.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "inputs.hpp"
@@ -18,33 +15,17 @@
 namespace gpuhist::cli {
 namespace {
 
-const char* verb_name(AdjustVerb verb) {
-  switch (verb) {
-    case AdjustVerb::Equalize:
-      return "equalize";
-    case AdjustVerb::Clahe:
-      return "clahe";
-    case AdjustVerb::Autolevel:
-      return "autolevel";
-    case AdjustVerb::Threshold:
-      return "threshold";
-    case AdjustVerb::Match:
-      return "match";
-  }
-  return "";
-}
-
-const char* verb_help(AdjustVerb verb) {
-  switch (verb) {
-    case AdjustVerb::Equalize:
+const char* verb_help(AdjustKind kind) {
+  switch (kind) {
+    case AdjustKind::Equalize:
       return "Equalise an image's histogram";
-    case AdjustVerb::Clahe:
+    case AdjustKind::Clahe:
       return "Contrast-limited adaptive histogram equalisation (CLAHE), tile by tile";
-    case AdjustVerb::Autolevel:
+    case AdjustKind::Autolevel:
       return "Stretch an image's contrast, clipping a share of the darkest and brightest pixels";
-    case AdjustVerb::Threshold:
+    case AdjustKind::Threshold:
       return "Binarise an image's luminance at Otsu's, the triangle or a given threshold";
-    case AdjustVerb::Match:
+    case AdjustKind::Match:
       return "Match an image's histogram to a reference image's";
   }
   return "";
@@ -78,7 +59,7 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_tiles(const std::st
   return std::pair{x, y};
 }
 
-// "otsu", "triangle", or a whole number from -1 up.
+// A whole number from -1 to 65535.
 std::optional<std::int32_t> fixed_threshold(const std::string& method) {
   std::size_t used = 0;
   try {
@@ -93,36 +74,97 @@ std::optional<std::int32_t> fixed_threshold(const std::string& method) {
 
 }  // namespace
 
-CLI::App* add_adjust_command(CLI::App& app, AdjustVerb verb, AdjustArgs& args) {
-  args.verb = verb;
-  args.max_pixels = kDefaultMaxPixels;
-  CLI::App* cmd = app.add_subcommand(verb_name(verb), verb_help(verb));
-  cmd->add_option("input", args.input, "Image file (8- or 16-bit samples)")->required();
-  cmd->add_option("-o,--output", args.output, "The adjusted image; its extension picks the format")
-      ->required();
-  if (verb != AdjustVerb::Threshold) {
-    cmd->add_option("--channels", args.channels,
+void add_adjust_options(CLI::App* cmd, std::optional<AdjustKind> kind, AdjustParams& params) {
+  const auto takes = [&](AdjustKind k) { return !kind || *kind == k; };
+  if (!kind || *kind != AdjustKind::Threshold) {
+    cmd->add_option("--channels", params.channels,
                     "each: red, green and blue by their own histograms; luminance: the "
                     "luminance histogram's table on all three")
         ->capture_default_str();
   }
-  if (verb == AdjustVerb::Clahe) {
-    cmd->add_option("--tiles", args.tiles, "Tiles across x down, each 1..256")
+  if (takes(AdjustKind::Clahe)) {
+    cmd->add_option("--tiles", params.tiles, "clahe: tiles across x down, each 1..256")
         ->capture_default_str();
-    cmd->add_option("--clip-limit", args.clip_limit,
-                    "Clip each tile's bins at this multiple of their mean count (0: no clipping)")
-        ->capture_default_str();
-  }
-  if (verb == AdjustVerb::Autolevel) {
-    cmd->add_option("--clip", args.clip,
-                    "Percent of the pixels clipped to black and to white: LOW[,HIGH], 0..50")
+    cmd->add_option("--clip-limit", params.clip_limit,
+                    "clahe: clip each tile's bins at this multiple of their mean count (0: none)")
         ->capture_default_str();
   }
-  if (verb == AdjustVerb::Threshold) {
-    cmd->add_option("--method", args.method, "otsu, triangle, or a threshold value (-1..M)")
+  if (takes(AdjustKind::Autolevel)) {
+    cmd->add_option("--clip", params.clip,
+                    "autolevel: percent of the pixels clipped to black and to white: LOW[,HIGH], "
+                    "0..50")
         ->capture_default_str();
   }
-  if (verb == AdjustVerb::Match) {
+  if (takes(AdjustKind::Threshold)) {
+    cmd->add_option("--method", params.method,
+                    "threshold: otsu, triangle, or a threshold value (-1..M)")
+        ->capture_default_str();
+  }
+}
+
+std::optional<Adjustment> parse_adjustment(AdjustKind kind, const AdjustParams& params,
+                                           LumaWeights luma) {
+  Adjustment a;
+  a.kind = kind;
+  a.luma = luma;
+  if (params.channels != "each" && params.channels != "luminance") {
+    usage_error("unknown --channels '" + params.channels + "' (each, luminance)");
+    return std::nullopt;
+  }
+  a.channels = params.channels == "each" ? ToneChannels::Each : ToneChannels::Luminance;
+  const auto clip = parse_clip(params.clip);
+  if (!clip) {
+    usage_error("bad --clip '" + params.clip + "' (LOW[,HIGH], each 0..50)");
+    return std::nullopt;
+  }
+  a.low = clip->first;
+  a.high = clip->second;
+  const auto tiles = parse_tiles(params.tiles);
+  if (!tiles) {
+    usage_error("bad --tiles '" + params.tiles + "' (WxH, each 1..256)");
+    return std::nullopt;
+  }
+  a.tiles_x = tiles->first;
+  a.tiles_y = tiles->second;
+  if (!std::isfinite(params.clip_limit) || params.clip_limit < 0.0) {
+    usage_error("--clip-limit must be a number from 0 up");
+    return std::nullopt;
+  }
+  a.clip_limit = params.clip_limit;
+  if (params.method == "otsu" || params.method == "triangle") {
+    a.method = params.method == "otsu" ? ThresholdMethod::Otsu : ThresholdMethod::Triangle;
+  } else if (const auto fixed = fixed_threshold(params.method)) {
+    a.method = ThresholdMethod::Fixed;
+    a.threshold = *fixed;
+  } else {
+    usage_error("bad --method '" + params.method + "' (otsu, triangle, or -1..65535)");
+    return std::nullopt;
+  }
+  return a;
+}
+
+std::optional<bool> parse_apply(const std::string& apply, const Context& context) {
+  if (!apply.empty() && apply != "cpu" && apply != "gpu") {
+    usage_error("unknown --apply '" + apply + "' (cpu, gpu)");
+    return std::nullopt;
+  }
+  if (apply == "gpu" && context.device() == nullptr) {
+    usage_error("--apply gpu needs a Vulkan device, and none is in use");
+    return std::nullopt;
+  }
+  return apply == "gpu" ||
+         (apply.empty() && context.device() != nullptr && context.device()->hardware());
+}
+
+CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
+  args.kind = kind;
+  args.max_pixels = kDefaultMaxPixels;
+  CLI::App* cmd = app.add_subcommand(std::string(to_string(kind)), verb_help(kind));
+  cmd->add_option("input", args.input, "Image file (8- or 16-bit samples)")->required();
+  cmd->add_option("-o,--output", args.output, "The adjusted image; its extension picks the format")
+      ->required();
+  add_adjust_options(cmd, kind, args.params);
+  if (kind == AdjustKind::Match) {
     cmd->add_option("--reference", args.reference, "The image whose histogram to match")
         ->required();
   }
@@ -141,105 +183,42 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustVerb verb, AdjustArgs& args) {
 int run_adjust(const AdjustArgs& args) {
   const auto counting = parse_counting(kDefaultBins, args.luma, args.strategy);
   if (!counting) return kExitUsage;
-  if (args.channels != "each" && args.channels != "luminance") {
-    return usage_error("unknown --channels '" + args.channels + "' (each, luminance)");
-  }
-  const ToneChannels use = args.channels == "each" ? ToneChannels::Each : ToneChannels::Luminance;
-  const auto clip = parse_clip(args.clip);
-  if (!clip) return usage_error("bad --clip '" + args.clip + "' (LOW[,HIGH], each 0..50)");
-  const std::optional<std::int32_t> fixed = fixed_threshold(args.method);
-  if (args.method != "otsu" && args.method != "triangle" && !fixed) {
-    return usage_error("bad --method '" + args.method + "' (otsu, triangle, or -1..65535)");
-  }
-  const auto tiles = parse_tiles(args.tiles);
-  if (!tiles) return usage_error("bad --tiles '" + args.tiles + "' (WxH, each 1..256)");
-  if (!std::isfinite(args.clip_limit) || args.clip_limit < 0.0) {
-    return usage_error("--clip-limit must be a number from 0 up");
-  }
-  if (!args.apply.empty() && args.apply != "cpu" && args.apply != "gpu") {
-    return usage_error("unknown --apply '" + args.apply + "' (cpu, gpu)");
-  }
+  std::optional<Adjustment> adjustment =
+      parse_adjustment(args.kind, args.params, counting->options.luma);
+  if (!adjustment) return kExitUsage;
   if (args.max_pixels == 0) return usage_error("--max-pixels must be at least 1");
   RunOptions run = counting->run;
   int status = kExitOk;
   std::optional<Context> context = open_for(args.device, run, status);
   if (!context) return status;
-  if (args.apply == "gpu" && context->device() == nullptr) {
-    return usage_error("--apply gpu needs a Vulkan device, and none is in use");
-  }
-  const bool on_gpu = args.apply == "gpu" || (args.apply.empty() && context->device() != nullptr &&
-                                              context->device()->hardware());
+  const std::optional<bool> on_gpu = parse_apply(args.apply, *context);
+  if (!on_gpu) return kExitUsage;
   try {
-    const Image image = [&] {
-      const LoadOptions options{args.max_pixels, true};
-      return load_image(args.input, options);
-    }();
+    const Image image = load_image(args.input, LoadOptions{args.max_pixels, true});
     if (image.format.sample == SampleType::F32) {
       throw Error(ErrorKind::Input, args.input + ": adjustments need 8- or 16-bit samples, and " +
                                         "this image has " + to_string(image.format) + " pixels");
     }
-    const HistogramOptions options = tone_options(image.format, counting->options.luma);
-    if (args.verb == AdjustVerb::Clahe) {
-      ClaheOptions clahe;
-      clahe.tiles_x = tiles->first;
-      clahe.tiles_y = tiles->second;
-      clahe.clip_limit = args.clip_limit;
-      clahe.channels = use;
-      clahe.luma = options.luma;
-      std::vector<std::uint32_t> out((image.view().pixel_count() * pixel_bytes(image.format) + 3) /
-                                     4);
-      const auto bytes = std::as_writable_bytes(std::span(out));
-      if (on_gpu) {
-        context->clahe(image.view(), clahe, bytes, run);
-      } else {
-        clahe_cpu(image.view(), clahe, bytes,
-                  [&](const ImageView& tile) { return context->compute(tile, options, run); });
+    Histogram reference;
+    if (args.kind == AdjustKind::Match) {
+      const Image picture = load_input(args.reference, args.max_pixels);
+      if (picture.format.sample != image.format.sample) {
+        throw Error(ErrorKind::InvalidArgument,
+                    args.reference + ": the reference must have the image's bit depth (" +
+                        to_string(picture.format) + " against " + to_string(image.format) + ")");
       }
-      save_image(args.output,
-                 ImageView::packed(out.data(), image.width, image.height, image.format));
-      return kExitOk;
+      reference = context->compute(picture.view(), tone_options(picture.format), run);
+      adjustment->reference = &reference;
     }
-    const Histogram histogram = context->compute(image.view(), options, run);
-    Lut lut;
-    switch (args.verb) {
-      case AdjustVerb::Equalize:
-      case AdjustVerb::Clahe:
-        lut = equalize_lut(histogram, image.format, use);
-        break;
-      case AdjustVerb::Autolevel:
-        lut = stretch_lut(histogram, image.format, use, clip->first, clip->second);
-        break;
-      case AdjustVerb::Match: {
-        const Image reference = load_input(args.reference, args.max_pixels);
-        if (reference.format.sample != image.format.sample) {
-          throw Error(ErrorKind::InvalidArgument,
-                      args.reference + ": the reference must have the image's bit depth (" +
-                          to_string(reference.format) + " against " + to_string(image.format) +
-                          ")");
-        }
-        lut = match_lut(histogram, context->compute(reference.view(), options, run), image.format,
-                        use);
-        break;
-      }
-      case AdjustVerb::Threshold: {
-        const auto counts = histogram.counts(Channel::Luminance);
-        const std::int32_t t = fixed                   ? *fixed
-                               : args.method == "otsu" ? otsu_threshold(counts)
-                                                       : triangle_threshold(counts);
-        lut = threshold_lut(image.format, t, options.luma);
-        std::cout << args.input << ": threshold " << t << " (" << args.method << ")\n";
-        break;
-      }
+    const PixelFormat format = adjusted_format(image.format, *adjustment);
+    std::vector<std::uint32_t> out((image.view().pixel_count() * pixel_bytes(format) + 3) / 4);
+    const std::optional<std::int32_t> threshold = adjust(
+        *context, image.view(), *adjustment, std::as_writable_bytes(std::span(out)), run, *on_gpu);
+    if (threshold) {
+      std::cout << args.input << ": threshold " << *threshold << " (" << args.params.method
+                << ")\n";
     }
-    const PixelFormat out_format = lut_output_format(image.format, lut);
-    std::vector<std::uint32_t> out((image.view().pixel_count() * pixel_bytes(out_format) + 3) / 4);
-    const auto bytes = std::as_writable_bytes(std::span(out));
-    if (on_gpu) {
-      context->apply_lut(image.view(), lut, bytes);
-    } else {
-      apply_lut_cpu(image.view(), lut, bytes);
-    }
-    save_image(args.output, ImageView::packed(out.data(), image.width, image.height, out_format));
+    save_image(args.output, ImageView::packed(out.data(), image.width, image.height, format));
   } catch (const Error& e) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
     return exit_status(e.kind());

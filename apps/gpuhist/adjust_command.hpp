@@ -1,30 +1,46 @@
 // `gpuhist equalize|clahe|autolevel|threshold|match IN -o OUT`: an image
-// adjusted by its histogram (or its tiles' histograms), written at its own bit depth.
+// adjusted by its histogram (or its tiles' histograms), written at its own bit
+// depth; and the adjustment options that `video --adjust` shares.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
-#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "gpuhist/adjustment.hpp"
 
 namespace gpuhist::cli {
 
-enum class AdjustVerb { Equalize, Clahe, Autolevel, Threshold, Match };
-inline constexpr std::array<AdjustVerb, 5> kAdjustVerbs = {
-    AdjustVerb::Equalize, AdjustVerb::Clahe, AdjustVerb::Autolevel, AdjustVerb::Threshold,
-    AdjustVerb::Match};
-
-struct AdjustArgs {
-  AdjustVerb verb = AdjustVerb::Equalize;
-  std::string input;
-  std::string output;
+// The options that tune an adjustment, as given.
+struct AdjustParams {
   std::string channels = "luminance";  // each | luminance
   std::string clip = "0.5";            // autolevel: LOW[,HIGH] percent
   std::string method = "otsu";         // threshold: otsu | triangle | a value
-  std::string reference;               // match
   std::string tiles = "8x8";           // clahe: tiles across x down
   double clip_limit = 2.0;             // clahe: times a tile's mean bin count
+};
+
+// Adds the options `kind` takes (every one when `kind` is empty).
+void add_adjust_options(CLI::App* cmd, std::optional<AdjustKind> kind, AdjustParams& params);
+
+// The adjustment the options describe (without its reference); prints why
+// and returns nullopt when one is bad (the exit status is then kExitUsage).
+[[nodiscard]] std::optional<Adjustment> parse_adjustment(AdjustKind kind,
+                                                         const AdjustParams& params,
+                                                         LumaWeights luma);
+
+// Where the tables are applied: --apply cpu|gpu, by default the GPU when the
+// context has a hardware one. Prints why and returns nullopt for a bad value.
+[[nodiscard]] std::optional<bool> parse_apply(const std::string& apply, const Context& context);
+
+struct AdjustArgs {
+  AdjustKind kind = AdjustKind::Equalize;
+  std::string input;
+  std::string output;
+  AdjustParams params;
+  std::string reference;  // match
   std::string luma = "709";
   std::string strategy;  // counting; empty: the device's default
   std::string device = "auto";
@@ -33,7 +49,7 @@ struct AdjustArgs {
 };
 
 // Adds the verb's subcommand and its options to the app.
-CLI::App* add_adjust_command(CLI::App& app, AdjustVerb verb, AdjustArgs& args);
+CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args);
 
 // Runs it; returns the exit status.
 int run_adjust(const AdjustArgs& args);

@@ -53,9 +53,12 @@ int run(int argc, char** argv) {
   CLI::App* video_cmd = add_video_command(app, video);
   ViewArgs view;
   CLI::App* view_cmd = add_view_command(app, view);
-  std::array<std::pair<CLI::App*, AdjustArgs>, kAdjustVerbs.size()> adjust;
-  for (std::size_t i = 0; i < kAdjustVerbs.size(); ++i) {
-    adjust[i].first = add_adjust_command(app, kAdjustVerbs[i], adjust[i].second);
+  constexpr std::array<gpuhist::AdjustKind, 5> kinds = {
+      gpuhist::AdjustKind::Equalize, gpuhist::AdjustKind::Clahe, gpuhist::AdjustKind::Autolevel,
+      gpuhist::AdjustKind::Threshold, gpuhist::AdjustKind::Match};
+  std::array<std::pair<CLI::App*, AdjustArgs>, kinds.size()> adjust;
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    adjust[i].first = add_adjust_command(app, kinds[i], adjust[i].second);
   }
 
   std::vector<std::string> args = with_default_verb(argc, argv);
