@@ -174,6 +174,88 @@ TEST_F(Video, OverlayVideoHasEveryFrameAtTheRequestedSize) {
   EXPECT_EQ(bad_size.status, 2) << bad_size.err;
 }
 
+// Per frame of a clip, as `gpuhist video` reads it: the luminance statistics
+// and the share of the pixels whose luminance bin lies in [low, high].
+struct FrameLuma {
+  json stats;
+  double between = 0.0;
+};
+std::vector<FrameLuma> frame_luma(const fs::path& clip, std::uint32_t low, std::uint32_t high) {
+  const auto r = test::run_cli({"video", clip.string(), "--no-progress"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::vector<FrameLuma> out;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const json row = json::parse(line);
+    FrameLuma f{row["stats"]["luminance"], 0.0};
+    const auto& counts = row["histograms"]["luminance"];
+    std::uint64_t inside = 0;
+    for (std::uint32_t b = low; b <= high; ++b) inside += counts[b].get<std::uint64_t>();
+    f.between = static_cast<double>(inside) / f.stats["count"].get<double>();
+    out.push_back(f);
+  }
+  return out;
+}
+
+TEST_F(Video, AdjustedVideos) {
+  // A dull clip: testsrc with its contrast cut to 30%.
+  const fs::path clip = dir_ / "dull.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc=size=96x64:rate=10 -frames:v 8 -vf eq=contrast=0.3 "
+                   "-c:v libx264 -pix_fmt yuv420p '" +
+                   clip.string() + "'"));
+  const auto before = frame_luma(clip, 32, 223);
+  ASSERT_EQ(before.size(), 8U);
+  const auto spread = [](const json& stats) {
+    return stats["p99"].get<double>() - stats["p1"].get<double>();
+  };
+  // Equalised: every frame keeps its size, and its luminance spreads far wider.
+  const fs::path equalized = dir_ / "equalized.mp4";
+  auto r = test::run_cli({"video", clip.string(), "--adjust", "equalize", "-o", equalized.string(),
+                          "--no-progress", "--apply", "gpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("8 frames written"), std::string::npos) << r.err;
+  const auto after = frame_luma(equalized, 32, 223);
+  ASSERT_EQ(after.size(), 8U);
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_GT(spread(after[i].stats), 2.0 * spread(before[i].stats)) << "frame " << i;
+  }
+  // The tables applied on the CPU give the same frames, so the same file.
+  const auto bytes = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  for (const char* kind : {"equalize", "clahe"}) {
+    const fs::path by_gpu = dir_ / "gpu.mp4", by_cpu = dir_ / "cpu.mp4";
+    for (const auto& [apply, out] : {std::pair{"gpu", by_gpu}, std::pair{"cpu", by_cpu}}) {
+      r = test::run_cli({"video", clip.string(), "--adjust", kind, "--overlay", "-o", out.string(),
+                         "--no-progress", "--apply", apply});
+      ASSERT_EQ(r.status, 0) << r.err;
+    }
+    EXPECT_EQ(bytes(by_gpu), bytes(by_cpu)) << kind;
+  }
+  // Thresholded: nearly every pixel black or white (the encoder blurs edges a little).
+  const fs::path binary = dir_ / "binary.mp4";
+  r = test::run_cli(
+      {"video", clip.string(), "--adjust", "threshold", "-o", binary.string(), "--no-progress"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const FrameLuma& f : frame_luma(binary, 32, 223)) EXPECT_LT(f.between, 0.1);
+  EXPECT_GT(before[0].between, 0.9);
+  // What does not go together.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--adjust", "blur", "-o", binary.string()},
+        std::vector<std::string>{"--adjust", "match", "-o", binary.string()},
+        std::vector<std::string>{"--adjust", "equalize"},
+        std::vector<std::string>{"--adjust", "clahe", "--tiles", "0x1", "-o", binary.string()},
+        std::vector<std::string>{"--adjust", "equalize", "--percentiles", "5", "-o",
+                                 binary.string()}}) {
+    std::vector<std::string> full = {"video", clip.string()};
+    full.insert(full.end(), args.begin(), args.end());
+    const auto bad = test::run_cli(full);
+    EXPECT_EQ(bad.status, 2) << args[1] << ": " << bad.err;
+  }
+}
+
 // Each stream's packet count as ffprobe reads it: "video,12\naudio,53\n".
 std::string stream_packets(const fs::path& file) {
   const fs::path listing = file.string() + ".streams";
