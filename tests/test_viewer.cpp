@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cpu/reference.hpp"
+#include "gpuhist/adjustment.hpp"
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/render.hpp"
 #include "gpuhist/video_file.hpp"
@@ -261,6 +262,67 @@ TEST_F(Viewer, ShowsTheOverlayOfAnImageAndFollowsTheKeys) {
   EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
   EXPECT_NE(log().find("scale: max"), std::string::npos) << log();
   EXPECT_NE(log().find("channels: red"), std::string::npos) << log();
+}
+
+TEST_F(Viewer, TheAKeyCyclesTheAdjustments) {
+  // A dull picture: a ramp squeezed into 80..143, with colour.
+  Picture source{96, 64, std::vector<std::uint8_t>(96 * 64 * 4)};
+  for (std::uint32_t y = 0; y < 64; ++y) {
+    for (std::uint32_t x = 0; x < 96; ++x) {
+      std::uint8_t* p = &source.rgba[(y * 96 + x) * 4];
+      p[0] = static_cast<std::uint8_t>(80 + (x * 2 / 3));
+      p[1] = static_cast<std::uint8_t>(80 + y);
+      p[2] = static_cast<std::uint8_t>(100 + (x + y) % 40);
+      p[3] = 255;
+    }
+  }
+  const fs::path file = fs::path(dir_) / "dull.png";
+  save_picture(file, source);
+  const Image image = load_image(file);
+  const Context cpu = Context::open("cpu");
+  // The CPU's adjustment of the picture, with the parameters given on the
+  // command line, and its overlay at the window's size.
+  const auto expected = [&](std::optional<AdjustKind> kind) {
+    if (!kind) {
+      return draw_overlay_cpu(image.view(), cpu::count_reference(image.view(), {}), 160, 120);
+    }
+    Adjustment a;
+    a.kind = *kind;
+    a.tiles_x = 3;
+    a.tiles_y = 2;
+    Image out = image;
+    out.format = adjusted_format(image.format, a);
+    out.storage.assign((image.view().pixel_count() * pixel_bytes(out.format) + 3) / 4, 0);
+    (void)adjust_image(cpu, image.view(), a, std::as_writable_bytes(std::span(out.storage)),
+                       RunOptions{Strategy::CpuReference}, false);
+    const Image shown = display_frame(out.view());
+    return draw_overlay_cpu(shown.view(), cpu::count_reference(shown.view(), {}), 160, 120);
+  };
+  const std::string title = "gpuhist: dull.png";
+  auto viewer =
+      start_viewer({file.string(), "--size", "160x120", "--adjust", "clahe", "--tiles", "3x2"});
+  EXPECT_EQ(wait_for_picture(title, expected(AdjustKind::Clahe)), 0U) << log();
+  for (std::optional<AdjustKind> next :
+       {std::optional(AdjustKind::Autolevel), std::optional(AdjustKind::Threshold),
+        std::optional<AdjustKind>(), std::optional(AdjustKind::Equalize)}) {
+    key(title, "a");
+    EXPECT_EQ(wait_for_picture(title, expected(next)), 0U)
+        << (next ? to_string(*next) : "none") << "\n"
+        << log();
+  }
+  key(title, "q");
+  EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
+  EXPECT_NE(log().find("adjustment: threshold"), std::string::npos) << log();
+  EXPECT_NE(log().find("adjustment: none"), std::string::npos) << log();
+  // The viewer cannot match (no reference), nor take bad parameters.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--adjust", "match"}, std::vector<std::string>{"--adjust", "blur"},
+        std::vector<std::string>{"--tiles", "0x0"}}) {
+    std::vector<std::string> full = {"view", file.string()};
+    full.insert(full.end(), args.begin(), args.end());
+    const auto r = test::run_cli(full);
+    EXPECT_EQ(r.status, 2) << args.back() << ": " << r.err;
+  }
 }
 
 TEST_F(Viewer, PlaysAVideoToItsLastFrame) {

@@ -212,7 +212,7 @@ int run_adjust(const AdjustArgs& args) {
     }
     const PixelFormat format = adjusted_format(image.format, *adjustment);
     std::vector<std::uint32_t> out((image.view().pixel_count() * pixel_bytes(format) + 3) / 4);
-    const std::optional<std::int32_t> threshold = adjust(
+    const std::optional<std::int32_t> threshold = adjust_image(
         *context, image.view(), *adjustment, std::as_writable_bytes(std::span(out)), run, *on_gpu);
     if (threshold) {
       std::cout << args.input << ": threshold " << *threshold << " (" << args.params.method

@@ -135,7 +135,8 @@ std::function<void(VideoFrame&)> frame_adjuster(const Context& context, Adjustme
     out.height = frame.image.height;
     out.format = adjusted_format(view.format, adjustment);
     out.storage.resize((view.pixel_count() * pixel_bytes(out.format) + 3) / 4);
-    adjust(context, view, adjustment, std::as_writable_bytes(std::span(out.storage)), run, on_gpu);
+    adjust_image(context, view, adjustment, std::as_writable_bytes(std::span(out.storage)), run,
+                 on_gpu);
     frame.image = out.format.layout == ChannelLayout::Grey ? grey_to_rgb(out) : std::move(out);
   };
 }

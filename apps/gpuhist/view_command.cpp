@@ -25,6 +25,10 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
       ->capture_default_str();
   cmd->add_flag("--exit-at-end", args.exit_at_end,
                 "Close after a video's last frame instead of holding it");
+  cmd->add_option("--adjust", args.adjust,
+                  "Show the picture adjusted from the start: equalize, clahe, autolevel or "
+                  "threshold (the a key cycles them)");
+  add_adjust_options(cmd, std::nullopt, args.adjust_params);
   return cmd;
 }
 
@@ -45,10 +49,24 @@ int run_view(const ViewArgs& args) {
     options.height = size->second;
   }
   options.exit_at_end = args.exit_at_end;
+  // The adjustments' parameters apply to every kind `a` reaches, so they are
+  // checked even without --adjust.
+  const AdjustKind first = parse_adjust_kind(args.adjust).value_or(AdjustKind::Equalize);
+  if (!args.adjust.empty() && (!parse_adjust_kind(args.adjust) || first == AdjustKind::Match)) {
+    return usage_error("unknown --adjust '" + args.adjust +
+                       "' for the viewer (equalize, clahe, autolevel, threshold)");
+  }
+  const std::optional<Adjustment> adjustment =
+      parse_adjustment(first, args.adjust_params, counting->options.luma);
+  if (!adjustment) return kExitUsage;
+  options.adjustment = *adjustment;
+  options.adjust_at_start = !args.adjust.empty();
   options.on_damage = [&](const std::string& cause) {
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
   };
-  options.on_status = [](const std::string& line) { std::cerr << "gpuhist view: " << line << '\n'; };
+  options.on_status = [](const std::string& line) {
+    std::cerr << "gpuhist view: " << line << '\n';
+  };
   try {
     const std::int64_t frames = run_viewer(args.input, options);
     std::cerr << "gpuhist view: " << frames << " frames shown\n";

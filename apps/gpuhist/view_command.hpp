@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "adjust_command.hpp"
+
 namespace gpuhist::cli {
 
 struct ViewArgs {
@@ -18,6 +20,8 @@ struct ViewArgs {
   std::string strategy;  // default: gpu
   std::string scale = "seed";
   bool exit_at_end = false;
+  std::string adjust;  // the first adjustment shown
+  AdjustParams adjust_params;
 };
 
 CLI::App* add_view_command(CLI::App& app, ViewArgs& args);

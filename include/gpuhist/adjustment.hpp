@@ -43,8 +43,8 @@ struct Adjustment {
 // Throws Error(InvalidArgument) for float samples, bad parameters, a short
 // `out`, a missing or mismatched reference, or `on_gpu` without a device;
 // Error(Device) when the device fails.
-std::optional<std::int32_t> adjust(const Context& context, const ImageView& image,
-                                   const Adjustment& adjustment, std::span<std::byte> out,
-                                   const RunOptions& run = {}, bool on_gpu = true);
+std::optional<std::int32_t> adjust_image(const Context& context, const ImageView& image,
+                                         const Adjustment& adjustment, std::span<std::byte> out,
+                                         const RunOptions& run = {}, bool on_gpu = true);
 
 }  // namespace gpuhist

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/histogram_options.hpp"
 #include "gpuhist/render.hpp"
@@ -22,14 +23,20 @@ struct ViewerOptions {
   RunOptions run;  // strategy: `gpu` unless set (CPU strategies count on the host)
   OverlayStyle style;
   bool exit_at_end = false;  // close after a video's last frame instead of holding it
+  // The parameters of the adjustments the `a` key cycles through (equalize,
+  // clahe, autolevel, threshold, none); with `adjust_at_start`, the picture is
+  // shown adjusted by `adjustment.kind` from the start.
+  Adjustment adjustment;
+  bool adjust_at_start = false;
   // Damaged video packets (skipped), and one line per change the keys make.
   std::function<void(const std::string&)> on_damage;
   std::function<void(const std::string&)> on_status;
 };
 
-// What the keys do, for the help text: space pause, c channels, s scale, q/Esc quit.
+// What the keys do, for the help text.
 inline constexpr const char* kViewerKeys =
-    "space: pause/play, c: cycle channels, s: cycle scale, q or Esc: quit";
+    "space: pause/play, c: cycle channels, s: cycle scale, a: cycle adjustments (none, equalize, "
+    "clahe, autolevel, threshold), q or Esc: quit";
 
 // Shows `path` (a still image, by its extension, or any video FFmpeg reads)
 // until the window is closed, q or Esc. Frames play at their own times;

@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 
+#include "adjust/adjust_backend.hpp"
 #include "gpuhist/error.hpp"
 
 namespace gpuhist {
@@ -27,9 +28,10 @@ PixelFormat adjusted_format(PixelFormat format, const Adjustment& adjustment) {
   return format;
 }
 
-std::optional<std::int32_t> adjust(const Context& context, const ImageView& image,
-                                   const Adjustment& a, std::span<std::byte> out,
-                                   const RunOptions& run, bool on_gpu) {
+namespace adjust {
+
+std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const ImageView& image,
+                                        const Adjustment& a, std::span<std::byte> out) {
   validate(image);
   const HistogramOptions tone = tone_options(image.format, a.luma);
   if (a.kind == AdjustKind::Clahe) {
@@ -39,12 +41,7 @@ std::optional<std::int32_t> adjust(const Context& context, const ImageView& imag
     clahe.clip_limit = a.clip_limit;
     clahe.channels = a.channels;
     clahe.luma = a.luma;
-    if (on_gpu) {
-      context.clahe(image, clahe, out, run);
-    } else {
-      clahe_cpu(image, clahe, out,
-                [&](const ImageView& tile) { return context.compute(tile, tone, run); });
-    }
+    backend.clahe(image, clahe, out);
     return std::nullopt;
   }
   if (a.kind == AdjustKind::Match && (a.reference == nullptr || a.reference->bins() != tone.bins)) {
@@ -52,7 +49,7 @@ std::optional<std::int32_t> adjust(const Context& context, const ImageView& imag
                 "matching needs a reference counted with one bin per value of the image's "
                 "bit depth");
   }
-  const Histogram histogram = context.compute(image, tone, run);
+  const Histogram histogram = backend.count(image, tone);
   Lut lut;
   std::optional<std::int32_t> threshold;
   switch (a.kind) {
@@ -75,12 +72,36 @@ std::optional<std::int32_t> adjust(const Context& context, const ImageView& imag
       break;
     }
   }
-  if (on_gpu) {
-    context.apply_lut(image, lut, out);
-  } else {
-    apply_lut_cpu(image, lut, out);
-  }
+  backend.apply_lut(image, lut, out);
   return threshold;
+}
+
+}  // namespace adjust
+
+std::optional<std::int32_t> adjust_image(const Context& context, const ImageView& image,
+                                         const Adjustment& a, std::span<std::byte> out,
+                                         const RunOptions& run, bool on_gpu) {
+  adjust::AdjustBackend backend;
+  backend.count = [&](const ImageView& view, const HistogramOptions& options) {
+    return context.compute(view, options, run);
+  };
+  backend.apply_lut = [&](const ImageView& view, const Lut& lut, std::span<std::byte> to) {
+    if (on_gpu) {
+      context.apply_lut(view, lut, to);
+    } else {
+      apply_lut_cpu(view, lut, to);
+    }
+  };
+  backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
+    if (on_gpu) {
+      context.clahe(view, options, to, run);
+    } else {
+      const HistogramOptions tone = tone_options(view.format, options.luma);
+      clahe_cpu(view, options, to,
+                [&](const ImageView& tile) { return context.compute(tile, tone, run); });
+    }
+  };
+  return adjust::adjust_with(backend, image, a, out);
 }
 
 }  // namespace gpuhist

@@ -8,8 +8,8 @@ namespace gpuhist {
 
 Image display_frame(const ImageView& image) {
   const std::uint32_t channels = channel_count(image.format.layout);
-  const SampleType out_sample = image.format.sample == SampleType::U16 ? SampleType::U16
-                                                                       : SampleType::U8;
+  const SampleType out_sample =
+      image.format.sample == SampleType::U16 ? SampleType::U16 : SampleType::U8;
   Image out;
   out.width = image.width;
   out.height = image.height;

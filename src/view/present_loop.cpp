@@ -64,8 +64,8 @@ bool PresentLoop::draw(std::uint32_t width, std::uint32_t height, const Record& 
   if (stale_ || width != built_width_ || height != built_height_) rebuild(width, height);
 
   std::uint32_t image = 0;
-  const VkResult acquired = vkAcquireNextImageKHR(dev, swapchain_.get(), kWaitNs,
-                                                  acquired_.get(), VK_NULL_HANDLE, &image);
+  const VkResult acquired = vkAcquireNextImageKHR(dev, swapchain_.get(), kWaitNs, acquired_.get(),
+                                                  VK_NULL_HANDLE, &image);
   if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
     stale_ = true;
     return false;

@@ -42,8 +42,8 @@ class PresentLoop {
   const vk::Device& device_;
   Swapchain& swapchain_;
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
-  vk::UniqueFence done_;             // the last submitted frame has finished
-  vk::UniqueSemaphore acquired_;     // the acquired image may be drawn
+  vk::UniqueFence done_;                    // the last submitted frame has finished
+  vk::UniqueSemaphore acquired_;            // the acquired image may be drawn
   std::vector<vk::UniqueSemaphore> drawn_;  // per swapchain image: it may be presented
   bool stale_ = true;
   std::uint32_t built_width_ = 0, built_height_ = 0;

@@ -16,6 +16,7 @@
 #include "gpuhist/video_file.hpp"
 #include "render/overlay_renderer.hpp"
 #include "view/display_frame.hpp"
+#include "view/frame_adjuster.hpp"
 #include "view/present_loop.hpp"
 #include "view/swapchain.hpp"
 #include "view/window.hpp"
@@ -38,9 +39,9 @@ bool is_still(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  static constexpr std::array<const char*, 15> kStill = {
-      ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".exr", ".bmp",
-      ".ppm", ".pgm", ".pnm",  ".hdr", ".tga",  ".dpx",  ".psd"};
+  static constexpr std::array<const char*, 15> kStill = {".png",  ".jpg", ".jpeg", ".tif", ".tiff",
+                                                         ".webp", ".exr", ".bmp",  ".ppm", ".pgm",
+                                                         ".pnm",  ".hdr", ".tga",  ".dpx", ".psd"};
   return std::any_of(kStill.begin(), kStill.end(), [&](const char* e) { return ext == e; });
 }
 
@@ -139,11 +140,13 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
 
   const Strategy strategy = options.run.strategy.value_or(Strategy::Gpu);
   vk::GpuCounter counter(*device);
-  const auto count = [&](const ImageView& image) {
-    if (strategy == Strategy::CpuReference) return cpu::count_reference(image, options.histogram);
-    if (strategy == Strategy::Cpu) return cpu::count_parallel(image, options.histogram);
-    return counter.count(image, options.histogram, strategy, options.run.chunk);
+  const auto count_with = [&](const ImageView& image, const HistogramOptions& histogram) {
+    if (strategy == Strategy::CpuReference) return cpu::count_reference(image, histogram);
+    if (strategy == Strategy::Cpu) return cpu::count_parallel(image, histogram);
+    return counter.count(image, histogram, strategy, options.run.chunk);
   };
+  const auto count = [&](const ImageView& image) { return count_with(image, options.histogram); };
+  view::FrameAdjuster adjuster(*device, count_with);
 
   const VkSurfaceFormatKHR format = view::choose_surface_format(device->physical(), surface.get());
   render::OverlayRenderer overlay(*device, format.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
@@ -154,9 +157,21 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
   if (reader) frames = std::make_unique<DecodeAhead>(*reader, options.on_damage);
   Image shown;  // RGB8 or RGB16: a video frame as decoded, a still converted once
   Histogram histogram;
+  // The shown picture adjusted (`a`), with its own histogram.
+  std::optional<Adjustment> adjustment;
+  if (options.adjust_at_start) adjustment = options.adjustment;
+  std::optional<Image> adjusted;
+  Histogram adjusted_histogram;
+  const auto readjust = [&] {
+    adjusted.reset();
+    if (!adjustment) return;
+    adjusted = adjuster.adjust(shown, *adjustment);
+    adjusted_histogram = count(adjusted->view());
+  };
   if (still) {
     histogram = count(still->view());
     shown = display_frame(still->view());
+    readjust();
   }
   OverlayStyle style = options.style;
   bool paused = false, ended = !frames;
@@ -192,6 +207,19 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
                                                       : ScaleMode::Seed;
         status("scale: " + std::string(to_string(style.scale)));
         dirty = true;
+      } else if (key == GLFW_KEY_A) {
+        const std::optional<AdjustKind> kind =
+            view::next_adjustment(adjustment ? std::optional(adjustment->kind) : std::nullopt);
+        if (kind) {
+          Adjustment next = options.adjustment;
+          next.kind = *kind;
+          adjustment = next;
+        } else {
+          adjustment.reset();
+        }
+        status("adjustment: " + std::string(kind ? to_string(*kind) : "none"));
+        if (have_frame) readjust();
+        dirty = true;
       }
     }
 
@@ -210,6 +238,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       if (pending && now_s() >= clock_origin + pending->time) {
         histogram = count(pending->image.view());
         shown = std::move(pending->image);  // decoded frames are 8- or 16-bit RGB already
+        readjust();
         have_frame = true;
         dirty = true;
         pending.reset();
@@ -223,11 +252,13 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       continue;
     }
     if (dirty || fb_w != drawn_w || fb_h != drawn_h) {
-      if (presenter.draw(fb_w, fb_h, [&](VkCommandBuffer cmd, VkFramebuffer target,
-                                         VkExtent2D extent) {
-            overlay.set_frame(shown.view(), histogram, extent.width, extent.height);
-            overlay.record(cmd, target, style);
-          })) {
+      if (presenter.draw(fb_w, fb_h,
+                         [&](VkCommandBuffer cmd, VkFramebuffer target, VkExtent2D extent) {
+                           overlay.set_frame(adjusted ? adjusted->view() : shown.view(),
+                                             adjusted ? adjusted_histogram : histogram,
+                                             extent.width, extent.height);
+                           overlay.record(cmd, target, style);
+                         })) {
         ++presented;
         dirty = false;
         drawn_w = fb_w;

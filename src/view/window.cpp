@@ -47,7 +47,8 @@ Window::Window(std::uint32_t width, std::uint32_t height, const std::string& tit
   glfwSetWindowSizeLimits(window_, 2, 2, GLFW_DONT_CARE, GLFW_DONT_CARE);
   glfwSetWindowUserPointer(window_, this);
   glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
-    if (action == GLFW_PRESS) static_cast<Window*>(glfwGetWindowUserPointer(w))->keys_.push_back(key);
+    if (action == GLFW_PRESS)
+      static_cast<Window*>(glfwGetWindowUserPointer(w))->keys_.push_back(key);
   });
 }
 
