@@ -47,6 +47,10 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_option("--stream-copy-threads", args.stream_copy_threads,
                  "Threads copying each frame into its slot in the push mode, 1 to 256 (default: "
                  "one per 4 MiB, up to the hardware threads)");
+  app.add_option("--adjust-sizes", args.adjust_sizes,
+                 "Frame sizes of the adjustments (equalize, clahe, autolevel, threshold), WxH, "
+                 "or none (default: 1920x1080, 3840x2160; the smallest of --sizes when given)")
+      ->delimiter(',');
   app.add_option("--stream-memory", args.stream_memory,
                  "Where the stream's frames are kept: cached (host-cached memory) or upload "
                  "(plain host-coherent memory)")
@@ -91,6 +95,14 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
         config.sizes.begin(), config.sizes.end(), [](const auto& a, const auto& b) {
           return std::uint64_t{a.first} * a.second < std::uint64_t{b.first} * b.second;
         })};
+    config.adjust_sizes = config.stream_sizes;
+  }
+  if (args.adjust_sizes == std::vector<std::string>{"none"}) {
+    config.adjust_sizes.clear();
+  } else if (!args.adjust_sizes.empty()) {
+    if (const auto bad = parse_sizes(args.adjust_sizes, config.adjust_sizes)) {
+      return usage("bad --adjust-sizes entry '" + *bad + "' (expected WxH or none)");
+    }
   }
   if (args.stream_sizes == std::vector<std::string>{"none"}) {
     config.stream_sizes.clear();

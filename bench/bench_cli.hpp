@@ -31,6 +31,7 @@ struct BenchArgs {
   std::uint32_t stream_batch = 0;         // 0: the configuration's default
   std::uint32_t stream_copy_threads = 0;  // 0: by frame size
   std::string stream_memory = "cached";   // cached or upload
+  std::vector<std::string> adjust_sizes;  // WxH; "none" for no adjustments
 };
 
 void add_bench_options(CLI::App& app, BenchArgs& args);

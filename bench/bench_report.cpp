@@ -14,6 +14,23 @@ std::string fixed(double v, int digits) {
   return out.str();
 }
 
+// The host-memory stream's rows.
+void print_stream(const Report& report, std::ostream& out) {
+  out << "host-memory stream (gpu strategy, RGBA8 photo frames)\n"
+      << std::left << std::setw(12) << "size" << std::setw(8) << "mode" << std::right
+      << std::setw(8) << "frames" << std::setw(11) << "in flight" << std::setw(7) << "batch"
+      << std::setw(8) << "queues" << std::setw(10) << "fps" << std::setw(9) << "GB/s"
+      << std::setw(10) << "% upload"
+      << "  check\n";
+  for (const StreamRow& r : report.stream) {
+    out << std::left << std::setw(12) << (std::to_string(r.width) + "x" + std::to_string(r.height))
+        << std::setw(8) << r.mode << std::right << std::setw(8) << r.frames << std::setw(11)
+        << r.in_flight << std::setw(7) << r.batch << std::setw(8) << r.queues << std::setw(10)
+        << fixed(r.fps, 1) << std::setw(9) << fixed(r.gbps, 1) << std::setw(10)
+        << fixed(r.upload_percent, 1) << "  " << r.check << '\n';
+  }
+}
+
 }  // namespace
 
 void print_table(const Report& report, std::ostream& out) {
@@ -47,19 +64,16 @@ void print_table(const Report& report, std::ostream& out) {
     if (!r.variant.empty()) out << "  [" << r.variant << "]";
     out << '\n';
   }
-  if (report.stream.empty()) return;
-  out << "host-memory stream (gpu strategy, RGBA8 photo frames)\n"
-      << std::left << std::setw(12) << "size" << std::setw(8) << "mode" << std::right
-      << std::setw(8) << "frames" << std::setw(11) << "in flight" << std::setw(7) << "batch"
-      << std::setw(8) << "queues" << std::setw(10) << "fps" << std::setw(9) << "GB/s"
-      << std::setw(10) << "% upload"
+  if (!report.stream.empty()) print_stream(report, out);
+  if (report.adjust.empty()) return;
+  out << "adjustments (RGB8 photo frames, host memory to host memory: count, tables, apply)\n"
+      << std::left << std::setw(12) << "size" << std::setw(11) << "adjust" << std::setw(8)
+      << "applied" << std::right << std::setw(10) << "wall ms" << std::setw(10) << "fps"
       << "  check\n";
-  for (const StreamRow& r : report.stream) {
+  for (const AdjustRow& r : report.adjust) {
     out << std::left << std::setw(12) << (std::to_string(r.width) + "x" + std::to_string(r.height))
-        << std::setw(8) << r.mode << std::right << std::setw(8) << r.frames << std::setw(11)
-        << r.in_flight << std::setw(7) << r.batch << std::setw(8) << r.queues << std::setw(10)
-        << fixed(r.fps, 1) << std::setw(9) << fixed(r.gbps, 1) << std::setw(10)
-        << fixed(r.upload_percent, 1) << "  " << r.check << '\n';
+        << std::setw(11) << r.kind << std::setw(8) << r.applied << std::right << std::setw(10)
+        << fixed(r.ms, 2) << std::setw(10) << fixed(r.fps, 1) << "  " << r.check << '\n';
   }
 }
 
@@ -114,6 +128,17 @@ void print_json(const Report& report, std::ostream& out) {
                       {"check", r.check}});
   }
   j["stream"] = std::move(stream);
+  nlohmann::ordered_json adjust = nlohmann::ordered_json::array();
+  for (const AdjustRow& r : report.adjust) {
+    adjust.push_back({{"width", r.width},
+                      {"height", r.height},
+                      {"adjust", r.kind},
+                      {"applied", r.applied},
+                      {"wall_ms", r.ms},
+                      {"fps", r.fps},
+                      {"check", r.check}});
+  }
+  j["adjust"] = std::move(adjust);
   out << j.dump(2) << '\n';
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "bench_adjust.hpp"
 #include "bench_images.hpp"
 #include "bench_measure.hpp"
 #include "bench_stream.hpp"
@@ -32,10 +33,12 @@ Config default_config(bool quick) {
     config.warmup = 1;
     config.stream_sizes = {{320, 240}};
     config.stream_frames = 12;
+    config.adjust_sizes = {{320, 240}};
   } else {
     config.sizes = {{2448, 1505}, {7680, 4320}, {16384, 16384}};
     config.cases = {{rgba8, 256}, {rgba16, 4096}, {rgba16, 65536}, {rgbaf, 1024}};
     config.stream_sizes = {{1920, 1080}, {3840, 2160}, {7680, 4320}};
+    config.adjust_sizes = {{1920, 1080}, {3840, 2160}};
   }
   return config;
 }
@@ -179,6 +182,7 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
     }
   }
   if (counter && !config.tune) run_stream(config, *counter, report);
+  if (!config.tune) run_adjust(config, report);
   return report;
 }
 

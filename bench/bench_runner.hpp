@@ -58,6 +58,18 @@ struct Config {
   std::uint32_t stream_batch = 1;         // frames counted by one submission
   std::uint32_t stream_copy_threads = 0;  // threads copying a pushed frame (0: by size)
   bool stream_cached = true;              // frames in host-cached memory (else upload memory)
+  // Frame sizes of the adjustments (RGB8 photo frames); none: not measured.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> adjust_sizes;
+};
+
+// One adjustment of a frame: count, tables, apply, host memory to host memory.
+struct AdjustRow {
+  std::uint32_t width = 0, height = 0;
+  std::string kind;     // equalize, clahe, autolevel, threshold
+  std::string applied;  // gpu (counted by the gpu strategy) or cpu (the cpu strategy)
+  double ms = 0.0;      // median wall time per frame
+  double fps = 0.0;
+  std::string check;  // "exact" when the GPU's bytes equal the CPU's
 };
 
 // A stream of frames in host memory counted by the gpu strategy.
@@ -101,6 +113,7 @@ struct Report {
   double shader_read_gbps = 0.0;  // a compute shader only reading the largest image
   std::vector<Row> rows;
   std::vector<StreamRow> stream;
+  std::vector<AdjustRow> adjust;
 };
 
 // Runs the benchmark; `progress` receives a line per measurement. Throws
