@@ -8,7 +8,8 @@
 #   bench/h200.sh run [PHASE...]
 #                           there: runs the tuning sweeps (tune), the benchmark (bench),
 #                           the ladder (ladder), RGB images (rgb), the stream with four
-#                           frames per submission (stream), CUB (cub) and the probe
+#                           frames per submission (stream), the adjustments of
+#                           video frames (adjust), CUB (cub) and the probe
 #                           of shared atomics (atomics), all of them
 #                           unless phases are named, writing every report into $OUT (or
 #                           ./bench-out) and each phase's seconds into phases.txt there
@@ -42,11 +43,11 @@ run() {
   local out="${OUT:-bench-out}"
   mkdir -p "$out"
   local phases=("$@")
-  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream cub atomics)
+  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream adjust cub atomics)
   for phase in "${phases[@]}"; do
     case "$phase" in
-      tune | bench | ladder | rgb | stream | cub | atomics) ;;
-      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, cub, atomics)" >&2; exit 2 ;;
+      tune | bench | ladder | rgb | stream | adjust | cub | atomics) ;;
+      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, adjust, cub, atomics)" >&2; exit 2 ;;
     esac
   done
   # The Vulkan loader and the GL dispatch libraries the NVIDIA driver's ICD needs.
@@ -68,8 +69,8 @@ photo=.device/coffee.ppm
 
 # The knobs on the largest and the smallest image.
 phase_tune() {
-  "$bench" --tune --sizes 16384x16384 --photo "$photo" --stream-sizes none -o "$1/tune-large.txt" 2>"$1/tune.log"
-  "$bench" --tune --sizes 2448x1505 --photo "$photo" --stream-sizes none -o "$1/tune-small.txt" 2>>"$1/tune.log"
+  "$bench" --tune --sizes 16384x16384 --photo "$photo" --stream-sizes none --adjust-sizes none -o "$1/tune-large.txt" 2>"$1/tune.log"
+  "$bench" --tune --sizes 2448x1505 --photo "$photo" --stream-sizes none --adjust-sizes none -o "$1/tune-small.txt" 2>>"$1/tune.log"
 }
 
 # The `cpu` and `gpu` strategies on every size and format, with the host-memory stream.
@@ -80,14 +81,14 @@ phase_bench() {
 
 # The whole ladder on the smaller sizes.
 phase_ladder() {
-  "$bench" --photo "$photo" --sizes 2448x1505,7680x4320 --stream-sizes none -o "$1/ladder.txt" 2>"$1/ladder.log"
+  "$bench" --photo "$photo" --sizes 2448x1505,7680x4320 --stream-sizes none --adjust-sizes none -o "$1/ladder.txt" 2>"$1/ladder.log"
   cat "$1/ladder.txt"
 }
 
 # Pixels without alpha (photographs, video frames).
 phase_rgb() {
   "$bench" --photo "$photo" --strategies gpu --cases rgb8:256,rgb16:4096 --sizes 1920x1080,3840x2160,16384x16384 \
-    --stream-sizes none -o "$1/rgb.txt" 2>"$1/rgb.log"
+    --stream-sizes none --adjust-sizes none -o "$1/rgb.txt" 2>"$1/rgb.log"
   cat "$1/rgb.txt"
 }
 
@@ -95,8 +96,15 @@ phase_rgb() {
 phase_stream() {
   "$bench" --photo "$photo" --sizes 64x64 --strategies gpu --data photo --cases rgba8:256 \
     --stream-sizes 1920x1080,3840x2160,7680x4320 --stream-frames 240 --stream-batch 4 \
-    -o "$1/stream-batch4.txt" 2>"$1/stream.log"
+    --adjust-sizes none -o "$1/stream-batch4.txt" 2>"$1/stream.log"
   cat "$1/stream-batch4.txt"
+}
+
+# The adjustments of video-sized frames, the tables applied on the GPU and on the CPU.
+phase_adjust() {
+  "$bench" --photo "$photo" --sizes 64x64 --strategies gpu --data photo --cases rgba8:256 \
+    --stream-sizes none --adjust-sizes 1920x1080,3840x2160,7680x4320 -o "$1/adjust.txt" 2>"$1/adjust.log"
+  cat "$1/adjust.txt"
 }
 
 # CUB's MultiHistogramEven on the same images, where it was built.
@@ -113,5 +121,5 @@ phase_atomics() {
 case "${1:-}" in
   prepare) prepare ;;
   run) shift; run "$@" ;;
-  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|cub|atomics ...]" >&2; exit 2 ;;
+  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|adjust|cub|atomics ...]" >&2; exit 2 ;;
 esac
