@@ -170,6 +170,17 @@ TEST(ApplyLut, GpuEqualsCpuOnEveryIntegerFormat) {
   }
 }
 
+TEST(ApplyLut, GpuEqualsCpuOnAnImageCopiedInSeveralParts) {
+  // 11 MB: the host copies it to and from the device in parts, on several threads.
+  const PixelFormat format{ChannelLayout::RGBA, SampleType::U16};
+  const test::TestImage image = test::make_image(format, 1200, 1200, test::Content::Random, 9);
+  const Lut lut = random_lut(format, LutTarget::Samples, 10);
+  std::vector<std::byte> cpu(image.view.pixel_count() * 8), gpu(cpu.size());
+  apply_lut_cpu(image.view, lut, cpu);
+  test::gpu_context().apply_lut(image.view, lut, gpu);
+  EXPECT_EQ(cpu, gpu);
+}
+
 TEST(ApplyLut, GpuNeedsADevice) {
   const Context cpu_only = Context::open("cpu");
   const std::uint8_t pixels[1] = {7};
