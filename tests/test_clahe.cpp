@@ -5,11 +5,14 @@
 
 #include <vector>
 
+#include "adjust/gpu_apply.hpp"
+#include "cpu/reference.hpp"
 #include "gpuhist/clahe.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "support/shared_context.hpp"
 #include "support/synthetic_images.hpp"
+#include "support/test_device.hpp"
 
 namespace gpuhist {
 namespace {
@@ -45,6 +48,41 @@ TEST(Clahe, GpuEqualsCpuOnEveryIntegerFormat) {
         }
       }
     }
+  }
+}
+
+TEST(Clahe, SmallBatchesCountTileByTileAndBlendInBands) {
+  // Buffers of 1000 bytes: the image does not fit one, so its tiles are
+  // counted one by one and the pixels go through in bands of rows, for CLAHE
+  // and for plain tables alike.
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr);
+  adjust::GpuAdjuster adjuster(*device, 1000);
+  for (PixelFormat format : {PixelFormat{ChannelLayout::RGB, SampleType::U16},
+                             PixelFormat{ChannelLayout::Grey, SampleType::U8}}) {
+    const test::TestImage image = test::make_image(format, 37, 21, test::Content::Gradient, 4, 2);
+    ClaheOptions options;
+    options.tiles_x = 4;
+    options.tiles_y = 3;
+    options.channels = ToneChannels::Each;
+    const std::vector<std::byte> cpu = run_cpu(image.view, options);
+    std::vector<std::byte> gpu(cpu.size());
+    int tiles_counted = 0;
+    adjuster.clahe(
+        image.view, options,
+        [&](const ImageView& tile) {
+          ++tiles_counted;
+          return cpu::count_reference(tile, tone_options(format));
+        },
+        gpu);
+    EXPECT_EQ(tiles_counted, 12);
+    EXPECT_EQ(cpu, gpu) << to_string(format);
+    const Lut lut = equalize_lut(cpu::count_reference(image.view, tone_options(format)), format,
+                                 ToneChannels::Each);
+    std::vector<std::byte> by_cpu(cpu.size()), by_gpu(cpu.size());
+    apply_lut_cpu(image.view, lut, by_cpu);
+    adjuster.apply(image.view, lut, by_gpu);
+    EXPECT_EQ(by_cpu, by_gpu) << to_string(format);
   }
 }
 

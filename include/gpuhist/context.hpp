@@ -68,8 +68,9 @@ class Context {
   // CPU-only context; Error(Device) when the device fails.
   void apply_lut(const ImageView& image, const Lut& lut, std::span<std::byte> out) const;
 
-  // CLAHE with the tiles counted by `run`'s strategy and the pixels blended on
-  // the GPU: the same bytes as clahe_cpu. Throws Error(InvalidArgument) as that
+  // CLAHE on the GPU: the same bytes as clahe_cpu. The tiles are counted on the
+  // device in one pass when the image fits one buffer, else one by one with
+  // `run`'s strategy; the pixels are blended on the device. Throws Error(InvalidArgument) as that
   // does, for a CPU-only context, or for tables larger than the device's shaders
   // can read; Error(Device) when the device fails.
   void clahe(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,

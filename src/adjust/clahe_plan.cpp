@@ -96,48 +96,74 @@ ClaheAxis axis(std::uint32_t length, std::uint32_t tile, std::uint32_t tiles) {
 
 }  // namespace
 
-ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
-                          const TileCounter& count) {
+ClaheGeometry clahe_geometry(const ImageView& image, const ClaheOptions& options) {
   validate(image);
   validate(options, image.format);
-  const std::uint32_t tx = options.tiles_x, ty = options.tiles_y;
-  Extended ext;
-  ImageView source = image;
-  if (image.width % tx != 0 || image.height % ty != 0) {
-    ext = extend(image, tx, ty);
-    source = ext.view;
-  }
-  const std::uint32_t tile_w = source.width / tx, tile_h = source.height / ty;
+  ClaheGeometry g;
+  g.tiles_x = options.tiles_x;
+  g.tiles_y = options.tiles_y;
+  g.extended = image.width % g.tiles_x != 0 || image.height % g.tiles_y != 0;
+  // OpenCV extends both sides when either does not divide.
+  const std::uint32_t width =
+      g.extended ? image.width + g.tiles_x - image.width % g.tiles_x : image.width;
+  const std::uint32_t height =
+      g.extended ? image.height + g.tiles_y - image.height % g.tiles_y : image.height;
+  g.tile_w = width / g.tiles_x;
+  g.tile_h = height / g.tiles_y;
+  g.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
+  g.each = is_colour(image.format.layout) && options.channels == ToneChannels::Each;
+  g.tables = g.each ? 3U : 1U;
+  return g;
+}
 
+ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
+                          const ClaheGeometry& g, const TileCounts& counts) {
   ClahePlan plan;
-  plan.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
-  const bool each = is_colour(image.format.layout) && options.channels == ToneChannels::Each;
-  plan.lut_channels = each ? 3U : 1U;
-  plan.tiles_x = tx;
-  plan.tables.resize(std::size_t{tx} * ty * plan.lut_channels * plan.size);
-  const std::int64_t total = std::int64_t{tile_w} * tile_h;
-  const float scale = static_cast<float>(plan.size - 1) / static_cast<float>(total);
+  plan.size = g.size;
+  plan.lut_channels = g.tables;
+  plan.tiles_x = g.tiles_x;
+  plan.tables.resize(std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size);
+  const std::int64_t total = std::int64_t{g.tile_w} * g.tile_h;
+  const float scale = static_cast<float>(g.size - 1) / static_cast<float>(total);
   std::int64_t clip_limit = 0;
   if (options.clip_limit > 0.0) {
     clip_limit = std::max<std::int64_t>(
-        static_cast<std::int64_t>(options.clip_limit * static_cast<double>(total) / plan.size), 1);
+        static_cast<std::int64_t>(options.clip_limit * static_cast<double>(total) / g.size), 1);
   }
-  const std::size_t bpp = pixel_bytes(image.format);
-  for (std::uint32_t t = 0; t < tx * ty; ++t) {
-    ImageView tile = source;
-    tile.data = source.row((t / tx) * tile_h) + std::size_t{t % tx} * tile_w * bpp;
-    tile.width = tile_w;
-    tile.height = tile_h;
-    const Histogram h = count(tile);
-    for (std::uint32_t k = 0; k < plan.lut_channels; ++k) {
-      const Channel channel = each ? static_cast<Channel>(k) : Channel::Luminance;
-      tile_table(h.counts(channel), clip_limit, scale,
-                 plan.tables.data() + (std::size_t{t} * plan.lut_channels + k) * plan.size);
+  for (std::uint32_t t = 0; t < g.tiles_x * g.tiles_y; ++t) {
+    for (std::uint32_t k = 0; k < g.tables; ++k) {
+      tile_table(counts(t, k), clip_limit, scale,
+                 plan.tables.data() + (std::size_t{t} * g.tables + k) * g.size);
     }
   }
-  plan.columns = axis(image.width, tile_w, tx);
-  plan.rows = axis(image.height, tile_h, ty);
+  plan.columns = axis(image.width, g.tile_w, g.tiles_x);
+  plan.rows = axis(image.height, g.tile_h, g.tiles_y);
   return plan;
+}
+
+ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
+                          const TileCounter& count) {
+  const ClaheGeometry g = clahe_geometry(image, options);
+  Extended ext;
+  ImageView source = image;
+  if (g.extended) {
+    ext = extend(image, g.tiles_x, g.tiles_y);
+    source = ext.view;
+  }
+  const std::size_t bpp = pixel_bytes(image.format);
+  std::vector<Histogram> tiles;
+  tiles.reserve(std::size_t{g.tiles_x} * g.tiles_y);
+  for (std::uint32_t t = 0; t < g.tiles_x * g.tiles_y; ++t) {
+    ImageView tile = source;
+    tile.data =
+        source.row((t / g.tiles_x) * g.tile_h) + std::size_t{t % g.tiles_x} * g.tile_w * bpp;
+    tile.width = g.tile_w;
+    tile.height = g.tile_h;
+    tiles.push_back(count(tile));
+  }
+  return make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
+    return tiles[t].counts(g.each ? static_cast<Channel>(k) : Channel::Luminance);
+  });
 }
 
 std::uint32_t ClahePlan::blend(std::uint32_t x, std::uint32_t y, std::uint32_t k,

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "gpuhist/clahe.hpp"
@@ -36,8 +38,29 @@ struct ClahePlan {
                                     std::uint32_t v) const;
 };
 
-// Counts the tiles with `count` and makes the plan. Throws Error(InvalidArgument)
-// for bad options or a bad view.
+// The tiles of `image`, as OpenCV lays them out: over the image extended by
+// reflection to whole tiles (both sides grow when either does not divide).
+struct ClaheGeometry {
+  std::uint32_t tiles_x = 1, tiles_y = 1;
+  std::uint32_t tile_w = 1, tile_h = 1;  // pixels of one tile
+  bool extended = false;                 // the tiles cover a reflected extension
+  std::uint32_t size = 256;              // values per table
+  bool each = false;                     // a table per colour channel (else one of luminance)
+  std::uint32_t tables = 1;              // tables per tile: 3 or 1
+};
+// Throws Error(InvalidArgument) for bad options or a bad view.
+[[nodiscard]] ClaheGeometry clahe_geometry(const ImageView& image, const ClaheOptions& options);
+
+// Tile t's counts for table k (R, G, B, or the one luminance or grey table),
+// with one bin per value.
+using TileCounts = std::function<std::span<const std::uint64_t>(std::uint32_t t, std::uint32_t k)>;
+
+// The plan from the tiles' counts.
+[[nodiscard]] ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
+                                        const ClaheGeometry& geometry, const TileCounts& counts);
+
+// Counts the tiles with `count` (on the reflected extension where needed) and
+// makes the plan. Throws Error(InvalidArgument) for bad options or a bad view.
 [[nodiscard]] ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
                                         const TileCounter& count);
 

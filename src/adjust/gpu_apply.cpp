@@ -14,7 +14,6 @@
 namespace gpuhist::adjust {
 namespace {
 
-constexpr VkDeviceSize kBatchBytes = VkDeviceSize{64} << 20;  // at most, per pixel buffer
 constexpr std::uint32_t kGroupSize = 256;
 constexpr std::uint32_t kMaxGroups = 65535;
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -23,7 +22,8 @@ VkDeviceSize words_of(VkDeviceSize bytes) { return (bytes + 3) / 4; }
 
 }  // namespace
 
-GpuAdjuster::GpuAdjuster(const vk::Device& device) : device_(device), pipelines_(device) {}
+GpuAdjuster::GpuAdjuster(const vk::Device& device, VkDeviceSize max_batch_bytes)
+    : device_(device), max_batch_bytes_(max_batch_bytes), pipelines_(device) {}
 
 VkPipeline GpuAdjuster::pipeline(vk::Shader shader, PixelFormat format, std::uint32_t luma601,
                                  std::uint32_t target) {
@@ -51,7 +51,74 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
   run_rows(image, lut_output_format(image.format, lut), p, data_, vk::PushParams{}, out);
 }
 
-void GpuAdjuster::clahe(const ImageView& image, const ClahePlan& plan, std::span<std::byte> out) {
+ClahePlan GpuAdjuster::count_tiles(const ImageView& image, const ClaheOptions& options,
+                                   const ClaheGeometry& g) {
+  const VkDeviceSize in_bytes = words_of(image.pixel_count() * pixel_bytes(image.format)) * 4;
+  const std::uint32_t tiles = g.tiles_x * g.tiles_y;
+  const VkDeviceSize counts_bytes = VkDeviceSize{tiles} * g.tables * g.size * 4;
+  vk::ensure_buffer(staging_, device_, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                    vk::MemoryUse::Upload);
+  vk::ensure_buffer(input_, device_, in_bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    vk::MemoryUse::DeviceLocal);
+  vk::ensure_buffer(tile_counts_, device_, counts_bytes,
+                    kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                    vk::MemoryUse::DeviceLocal);
+  vk::ensure_buffer(tile_back_, device_, counts_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    vk::MemoryUse::Readback);
+  stage_rows(image, 0, image.height);
+
+  const bool shared = image.format.sample == SampleType::U8;
+  const std::array<vk::SpecConstant, 8> constants = {
+      vk::SpecConstant{vk::kSpecChannels, channel_count(image.format.layout)},
+      vk::SpecConstant{vk::kSpecSampleBits, shared ? 8U : 16U},
+      vk::SpecConstant{vk::kSpecBins, g.size},
+      vk::SpecConstant{vk::kSpecLuma601, options.luma == LumaWeights::Rec601 ? 1U : 0U},
+      vk::SpecConstant{vk::kSpecSharedWords, shared ? 3U * 256U : 1U},
+      vk::SpecConstant{vk::kSpecUseShared, shared ? 1U : 0U},
+      vk::SpecConstant{vk::kSpecLutTarget, is_colour(image.format.layout) && !g.each ? 1U : 0U}};
+  // About 4096 pixels a workgroup.
+  const std::uint32_t band_rows = std::max(1U, 4096U / g.tile_w);
+  vk::PushParams params;             // read by clahe_tiles.comp as TileParams
+  params.pixel_count = image.width;  // width
+  params.width = image.height;       // height
+  params.chunk_base = g.tile_w;      // tileWidth
+  params.chunk_count = g.tile_h;     // tileHeight
+  params.stride = g.tiles_x;         // tilesX
+  params.first = g.tables;           // tables
+  params.group_count = band_rows;    // bandRows
+  vk::Submission submission(device_, pipelines_,
+                            {input_.get(), tile_counts_.get(), tile_counts_.get()});
+  submission.copy(staging_.get(), input_.get(), in_bytes);
+  submission.zero(tile_counts_.get(), counts_bytes);
+  submission.barrier();
+  submission.dispatch(pipelines_.get(vk::Shader::ClaheTiles, constants), params, tiles,
+                      (g.tile_h + band_rows - 1) / band_rows);
+  submission.barrier();
+  submission.copy(tile_counts_.get(), tile_back_.get(), counts_bytes);
+  submission.barrier_to_host();
+  submission.submit_and_wait();
+
+  const auto* counts = static_cast<const std::uint32_t*>(tile_back_.mapped());
+  std::vector<std::uint64_t> scratch(g.size);
+  return make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
+    const std::uint32_t* from = counts + (std::size_t{t} * g.tables + k) * g.size;
+    std::copy(from, from + g.size, scratch.begin());
+    return std::span<const std::uint64_t>(scratch);
+  });
+}
+
+void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
+                        const TileCounter& count, std::span<std::byte> out) {
+  const ClaheGeometry g = clahe_geometry(image, options);
+  // One pass over the resident image when it fits one buffer, and the tile
+  // counters do too (32-bit: a tile of fewer than 2^32 pixels).
+  const VkDeviceSize image_bytes = words_of(image.pixel_count() * pixel_bytes(image.format)) * 4;
+  const VkDeviceSize counts_bytes = VkDeviceSize{g.tiles_x} * g.tiles_y * g.tables * g.size * 4;
+  const bool fused = image_bytes <= batch_limit() && counts_bytes <= batch_limit() &&
+                     std::uint64_t{g.tile_w} * g.tile_h < (1ULL << 32);
+  const ClahePlan plan =
+      fused ? count_tiles(image, options, g) : make_clahe_plan(image, options, count);
+
   // Columns, then rows, four words each; then the tables, two values a word.
   const VkDeviceSize row_data = VkDeviceSize{4} * image.width;
   const VkDeviceSize table_data = row_data + VkDeviceSize{4} * image.height;
@@ -84,18 +151,34 @@ void GpuAdjuster::clahe(const ImageView& image, const ClahePlan& plan, std::span
   params.first = plan.tiles_x;                                // tilesX
   params.group_count = plan.lut_channels;                     // lutChannels
   run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), data_, params,
-           out);
+           out, fused);
+}
+
+VkDeviceSize GpuAdjuster::batch_limit() const {
+  return std::min<VkDeviceSize>(max_batch_bytes_, device_.info().max_storage_buffer_range) &
+         ~VkDeviceSize{3};
+}
+
+void GpuAdjuster::stage_rows(const ImageView& image, std::uint32_t y0, std::uint32_t count) {
+  // Rows copied in parts of at least 4 MiB, each on its own thread: one
+  // thread alone copies into upload memory at a fraction of the bus's rate.
+  const std::size_t row = std::size_t{image.width} * pixel_bytes(image.format);
+  auto* staged = static_cast<std::byte*>(staging_.mapped());
+  for_row_parts(count, row_parts(count, (4U << 20) / row + 1),
+                [&](std::uint32_t, std::uint32_t a, std::uint32_t b) {
+                  for (std::uint32_t y = a; y < b; ++y) {
+                    std::memcpy(staged + std::size_t{y} * row, image.row(y0 + y), row);
+                  }
+                });
 }
 
 void GpuAdjuster::run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
-                           const vk::Buffer& data, vk::PushParams params,
-                           std::span<std::byte> out) {
+                           const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out,
+                           bool resident) {
   // Rows per batch: each pixel buffer within the storage range and the batch size.
   const std::size_t in_row = std::size_t{image.width} * pixel_bytes(image.format);
   const std::size_t out_row = std::size_t{image.width} * pixel_bytes(out_format);
-  const VkDeviceSize limit =
-      std::min<VkDeviceSize>(kBatchBytes, device_.info().max_storage_buffer_range) &
-      ~VkDeviceSize{3};
+  const VkDeviceSize limit = batch_limit();
   if (in_row > limit || out_row > limit) {
     throw Error(ErrorKind::InvalidArgument,
                 "a row of this image is larger than the device's storage buffers");
@@ -115,19 +198,14 @@ void GpuAdjuster::run_rows(const ImageView& image, PixelFormat out_format, VkPip
 
   for (std::uint32_t y0 = 0; y0 < image.height; y0 += rows) {
     const std::uint32_t count = std::min(rows, image.height - y0);
-    // Rows copied in parts of at least 4 MiB, each on its own thread: one
-    // thread alone copies into upload memory at a fraction of the bus's rate.
-    auto* staged = static_cast<std::byte*>(staging_.mapped());
-    for_row_parts(count, row_parts(count, (4U << 20) / in_row + 1),
-                  [&](std::uint32_t, std::uint32_t a, std::uint32_t b) {
-                    for (std::uint32_t y = a; y < b; ++y) {
-                      std::memcpy(staged + std::size_t{y} * in_row, image.row(y0 + y), in_row);
-                    }
-                  });
+    const bool uploaded = resident && count == image.height;
+    if (!uploaded) stage_rows(image, y0, count);
     const VkDeviceSize batch_out = words_of(VkDeviceSize{count} * out_row) * 4;
     vk::Submission submission(device_, pipelines_, {input_.get(), output_.get(), data.get()});
-    submission.copy(staging_.get(), input_.get(), words_of(VkDeviceSize{count} * in_row) * 4);
-    submission.barrier();
+    if (!uploaded) {
+      submission.copy(staging_.get(), input_.get(), words_of(VkDeviceSize{count} * in_row) * 4);
+      submission.barrier();
+    }
     params.pixel_count = count * image.width;
     params.chunk_base = y0;  // the batch's first row (clahe_apply.comp)
     const auto groups = static_cast<std::uint32_t>(

@@ -19,32 +19,51 @@ namespace gpuhist::adjust {
 
 class GpuAdjuster {
  public:
-  explicit GpuAdjuster(const vk::Device& device);
+  // Pixel buffers hold at most `max_batch_bytes` (and the device's storage
+  // range); larger images go in batches of rows.
+  explicit GpuAdjuster(const vk::Device& device,
+                       VkDeviceSize max_batch_bytes = VkDeviceSize{64} << 20);
 
   // As apply_lut_cpu, with the same bytes. Throws Error(InvalidArgument) as it
   // does, Error(Device) when the device fails.
   void apply(const ImageView& image, const Lut& lut, std::span<std::byte> out);
 
-  // CLAHE's blend of `plan` (made for `image`), the same bytes as clahe_cpu.
-  // Throws Error(InvalidArgument) when the plan's tables exceed the device's
-  // storage-buffer range, Error(Device) when the device fails.
-  void clahe(const ImageView& image, const ClahePlan& plan, std::span<std::byte> out);
+  // CLAHE, the same bytes as clahe_cpu. When the image fits one buffer its
+  // tiles are counted on the device in one pass (clahe_tiles.comp) and the
+  // pixels uploaded once; otherwise `count` counts each tile. Throws
+  // Error(InvalidArgument) when the tables exceed the device's storage-buffer
+  // range, Error(Device) when the device fails.
+  void clahe(const ImageView& image, const ClaheOptions& options, const TileCounter& count,
+             std::span<std::byte> out);
 
  private:
   // Runs `pipeline` over the image in batches of rows, `data` at binding 2;
   // `params` fills the push constants of a batch (its pixels and first row set).
+  // `resident`: the whole image is in input_ already (one batch).
   void run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
-                const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out);
+                const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out,
+                bool resident = false);
+  // The largest buffer of pixels one batch may use.
+  [[nodiscard]] VkDeviceSize batch_limit() const;
+  // Copies rows [y0, y0 + count) of `image` into staging_, tightly packed.
+  void stage_rows(const ImageView& image, std::uint32_t y0, std::uint32_t count);
+  // The CLAHE plan of an image that fits one buffer: uploaded into input_ and
+  // its tiles counted there.
+  [[nodiscard]] ClahePlan count_tiles(const ImageView& image, const ClaheOptions& options,
+                                      const ClaheGeometry& geometry);
   [[nodiscard]] VkPipeline pipeline(vk::Shader shader, PixelFormat format, std::uint32_t luma601,
                                     std::uint32_t target);
 
   const vk::Device& device_;
+  VkDeviceSize max_batch_bytes_;
   vk::Pipelines pipelines_;
   vk::Buffer data_;     // tables (and CLAHE's axes), uploaded per call
   vk::Buffer staging_;  // rows of a batch, packed
   vk::Buffer input_;    // the same, on the device
   vk::Buffer output_;   // the batch's output samples, on the device
   vk::Buffer readback_;
+  vk::Buffer tile_counts_;  // CLAHE's tile histograms, on the device
+  vk::Buffer tile_back_;    // the same, for the host
 };
 
 }  // namespace gpuhist::adjust

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "adjust/clahe_plan.hpp"
 #include "view/display_frame.hpp"
 
 namespace gpuhist::view {
@@ -23,9 +22,8 @@ FrameAdjuster::FrameAdjuster(const vk::Device& device, Counter count) : adjuster
   backend_.clahe = [this](const ImageView& image, const ClaheOptions& options,
                           std::span<std::byte> out) {
     const HistogramOptions tone = tone_options(image.format, options.luma);
-    const adjust::ClahePlan plan = adjust::make_clahe_plan(
-        image, options, [&](const ImageView& tile) { return backend_.count(tile, tone); });
-    adjuster_.clahe(image, plan, out);
+    adjuster_.clahe(
+        image, options, [&](const ImageView& tile) { return backend_.count(tile, tone); }, out);
   };
 }
 

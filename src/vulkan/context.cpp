@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "adjust/clahe_plan.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
 #include "gpuhist/error.hpp"
@@ -107,11 +106,17 @@ void Context::clahe(const ImageView& image, const ClaheOptions& options, std::sp
   }
   const vk::Device& device = impl_->drawing_device("CLAHE on the GPU");
   const HistogramOptions tone = tone_options(image.format, options.luma);
-  const adjust::ClahePlan plan = adjust::make_clahe_plan(
-      image, options, [&](const ImageView& tile) { return compute(tile, tone, run); });
+  const Strategy strategy = run.strategy.value_or(default_strategy());
   std::lock_guard lock(impl_->mutex);
+  // Tiles the device cannot count in one pass are counted one by one (as
+  // compute() counts, the lock already held).
+  const auto count_tile = [&](const ImageView& tile) {
+    if (strategy == Strategy::CpuReference) return cpu::count_reference(tile, tone);
+    if (strategy == Strategy::Cpu) return cpu::count_parallel(tile, tone);
+    return impl_->counter_for(strategy).count(tile, tone, strategy, run.chunk);
+  };
   if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
-  impl_->adjuster->clahe(image, plan, out);
+  impl_->adjuster->clahe(image, options, count_tile, out);
 }
 
 }  // namespace gpuhist

@@ -3,6 +3,7 @@
 #include "shaders/apply_lut_comp_spv.hpp"
 #include "shaders/chunks_reduce_comp_spv.hpp"
 #include "shaders/clahe_apply_comp_spv.hpp"
+#include "shaders/clahe_tiles_comp_spv.hpp"
 #include "shaders/chunks_sum_comp_spv.hpp"
 #include "shaders/copy_quads_comp_spv.hpp"
 #include "shaders/hist_atomic_comp_spv.hpp"
@@ -48,6 +49,8 @@ std::span<const std::uint32_t> spirv(Shader shader) {
       return spirv::apply_lut_comp;
     case Shader::ClaheApply:
       return spirv::clahe_apply_comp;
+    case Shader::ClaheTiles:
+      return spirv::clahe_tiles_comp;
   }
   return {};
 }

@@ -32,6 +32,7 @@ enum class Shader : std::uint8_t {
   SplitPlanes,
   ApplyLut,
   ClaheApply,
+  ClaheTiles,
 };
 
 // Mirrors `Params` in src/shaders/params.glsl.

@@ -1,0 +1,85 @@
+#version 460
+// CLAHE's tile histograms in one pass (src/adjust): workgroup (t, b) counts
+// band b of tile t's rows, over the image extended by reflection
+// (BORDER_REFLECT_101) to whole tiles as OpenCV extends it, with one bin per
+// sample value (BINS = M + 1): red, green and blue into their own tables, or
+// each pixel's luminance bin (TABLE_OF_LUMA), or a grey sample, into one.
+// 8-bit tables add up in shared memory first; 16-bit ones go straight to the
+// global counters. Tested against the CPU's per-tile counts through the plans
+// they make (identical bytes).
+#extension GL_GOOGLE_include_directive : require
+layout(local_size_x = 256) in;
+#include "binning.glsl"
+
+layout(constant_id = 5) const uint USE_SHARED = 1u;
+layout(constant_id = 4) const uint SHARED_WORDS = 768u;
+layout(constant_id = 24) const uint TABLE_OF_LUMA = 0u;  // colour: one table of luminance
+
+// The histogram pipelines' push-constant block, read under these names.
+layout(push_constant) uniform TileParams {
+  uint width;       // the image's
+  uint height;
+  uint tileWidth;   // pixels of one tile
+  uint tileHeight;
+  uint tilesX;
+  uint tables;      // tables per tile: 3 or 1
+  uint bandRows;    // rows of a tile one workgroup counts
+} pc;
+
+layout(std430, set = 0, binding = 1) buffer Counts { uint counts[]; };  // [tile][table][BINS]
+
+shared uint local[SHARED_WORDS];
+
+// OpenCV's borderInterpolate for BORDER_REFLECT_101.
+uint reflect101(int p, int len) {
+  if (len == 1) return 0u;
+  while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
+  return uint(p);
+}
+
+void add(uint base, uint table, uint v) {
+  if (USE_SHARED != 0u) {
+    atomicAdd(local[table * BINS + v], 1u);
+  } else {
+    atomicAdd(counts[base + table * BINS + v], 1u);
+  }
+}
+
+void main() {
+  const uint tile = gl_WorkGroupID.x;
+  const uint tx = tile % pc.tilesX;
+  const uint ty = tile / pc.tilesX;
+  const uint words = pc.tables * BINS;
+  const uint base = tile * words;
+  if (USE_SHARED != 0u) {
+    for (uint i = gl_LocalInvocationIndex; i < words; i += 256u) local[i] = 0u;
+    barrier();
+  }
+  const uint firstRow = gl_WorkGroupID.y * pc.bandRows;
+  const uint rows = firstRow < pc.tileHeight ? min(pc.bandRows, pc.tileHeight - firstRow) : 0u;
+  const uint n = rows * pc.tileWidth;
+  for (uint i = gl_LocalInvocationIndex; i < n; i += 256u) {
+    uint x = reflect101(int(tx * pc.tileWidth + i % pc.tileWidth), int(pc.width));
+    uint y = reflect101(int(ty * pc.tileHeight + firstRow + i / pc.tileWidth), int(pc.height));
+    uint p = y * pc.width + x;
+    if (CHANNELS == 1u) {
+      add(base, 0u, loadSample(p));
+    } else {
+      uint s = p * CHANNELS;
+      uint r = loadSample(s), g = loadSample(s + 1u), b = loadSample(s + 2u);
+      if (TABLE_OF_LUMA != 0u) {
+        add(base, 0u, lumaBin(r, g, b));
+      } else {
+        add(base, 0u, r);
+        add(base, 1u, g);
+        add(base, 2u, b);
+      }
+    }
+  }
+  if (USE_SHARED != 0u) {
+    barrier();
+    for (uint i = gl_LocalInvocationIndex; i < words; i += 256u) {
+      if (local[i] != 0u) atomicAdd(counts[base + i], local[i]);
+    }
+  }
+}
