@@ -8,6 +8,7 @@
 
 #include "core/binning.hpp"
 #include "gpuhist/adjust.hpp"
+#include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "support/shared_context.hpp"
@@ -179,6 +180,38 @@ TEST(ApplyLut, GpuEqualsCpuOnAnImageCopiedInSeveralParts) {
   apply_lut_cpu(image.view, lut, cpu);
   test::gpu_context().apply_lut(image.view, lut, gpu);
   EXPECT_EQ(cpu, gpu);
+}
+
+TEST(AdjustImage, GpuEqualsCpuForEveryKindAndIntegerFormat) {
+  // On the GPU the image is counted on the device in one pass and adjusted
+  // there; on the CPU counted by the cpu strategy: the same bytes.
+  const Context& context = test::gpu_context();
+  std::uint32_t seed = 20;
+  for (PixelFormat format : test::integer_formats()) {
+    const test::TestImage image = test::make_image(format, 53, 19, test::Content::Random, ++seed, 4);
+    const test::TestImage other = test::make_image(format, 20, 30, test::Content::Gradient, ++seed);
+    const Histogram reference =
+        context.compute(other.view, tone_options(format), RunOptions{Strategy::Cpu});
+    for (AdjustKind kind : {AdjustKind::Equalize, AdjustKind::Clahe, AdjustKind::Autolevel,
+                            AdjustKind::Threshold, AdjustKind::Match}) {
+      for (ToneChannels channels : {ToneChannels::Each, ToneChannels::Luminance}) {
+        Adjustment a;
+        a.kind = kind;
+        a.channels = channels;
+        a.reference = &reference;
+        a.tiles_x = 3;
+        a.tiles_y = 2;
+        const std::size_t bytes = image.view.pixel_count() *
+                                  pixel_bytes(adjusted_format(image.view.format, a));
+        std::vector<std::byte> cpu(bytes), gpu(bytes);
+        const auto t_cpu = adjust_image(context, image.view, a, cpu, RunOptions{Strategy::Cpu}, false);
+        const auto t_gpu = adjust_image(context, image.view, a, gpu, RunOptions{Strategy::Gpu}, true);
+        EXPECT_EQ(cpu, gpu) << to_string(format) << " " << to_string(kind);
+        EXPECT_EQ(t_cpu, t_gpu);
+        EXPECT_EQ(t_gpu.has_value(), kind == AdjustKind::Threshold);
+      }
+    }
+  }
 }
 
 TEST(ApplyLut, GpuNeedsADevice) {

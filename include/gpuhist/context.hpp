@@ -17,6 +17,8 @@
 
 namespace gpuhist {
 
+struct Adjustment;  // gpuhist/adjustment.hpp
+
 // How to count: the strategy (default: `gpu` on a hardware GPU, `cpu`
 // otherwise) and, for the chunk strategies, the chunk shape.
 struct RunOptions {
@@ -75,6 +77,13 @@ class Context {
   // can read; Error(Device) when the device fails.
   void clahe(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,
              const RunOptions& run = {}) const;
+
+  // adjust_image (gpuhist/adjustment.hpp) with the tables applied on the GPU.
+  // When the image fits one buffer it is uploaded once, counted on the device
+  // and adjusted there; otherwise counted with `run`'s strategy. Returns the
+  // threshold used (Threshold only). Throws as adjust_image does.
+  std::optional<std::int32_t> adjust(const ImageView& image, const Adjustment& adjustment,
+                                     std::span<std::byte> out, const RunOptions& run = {}) const;
 
   struct Impl;
 

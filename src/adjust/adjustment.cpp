@@ -81,25 +81,18 @@ std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const Imag
 std::optional<std::int32_t> adjust_image(const Context& context, const ImageView& image,
                                          const Adjustment& a, std::span<std::byte> out,
                                          const RunOptions& run, bool on_gpu) {
+  if (on_gpu) return context.adjust(image, a, out, run);
   adjust::AdjustBackend backend;
   backend.count = [&](const ImageView& view, const HistogramOptions& options) {
     return context.compute(view, options, run);
   };
   backend.apply_lut = [&](const ImageView& view, const Lut& lut, std::span<std::byte> to) {
-    if (on_gpu) {
-      context.apply_lut(view, lut, to);
-    } else {
-      apply_lut_cpu(view, lut, to);
-    }
+    apply_lut_cpu(view, lut, to);
   };
   backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
-    if (on_gpu) {
-      context.clahe(view, options, to, run);
-    } else {
-      const HistogramOptions tone = tone_options(view.format, options.luma);
-      clahe_cpu(view, options, to,
-                [&](const ImageView& tile) { return context.compute(tile, tone, run); });
-    }
+    const HistogramOptions tone = tone_options(view.format, options.luma);
+    clahe_cpu(view, options, to,
+              [&](const ImageView& tile) { return context.compute(tile, tone, run); });
   };
   return adjust::adjust_with(backend, image, a, out);
 }

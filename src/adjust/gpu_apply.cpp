@@ -35,7 +35,8 @@ VkPipeline GpuAdjuster::pipeline(vk::Shader shader, PixelFormat format, std::uin
   return pipelines_.get(shader, constants);
 }
 
-void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::byte> out) {
+void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::byte> out,
+                        bool resident) {
   validate_lut(image, lut, out.size());
   const std::uint32_t size = image.format.sample == SampleType::U8 ? 256U : 65536U;
   // The four tables, widened to 32 bits; unused ones stay zero.
@@ -48,11 +49,19 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
   const VkPipeline p =
       pipeline(vk::Shader::ApplyLut, image.format, lut.luma == LumaWeights::Rec601 ? 1U : 0U,
                lut.target == LutTarget::Luminance ? 1U : 0U);
-  run_rows(image, lut_output_format(image.format, lut), p, data_, vk::PushParams{}, out);
+  run_rows(image, lut_output_format(image.format, lut), p, data_, vk::PushParams{}, out, resident);
 }
 
-ClahePlan GpuAdjuster::count_tiles(const ImageView& image, const ClaheOptions& options,
-                                   const ClaheGeometry& g) {
+bool GpuAdjuster::fits(const ImageView& image, const ClaheGeometry& g) const {
+  const VkDeviceSize image_bytes = words_of(image.pixel_count() * pixel_bytes(image.format)) * 4;
+  const VkDeviceSize counts_bytes = VkDeviceSize{g.tiles_x} * g.tiles_y * g.tables * g.size * 4;
+  // 32-bit counters: a tile of fewer than 2^32 pixels.
+  return image_bytes <= batch_limit() && counts_bytes <= batch_limit() &&
+         std::uint64_t{g.tile_w} * g.tile_h < (1ULL << 32);
+}
+
+const std::uint32_t* GpuAdjuster::upload_and_count(const ImageView& image, const ClaheGeometry& g,
+                                                   std::uint32_t colour_tables, LumaWeights luma) {
   const VkDeviceSize in_bytes = words_of(image.pixel_count() * pixel_bytes(image.format)) * 4;
   const std::uint32_t tiles = g.tiles_x * g.tiles_y;
   const VkDeviceSize counts_bytes = VkDeviceSize{tiles} * g.tables * g.size * 4;
@@ -72,10 +81,10 @@ ClahePlan GpuAdjuster::count_tiles(const ImageView& image, const ClaheOptions& o
       vk::SpecConstant{vk::kSpecChannels, channel_count(image.format.layout)},
       vk::SpecConstant{vk::kSpecSampleBits, shared ? 8U : 16U},
       vk::SpecConstant{vk::kSpecBins, g.size},
-      vk::SpecConstant{vk::kSpecLuma601, options.luma == LumaWeights::Rec601 ? 1U : 0U},
-      vk::SpecConstant{vk::kSpecSharedWords, shared ? 3U * 256U : 1U},
+      vk::SpecConstant{vk::kSpecLuma601, luma == LumaWeights::Rec601 ? 1U : 0U},
+      vk::SpecConstant{vk::kSpecSharedWords, shared ? 4U * 256U : 1U},
       vk::SpecConstant{vk::kSpecUseShared, shared ? 1U : 0U},
-      vk::SpecConstant{vk::kSpecLutTarget, is_colour(image.format.layout) && !g.each ? 1U : 0U}};
+      vk::SpecConstant{vk::kSpecLutTarget, colour_tables}};
   // About 4096 pixels a workgroup.
   const std::uint32_t band_rows = std::max(1U, 4096U / g.tile_w);
   vk::PushParams params;             // read by clahe_tiles.comp as TileParams
@@ -98,26 +107,50 @@ ClahePlan GpuAdjuster::count_tiles(const ImageView& image, const ClaheOptions& o
   submission.barrier_to_host();
   submission.submit_and_wait();
 
-  const auto* counts = static_cast<const std::uint32_t*>(tile_back_.mapped());
-  std::vector<std::uint64_t> scratch(g.size);
-  return make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
-    const std::uint32_t* from = counts + (std::size_t{t} * g.tables + k) * g.size;
-    std::copy(from, from + g.size, scratch.begin());
-    return std::span<const std::uint64_t>(scratch);
-  });
+  return static_cast<const std::uint32_t*>(tile_back_.mapped());
+}
+
+std::optional<Histogram> GpuAdjuster::count_resident(const ImageView& image, LumaWeights luma) {
+  // The whole image as one tile, with all four tables for colour.
+  ClaheGeometry g;
+  g.tile_w = image.width;
+  g.tile_h = image.height;
+  g.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
+  const bool colour = is_colour(image.format.layout);
+  g.tables = colour ? 4U : 1U;
+  if (!fits(image, g)) return std::nullopt;
+  const std::uint32_t* counts = upload_and_count(image, g, colour ? 2U : 0U, luma);
+  Histogram h(g.size, colour);
+  const auto fill = [&](Channel c, std::uint32_t table) {
+    const std::uint32_t* from = counts + std::size_t{table} * g.size;
+    std::copy(from, from + g.size, h.counts(c).begin());
+  };
+  if (colour) {
+    for (std::uint32_t k = 0; k < 4; ++k) fill(static_cast<Channel>(k), k);
+  } else {
+    fill(Channel::Luminance, 0);
+  }
+  return h;
 }
 
 void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
                         const TileCounter& count, std::span<std::byte> out) {
   const ClaheGeometry g = clahe_geometry(image, options);
-  // One pass over the resident image when it fits one buffer, and the tile
-  // counters do too (32-bit: a tile of fewer than 2^32 pixels).
-  const VkDeviceSize image_bytes = words_of(image.pixel_count() * pixel_bytes(image.format)) * 4;
-  const VkDeviceSize counts_bytes = VkDeviceSize{g.tiles_x} * g.tiles_y * g.tables * g.size * 4;
-  const bool fused = image_bytes <= batch_limit() && counts_bytes <= batch_limit() &&
-                     std::uint64_t{g.tile_w} * g.tile_h < (1ULL << 32);
-  const ClahePlan plan =
-      fused ? count_tiles(image, options, g) : make_clahe_plan(image, options, count);
+  // One pass over the resident image when it fits one buffer.
+  const bool fused = fits(image, g);
+  ClahePlan plan;
+  if (fused) {
+    const std::uint32_t colour_tables = is_colour(image.format.layout) && !g.each ? 1U : 0U;
+    const std::uint32_t* counts = upload_and_count(image, g, colour_tables, options.luma);
+    std::vector<std::uint64_t> scratch(g.size);
+    plan = make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
+      const std::uint32_t* from = counts + (std::size_t{t} * g.tables + k) * g.size;
+      std::copy(from, from + g.size, scratch.begin());
+      return std::span<const std::uint64_t>(scratch);
+    });
+  } else {
+    plan = make_clahe_plan(image, options, count);
+  }
 
   // Columns, then rows, four words each; then the tables, two values a word.
   const VkDeviceSize row_data = VkDeviceSize{4} * image.width;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <span>
 
 #include "adjust/clahe_plan.hpp"
@@ -22,11 +23,18 @@ class GpuAdjuster {
   // Pixel buffers hold at most `max_batch_bytes` (and the device's storage
   // range); larger images go in batches of rows.
   explicit GpuAdjuster(const vk::Device& device,
-                       VkDeviceSize max_batch_bytes = VkDeviceSize{64} << 20);
+                       VkDeviceSize max_batch_bytes = VkDeviceSize{512} << 20);
 
-  // As apply_lut_cpu, with the same bytes. Throws Error(InvalidArgument) as it
-  // does, Error(Device) when the device fails.
-  void apply(const ImageView& image, const Lut& lut, std::span<std::byte> out);
+  // The histogram of `image` with one bin per sample value (R, G, B and L, or
+  // L for grey), counted on the device in one pass, the image left resident
+  // for apply(..., resident = true); nullopt when it does not fit one buffer.
+  [[nodiscard]] std::optional<Histogram> count_resident(const ImageView& image, LumaWeights luma);
+
+  // As apply_lut_cpu, with the same bytes. `resident`: the image is the one
+  // count_resident just counted, not uploaded again. Throws
+  // Error(InvalidArgument) as apply_lut_cpu does, Error(Device) when the device fails.
+  void apply(const ImageView& image, const Lut& lut, std::span<std::byte> out,
+             bool resident = false);
 
   // CLAHE, the same bytes as clahe_cpu. When the image fits one buffer its
   // tiles are counted on the device in one pass (clahe_tiles.comp) and the
@@ -47,10 +55,15 @@ class GpuAdjuster {
   [[nodiscard]] VkDeviceSize batch_limit() const;
   // Copies rows [y0, y0 + count) of `image` into staging_, tightly packed.
   void stage_rows(const ImageView& image, std::uint32_t y0, std::uint32_t count);
-  // The CLAHE plan of an image that fits one buffer: uploaded into input_ and
-  // its tiles counted there.
-  [[nodiscard]] ClahePlan count_tiles(const ImageView& image, const ClaheOptions& options,
-                                      const ClaheGeometry& geometry);
+  // Uploads the whole image into input_ and counts its tiles there
+  // (clahe_tiles.comp; `colour_tables` as its COLOUR_TABLES); the counts,
+  // [tile][table][value], in host memory until the next call.
+  [[nodiscard]] const std::uint32_t* upload_and_count(const ImageView& image,
+                                                      const ClaheGeometry& geometry,
+                                                      std::uint32_t colour_tables,
+                                                      LumaWeights luma);
+  // Whether an image (and its counters) fits one buffer.
+  [[nodiscard]] bool fits(const ImageView& image, const ClaheGeometry& geometry) const;
   [[nodiscard]] VkPipeline pipeline(vk::Shader shader, PixelFormat format, std::uint32_t luma601,
                                     std::uint32_t target);
 

@@ -1,9 +1,11 @@
 #version 460
-// CLAHE's tile histograms in one pass (src/adjust): workgroup (t, b) counts
-// band b of tile t's rows, over the image extended by reflection
-// (BORDER_REFLECT_101) to whole tiles as OpenCV extends it, with one bin per
-// sample value (BINS = M + 1): red, green and blue into their own tables, or
-// each pixel's luminance bin (TABLE_OF_LUMA), or a grey sample, into one.
+// Histograms of tiles with one bin per sample value (BINS = M + 1), in one
+// pass (src/adjust): workgroup (t, b) counts band b of tile t's rows, over the
+// image extended by reflection (BORDER_REFLECT_101) to whole tiles as OpenCV's
+// CLAHE extends it. Colour pixels go to red, green and blue tables, or to one
+// table of their luminance bins, or to all four (COLOUR_TABLES); grey samples
+// to one. With one tile this is the whole image's histogram, for the tables
+// of the other adjustments.
 // 8-bit tables add up in shared memory first; 16-bit ones go straight to the
 // global counters. Tested against the CPU's per-tile counts through the plans
 // they make (identical bytes).
@@ -12,8 +14,9 @@ layout(local_size_x = 256) in;
 #include "binning.glsl"
 
 layout(constant_id = 5) const uint USE_SHARED = 1u;
-layout(constant_id = 4) const uint SHARED_WORDS = 768u;
-layout(constant_id = 24) const uint TABLE_OF_LUMA = 0u;  // colour: one table of luminance
+layout(constant_id = 4) const uint SHARED_WORDS = 1024u;
+// Colour pixels: 0: red, green, blue; 1: luminance; 2: red, green, blue, luminance.
+layout(constant_id = 24) const uint COLOUR_TABLES = 0u;
 
 // The histogram pipelines' push-constant block, read under these names.
 layout(push_constant) uniform TileParams {
@@ -22,7 +25,7 @@ layout(push_constant) uniform TileParams {
   uint tileWidth;   // pixels of one tile
   uint tileHeight;
   uint tilesX;
-  uint tables;      // tables per tile: 3 or 1
+  uint tables;      // tables per tile: 3, 1 or 4
   uint bandRows;    // rows of a tile one workgroup counts
 } pc;
 
@@ -67,12 +70,13 @@ void main() {
     } else {
       uint s = p * CHANNELS;
       uint r = loadSample(s), g = loadSample(s + 1u), b = loadSample(s + 2u);
-      if (TABLE_OF_LUMA != 0u) {
+      if (COLOUR_TABLES == 1u) {
         add(base, 0u, lumaBin(r, g, b));
       } else {
         add(base, 0u, r);
         add(base, 1u, g);
         add(base, 2u, b);
+        if (COLOUR_TABLES == 2u) add(base, 3u, lumaBin(r, g, b));
       }
     }
   }

@@ -35,7 +35,9 @@ class FrameAdjuster {
 
  private:
   adjust::GpuAdjuster adjuster_;
+  Counter count_;
   adjust::AdjustBackend backend_;
+  bool resident_ = false;  // the frame being adjusted was counted on the device
 };
 
 }  // namespace gpuhist::view

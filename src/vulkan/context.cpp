@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "adjust/adjust_backend.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
 #include "gpuhist/error.hpp"
@@ -117,6 +118,40 @@ void Context::clahe(const ImageView& image, const ClaheOptions& options, std::sp
   };
   if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
   impl_->adjuster->clahe(image, options, count_tile, out);
+}
+
+std::optional<std::int32_t> Context::adjust(const ImageView& image, const Adjustment& adjustment,
+                                            std::span<std::byte> out, const RunOptions& run) const {
+  validate(image);
+  const vk::Device& device = impl_->drawing_device("adjusting on the GPU");
+  const Strategy strategy = run.strategy.value_or(default_strategy());
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
+  adjust::GpuAdjuster& adjuster = *impl_->adjuster;
+  // As compute() counts, the lock already held.
+  const auto count_with = [&](const ImageView& view, const HistogramOptions& options) {
+    if (strategy == Strategy::CpuReference) return cpu::count_reference(view, options);
+    if (strategy == Strategy::Cpu) return cpu::count_parallel(view, options);
+    return impl_->counter_for(strategy).count(view, options, strategy, run.chunk);
+  };
+  bool resident = false;  // the counted image stays on the device for its tables
+  adjust::AdjustBackend backend;
+  backend.count = [&](const ImageView& view, const HistogramOptions& options) {
+    if (std::optional<Histogram> h = adjuster.count_resident(view, options.luma)) {
+      resident = true;
+      return std::move(*h);
+    }
+    return count_with(view, options);
+  };
+  backend.apply_lut = [&](const ImageView& view, const Lut& lut, std::span<std::byte> to) {
+    adjuster.apply(view, lut, to, resident);
+  };
+  backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
+    const HistogramOptions tone = tone_options(view.format, options.luma);
+    adjuster.clahe(view, options, [&](const ImageView& tile) { return count_with(tile, tone); },
+                   to);
+  };
+  return adjust::adjust_with(backend, image, adjustment, out);
 }
 
 }  // namespace gpuhist
