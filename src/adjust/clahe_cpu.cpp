@@ -4,22 +4,39 @@
 
 #include "adjust/clahe_plan.hpp"
 #include "core/row_parts.hpp"
-#include "cpu/parallel.hpp"
 #include "gpuhist/error.hpp"
 
 namespace gpuhist {
 namespace {
 
+// blend_values for every sample of rows [y0, y1), with each row's tables
+// and each column's tiles and weights looked up once.
 template <typename Sample>
 void blend_rows(const ImageView& image, const adjust::ClahePlan& plan, std::byte* out,
                 std::uint32_t y0, std::uint32_t y1) {
   const std::uint32_t channels = channel_count(image.format.layout);
+  const std::size_t tile_stride = std::size_t{plan.lut_channels} * plan.size;
+  const auto max = static_cast<float>(plan.size - 1);
+  const adjust::ClaheAxis& cols = plan.columns;
   for (std::uint32_t y = y0; y < y1; ++y) {
+    const std::uint16_t* top =
+        plan.tables.data() + std::size_t{plan.rows.first[y]} * plan.tiles_x * tile_stride;
+    const std::uint16_t* bottom =
+        plan.tables.data() + std::size_t{plan.rows.second[y]} * plan.tiles_x * tile_stride;
+    const float ya1 = plan.rows.first_weight[y], ya = plan.rows.second_weight[y];
     const auto* in = reinterpret_cast<const Sample*>(image.row(y));
     auto* dst = reinterpret_cast<Sample*>(out) + std::size_t{y} * image.width * channels;
     for (std::uint32_t x = 0; x < image.width; ++x) {
+      const std::size_t c1 = cols.first[x] * tile_stride, c2 = cols.second[x] * tile_stride;
+      const float xa1 = cols.first_weight[x], xa = cols.second_weight[x];
       for (std::uint32_t c = 0; c < channels; ++c, ++in, ++dst) {
-        *dst = c == 3 ? *in : static_cast<Sample>(plan.blend(x, y, plan.table_of(c), *in));
+        if (c == 3) {
+          *dst = *in;  // alpha as it was
+          continue;
+        }
+        const std::size_t k = std::size_t{plan.table_of(c)} * plan.size + *in;
+        *dst = static_cast<Sample>(adjust::blend_values(top[c1 + k], top[c2 + k], bottom[c1 + k],
+                                                        bottom[c2 + k], xa1, xa, ya1, ya, max));
       }
     }
   }
@@ -48,10 +65,11 @@ void clahe_cpu(const ImageView& image, const ClaheOptions& options, std::span<st
   if (out.size() < bytes) {
     throw Error(ErrorKind::InvalidArgument, "the output needs " + std::to_string(bytes) + " bytes");
   }
-  const HistogramOptions tone = tone_options(image.format, options.luma);
-  const adjust::ClahePlan plan = adjust::make_clahe_plan(
-      image, options,
-      count ? count : [&](const ImageView& tile) { return cpu::count_parallel(tile, tone); });
+  const adjust::ClaheGeometry geometry = adjust::clahe_geometry(image, options);
+  const adjust::ClahePlan plan =
+      count ? adjust::make_clahe_plan(image, options, count)
+            : adjust::make_clahe_plan(image, options, geometry,
+                                      adjust::count_tiles_cpu(image, geometry, options.luma));
   const std::uint32_t parts = row_parts(image.height, (1U << 18) / image.width + 1);
   for_row_parts(image.height, parts, [&](std::uint32_t, std::uint32_t y0, std::uint32_t y1) {
     if (image.format.sample == SampleType::U8) {

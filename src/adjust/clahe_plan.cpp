@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/binning.hpp"
+#include "core/row_parts.hpp"
 #include "gpuhist/error.hpp"
 
 namespace gpuhist::adjust {
@@ -141,6 +143,63 @@ ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
   return plan;
 }
 
+std::vector<std::uint32_t> count_tiles_cpu(const ImageView& image, const ClaheGeometry& g,
+                                           LumaWeights luma) {
+  const std::uint32_t channels = channel_count(image.format.layout);
+  const bool colour = is_colour(image.format.layout);
+  const bool deep = image.format.sample == SampleType::U16;
+  const std::uint32_t max = g.size - 1;
+  const binning::IntWeights weights = binning::int_weights(luma);
+  const std::uint32_t width = g.tile_w * g.tiles_x, height = g.tile_h * g.tiles_y;
+  std::vector<std::uint32_t> columns(width);
+  for (std::uint32_t x = 0; x < width; ++x) {
+    columns[x] = static_cast<std::uint32_t>(reflect_101(x, image.width));
+  }
+  std::vector<std::uint32_t> counts(std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size, 0);
+  const auto sample = [&](const std::byte* row, std::size_t i) -> std::uint32_t {
+    if (!deep) return std::to_integer<std::uint32_t>(row[i]);
+    std::uint16_t v = 0;
+    std::memcpy(&v, row + i * 2, 2);
+    return v;
+  };
+  // Each thread takes whole rows of tiles, so no two write the same counters.
+  const std::uint32_t parts = std::min(g.tiles_y, row_parts(height, 64));
+  for_row_parts(g.tiles_y, parts, [&](std::uint32_t, std::uint32_t ty0, std::uint32_t ty1) {
+    for (std::uint32_t y = ty0 * g.tile_h; y < ty1 * g.tile_h; ++y) {
+      const std::byte* row = image.row(static_cast<std::uint32_t>(reflect_101(y, image.height)));
+      std::uint32_t* tile_row =
+          counts.data() + std::size_t{y / g.tile_h} * g.tiles_x * g.tables * g.size;
+      for (std::uint32_t x = 0; x < width; ++x) {
+        std::uint32_t* tile = tile_row + std::size_t{x / g.tile_w} * g.tables * g.size;
+        const std::size_t i = std::size_t{columns[x]} * channels;
+        if (!colour) {
+          ++tile[sample(row, i)];
+          continue;
+        }
+        const std::uint32_t r = sample(row, i), gr = sample(row, i + 1), b = sample(row, i + 2);
+        if (g.each) {
+          ++tile[r];
+          ++tile[g.size + gr];
+          ++tile[2 * g.size + b];
+        } else {
+          ++tile[binning::luma_bin(binning::luma_sum(weights, r, gr, b), max, g.size)];
+        }
+      }
+    }
+  });
+  return counts;
+}
+
+ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
+                          const ClaheGeometry& g, std::span<const std::uint32_t> counts) {
+  std::vector<std::uint64_t> scratch(g.size);
+  return make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
+    const std::uint32_t* from = counts.data() + (std::size_t{t} * g.tables + k) * g.size;
+    std::copy(from, from + g.size, scratch.begin());
+    return std::span<const std::uint64_t>(scratch);
+  });
+}
+
 ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
                           const TileCounter& count) {
   const ClaheGeometry g = clahe_geometry(image, options);
@@ -164,21 +223,6 @@ ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
   return make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
     return tiles[t].counts(g.each ? static_cast<Channel>(k) : Channel::Luminance);
   });
-}
-
-std::uint32_t ClahePlan::blend(std::uint32_t x, std::uint32_t y, std::uint32_t k,
-                               std::uint32_t v) const {
-  const auto at = [&](std::uint32_t tile_row, std::uint32_t tile_column) {
-    return static_cast<float>(
-        tables[((std::size_t{tile_row} * tiles_x + tile_column) * lut_channels + k) * size + v]);
-  };
-  const std::uint32_t r1 = rows.first[y], r2 = rows.second[y];
-  const std::uint32_t c1 = columns.first[x], c2 = columns.second[x];
-  const float xa1 = columns.first_weight[x], xa = columns.second_weight[x];
-  const float res = (at(r1, c1) * xa1 + at(r1, c2) * xa) * rows.first_weight[y] +
-                    (at(r2, c1) * xa1 + at(r2, c2) * xa) * rows.second_weight[y];
-  return static_cast<std::uint32_t>(
-      std::clamp(std::nearbyint(res), 0.0f, static_cast<float>(size - 1)));
 }
 
 }  // namespace gpuhist::adjust

@@ -3,6 +3,7 @@
 // tiles to blend with their weights.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -19,6 +20,17 @@ struct ClaheAxis {
   std::vector<float> first_weight, second_weight;
 };
 
+// The blend of four tables' values (a: first row's first and second tile, b:
+// second row's), in OpenCV's float operations and order, rounded to even and
+// clamped to 0..max. clahe_apply.comp makes the same operations.
+[[nodiscard]] inline std::uint32_t blend_values(float a1, float a2, float b1, float b2, float xa1,
+                                                float xa, float ya1, float ya, float max) {
+  const float res = (a1 * xa1 + a2 * xa) * ya1 + (b1 * xa1 + b2 * xa) * ya;
+  // Round to nearest even: exact for 0 <= res < 2^22 (2^23 has no fraction bits).
+  const float rounded = (res + 8388608.0f) - 8388608.0f;
+  return static_cast<std::uint32_t>(std::clamp(rounded, 0.0f, max));
+}
+
 struct ClahePlan {
   std::uint32_t size = 256;        // values per table: 256 or 65536
   std::uint32_t lut_channels = 1;  // tables per tile: 3 (each channel) or 1
@@ -32,10 +44,6 @@ struct ClahePlan {
   [[nodiscard]] std::uint32_t table_of(std::uint32_t channel) const {
     return lut_channels == 1 ? 0 : channel;
   }
-  // Pixel (x, y)'s output for sample value v through table k: the bilinear
-  // blend of the four nearest tiles' tables, rounded to even and clamped.
-  [[nodiscard]] std::uint32_t blend(std::uint32_t x, std::uint32_t y, std::uint32_t k,
-                                    std::uint32_t v) const;
 };
 
 // The tiles of `image`, as OpenCV lays them out: over the image extended by
@@ -58,6 +66,17 @@ using TileCounts = std::function<std::span<const std::uint64_t>(std::uint32_t t,
 // The plan from the tiles' counts.
 [[nodiscard]] ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
                                         const ClaheGeometry& geometry, const TileCounts& counts);
+
+// Every tile's counts in one pass over the image on the CPU, rows of tiles
+// spread over threads: [tile][table][value], as clahe_tiles.comp counts them.
+[[nodiscard]] std::vector<std::uint32_t> count_tiles_cpu(const ImageView& image,
+                                                         const ClaheGeometry& geometry,
+                                                         LumaWeights luma);
+
+// The plan from counts laid out as count_tiles_cpu (and the GPU) lay them out.
+[[nodiscard]] ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
+                                        const ClaheGeometry& geometry,
+                                        std::span<const std::uint32_t> counts);
 
 // Counts the tiles with `count` (on the reflected extension where needed) and
 // makes the plan. Throws Error(InvalidArgument) for bad options or a bad view.

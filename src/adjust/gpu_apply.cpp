@@ -142,12 +142,9 @@ void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
   if (fused) {
     const std::uint32_t colour_tables = is_colour(image.format.layout) && !g.each ? 1U : 0U;
     const std::uint32_t* counts = upload_and_count(image, g, colour_tables, options.luma);
-    std::vector<std::uint64_t> scratch(g.size);
-    plan = make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
-      const std::uint32_t* from = counts + (std::size_t{t} * g.tables + k) * g.size;
-      std::copy(from, from + g.size, scratch.begin());
-      return std::span<const std::uint64_t>(scratch);
-    });
+    plan =
+        make_clahe_plan(image, options, g,
+                        std::span(counts, std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size));
   } else {
     plan = make_clahe_plan(image, options, count);
   }

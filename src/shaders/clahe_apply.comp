@@ -4,7 +4,8 @@
 // CLAHE_Interpolation_Body makes, each rounded alone (`precise`, no fused
 // multiply-add), then rounded to even and clamped. Each invocation makes one
 // 32-bit word of the output (same format as the input), alpha copied.
-// Mirrors ClahePlan::blend (src/adjust/clahe_plan.cpp); tested for equal bytes.
+// Mirrors blend_values (src/adjust/clahe_plan.hpp), but rounds with roundEven;
+// tested for equal bytes.
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
 #include "binning.glsl"
