@@ -5,6 +5,7 @@
 #include <OpenImageIO/imageio.h>
 
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "gpuhist/adjust.hpp"
@@ -151,6 +152,26 @@ TEST_F(AdjustCli, MatchToAReference) {
     return std::stod(json_text.substr(at + 6));
   };
   EXPECT_LT(emd(after.out), 0.1 * emd(before.out));
+}
+
+TEST_F(AdjustCli, ManyFilesAndFolders) {
+  fs::create_directories(dir_ / "set/sub");
+  fs::copy_file(kCoffee, dir_ / "set/coffee.png");
+  fs::copy_file(kRocket, dir_ / "set/sub/rocket.jpg");
+  std::ofstream(dir_ / "set/broken.png") << "not a picture";
+  const auto r = run_cli({"autolevel", (dir_ / "set").string(), "-o", path("out.png")});
+  EXPECT_EQ(r.status, 1);  // the broken file
+  expect_one_line_error(r, "broken.png");
+  for (const auto& [source, name] :
+       {std::pair{kCoffee, "out-coffee.png"}, std::pair{kRocket, "out-rocket.png"}}) {
+    ASSERT_TRUE(fs::exists(dir_ / name)) << name;
+    EXPECT_EQ(bytes_of(load_image(path(name))),
+              expected(source,
+                       [](const Image& image, const Histogram& h) {
+                         return stretch_lut(h, image.format, ToneChannels::Luminance, 0.5, 0.5);
+                       }))
+        << name;
+  }
 }
 
 TEST_F(AdjustCli, BadRequestsExitWithTheirStatus) {

@@ -3,10 +3,12 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <vector>
 
 #include "common_options.hpp"
+#include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
@@ -160,8 +162,12 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
   args.kind = kind;
   args.max_pixels = kDefaultMaxPixels;
   CLI::App* cmd = app.add_subcommand(std::string(to_string(kind)), verb_help(kind));
-  cmd->add_option("input", args.input, "Image file (8- or 16-bit samples)")->required();
-  cmd->add_option("-o,--output", args.output, "The adjusted image; its extension picks the format")
+  cmd->add_option("inputs", args.inputs,
+                  "Image files (8- or 16-bit samples) and folders (searched recursively)")
+      ->required();
+  cmd->add_option("-o,--output", args.output,
+                  "The adjusted image; its extension picks the format (OUT-<name>.EXT for each of "
+                  "several)")
       ->required();
   add_adjust_options(cmd, kind, args.params);
   if (kind == AdjustKind::Match) {
@@ -193,37 +199,65 @@ int run_adjust(const AdjustArgs& args) {
   if (!context) return status;
   const std::optional<bool> on_gpu = parse_apply(args.apply, *context);
   if (!on_gpu) return kExitUsage;
-  try {
-    const Image image = load_image(args.input, LoadOptions{args.max_pixels, true});
-    if (image.format.sample == SampleType::F32) {
-      throw Error(ErrorKind::Input, args.input + ": adjustments need 8- or 16-bit samples, and " +
-                                        "this image has " + to_string(image.format) + " pixels");
+  // The reference, counted once per bit depth of the images it is matched with.
+  std::optional<Image> reference_image;
+  std::map<SampleType, Histogram> references;
+  if (args.kind == AdjustKind::Match) {
+    try {
+      reference_image = load_input(args.reference, args.max_pixels);
+    } catch (const Error& e) {
+      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      return exit_status(e.kind());
     }
-    Histogram reference;
-    if (args.kind == AdjustKind::Match) {
-      const Image picture = load_input(args.reference, args.max_pixels);
-      if (picture.format.sample != image.format.sample) {
-        throw Error(ErrorKind::InvalidArgument,
-                    args.reference + ": the reference must have the image's bit depth (" +
-                        to_string(picture.format) + " against " + to_string(image.format) + ")");
-      }
-      reference = context->compute(picture.view(), tone_options(picture.format), run);
-      adjustment->reference = &reference;
-    }
-    const PixelFormat format = adjusted_format(image.format, *adjustment);
-    std::vector<std::uint32_t> out((image.view().pixel_count() * pixel_bytes(format) + 3) / 4);
-    const std::optional<std::int32_t> threshold = adjust_image(
-        *context, image.view(), *adjustment, std::as_writable_bytes(std::span(out)), run, *on_gpu);
-    if (threshold) {
-      std::cout << args.input << ": threshold " << *threshold << " (" << args.params.method
-                << ")\n";
-    }
-    save_image(args.output, ImageView::packed(out.data(), image.width, image.height, format));
-  } catch (const Error& e) {
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
-    return exit_status(e.kind());
   }
-  return kExitOk;
+  const InputList inputs = expand_inputs(args.inputs);
+  status = report_problems(inputs);
+  const bool several = inputs.files.size() > 1 || inputs.from_folder;
+  for (const auto& path : inputs.files) {
+    try {
+      const Image image = load_image(path, LoadOptions{args.max_pixels, true});
+      if (image.format.sample == SampleType::F32) {
+        throw Error(ErrorKind::Input, path.string() +
+                                          ": adjustments need 8- or 16-bit samples, and this "
+                                          "image has " +
+                                          to_string(image.format) + " pixels");
+      }
+      if (reference_image) {
+        if (reference_image->format.sample != image.format.sample) {
+          // Images of the reference's depth in the same batch are still matched.
+          std::cerr << "gpuhist: error: " << path.string()
+                    << ": the reference must have the image's bit depth ("
+                    << to_string(reference_image->format) << " against " << to_string(image.format)
+                    << ")\n";
+          status = kExitUsage;
+          continue;
+        }
+        auto [it, added] = references.try_emplace(image.format.sample);
+        if (added) {
+          it->second =
+              context->compute(reference_image->view(), tone_options(reference_image->format), run);
+        }
+        adjustment->reference = &it->second;
+      }
+      const PixelFormat format = adjusted_format(image.format, *adjustment);
+      std::vector<std::uint32_t> out((image.view().pixel_count() * pixel_bytes(format) + 3) / 4);
+      const std::optional<std::int32_t> threshold =
+          adjust_image(*context, image.view(), *adjustment, std::as_writable_bytes(std::span(out)),
+                       run, *on_gpu);
+      if (threshold) {
+        std::cout << path.string() << ": threshold " << *threshold << " (" << args.params.method
+                  << ")\n";
+      }
+      save_image(output_for(args.output, path, several),
+                 ImageView::packed(out.data(), image.width, image.height, format));
+    } catch (const Error& e) {
+      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      status = exit_status(e.kind());
+      // A failed device fails every later file too; a bad argument is the same for all.
+      if (e.kind() == ErrorKind::Device || e.kind() == ErrorKind::InvalidArgument) break;
+    }
+  }
+  return status;
 }
 
 }  // namespace gpuhist::cli

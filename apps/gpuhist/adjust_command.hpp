@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpuhist/adjustment.hpp"
 
@@ -37,8 +38,8 @@ void add_adjust_options(CLI::App* cmd, std::optional<AdjustKind> kind, AdjustPar
 
 struct AdjustArgs {
   AdjustKind kind = AdjustKind::Equalize;
-  std::string input;
-  std::string output;
+  std::vector<std::string> inputs;  // files and folders
+  std::string output;               // OUT, or OUT-<name>.EXT for each of several images
   AdjustParams params;
   std::string reference;  // match
   std::string luma = "709";
