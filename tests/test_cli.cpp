@@ -326,6 +326,17 @@ TEST(CliBench, TimesEveryRequestedStrategyExactly) {
     EXPECT_EQ(row["width"], 33);
     EXPECT_GT(row["fps"].get<double>(), 0.0);
   }
+  // The adjustments, on the smallest size too: four kinds, on the GPU and the
+  // CPU, with the same bytes.
+  ASSERT_EQ(j["adjust"].size(), 8U);
+  std::set<std::string> kinds;
+  for (const auto& row : j["adjust"]) {
+    EXPECT_EQ(row["check"], "exact") << row.dump();
+    EXPECT_EQ(row["width"], 33);
+    EXPECT_GT(row["fps"].get<double>(), 0.0);
+    kinds.insert(row["adjust"].get<std::string>() + "/" + row["applied"].get<std::string>());
+  }
+  EXPECT_EQ(kinds.size(), 8U);
 }
 
 TEST(CliBench, BadOptionsExitWithTwo) {
@@ -335,6 +346,7 @@ TEST(CliBench, BadOptionsExitWithTwo) {
         std::vector<std::string>{"bench", "--data", "noise"},
         std::vector<std::string>{"bench", "--format", "xml"},
         std::vector<std::string>{"bench", "--stream-sizes", "8k"},
+        std::vector<std::string>{"bench", "--adjust-sizes", "4k"},
         std::vector<std::string>{"bench", "--stream-queues", "3"},
         std::vector<std::string>{"bench", "--stream-batch", "65"},
         std::vector<std::string>{"bench", "--stream-copy-threads", "1000"},
