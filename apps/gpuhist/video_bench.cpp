@@ -19,7 +19,7 @@
 #include "gpuhist/error.hpp"
 #include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_file.hpp"
-#include "video_command.hpp"
+#include "video_output.hpp"
 
 namespace gpuhist::cli {
 namespace {

@@ -37,29 +37,6 @@ struct VideoArgs {
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args);
 
-// What the written video shows of each frame.
-struct VideoEdit {
-  bool panels = true;                             // the histogram panels over the frame
-  std::function<void(VideoFrame& frame)> adjust;  // applied to the frame first; RGB out
-};
-
-struct OverlayResult {
-  std::int64_t frames = 0;
-  std::string codec;
-};
-
-// Writes the annotated video of every remaining frame of `reader` to `output`
-// (width x height, even), copying the audio of `audio_from` when given: each
-// frame adjusted by `edit.adjust` when set, then cover-scaled, with its
-// histograms drawn on it when `edit.panels`. Damaged packets go to
-// `on_damage`. Throws gpuhist::Error.
-OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
-                                  const std::filesystem::path& output, std::uint32_t width,
-                                  std::uint32_t height, const HistogramOptions& options,
-                                  const RunOptions& run, bool gpu_renderer,
-                                  const std::function<void(const std::string&)>& on_damage,
-                                  const std::filesystem::path& audio_from,
-                                  const VideoEdit& edit = {});
 int run_video(const VideoArgs& args);
 
 }  // namespace gpuhist::cli

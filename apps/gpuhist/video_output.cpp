@@ -1,0 +1,181 @@
+#include "video_output.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "common_options.hpp"
+#include "counted_frames.hpp"
+#include "draw_command.hpp"
+#include "exit_codes.hpp"
+#include "gpuhist/adjustment.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/pipeline.hpp"
+#include "gpuhist/video_writer.hpp"
+#include "inputs.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+// Grey pixels (a thresholded frame) as RGB, for the video encoder.
+Image grey_to_rgb(const Image& grey) {
+  Image rgb;
+  rgb.width = grey.width;
+  rgb.height = grey.height;
+  rgb.format = {ChannelLayout::RGB, grey.format.sample};
+  const std::size_t samples = std::size_t{grey.width} * grey.height;
+  const std::size_t bytes = sample_bytes(grey.format.sample);
+  rgb.storage.resize((samples * 3 * bytes + 3) / 4);
+  const auto* in = reinterpret_cast<const std::byte*>(grey.storage.data());
+  auto* out = reinterpret_cast<std::byte*>(rgb.storage.data());
+  for (std::size_t i = 0; i < samples; ++i) {
+    for (std::size_t c = 0; c < 3; ++c)
+      std::memcpy(out + (i * 3 + c) * bytes, in + i * bytes, bytes);
+  }
+  return rgb;
+}
+
+// Every frame adjusted by `adjustment`; a reference (match) is counted once
+// per bit depth of the frames, with one bin per value.
+std::function<void(VideoFrame&)> frame_adjuster(const Context& context, Adjustment adjustment,
+                                                const RunOptions& run, bool on_gpu,
+                                                std::shared_ptr<const Image> reference) {
+  auto references = std::make_shared<std::map<std::uint32_t, Histogram>>();
+  return [&context, adjustment, run, on_gpu, reference, references](VideoFrame& frame) mutable {
+    const ImageView view = frame.image.view();
+    if (reference) {
+      const HistogramOptions tone = tone_options(view.format, adjustment.luma);
+      auto [it, added] = references->try_emplace(tone.bins);
+      if (added) it->second = context.compute(reference->view(), tone, run);
+      adjustment.reference = &it->second;
+    }
+    Image out;
+    out.width = frame.image.width;
+    out.height = frame.image.height;
+    out.format = adjusted_format(view.format, adjustment);
+    out.storage.resize((view.pixel_count() * pixel_bytes(out.format) + 3) / 4);
+    adjust_image(context, view, adjustment, std::as_writable_bytes(std::span(out.storage)), run,
+                 on_gpu);
+    frame.image = out.format.layout == ChannelLayout::Grey ? grey_to_rgb(out) : std::move(out);
+  };
+}
+
+}  // namespace
+
+int write_video(const VideoArgs& args, const Context& context, VideoReader& reader,
+                const HistogramOptions& options, const RunOptions& run) {
+  if (args.output.empty()) {
+    return usage_error(std::string(args.overlay ? "--overlay" : "--adjust") +
+                       " needs -o OUT (the video to write)");
+  }
+  std::uint32_t width = reader.width() & ~1U, height = reader.height() & ~1U;
+  if (!args.size.empty()) {
+    const auto size = parse_overlay_size(args.size);
+    if (!size) return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
+    width = size->first & ~1U;
+    height = size->second & ~1U;
+  }
+  const std::string& renderer = args.renderer;
+  if (!renderer.empty() && renderer != "cpu" && renderer != "gpu") {
+    return usage_error("unknown --renderer '" + renderer + "' (cpu, gpu)");
+  }
+  if (renderer == "gpu" && context.device() == nullptr) {
+    return usage_error("--renderer gpu needs a Vulkan device, and none is in use");
+  }
+  // A software device draws the whole frame slower than the CPU composes it.
+  const bool gpu_renderer = renderer == "gpu" || (renderer.empty() && context.device() != nullptr &&
+                                                  context.device()->hardware());
+  VideoEdit edit;
+  edit.panels = args.overlay;
+  if (!args.adjust.empty()) {
+    const std::optional<AdjustKind> kind = parse_adjust_kind(args.adjust);
+    if (!kind) {
+      return usage_error("unknown --adjust '" + args.adjust +
+                         "' (equalize, clahe, autolevel, threshold, match)");
+    }
+    const std::optional<Adjustment> adjustment =
+        parse_adjustment(*kind, args.adjust_params, options.luma);
+    if (!adjustment) return kExitUsage;
+    const std::optional<bool> on_gpu = parse_apply(args.apply, context);
+    if (!on_gpu) return kExitUsage;
+    if ((*kind == AdjustKind::Match) != !args.reference.empty()) {
+      return usage_error("--reference goes with --adjust match, and it needs one");
+    }
+    std::shared_ptr<const Image> reference;
+    if (!args.reference.empty()) {
+      try {
+        reference = std::make_shared<const Image>(load_input(args.reference, kDefaultMaxPixels));
+      } catch (const Error& e) {
+        std::cerr << "gpuhist: error: " << e.what() << '\n';
+        return kExitInput;
+      }
+    }
+    edit.adjust = frame_adjuster(context, *adjustment, run, *on_gpu, reference);
+  }
+  std::atomic<int> status = kExitOk;
+  const auto report_damage = [&](const std::string& cause) {
+    std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
+    status = kExitInput;
+  };
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    const OverlayResult result =
+        write_overlay_video(context, reader, args.output, width, height, options, run, gpu_renderer,
+                            report_damage, args.input, edit);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "%lld frames written to %s (%s, %ux%u) in %.2f s\n",
+                 static_cast<long long>(result.frames), args.output.c_str(), result.codec.c_str(),
+                 width, height, seconds);
+  } catch (const Error& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    return e.kind() == ErrorKind::Output   ? kExitOutput
+           : e.kind() == ErrorKind::Device ? kExitDevice
+                                           : kExitInput;
+  }
+  return status.load();
+}
+
+OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
+                                  const std::filesystem::path& output, std::uint32_t width,
+                                  std::uint32_t height, const HistogramOptions& options,
+                                  const RunOptions& run, bool gpu_renderer,
+                                  const std::function<void(const std::string&)>& on_damage,
+                                  const std::filesystem::path& audio_from, const VideoEdit& edit) {
+  VideoWriter writer(output, width, height, reader.frame_rate(), audio_from);
+  // Decoding runs ahead on one thread, encoding behind on another; counting
+  // and drawing (on the device when there is one) take the frames between.
+  DecodeAhead frames(reader, on_damage);
+  WriteBehind<Picture> encode([&](Picture& picture) { writer.write(picture); });
+  OverlayResult result;
+  const OverlayStyle style;
+  // Several frames are counted at once; each is drawn once its counts are in.
+  CountedFrames counted(context, options, run);
+  const CountedFrame draw = [&](VideoFrame& frame, Histogram& h) {
+    const ImageView view = frame.image.view();
+    encode.push(gpu_renderer ? context.draw_overlay(view, h, width, height, style)
+                             : draw_overlay_cpu(view, h, width, height, style));
+    ++result.frames;
+  };
+  while (std::optional<VideoFrame> frame = frames.next()) {
+    if (edit.adjust) edit.adjust(*frame);
+    if (edit.panels) {
+      counted.push(std::move(*frame), draw);
+    } else {
+      encode.push(compose_overlay(frame->image.view(), width, height, {}, {}, style.background));
+      ++result.frames;
+    }
+  }
+  counted.finish(draw);
+  encode.finish();
+  writer.finish();
+  result.codec = writer.codec();
+  return result;
+}
+
+}  // namespace gpuhist::cli
