@@ -315,8 +315,20 @@ TEST_F(Video, BenchReportsFramesPerSecond) {
       test::run_cli({"bench", "--video", "--sizes", "64x48,32x16", "--video-frames", "5"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("ffmpeg -vf histogram fps"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n64x48 "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n32x16 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("clahe fps"), std::string::npos) << r.out;
+  // Each size's row: decode, histograms, overlay, ffmpeg's histogram, then the
+  // equalised and CLAHE videos and ffmpeg's histeq, every rate above zero.
+  for (const char* size : {"64x48", "32x16"}) {
+    const auto at = r.out.find(std::string("\n") + size + " ");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    std::istringstream row(r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1));
+    std::string name;
+    row >> name;
+    std::vector<double> rates;
+    for (double v = 0; row >> v;) rates.push_back(v);
+    ASSERT_EQ(rates.size(), 7U) << r.out;
+    for (double v : rates) EXPECT_GT(v, 0.0) << r.out;
+  }
   const auto bad = test::run_cli({"bench", "--video", "--sizes", "big"});
   EXPECT_EQ(bad.status, 2) << bad.err;
 }

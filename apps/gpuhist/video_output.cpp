@@ -40,8 +40,8 @@ Image grey_to_rgb(const Image& grey) {
   return rgb;
 }
 
-// Every frame adjusted by `adjustment`; a reference (match) is counted once
-// per bit depth of the frames, with one bin per value.
+}  // namespace
+
 std::function<void(VideoFrame&)> frame_adjuster(const Context& context, Adjustment adjustment,
                                                 const RunOptions& run, bool on_gpu,
                                                 std::shared_ptr<const Image> reference) {
@@ -64,8 +64,6 @@ std::function<void(VideoFrame&)> frame_adjuster(const Context& context, Adjustme
     frame.image = out.format.layout == ChannelLayout::Grey ? grey_to_rgb(out) : std::move(out);
   };
 }
-
-}  // namespace
 
 int write_video(const VideoArgs& args, const Context& context, VideoReader& reader,
                 const HistogramOptions& options, const RunOptions& run) {

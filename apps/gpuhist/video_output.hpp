@@ -5,9 +5,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
+#include "gpuhist/image_file.hpp"
 #include "gpuhist/video_file.hpp"
 #include "video_command.hpp"
 
@@ -36,6 +39,13 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
                                   const std::function<void(const std::string&)>& on_damage,
                                   const std::filesystem::path& audio_from,
                                   const VideoEdit& edit = {});
+// Every frame adjusted by `adjustment` on `context` (tables applied on its GPU
+// when `on_gpu`), as RGB; a `reference` (match) is counted once per bit depth
+// of the frames, with one bin per value.
+[[nodiscard]] std::function<void(VideoFrame&)> frame_adjuster(
+    const Context& context, Adjustment adjustment, const RunOptions& run, bool on_gpu,
+    std::shared_ptr<const Image> reference);
+
 // Writes the video `args` ask for (-o, --size, --renderer, --overlay,
 // --adjust and its options); returns the exit status.
 int write_video(const VideoArgs& args, const Context& context, VideoReader& reader,
