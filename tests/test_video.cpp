@@ -225,11 +225,14 @@ TEST_F(Video, AdjustedVideos) {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   };
+  // Everything on the GPU (frames counted in flight, adjusted, overlay drawn)
+  // against everything on the CPU.
   for (const char* kind : {"equalize", "clahe"}) {
     const fs::path by_gpu = dir_ / "gpu.mp4", by_cpu = dir_ / "cpu.mp4";
-    for (const auto& [apply, out] : {std::pair{"gpu", by_gpu}, std::pair{"cpu", by_cpu}}) {
+    for (const auto& [where, out] : {std::pair{"gpu", by_gpu}, std::pair{"cpu", by_cpu}}) {
       r = test::run_cli({"video", clip.string(), "--adjust", kind, "--overlay", "-o", out.string(),
-                         "--no-progress", "--apply", apply});
+                         "--no-progress", "--apply", where, "--strategy", where, "--renderer",
+                         where});
       ASSERT_EQ(r.status, 0) << r.err;
     }
     EXPECT_EQ(bytes(by_gpu), bytes(by_cpu)) << kind;
