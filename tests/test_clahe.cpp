@@ -126,6 +126,16 @@ TEST(Clahe, RefusesBadOptionsAndFloatAndNeedsADeviceForTheGpu) {
     options.clip_limit = clip;
     EXPECT_THROW(clahe_cpu(image.view, options, out), Error);
   }
+  // 16-bit tables of 64x64 tiles would take 12 GiB: refused.
+  const test::TestImage deep =
+      test::make_image({ChannelLayout::RGB, SampleType::U16}, 64, 64, test::Content::Random, 3);
+  std::vector<std::byte> deep_out(64 * 64 * 6);
+  ClaheOptions many;
+  many.tiles_x = many.tiles_y = 64;
+  many.channels = ToneChannels::Each;
+  EXPECT_THROW(clahe_cpu(deep.view, many, deep_out), Error);
+  many.tiles_x = many.tiles_y = 26;  // 2028 tables: allowed
+  EXPECT_NO_THROW(clahe_cpu(deep.view, many, deep_out));
   std::vector<std::byte> small(63);
   EXPECT_THROW(clahe_cpu(image.view, {}, small), Error);
   const test::TestImage hdr =

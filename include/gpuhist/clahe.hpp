@@ -28,7 +28,8 @@ struct ClaheOptions {
 };
 
 // Throws Error(InvalidArgument) for tiles outside 1..256, a negative or
-// non-finite clip limit, or float samples.
+// non-finite clip limit, float samples, or more than 2^27 table values in all
+// (tiles x tables per tile x 256 or 65536: 16-bit samples allow about 2048 tables).
 void validate(const ClaheOptions& options, PixelFormat format);
 
 // Counts one tile (a view into the image, or its reflected extension) with one

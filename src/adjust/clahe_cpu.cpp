@@ -55,6 +55,19 @@ void validate(const ClaheOptions& options, PixelFormat format) {
   if (!std::isfinite(options.clip_limit) || options.clip_limit < 0.0) {
     throw Error(ErrorKind::InvalidArgument, "the CLAHE clip limit must be a number from 0 up");
   }
+  // Every tile keeps a table (and counters) of every value: at most 2^27 values
+  // in all, which 16-bit samples reach at about 2048 tables.
+  const std::uint64_t tables =
+      std::uint64_t{options.tiles_x} * options.tiles_y *
+      (is_colour(format.layout) && options.channels == ToneChannels::Each ? 3U : 1U);
+  const std::uint64_t values = format.sample == SampleType::U8 ? 256U : 65536U;
+  if (tables * values > (1ULL << 27)) {
+    throw Error(ErrorKind::InvalidArgument,
+                "CLAHE with " + std::to_string(options.tiles_x) + "x" +
+                    std::to_string(options.tiles_y) + " tiles needs " + std::to_string(tables) +
+                    " tables of " + std::to_string(values) + " values, more than " +
+                    std::to_string((1ULL << 27) / values) + "; use fewer tiles");
+  }
 }
 
 void clahe_cpu(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,
