@@ -180,6 +180,40 @@ TEST_F(CliStats, VideoRowsCarryThemToo) {
   EXPECT_EQ(row, 3);
 }
 
+TEST_F(CliStats, VideoComparesEachFrameWithTheOneBefore) {
+  // Five frames of a test pattern, then five of plain red: a cut at frame 5.
+  const std::string clip = (dir_ / "cut.mp4").string();
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc=size=64x48:rate=5:duration=1 -f lavfi -i "
+      "color=c=red:size=64x48:rate=5:duration=1 -filter_complex '[0:v][1:v]concat=n=2:v=1[v]' "
+      "-map '[v]' -pix_fmt yuv420p '" +
+      clip + "'"));
+  const auto r = run_cli({"video", clip, "--compare-previous", "--no-progress"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<json> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(json::parse(line));
+  ASSERT_EQ(rows.size(), 10U);
+  EXPECT_FALSE(rows[0].contains("comparison"));  // nothing before the first frame
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const json& c = rows[i]["comparison"];
+    EXPECT_EQ(c["reference"], "previous frame");
+    // Each frame against the one before, as the library compares them.
+    const Comparison expected = compare(counts_of(rows[i]["histograms"]["luminance"]),
+                                        counts_of(rows[i - 1]["histograms"]["luminance"]));
+    EXPECT_EQ(c["luminance"]["emd"], expected.emd) << "frame " << i;
+    // Only the cut moves the luminance far.
+    if (i == 5) {
+      EXPECT_GT(expected.emd, 20.0);
+    } else {
+      EXPECT_LT(expected.emd, 5.0) << "frame " << i;
+    }
+  }
+  const auto both = run_cli({"video", clip, "--compare-previous", "--compare", kCoffee});
+  EXPECT_EQ(both.status, 2);
+  expect_one_line_error(both, "--compare-previous");
+}
+
 TEST_F(CliStats, BadRequestsExitWithAStatusAndOneLine) {
   const std::pair<std::vector<std::string>, std::string> usage[] = {
       {{kCoffee, "--percentiles", "5,"}, "--percentiles"},

@@ -53,23 +53,26 @@ nlohmann::ordered_json frame_json(const FrameCounts& frame, Strategy strategy,
 }
 
 // frame,time,width,height, then per channel its statistics, its comparison
-// with the reference (when there is one) and its counts.
-void csv_header(std::ostream& out, std::uint32_t bins, const ReportFields& fields) {
+// (`metrics`: with a reference image or the frame before) and its counts.
+void csv_header(std::ostream& out, std::uint32_t bins, const ReportFields& fields, bool metrics) {
   out << "frame,time,width,height";
   const auto stats = stats_json(std::vector<std::uint64_t>(bins, 0), fields.percentiles);
-  const auto metrics = metrics_json(Comparison{});
+  const auto metric_names = metrics_json(Comparison{});
   for (Channel c : kAllChannels) {
     const std::string name(to_string(c));
     for (const auto& item : stats.items()) out << ',' << name << '_' << item.key();
-    if (fields.reference != nullptr) {
-      for (const auto& item : metrics.items()) out << ',' << name << '_' << item.key();
+    if (metrics) {
+      for (const auto& item : metric_names.items()) out << ',' << name << '_' << item.key();
     }
     for (std::uint32_t b = 0; b < bins; ++b) out << ',' << name << '_' << b;
   }
   out << '\n';
 }
 
-void csv_row(std::ostream& out, const FrameCounts& frame, const ReportFields& fields) {
+// Without a reference (the first frame, compared with the one before) the
+// metric cells stay empty.
+void csv_row(std::ostream& out, const FrameCounts& frame, const ReportFields& fields,
+             bool metrics) {
   out << frame.index << ',' << frame.time << ',' << frame.width << ',' << frame.height;
   const Histogram& h = frame.histogram;
   const nlohmann::ordered_json comparison =
@@ -78,7 +81,7 @@ void csv_row(std::ostream& out, const FrameCounts& frame, const ReportFields& fi
   for (Channel c : kAllChannels) {
     const nlohmann::ordered_json stats = stats_json(h.counts(c), fields.percentiles);
     for (const auto& item : stats.items()) out << ',' << item.value().dump();
-    if (fields.reference != nullptr) {
+    if (metrics) {
       // A channel the reference lacks (a grey reference) leaves its cells empty.
       const std::string name(to_string(c));
       for (const auto& item : metric_names.items()) {
@@ -113,6 +116,8 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_option("--percentiles", args.percentiles,
                   "Also give these percentiles of every channel, e.g. 5,25,75,95");
   cmd->add_option("--compare", args.compare, "Compare every frame's histograms with this image's");
+  cmd->add_flag("--compare-previous", args.compare_previous,
+                "Compare every frame's histograms with the frame before's (scene changes)");
   cmd->add_option("--adjust", args.adjust,
                   "Write -o as a video with every frame adjusted by its histogram: equalize, "
                   "clahe, autolevel, threshold or match (with --overlay, the panels show the "
@@ -134,8 +139,12 @@ int run_video(const VideoArgs& args) {
   ReportFields fields;
   if (!set_percentiles(args.percentiles, fields)) return kExitUsage;
   const bool writes_video = args.overlay || !args.adjust.empty();
-  if (writes_video && (!fields.percentiles.empty() || !args.compare.empty())) {
+  if (writes_video &&
+      (!fields.percentiles.empty() || !args.compare.empty() || args.compare_previous)) {
     return usage_error("--percentiles and --compare go with rows, not --overlay or --adjust");
+  }
+  if (args.compare_previous && !args.compare.empty()) {
+    return usage_error("--compare and --compare-previous do not go together");
   }
   RunOptions run = counting->run;
   int open_status = kExitOk;
@@ -164,7 +173,12 @@ int run_video(const VideoArgs& args) {
     }
   }
   std::ostream& out = args.output.empty() ? std::cout : file;
-  if (args.format == "csv") csv_header(out, args.bins, fields);
+  const bool metrics = fields.reference != nullptr || args.compare_previous;
+  if (args.format == "csv") csv_header(out, args.bins, fields, metrics);
+  // With --compare-previous each row's reference is the frame before.
+  ReportFields row_fields = fields;
+  Histogram previous;
+  if (args.compare_previous) row_fields.reference_file = "previous frame";
 
   std::atomic<int> status = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
@@ -181,9 +195,13 @@ int run_video(const VideoArgs& args) {
     DecodeAhead decoded(*reader, report_damage);
     WriteBehind<FrameCounts> rows([&](FrameCounts& row) {
       if (args.format == "csv") {
-        csv_row(out, row, fields);
+        csv_row(out, row, row_fields, metrics);
       } else {
-        out << frame_json(row, strategy, fields).dump() << '\n';
+        out << frame_json(row, strategy, row_fields).dump() << '\n';
+      }
+      if (args.compare_previous) {
+        previous = std::move(row.histogram);
+        row_fields.reference = &previous;
       }
     });
     // Several frames are counted at once, and come back in order.

@@ -24,12 +24,13 @@ struct VideoArgs {
   std::string strategy;
   std::string device = "auto";
   bool no_progress = false;
-  bool overlay = false;     // -o names an annotated video instead of the rows
-  std::string size;         // overlay video size WxH (default: the input's, made even)
-  std::string renderer;     // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)
-  std::string percentiles;  // extra percentiles of every frame, "5,95"
-  std::string compare;      // a reference image to compare every frame with
-  std::string adjust;       // adjust every frame of the written video (an AdjustKind name)
+  bool overlay = false;           // -o names an annotated video instead of the rows
+  std::string size;               // overlay video size WxH (default: the input's, made even)
+  std::string renderer;           // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)
+  std::string percentiles;        // extra percentiles of every frame, "5,95"
+  std::string compare;            // a reference image to compare every frame with
+  bool compare_previous = false;  // compare every frame with the one before
+  std::string adjust;             // adjust every frame of the written video (an AdjustKind name)
   AdjustParams adjust_params;
   std::string reference;  // --adjust match: the image whose histogram to match
   std::string apply;      // cpu | gpu: who applies --adjust's tables
