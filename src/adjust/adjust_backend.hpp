@@ -1,6 +1,7 @@
-// What adjust() needs from whoever runs it: a counter, and appliers of tables
-// and of CLAHE. Context::adjust's caller and the viewer (which owns its own
-// presenting device) each provide one, so the adjustments are dispatched once.
+// What an adjustment needs from whoever runs it: a counter, and appliers of
+// tables and of CLAHE. Context::adjust (GPU), adjust_image on the CPU, and the
+// viewer (which owns its own presenting device) each provide one, so the
+// adjustments are dispatched in one place (adjust_with).
 #pragma once
 
 #include <functional>
