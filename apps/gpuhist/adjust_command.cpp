@@ -35,30 +35,19 @@ const char* verb_help(AdjustKind kind) {
 
 // "0.5" or "0.2,1" -> {low, high} percentages within 0..50.
 std::optional<std::pair<double, double>> parse_clip(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<double> values;
-  for (std::string item; std::getline(in, item, ',');) {
-    std::size_t used = 0;
-    try {
-      values.push_back(std::stod(item, &used));
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-    if (used != item.size() || !(values.back() >= 0.0 && values.back() <= 50.0)) {
-      return std::nullopt;
-    }
-  }
-  if (values.empty() || values.size() > 2 || text.back() == ',') return std::nullopt;
-  return std::pair{values.front(), values.back()};
+  const auto values = parse_numbers(text, 0.0, 50.0);
+  if (!values || values->size() > 2) return std::nullopt;
+  return std::pair{values->front(), values->back()};
 }
 
 // "8x8" -> {8, 8}, each 1..256.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_tiles(const std::string& text) {
-  unsigned x = 0, y = 0;
-  char extra = 0;
-  if (std::sscanf(text.c_str(), "%ux%u%c", &x, &y, &extra) != 2) return std::nullopt;
-  if (x < 1 || x > 256 || y < 1 || y > 256) return std::nullopt;
-  return std::pair{x, y};
+  const auto tiles = parse_size(text);
+  if (!tiles || tiles->first < 1 || tiles->first > 256 || tiles->second < 1 ||
+      tiles->second > 256) {
+    return std::nullopt;
+  }
+  return tiles;
 }
 
 // A whole number from -1 to 65535.

@@ -1,5 +1,9 @@
 #include "common_options.hpp"
 
+#include <sstream>
+
+#include <cmath>
+
 #include <iostream>
 
 #include "exit_codes.hpp"
@@ -66,6 +70,26 @@ std::optional<Context> open_for(const std::string& device, RunOptions& run, int&
   }
   run.strategy = strategy;
   return context;
+}
+
+std::optional<std::vector<double>> parse_numbers(const std::string& list, double low, double high) {
+  std::vector<double> values;
+  std::istringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    std::size_t used = 0;
+    double value = 0.0;
+    try {
+      value = std::stod(item, &used);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (used != item.size() || !std::isfinite(value) || value < low || value > high) {
+      return std::nullopt;
+    }
+    values.push_back(value);
+  }
+  if (values.empty() || list.back() == ',') return std::nullopt;
+  return values;
 }
 
 }  // namespace gpuhist::cli

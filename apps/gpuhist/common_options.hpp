@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpuhist/context.hpp"
 
@@ -12,6 +13,11 @@ namespace gpuhist::cli {
 
 // Prints "gpuhist: error: MESSAGE" and returns the usage status.
 int usage_error(const std::string& message);
+
+// "5,25,99.9" -> {5, 25, 99.9}: numbers separated by commas, each finite and
+// within [low, high]; nullopt for an empty list, an empty item or anything else.
+[[nodiscard]] std::optional<std::vector<double>> parse_numbers(const std::string& list, double low,
+                                                               double high);
 
 // --bins, --luma and --strategy as the library wants them.
 struct Counting {

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/statistics.hpp"
@@ -27,24 +28,7 @@ std::string percentile_key(double p) {
 }  // namespace
 
 std::optional<std::vector<double>> parse_percentiles(const std::string& list) {
-  std::vector<double> values;
-  std::istringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-      value = std::stod(item, &used);
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-    if (used != item.size() || !std::isfinite(value) || value < 0.0 || value > 100.0) {
-      return std::nullopt;
-    }
-    values.push_back(value);
-  }
-  if (values.empty() || list.back() == ',') return std::nullopt;
-  return values;
+  return parse_numbers(list, 0.0, 100.0);
 }
 
 bool set_percentiles(const std::string& list, ReportFields& fields) {
