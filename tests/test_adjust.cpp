@@ -188,7 +188,8 @@ TEST(AdjustImage, GpuEqualsCpuForEveryKindAndIntegerFormat) {
   const Context& context = test::gpu_context();
   std::uint32_t seed = 20;
   for (PixelFormat format : test::integer_formats()) {
-    const test::TestImage image = test::make_image(format, 53, 19, test::Content::Random, ++seed, 4);
+    const test::TestImage image =
+        test::make_image(format, 53, 19, test::Content::Random, ++seed, 4);
     const test::TestImage other = test::make_image(format, 20, 30, test::Content::Gradient, ++seed);
     const Histogram reference =
         context.compute(other.view, tone_options(format), RunOptions{Strategy::Cpu});
@@ -201,15 +202,34 @@ TEST(AdjustImage, GpuEqualsCpuForEveryKindAndIntegerFormat) {
         a.reference = &reference;
         a.tiles_x = 3;
         a.tiles_y = 2;
-        const std::size_t bytes = image.view.pixel_count() *
-                                  pixel_bytes(adjusted_format(image.view.format, a));
+        const std::size_t bytes =
+            image.view.pixel_count() * pixel_bytes(adjusted_format(image.view.format, a));
         std::vector<std::byte> cpu(bytes), gpu(bytes);
-        const auto t_cpu = adjust_image(context, image.view, a, cpu, RunOptions{Strategy::Cpu}, false);
-        const auto t_gpu = adjust_image(context, image.view, a, gpu, RunOptions{Strategy::Gpu}, true);
+        const auto t_cpu =
+            adjust_image(context, image.view, a, cpu, RunOptions{Strategy::Cpu}, false);
+        const auto t_gpu =
+            adjust_image(context, image.view, a, gpu, RunOptions{Strategy::Gpu}, true);
         EXPECT_EQ(cpu, gpu) << to_string(format) << " " << to_string(kind);
         EXPECT_EQ(t_cpu, t_gpu);
         EXPECT_EQ(t_gpu.has_value(), kind == AdjustKind::Threshold);
       }
+    }
+  }
+}
+
+TEST(AdjustImage, RefusesAShortOutputForEveryKind) {
+  const Context& context = test::gpu_context();
+  const test::TestImage image =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 16, 8, test::Content::Random, 4);
+  for (AdjustKind kind :
+       {AdjustKind::Equalize, AdjustKind::Clahe, AdjustKind::Autolevel, AdjustKind::Threshold}) {
+    Adjustment a;
+    a.kind = kind;
+    std::vector<std::byte> out(
+        image.view.pixel_count() * pixel_bytes(adjusted_format(image.view.format, a)) - 1);
+    for (bool gpu : {true, false}) {
+      EXPECT_THROW((void)adjust_image(context, image.view, a, out, {}, gpu), Error)
+          << to_string(kind) << (gpu ? " gpu" : " cpu");
     }
   }
 }

@@ -34,6 +34,11 @@ std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const Imag
                                         const Adjustment& a, std::span<std::byte> out) {
   validate(image);
   const HistogramOptions tone = tone_options(image.format, a.luma);
+  const std::uint64_t bytes = image.pixel_count() * pixel_bytes(adjusted_format(image.format, a));
+  if (out.size() < bytes) {
+    throw Error(ErrorKind::InvalidArgument, "the adjusted image needs " + std::to_string(bytes) +
+                                                " bytes, not " + std::to_string(out.size()));
+  }
   if (a.kind == AdjustKind::Clahe) {
     ClaheOptions clahe;
     clahe.tiles_x = a.tiles_x;

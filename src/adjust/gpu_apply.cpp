@@ -136,6 +136,9 @@ std::optional<Histogram> GpuAdjuster::count_resident(const ImageView& image, Lum
 void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
                         const TileCounter& count, std::span<std::byte> out) {
   const ClaheGeometry g = clahe_geometry(image, options);
+  if (out.size() < image.pixel_count() * pixel_bytes(image.format)) {
+    throw Error(ErrorKind::InvalidArgument, "the output is shorter than the image");
+  }
   // One pass over the resident image when it fits one buffer.
   const bool fused = fits(image, g);
   ClahePlan plan;

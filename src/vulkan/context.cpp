@@ -55,17 +55,12 @@ Histogram Context::compute(const ImageView& image, const HistogramOptions& optio
   validate(image);
   validate(options);
   const Strategy strategy = run.strategy.value_or(default_strategy());
-  switch (strategy) {
-    case Strategy::CpuReference:
-      return cpu::count_reference(image, options);
-    case Strategy::Cpu:
-      return cpu::count_parallel(image, options);
-    default:
-      break;
+  if (strategy == Strategy::CpuReference || strategy == Strategy::Cpu) {
+    return impl_->count(image, options, strategy, run.chunk);  // no device: no lock
   }
-  vk::GpuCounter& counter = impl_->counter_for(strategy);
+  (void)impl_->counter_for(strategy);  // fails before waiting for the lock without a device
   std::lock_guard lock(impl_->mutex);
-  return counter.count(image, options, strategy, run.chunk);
+  return impl_->count(image, options, strategy, run.chunk);
 }
 
 Picture Context::draw(const Histogram& histogram, const DrawOptions& options) const {
@@ -99,25 +94,15 @@ void Context::apply_lut(const ImageView& image, const Lut& lut, std::span<std::b
 
 void Context::clahe(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,
                     const RunOptions& run) const {
-  validate(image);
   validate(options, image.format);
-  const std::uint64_t bytes = image.pixel_count() * pixel_bytes(image.format);
-  if (out.size() < bytes) {
-    throw Error(ErrorKind::InvalidArgument, "the output needs " + std::to_string(bytes) + " bytes");
-  }
-  const vk::Device& device = impl_->drawing_device("CLAHE on the GPU");
-  const HistogramOptions tone = tone_options(image.format, options.luma);
-  const Strategy strategy = run.strategy.value_or(default_strategy());
-  std::lock_guard lock(impl_->mutex);
-  // Tiles the device cannot count in one pass are counted one by one (as
-  // compute() counts, the lock already held).
-  const auto count_tile = [&](const ImageView& tile) {
-    if (strategy == Strategy::CpuReference) return cpu::count_reference(tile, tone);
-    if (strategy == Strategy::Cpu) return cpu::count_parallel(tile, tone);
-    return impl_->counter_for(strategy).count(tile, tone, strategy, run.chunk);
-  };
-  if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
-  impl_->adjuster->clahe(image, options, count_tile, out);
+  Adjustment clahe;
+  clahe.kind = AdjustKind::Clahe;
+  clahe.tiles_x = options.tiles_x;
+  clahe.tiles_y = options.tiles_y;
+  clahe.clip_limit = options.clip_limit;
+  clahe.channels = options.channels;
+  clahe.luma = options.luma;
+  (void)adjust(image, clahe, out, run);
 }
 
 std::optional<std::int32_t> Context::adjust(const ImageView& image, const Adjustment& adjustment,
@@ -130,9 +115,7 @@ std::optional<std::int32_t> Context::adjust(const ImageView& image, const Adjust
   adjust::GpuAdjuster& adjuster = *impl_->adjuster;
   // As compute() counts, the lock already held.
   const auto count_with = [&](const ImageView& view, const HistogramOptions& options) {
-    if (strategy == Strategy::CpuReference) return cpu::count_reference(view, options);
-    if (strategy == Strategy::Cpu) return cpu::count_parallel(view, options);
-    return impl_->counter_for(strategy).count(view, options, strategy, run.chunk);
+    return impl_->count(view, options, strategy, run.chunk);
   };
   bool resident = false;  // the counted image stays on the device for its tables
   adjust::AdjustBackend backend;
@@ -148,8 +131,8 @@ std::optional<std::int32_t> Context::adjust(const ImageView& image, const Adjust
   };
   backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
     const HistogramOptions tone = tone_options(view.format, options.luma);
-    adjuster.clahe(view, options, [&](const ImageView& tile) { return count_with(tile, tone); },
-                   to);
+    adjuster.clahe(
+        view, options, [&](const ImageView& tile) { return count_with(tile, tone); }, to);
   };
   return adjust::adjust_with(backend, image, adjustment, out);
 }

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "adjust/gpu_apply.hpp"
+#include "cpu/parallel.hpp"
+#include "cpu/reference.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/strategy.hpp"
@@ -36,6 +38,14 @@ struct Context::Impl {
                   std::string(what) + " needs a Vulkan device, but none is in use");
     }
     return *device;
+  }
+
+  // Counts as Context::compute does; the caller holds `mutex` for a GPU strategy.
+  Histogram count(const ImageView& image, const HistogramOptions& options, Strategy strategy,
+                  ChunkShape chunk) const {
+    if (strategy == Strategy::CpuReference) return cpu::count_reference(image, options);
+    if (strategy == Strategy::Cpu) return cpu::count_parallel(image, options);
+    return counter_for(strategy).count(image, options, strategy, chunk);
   }
 
   // The counter for a GPU strategy; throws Error(InvalidArgument) without a device.
