@@ -35,8 +35,8 @@ bool set_percentiles(const std::string& list, ReportFields& fields) {
   if (list.empty()) return true;
   const auto values = parse_percentiles(list);
   if (!values) {
-    std::cerr << "gpuhist: error: bad --percentiles '" << list
-              << "' (numbers from 0 to 100, separated by commas)\n";
+    (void)usage_error("bad --percentiles '" + list +
+                      "' (numbers from 0 to 100, separated by commas)");
     return false;
   }
   fields.percentiles = *values;
@@ -51,7 +51,7 @@ int set_reference(const std::string& path, const Context& context, const Histogr
     reference = context.compute(load_input(path, max_pixels).view(), options, run);
   } catch (const Error& e) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
-    return e.kind() == ErrorKind::Device ? kExitDevice : kExitInput;
+    return exit_status(e.kind());
   }
   fields.reference = &reference;
   fields.reference_file = path;
