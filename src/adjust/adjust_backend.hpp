@@ -1,7 +1,7 @@
 // What an adjustment needs from whoever runs it: a counter, and appliers of
-// tables and of CLAHE. Context::adjust (GPU), adjust_image on the CPU, and the
-// viewer (which owns its own presenting device) each provide one, so the
-// adjustments are dispatched in one place (adjust_with).
+// tables and of CLAHE. GpuAdjuster::adjust (for Context::adjust and the
+// viewer) and adjust_image on the CPU each provide one, so the adjustments are
+// dispatched in one place (adjust_with).
 #pragma once
 
 #include <functional>
@@ -12,8 +12,11 @@
 
 namespace gpuhist::adjust {
 
+// Counts an image with the given options.
+using Counter = std::function<Histogram(const ImageView&, const HistogramOptions&)>;
+
 struct AdjustBackend {
-  std::function<Histogram(const ImageView&, const HistogramOptions&)> count;
+  Counter count;
   std::function<void(const ImageView&, const Lut&, std::span<std::byte>)> apply_lut;
   std::function<void(const ImageView&, const ClaheOptions&, std::span<std::byte>)> clahe;
 };

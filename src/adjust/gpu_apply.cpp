@@ -52,6 +52,29 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
   run_rows(image, lut_output_format(image.format, lut), p, data_, vk::PushParams{}, out, resident);
 }
 
+std::optional<std::int32_t> GpuAdjuster::adjust(const ImageView& image,
+                                                const Adjustment& adjustment, const Counter& count,
+                                                std::span<std::byte> out) {
+  bool resident = false;  // the counted image stays on the device for its tables
+  AdjustBackend backend;
+  backend.count = [&](const ImageView& view, const HistogramOptions& options) {
+    if (std::optional<Histogram> h = count_resident(view, options.luma)) {
+      resident = true;
+      return std::move(*h);
+    }
+    return count(view, options);
+  };
+  backend.apply_lut = [&](const ImageView& view, const Lut& lut, std::span<std::byte> to) {
+    apply(view, lut, to, resident);
+  };
+  backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
+    const HistogramOptions tone = tone_options(view.format, options.luma);
+    clahe(
+        view, options, [&](const ImageView& tile) { return count(tile, tone); }, to);
+  };
+  return adjust_with(backend, image, adjustment, out);
+}
+
 bool GpuAdjuster::fits(const ImageView& image, const ClaheGeometry& g) const {
   const VkDeviceSize image_bytes = words_of(image.pixel_count() * pixel_bytes(image.format)) * 4;
   const VkDeviceSize counts_bytes = VkDeviceSize{g.tiles_x} * g.tiles_y * g.tables * g.size * 4;

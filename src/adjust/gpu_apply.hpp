@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 
+#include "adjust/adjust_backend.hpp"
 #include "adjust/clahe_plan.hpp"
 #include "gpuhist/adjust.hpp"
 #include "vulkan/buffer.hpp"
@@ -24,6 +25,12 @@ class GpuAdjuster {
   // range); larger images go in batches of rows.
   explicit GpuAdjuster(const vk::Device& device,
                        VkDeviceSize max_batch_bytes = VkDeviceSize{512} << 20);
+
+  // adjust_image with the tables applied here: an image that fits one buffer
+  // is counted here in one pass (count_resident) and not uploaded again;
+  // otherwise `count` counts it (and CLAHE's tiles).
+  std::optional<std::int32_t> adjust(const ImageView& image, const Adjustment& adjustment,
+                                     const Counter& count, std::span<std::byte> out);
 
   // The histogram of `image` with one bin per sample value (R, G, B and L, or
   // L for grey), counted on the device in one pass, the image left resident

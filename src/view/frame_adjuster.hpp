@@ -5,7 +5,6 @@
 #include <functional>
 #include <optional>
 
-#include "adjust/adjust_backend.hpp"
 #include "adjust/gpu_apply.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/image_file.hpp"
@@ -25,8 +24,9 @@ inline constexpr std::array<AdjustKind, 4> kViewerAdjustments = {
 
 class FrameAdjuster {
  public:
-  using Counter = std::function<Histogram(const ImageView&, const HistogramOptions&)>;
-  // Tables applied on `device`; histograms counted by `count`.
+  using Counter = adjust::Counter;
+  // Tables applied on `device`; histograms too large to count there in one
+  // pass counted by `count`.
   FrameAdjuster(const vk::Device& device, Counter count);
 
   // `source` (8- or 16-bit RGB) adjusted by `adjustment`, as RGB: a threshold's
@@ -36,8 +36,6 @@ class FrameAdjuster {
  private:
   adjust::GpuAdjuster adjuster_;
   Counter count_;
-  adjust::AdjustBackend backend_;
-  bool resident_ = false;  // the frame being adjusted was counted on the device
 };
 
 }  // namespace gpuhist::view

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "adjust/adjust_backend.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
 #include "gpuhist/error.hpp"
@@ -112,29 +111,13 @@ std::optional<std::int32_t> Context::adjust(const ImageView& image, const Adjust
   const Strategy strategy = run.strategy.value_or(default_strategy());
   std::lock_guard lock(impl_->mutex);
   if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
-  adjust::GpuAdjuster& adjuster = *impl_->adjuster;
   // As compute() counts, the lock already held.
-  const auto count_with = [&](const ImageView& view, const HistogramOptions& options) {
-    return impl_->count(view, options, strategy, run.chunk);
-  };
-  bool resident = false;  // the counted image stays on the device for its tables
-  adjust::AdjustBackend backend;
-  backend.count = [&](const ImageView& view, const HistogramOptions& options) {
-    if (std::optional<Histogram> h = adjuster.count_resident(view, options.luma)) {
-      resident = true;
-      return std::move(*h);
-    }
-    return count_with(view, options);
-  };
-  backend.apply_lut = [&](const ImageView& view, const Lut& lut, std::span<std::byte> to) {
-    adjuster.apply(view, lut, to, resident);
-  };
-  backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
-    const HistogramOptions tone = tone_options(view.format, options.luma);
-    adjuster.clahe(
-        view, options, [&](const ImageView& tile) { return count_with(tile, tone); }, to);
-  };
-  return adjust::adjust_with(backend, image, adjustment, out);
+  return impl_->adjuster->adjust(
+      image, adjustment,
+      [&](const ImageView& view, const HistogramOptions& options) {
+        return impl_->count(view, options, strategy, run.chunk);
+      },
+      out);
 }
 
 }  // namespace gpuhist
