@@ -27,13 +27,9 @@ std::string percentile_key(double p) {
 
 }  // namespace
 
-std::optional<std::vector<double>> parse_percentiles(const std::string& list) {
-  return parse_numbers(list, 0.0, 100.0);
-}
-
 bool set_percentiles(const std::string& list, ReportFields& fields) {
   if (list.empty()) return true;
-  const auto values = parse_percentiles(list);
+  const auto values = parse_numbers(list, 0.0, 100.0);
   if (!values) {
     (void)usage_error("bad --percentiles '" + list +
                       "' (numbers from 0 to 100, separated by commas)");

@@ -22,10 +22,6 @@ struct ReportFields {
   std::string reference_file;
 };
 
-// "5,25,99.9" → {5, 25, 99.9}; nullopt for an empty list or a value that is
-// not a number in 0..100.
-[[nodiscard]] std::optional<std::vector<double>> parse_percentiles(const std::string& list);
-
 // Sets fields.percentiles from a --percentiles value (none when empty); prints
 // the error and returns false when it does not parse.
 [[nodiscard]] bool set_percentiles(const std::string& list, ReportFields& fields);
