@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "adjust/gpu_apply.hpp"
 #include "core/binning.hpp"
 #include "gpuhist/adjust.hpp"
 #include "gpuhist/adjustment.hpp"
@@ -13,6 +14,7 @@
 #include "gpuhist/error.hpp"
 #include "support/shared_context.hpp"
 #include "support/synthetic_images.hpp"
+#include "support/test_device.hpp"
 
 namespace gpuhist {
 namespace {
@@ -182,26 +184,45 @@ TEST(ApplyLut, GpuEqualsCpuOnAnImageCopiedInSeveralParts) {
   EXPECT_EQ(cpu, gpu);
 }
 
-TEST(AdjustImage, GpuEqualsCpuForEveryKindAndIntegerFormat) {
-  // On the GPU the image is counted on the device in one pass and adjusted
-  // there; on the CPU counted by the cpu strategy: the same bytes.
-  const Context& context = test::gpu_context();
-  std::uint32_t seed = 20;
-  for (PixelFormat format : test::integer_formats()) {
-    const test::TestImage image =
-        test::make_image(format, 53, 19, test::Content::Random, ++seed, 4);
-    const test::TestImage other = test::make_image(format, 20, 30, test::Content::Gradient, ++seed);
-    const Histogram reference =
-        context.compute(other.view, tone_options(format), RunOptions{Strategy::Cpu});
-    for (AdjustKind kind : {AdjustKind::Equalize, AdjustKind::Clahe, AdjustKind::Autolevel,
-                            AdjustKind::Threshold, AdjustKind::Match}) {
-      for (ToneChannels channels : {ToneChannels::Each, ToneChannels::Luminance}) {
+// Every kind, each threshold method, and both channel choices.
+std::vector<Adjustment> every_adjustment(const Histogram& reference) {
+  std::vector<Adjustment> all;
+  for (AdjustKind kind : {AdjustKind::Equalize, AdjustKind::Clahe, AdjustKind::Autolevel,
+                          AdjustKind::Threshold, AdjustKind::Match}) {
+    for (ToneChannels channels : {ToneChannels::Each, ToneChannels::Luminance}) {
+      for (ThresholdMethod method :
+           {ThresholdMethod::Otsu, ThresholdMethod::Triangle, ThresholdMethod::Fixed}) {
+        if (kind != AdjustKind::Threshold && method != ThresholdMethod::Otsu) continue;
         Adjustment a;
         a.kind = kind;
         a.channels = channels;
+        a.method = method;
+        a.threshold = 100;
         a.reference = &reference;
         a.tiles_x = 3;
         a.tiles_y = 2;
+        all.push_back(a);
+      }
+    }
+  }
+  return all;
+}
+
+TEST(AdjustImage, GpuEqualsCpuForEveryKindAndIntegerFormat) {
+  // On the GPU the image is counted, given its tables and adjusted on the
+  // device (Otsu's and the triangle thresholds made on the host); on the CPU
+  // counted by the cpu strategy: the same bytes, on noise, one colour and a
+  // gradient.
+  const Context& context = test::gpu_context();
+  std::uint32_t seed = 20;
+  for (PixelFormat format : test::integer_formats()) {
+    const test::TestImage other = test::make_image(format, 20, 30, test::Content::Gradient, ++seed);
+    const Histogram reference =
+        context.compute(other.view, tone_options(format), RunOptions{Strategy::Cpu});
+    for (test::Content content :
+         {test::Content::Random, test::Content::Flat, test::Content::Gradient}) {
+      const test::TestImage image = test::make_image(format, 53, 19, content, ++seed, 4);
+      for (const Adjustment& a : every_adjustment(reference)) {
         const std::size_t bytes =
             image.view.pixel_count() * pixel_bytes(adjusted_format(image.view.format, a));
         std::vector<std::byte> cpu(bytes), gpu(bytes);
@@ -209,12 +230,80 @@ TEST(AdjustImage, GpuEqualsCpuForEveryKindAndIntegerFormat) {
             adjust_image(context, image.view, a, cpu, RunOptions{Strategy::Cpu}, false);
         const auto t_gpu =
             adjust_image(context, image.view, a, gpu, RunOptions{Strategy::Gpu}, true);
-        EXPECT_EQ(cpu, gpu) << to_string(format) << " " << to_string(kind);
+        EXPECT_EQ(cpu, gpu) << to_string(format) << " " << test::to_string(content) << " "
+                            << to_string(a.kind) << " channels " << static_cast<int>(a.channels);
         EXPECT_EQ(t_cpu, t_gpu);
-        EXPECT_EQ(t_gpu.has_value(), kind == AdjustKind::Threshold);
+        EXPECT_EQ(t_gpu.has_value(), a.kind == AdjustKind::Threshold);
       }
     }
   }
+}
+
+TEST(AdjustImage, TablesOnTheDeviceRoundHalvesUp) {
+  // The halves of the hand-worked tables above, made on the device.
+  const Context& context = test::gpu_context();
+  const PixelFormat grey{ChannelLayout::Grey, SampleType::U8};
+  const auto adjusted = [&](const std::vector<std::uint8_t>& pixels, const Adjustment& a) {
+    const ImageView view =
+        ImageView::packed(pixels.data(), static_cast<std::uint32_t>(pixels.size()), 1, grey);
+    std::vector<std::byte> cpu(pixels.size()), gpu(pixels.size());
+    (void)adjust_image(context, view, a, cpu, RunOptions{Strategy::Cpu}, false);
+    (void)adjust_image(context, view, a, gpu, RunOptions{Strategy::Gpu}, true);
+    EXPECT_EQ(cpu, gpu);
+    return gpu;
+  };
+  Adjustment equalize;
+  equalize.kind = AdjustKind::Equalize;
+  // 1 of 2 pixels above the lowest value: 255 / 2 = 127.5 -> 128.
+  const std::vector<std::byte> e = adjusted({10, 10, 10, 10, 10, 20, 30}, equalize);
+  EXPECT_EQ(std::to_integer<int>(e[0]), 0);
+  EXPECT_EQ(std::to_integer<int>(e[5]), 128);
+  EXPECT_EQ(std::to_integer<int>(e[6]), 255);
+  // Values 0..99, 10% clipped each side: lo = 9, hi = 89; 49 -> 255 * 40 / 80 = 127.5 -> 128.
+  std::vector<std::uint8_t> ramp(100);
+  for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<std::uint8_t>(i);
+  Adjustment stretch;
+  stretch.kind = AdjustKind::Autolevel;
+  stretch.low = stretch.high = 10.0;
+  const std::vector<std::byte> s = adjusted(ramp, stretch);
+  EXPECT_EQ(std::to_integer<int>(s[9]), 0);
+  EXPECT_EQ(std::to_integer<int>(s[10]), 3);  // round(255 / 80)
+  EXPECT_EQ(std::to_integer<int>(s[49]), 128);
+  EXPECT_EQ(std::to_integer<int>(s[89]), 255);
+}
+
+TEST(AdjustImage, TablesAreMadeOnTheDeviceWhereTheyCan) {
+  // Every kind but Otsu's and the triangle thresholds (and a fixed threshold,
+  // which counts nothing) in one submission; a reference of 2^32 pixels or
+  // more, which 32-bit products cannot compare, on the host: the same bytes.
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr);
+  adjust::GpuAdjuster adjuster(*device);
+  const Context& context = test::gpu_context();
+  const PixelFormat format{ChannelLayout::RGB, SampleType::U8};
+  const test::TestImage image = test::make_image(format, 31, 17, test::Content::Random, 8);
+  const test::TestImage other = test::make_image(format, 9, 9, test::Content::Gradient, 9);
+  const Histogram reference =
+      context.compute(other.view, tone_options(format), RunOptions{Strategy::Cpu});
+  std::vector<std::byte> out(image.view.pixel_count() * 3);
+  for (const Adjustment& a : every_adjustment(reference)) {
+    EXPECT_EQ(adjuster.adjust_on_device(image.view, a, out), a.kind != AdjustKind::Threshold)
+        << to_string(a.kind);
+  }
+  Histogram huge(256, true);
+  for (Channel c : huge.channels()) {
+    huge.counts(c)[0] = 1ULL << 32;
+    huge.counts(c)[200] = 3;
+  }
+  Adjustment match;
+  match.kind = AdjustKind::Match;
+  match.channels = ToneChannels::Each;
+  match.reference = &huge;
+  EXPECT_FALSE(adjuster.adjust_on_device(image.view, match, out));
+  std::vector<std::byte> cpu(out.size()), gpu(out.size());
+  (void)adjust_image(context, image.view, match, cpu, RunOptions{Strategy::Cpu}, false);
+  (void)adjust_image(context, image.view, match, gpu, RunOptions{Strategy::Gpu}, true);
+  EXPECT_EQ(cpu, gpu);
 }
 
 TEST(AdjustImage, RefusesAShortOutputForEveryKind) {

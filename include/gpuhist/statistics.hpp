@@ -27,6 +27,10 @@ struct ChannelStats {
 // ceil(p / 100 * count) (at least 1). p is clamped to [0, 100]; 0 for an empty histogram.
 [[nodiscard]] std::uint32_t percentile(std::span<const std::uint64_t> counts, double p);
 
+// The rank percentile() looks for among `total` counts: ceil(p / 100 * total),
+// at least 1, with p clamped to [0, 100] (NaN as 0).
+[[nodiscard]] std::uint64_t nearest_rank(std::uint64_t total, double p);
+
 // Count, min, max, mean, standard deviation, median, p1, p99 and the clipped
 // fractions of one channel.
 [[nodiscard]] ChannelStats statistics(std::span<const std::uint64_t> counts);

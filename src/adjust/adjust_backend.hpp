@@ -21,6 +21,17 @@ struct AdjustBackend {
   std::function<void(const ImageView&, const ClaheOptions&, std::span<std::byte>)> clahe;
 };
 
+// Throws Error(InvalidArgument) when `adjustment` cannot make `out_bytes` of
+// adjusted `image`: a bad view, float samples, a short output, bad parameters,
+// a missing or mismatched reference. What every backend checks first.
+void check_adjustment(const ImageView& image, const Adjustment& adjustment, std::size_t out_bytes);
+
+// The CLAHE options of a CLAHE adjustment.
+[[nodiscard]] ClaheOptions clahe_options(const Adjustment& adjustment);
+
+// Throws Error(InvalidArgument) unless both percentages are within 0..50.
+void check_clip_percentages(double low, double high);
+
 // As gpuhist::adjust_image, on `backend`.
 std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const ImageView& image,
                                         const Adjustment& adjustment, std::span<std::byte> out);

@@ -30,31 +30,56 @@ PixelFormat adjusted_format(PixelFormat format, const Adjustment& adjustment) {
 
 namespace adjust {
 
-std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const ImageView& image,
-                                        const Adjustment& a, std::span<std::byte> out) {
+ClaheOptions clahe_options(const Adjustment& a) {
+  ClaheOptions clahe;
+  clahe.tiles_x = a.tiles_x;
+  clahe.tiles_y = a.tiles_y;
+  clahe.clip_limit = a.clip_limit;
+  clahe.channels = a.channels;
+  clahe.luma = a.luma;
+  return clahe;
+}
+
+void check_adjustment(const ImageView& image, const Adjustment& a, std::size_t out_bytes) {
   validate(image);
   const HistogramOptions tone = tone_options(image.format, a.luma);
   const std::uint64_t bytes = image.pixel_count() * pixel_bytes(adjusted_format(image.format, a));
-  if (out.size() < bytes) {
+  if (out_bytes < bytes) {
     throw Error(ErrorKind::InvalidArgument, "the adjusted image needs " + std::to_string(bytes) +
-                                                " bytes, not " + std::to_string(out.size()));
+                                                " bytes, not " + std::to_string(out_bytes));
   }
+  switch (a.kind) {
+    case AdjustKind::Clahe:
+      validate(clahe_options(a), image.format);
+      break;
+    case AdjustKind::Autolevel:
+      check_clip_percentages(a.low, a.high);
+      break;
+    case AdjustKind::Match:
+      if (a.reference == nullptr || a.reference->bins() != tone.bins) {
+        throw Error(ErrorKind::InvalidArgument,
+                    "matching needs a reference counted with one bin per value of the image's "
+                    "bit depth");
+      }
+      break;
+    case AdjustKind::Equalize:
+    case AdjustKind::Threshold:
+      break;
+  }
+}
+
+std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const ImageView& image,
+                                        const Adjustment& a, std::span<std::byte> out) {
+  check_adjustment(image, a, out.size());
   if (a.kind == AdjustKind::Clahe) {
-    ClaheOptions clahe;
-    clahe.tiles_x = a.tiles_x;
-    clahe.tiles_y = a.tiles_y;
-    clahe.clip_limit = a.clip_limit;
-    clahe.channels = a.channels;
-    clahe.luma = a.luma;
-    backend.clahe(image, clahe, out);
+    backend.clahe(image, clahe_options(a), out);
     return std::nullopt;
   }
-  if (a.kind == AdjustKind::Match && (a.reference == nullptr || a.reference->bins() != tone.bins)) {
-    throw Error(ErrorKind::InvalidArgument,
-                "matching needs a reference counted with one bin per value of the image's "
-                "bit depth");
+  if (a.kind == AdjustKind::Threshold && a.method == ThresholdMethod::Fixed) {
+    backend.apply_lut(image, threshold_lut(image.format, a.threshold, a.luma), out);
+    return a.threshold;  // nothing to count
   }
-  const Histogram histogram = backend.count(image, tone);
+  const Histogram histogram = backend.count(image, tone_options(image.format, a.luma));
   Lut lut;
   std::optional<std::int32_t> threshold;
   switch (a.kind) {
@@ -70,9 +95,8 @@ std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const Imag
       break;
     case AdjustKind::Threshold: {
       const auto counts = histogram.counts(Channel::Luminance);
-      threshold = a.method == ThresholdMethod::Fixed  ? a.threshold
-                  : a.method == ThresholdMethod::Otsu ? otsu_threshold(counts)
-                                                      : triangle_threshold(counts);
+      threshold =
+          a.method == ThresholdMethod::Otsu ? otsu_threshold(counts) : triangle_threshold(counts);
       lut = threshold_lut(image.format, *threshold, a.luma);
       break;
     }

@@ -118,28 +118,38 @@ ClaheGeometry clahe_geometry(const ImageView& image, const ClaheOptions& options
   return g;
 }
 
-ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
-                          const ClaheGeometry& g, const TileCounts& counts) {
+ClaheLimits clahe_limits(const ClaheOptions& options, const ClaheGeometry& g) {
+  ClaheLimits limits;
+  const std::int64_t total = std::int64_t{g.tile_w} * g.tile_h;
+  limits.scale = static_cast<float>(g.size - 1) / static_cast<float>(total);
+  if (options.clip_limit > 0.0) {
+    limits.clip = std::max<std::int64_t>(
+        static_cast<std::int64_t>(options.clip_limit * static_cast<double>(total) / g.size), 1);
+  }
+  return limits;
+}
+
+ClahePlan clahe_blend_plan(const ImageView& image, const ClaheGeometry& g) {
   ClahePlan plan;
   plan.size = g.size;
   plan.lut_channels = g.tables;
   plan.tiles_x = g.tiles_x;
+  plan.columns = axis(image.width, g.tile_w, g.tiles_x);
+  plan.rows = axis(image.height, g.tile_h, g.tiles_y);
+  return plan;
+}
+
+ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
+                          const ClaheGeometry& g, const TileCounts& counts) {
+  ClahePlan plan = clahe_blend_plan(image, g);
   plan.tables.resize(std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size);
-  const std::int64_t total = std::int64_t{g.tile_w} * g.tile_h;
-  const float scale = static_cast<float>(g.size - 1) / static_cast<float>(total);
-  std::int64_t clip_limit = 0;
-  if (options.clip_limit > 0.0) {
-    clip_limit = std::max<std::int64_t>(
-        static_cast<std::int64_t>(options.clip_limit * static_cast<double>(total) / g.size), 1);
-  }
+  const ClaheLimits limits = clahe_limits(options, g);
   for (std::uint32_t t = 0; t < g.tiles_x * g.tiles_y; ++t) {
     for (std::uint32_t k = 0; k < g.tables; ++k) {
-      tile_table(counts(t, k), clip_limit, scale,
+      tile_table(counts(t, k), limits.clip, limits.scale,
                  plan.tables.data() + (std::size_t{t} * g.tables + k) * g.size);
     }
   }
-  plan.columns = axis(image.width, g.tile_w, g.tiles_x);
-  plan.rows = axis(image.height, g.tile_h, g.tiles_y);
   return plan;
 }
 

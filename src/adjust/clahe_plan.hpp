@@ -59,6 +59,17 @@ struct ClaheGeometry {
 // Throws Error(InvalidArgument) for bad options or a bad view.
 [[nodiscard]] ClaheGeometry clahe_geometry(const ImageView& image, const ClaheOptions& options);
 
+// The clip limit of a tile's counts (0: none) and the scale of its cumulative
+// counts, as OpenCV computes them.
+struct ClaheLimits {
+  std::int64_t clip = 0;
+  float scale = 1.0f;
+};
+[[nodiscard]] ClaheLimits clahe_limits(const ClaheOptions& options, const ClaheGeometry& geometry);
+
+// A plan without its tables: the sizes, and every column's and row's tiles and weights.
+[[nodiscard]] ClahePlan clahe_blend_plan(const ImageView& image, const ClaheGeometry& geometry);
+
 // Tile t's counts for table k (R, G, B, or the one luminance or grey table),
 // with one bin per value.
 using TileCounts = std::function<std::span<const std::uint64_t>(std::uint32_t t, std::uint32_t k)>;

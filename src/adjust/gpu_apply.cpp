@@ -4,10 +4,12 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "core/row_parts.hpp"
 #include "gpuhist/error.hpp"
+#include "gpuhist/statistics.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/submission.hpp"
 
@@ -19,6 +21,76 @@ constexpr std::uint32_t kMaxGroups = 65535;
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 
 VkDeviceSize words_of(VkDeviceSize bytes) { return (bytes + 3) / 4; }
+
+// make_tables.comp's KIND for the adjustments whose tables the device makes.
+std::optional<std::uint32_t> table_kind(AdjustKind kind) {
+  switch (kind) {
+    case AdjustKind::Equalize:
+      return 0U;
+    case AdjustKind::Autolevel:
+      return 1U;
+    case AdjustKind::Match:
+      return 2U;
+    case AdjustKind::Clahe:
+      return 3U;
+    case AdjustKind::Threshold:
+      break;
+  }
+  return std::nullopt;
+}
+
+// Where clahe_apply.comp finds its data, in words: the columns, then the rows,
+// four words each; then the tables, two values a word.
+struct PlanLayout {
+  VkDeviceSize row_data = 0;
+  VkDeviceSize table_data = 0;
+  VkDeviceSize words = 0;
+};
+
+PlanLayout plan_layout(const ImageView& image, std::size_t table_values) {
+  PlanLayout layout;
+  layout.row_data = VkDeviceSize{4} * image.width;
+  layout.table_data = layout.row_data + VkDeviceSize{4} * image.height;
+  layout.words = layout.table_data + words_of(VkDeviceSize{table_values} * 2);
+  return layout;
+}
+
+// Throws Error(InvalidArgument) when the data laid out as `layout` exceed what
+// the device's shaders can read.
+void check_plan(const vk::Device& device, const PlanLayout& layout) {
+  if (layout.words * 4 > device.info().max_storage_buffer_range) {
+    throw Error(ErrorKind::InvalidArgument,
+                "the CLAHE tables (" + std::to_string(layout.words * 4) +
+                    " bytes) exceed what the device's shaders can read; use fewer tiles, or the "
+                    "CPU");
+  }
+}
+
+// Writes the plan's columns and rows where `layout` puts them.
+void put_axes(const ClahePlan& plan, const PlanLayout& layout, std::uint32_t* data) {
+  const auto put_axis = [](const ClaheAxis& axis, std::uint32_t* at) {
+    for (std::size_t i = 0; i < axis.first.size(); ++i, at += 4) {
+      at[0] = axis.first[i];
+      at[1] = axis.second[i];
+      at[2] = std::bit_cast<std::uint32_t>(axis.first_weight[i]);
+      at[3] = std::bit_cast<std::uint32_t>(axis.second_weight[i]);
+    }
+  };
+  put_axis(plan.columns, data);
+  put_axis(plan.rows, data + layout.row_data);
+}
+
+// clahe_apply.comp's ClaheParams.
+vk::PushParams clahe_params(const ImageView& image, const ClahePlan& plan,
+                            const PlanLayout& layout) {
+  vk::PushParams params;
+  params.width = image.width;
+  params.chunk_count = static_cast<std::uint32_t>(layout.row_data);  // rowData
+  params.stride = static_cast<std::uint32_t>(layout.table_data);     // tableData
+  params.first = plan.tiles_x;                                       // tilesX
+  params.group_count = plan.lut_channels;                            // lutChannels
+  return params;
+}
 
 }  // namespace
 
@@ -39,9 +111,9 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
                         bool resident) {
   validate_lut(image, lut, out.size());
   const std::uint32_t size = image.format.sample == SampleType::U8 ? 256U : 65536U;
-  // The four tables, widened to 32 bits; unused ones stay zero.
-  vk::ensure_buffer(data_, device_, VkDeviceSize{4} * size * 4, kStorage, vk::MemoryUse::Upload);
-  auto* tables = static_cast<std::uint32_t*>(data_.mapped());
+  // The four tables, two 16-bit values a word (little-endian); unused ones zero.
+  vk::ensure_buffer(data_, device_, VkDeviceSize{2} * size * 4, kStorage, vk::MemoryUse::Upload);
+  auto* tables = static_cast<std::uint16_t*>(data_.mapped());
   for (std::size_t c = 0; c < 4; ++c) {
     const std::vector<std::uint16_t>& table = lut.tables[c];
     for (std::uint32_t v = 0; v < size; ++v) tables[c * size + v] = table.empty() ? 0 : table[v];
@@ -52,9 +124,104 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
   run_rows(image, lut_output_format(image.format, lut), p, data_, vk::PushParams{}, out, resident);
 }
 
+bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
+                                   std::span<std::byte> out) {
+  const std::optional<std::uint32_t> kind = table_kind(a.kind);
+  if (!kind) return false;
+  const bool colour = is_colour(image.format.layout);
+  const bool clahe = a.kind == AdjustKind::Clahe;
+  const ClaheOptions options = clahe_options(a);
+  ClaheGeometry g;
+  if (clahe) {
+    g = clahe_geometry(image, options);
+  } else {  // the whole image as one tile
+    g.tile_w = image.width;
+    g.tile_h = image.height;
+    g.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
+    g.each = colour && a.channels == ToneChannels::Each;
+    g.tables = g.each ? 3U : 1U;
+  }
+  if (!fits(image, g)) return false;
+  const std::uint32_t counted = g.tiles_x * g.tiles_y * g.tables;
+  const std::uint64_t pixels = std::uint64_t{g.tile_w} * g.tile_h;  // of each counted table
+
+  vk::PushParams tables;                                // read by make_tables.comp as TableParams
+  tables.first = 1;                                     // copies
+  VkDeviceSize table_words = VkDeviceSize{2} * g.size;  // apply_lut.comp's four tables
+  ClahePlan plan;
+  PlanLayout layout;
+  if (clahe) {
+    plan = clahe_blend_plan(image, g);
+    layout = plan_layout(image, std::size_t{counted} * g.size);
+    check_plan(device_, layout);
+    const ClaheLimits limits = clahe_limits(options, g);
+    tables.pixel_count =
+        static_cast<std::uint32_t>(std::min<std::int64_t>(limits.clip, 0xFFFFFFFF));  // low
+    tables.width = std::bit_cast<std::uint32_t>(limits.scale);                        // high
+    tables.chunk_count = static_cast<std::uint32_t>(layout.table_data);               // outBase
+    table_words = layout.words;
+    vk::ensure_buffer(data_, device_, layout.table_data * 4, kStorage, vk::MemoryUse::Upload);
+    put_axes(plan, layout, static_cast<std::uint32_t*>(data_.mapped()));
+  } else {
+    if (!colour) tables.stride = 3;  // firstOut: grey samples go through the luminance table
+    if (colour && !g.each) tables.first = 3;  // luminance's table for red, green and blue
+  }
+  if (a.kind == AdjustKind::Autolevel) {
+    tables.pixel_count = static_cast<std::uint32_t>(nearest_rank(pixels, a.low));
+    tables.width = static_cast<std::uint32_t>(nearest_rank(pixels, 100.0 - a.high));
+  }
+  if (a.kind == AdjustKind::Match) {
+    // The reference's cumulative counts for each counted table, in 32 bits.
+    const Histogram& reference = *a.reference;
+    vk::ensure_buffer(data_, device_, VkDeviceSize{4} * counted * g.size, kStorage,
+                      vk::MemoryUse::Upload);
+    auto* below = static_cast<std::uint32_t*>(data_.mapped());
+    std::uint64_t reference_total = 0;
+    for (std::uint32_t k = 0; k < counted; ++k) {
+      const Channel c = g.each ? static_cast<Channel>(k) : Channel::Luminance;
+      const auto counts = reference.counts(reference.has(c) ? c : Channel::Luminance);
+      std::uint64_t sum = 0;
+      for (std::uint32_t v = 0; v < g.size; ++v) {
+        sum += counts[v];
+        if (sum > 0xFFFFFFFF) return false;  // the host compares in wider integers
+        below[std::size_t{k} * g.size + v] = static_cast<std::uint32_t>(sum);
+      }
+      if (sum == 0 || (k > 0 && sum != reference_total)) return false;  // the host's error
+      reference_total = sum;
+    }
+    tables.chunk_base = static_cast<std::uint32_t>(reference_total);  // refTotal
+  }
+
+  vk::ensure_buffer(tables_, device_, table_words * 4, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    vk::MemoryUse::DeviceLocal);
+  const std::array<vk::SpecConstant, 2> constants = {vk::SpecConstant{vk::kSpecBins, g.size},
+                                                     vk::SpecConstant{vk::kSpecTableKind, *kind}};
+  const VkPipeline make_tables = pipelines_.get(vk::Shader::MakeTables, constants);
+  const std::uint32_t colour_tables = colour && !g.each ? 1U : 0U;
+  const bool with_data = clahe || a.kind == AdjustKind::Match;
+  stage_image(image, g);
+  const Prologue prologue = [&](vk::Submission& submission) {
+    record_count(submission, image, g, colour_tables, a.luma);
+    submission.bind({tile_counts_.get(), tables_.get(), (with_data ? data_ : tile_counts_).get()});
+    if (clahe) submission.copy(data_.get(), tables_.get(), layout.table_data * 4);
+    submission.dispatch(make_tables, tables, counted);
+    submission.barrier();
+  };
+  if (clahe) {
+    run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), tables_,
+             clahe_params(image, plan, layout), out, true, prologue);
+  } else {
+    run_rows(image, image.format, pipeline(vk::Shader::ApplyLut, image.format, 0, 0), tables_,
+             vk::PushParams{}, out, true, prologue);
+  }
+  return true;
+}
+
 std::optional<std::int32_t> GpuAdjuster::adjust(const ImageView& image,
                                                 const Adjustment& adjustment, const Counter& count,
                                                 std::span<std::byte> out) {
+  check_adjustment(image, adjustment, out.size());
+  if (adjust_on_device(image, adjustment, out)) return std::nullopt;
   bool resident = false;  // the counted image stays on the device for its tables
   AdjustBackend backend;
   backend.count = [&](const ImageView& view, const HistogramOptions& options) {
@@ -83,11 +250,9 @@ bool GpuAdjuster::fits(const ImageView& image, const ClaheGeometry& g) const {
          std::uint64_t{g.tile_w} * g.tile_h < (1ULL << 32);
 }
 
-const std::uint32_t* GpuAdjuster::upload_and_count(const ImageView& image, const ClaheGeometry& g,
-                                                   std::uint32_t colour_tables, LumaWeights luma) {
+void GpuAdjuster::stage_image(const ImageView& image, const ClaheGeometry& g) {
   const VkDeviceSize in_bytes = words_of(image.pixel_count() * pixel_bytes(image.format)) * 4;
-  const std::uint32_t tiles = g.tiles_x * g.tiles_y;
-  const VkDeviceSize counts_bytes = VkDeviceSize{tiles} * g.tables * g.size * 4;
+  const VkDeviceSize counts_bytes = VkDeviceSize{g.tiles_x} * g.tiles_y * g.tables * g.size * 4;
   vk::ensure_buffer(staging_, device_, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                     vk::MemoryUse::Upload);
   vk::ensure_buffer(input_, device_, in_bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -95,10 +260,15 @@ const std::uint32_t* GpuAdjuster::upload_and_count(const ImageView& image, const
   vk::ensure_buffer(tile_counts_, device_, counts_bytes,
                     kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                     vk::MemoryUse::DeviceLocal);
-  vk::ensure_buffer(tile_back_, device_, counts_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                    vk::MemoryUse::Readback);
   stage_rows(image, 0, image.height);
+}
 
+void GpuAdjuster::record_count(vk::Submission& submission, const ImageView& image,
+                               const ClaheGeometry& g, std::uint32_t colour_tables,
+                               LumaWeights luma) {
+  const VkDeviceSize in_bytes = words_of(image.pixel_count() * pixel_bytes(image.format)) * 4;
+  const std::uint32_t tiles = g.tiles_x * g.tiles_y;
+  const VkDeviceSize counts_bytes = VkDeviceSize{tiles} * g.tables * g.size * 4;
   const bool shared = image.format.sample == SampleType::U8;
   const std::array<vk::SpecConstant, 8> constants = {
       vk::SpecConstant{vk::kSpecChannels, channel_count(image.format.layout)},
@@ -118,14 +288,24 @@ const std::uint32_t* GpuAdjuster::upload_and_count(const ImageView& image, const
   params.stride = g.tiles_x;         // tilesX
   params.first = g.tables;           // tables
   params.group_count = band_rows;    // bandRows
-  vk::Submission submission(device_, pipelines_,
-                            {input_.get(), tile_counts_.get(), tile_counts_.get()});
+  submission.bind({input_.get(), tile_counts_.get(), tile_counts_.get()});
   submission.copy(staging_.get(), input_.get(), in_bytes);
   submission.zero(tile_counts_.get(), counts_bytes);
   submission.barrier();
   submission.dispatch(pipelines_.get(vk::Shader::ClaheTiles, constants), params, tiles,
                       (g.tile_h + band_rows - 1) / band_rows);
   submission.barrier();
+}
+
+const std::uint32_t* GpuAdjuster::upload_and_count(const ImageView& image, const ClaheGeometry& g,
+                                                   std::uint32_t colour_tables, LumaWeights luma) {
+  const VkDeviceSize counts_bytes = VkDeviceSize{g.tiles_x} * g.tiles_y * g.tables * g.size * 4;
+  stage_image(image, g);
+  vk::ensure_buffer(tile_back_, device_, counts_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    vk::MemoryUse::Readback);
+  vk::Submission submission(device_, pipelines_,
+                            {input_.get(), tile_counts_.get(), tile_counts_.get()});
+  record_count(submission, image, g, colour_tables, luma);
   submission.copy(tile_counts_.get(), tile_back_.get(), counts_bytes);
   submission.barrier_to_host();
   submission.submit_and_wait();
@@ -162,52 +342,18 @@ void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
   if (out.size() < image.pixel_count() * pixel_bytes(image.format)) {
     throw Error(ErrorKind::InvalidArgument, "the output is shorter than the image");
   }
-  // One pass over the resident image when it fits one buffer.
-  const bool fused = fits(image, g);
-  ClahePlan plan;
-  if (fused) {
-    const std::uint32_t colour_tables = is_colour(image.format.layout) && !g.each ? 1U : 0U;
-    const std::uint32_t* counts = upload_and_count(image, g, colour_tables, options.luma);
-    plan =
-        make_clahe_plan(image, options, g,
-                        std::span(counts, std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size));
-  } else {
-    plan = make_clahe_plan(image, options, count);
-  }
-
-  // Columns, then rows, four words each; then the tables, two values a word.
-  const VkDeviceSize row_data = VkDeviceSize{4} * image.width;
-  const VkDeviceSize table_data = row_data + VkDeviceSize{4} * image.height;
-  const VkDeviceSize words = table_data + words_of(plan.tables.size() * 2);
-  if (words * 4 > device_.info().max_storage_buffer_range) {
-    throw Error(ErrorKind::InvalidArgument,
-                "the CLAHE tables (" + std::to_string(words * 4) +
-                    " bytes) exceed what the device's shaders can read; use fewer tiles, or the "
-                    "CPU");
-  }
-  vk::ensure_buffer(data_, device_, words * 4, kStorage, vk::MemoryUse::Upload);
+  const PlanLayout layout =
+      plan_layout(image, std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size);
+  check_plan(device_, layout);
+  const ClahePlan plan = make_clahe_plan(image, options, count);
+  vk::ensure_buffer(data_, device_, layout.words * 4, kStorage, vk::MemoryUse::Upload);
   auto* data = static_cast<std::uint32_t*>(data_.mapped());
-  const auto put_axis = [](const ClaheAxis& axis, std::uint32_t* at) {
-    for (std::size_t i = 0; i < axis.first.size(); ++i, at += 4) {
-      at[0] = axis.first[i];
-      at[1] = axis.second[i];
-      at[2] = std::bit_cast<std::uint32_t>(axis.first_weight[i]);
-      at[3] = std::bit_cast<std::uint32_t>(axis.second_weight[i]);
-    }
-  };
-  put_axis(plan.columns, data);
-  put_axis(plan.rows, data + row_data);
-  std::memset(data + table_data, 0, words_of(plan.tables.size() * 2) * 4);
-  std::memcpy(data + table_data, plan.tables.data(), plan.tables.size() * 2);  // little-endian
-
-  vk::PushParams params;  // read by clahe_apply.comp as ClaheParams
-  params.width = image.width;
-  params.chunk_count = static_cast<std::uint32_t>(row_data);  // rowData
-  params.stride = static_cast<std::uint32_t>(table_data);     // tableData
-  params.first = plan.tiles_x;                                // tilesX
-  params.group_count = plan.lut_channels;                     // lutChannels
-  run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), data_, params,
-           out, fused);
+  put_axes(plan, layout, data);
+  std::memset(data + layout.table_data, 0, words_of(plan.tables.size() * 2) * 4);
+  std::memcpy(data + layout.table_data, plan.tables.data(),
+              plan.tables.size() * 2);  // little-endian
+  run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), data_,
+           clahe_params(image, plan, layout), out);
 }
 
 VkDeviceSize GpuAdjuster::batch_limit() const {
@@ -230,7 +376,7 @@ void GpuAdjuster::stage_rows(const ImageView& image, std::uint32_t y0, std::uint
 
 void GpuAdjuster::run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
                            const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out,
-                           bool resident) {
+                           bool resident, const Prologue& prologue) {
   // Rows per batch: each pixel buffer within the storage range and the batch size.
   const std::size_t in_row = std::size_t{image.width} * pixel_bytes(image.format);
   const std::size_t out_row = std::size_t{image.width} * pixel_bytes(out_format);
@@ -258,6 +404,10 @@ void GpuAdjuster::run_rows(const ImageView& image, PixelFormat out_format, VkPip
     if (!uploaded) stage_rows(image, y0, count);
     const VkDeviceSize batch_out = words_of(VkDeviceSize{count} * out_row) * 4;
     vk::Submission submission(device_, pipelines_, {input_.get(), output_.get(), data.get()});
+    if (prologue && y0 == 0) {
+      prologue(submission);
+      submission.bind({input_.get(), output_.get(), data.get()});
+    }
     if (!uploaded) {
       submission.copy(staging_.get(), input_.get(), words_of(VkDeviceSize{count} * in_row) * 4);
       submission.barrier();

@@ -1,6 +1,8 @@
-// Adjustments applied on a Vulkan device: lookup tables (apply_lut.comp) and
-// CLAHE's blend (clahe_apply.comp), in batches of rows that keep each buffer
-// within the device's storage-buffer range.
+// Adjustments on a Vulkan device: an image that fits one buffer is uploaded,
+// counted (clahe_tiles.comp), given its tables (make_tables.comp) and adjusted
+// (apply_lut.comp, clahe_apply.comp) in one submission; larger ones are
+// counted in parts, given tables on the host and adjusted in batches of rows
+// that keep each buffer within the device's storage-buffer range.
 #pragma once
 
 #include <functional>
@@ -15,7 +17,8 @@
 
 namespace gpuhist::vk {
 class Device;
-}
+class Submission;
+}  // namespace gpuhist::vk
 
 namespace gpuhist::adjust {
 
@@ -26,11 +29,21 @@ class GpuAdjuster {
   explicit GpuAdjuster(const vk::Device& device,
                        VkDeviceSize max_batch_bytes = VkDeviceSize{512} << 20);
 
-  // adjust_image with the tables applied here: an image that fits one buffer
-  // is counted here in one pass (count_resident) and not uploaded again;
-  // otherwise `count` counts it (and CLAHE's tiles).
+  // adjust_image with the tables applied here. An image that fits one buffer
+  // is adjusted wholly on the device in one submission (adjust_on_device);
+  // Otsu's and the triangle thresholds, made on the host from the counts, have
+  // it counted here in one pass (count_resident) and not uploaded again.
+  // Otherwise `count` counts it (and CLAHE's tiles) and the host makes the tables.
   std::optional<std::int32_t> adjust(const ImageView& image, const Adjustment& adjustment,
                                      const Counter& count, std::span<std::byte> out);
+
+  // The whole adjustment in one submission: upload, count, tables made on the
+  // device, applied, read back. False, with nothing done, when the image does
+  // not fit one buffer or its tables need the host (Otsu's and the triangle
+  // thresholds; a reference of 2^32 pixels or more). Checks nothing that
+  // check_adjustment checks.
+  bool adjust_on_device(const ImageView& image, const Adjustment& adjustment,
+                        std::span<std::byte> out);
 
   // The histogram of `image` with one bin per sample value (R, G, B and L, or
   // L for grey), counted on the device in one pass, the image left resident
@@ -43,28 +56,37 @@ class GpuAdjuster {
   void apply(const ImageView& image, const Lut& lut, std::span<std::byte> out,
              bool resident = false);
 
-  // CLAHE, the same bytes as clahe_cpu. When the image fits one buffer its
-  // tiles are counted on the device in one pass (clahe_tiles.comp) and the
-  // pixels uploaded once; otherwise `count` counts each tile. Throws
-  // Error(InvalidArgument) when the tables exceed the device's storage-buffer
-  // range, Error(Device) when the device fails.
+  // CLAHE, the same bytes as clahe_cpu, for images adjust_on_device does not
+  // take: `count` counts each tile, the host makes the tables, the device
+  // blends them. Throws Error(InvalidArgument) when the tables exceed the
+  // device's storage-buffer range, Error(Device) when the device fails.
   void clahe(const ImageView& image, const ClaheOptions& options, const TileCounter& count,
              std::span<std::byte> out);
 
  private:
+  // Commands recorded before the first batch's dispatch, in its submission.
+  using Prologue = std::function<void(vk::Submission&)>;
+
   // Runs `pipeline` over the image in batches of rows, `data` at binding 2;
   // `params` fills the push constants of a batch (its pixels and first row set).
-  // `resident`: the whole image is in input_ already (one batch).
+  // `resident`: the whole image is in input_ already (one batch), or will be
+  // once `prologue` has run.
   void run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
                 const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out,
-                bool resident = false);
+                bool resident = false, const Prologue& prologue = {});
   // The largest buffer of pixels one batch may use.
   [[nodiscard]] VkDeviceSize batch_limit() const;
   // Copies rows [y0, y0 + count) of `image` into staging_, tightly packed.
   void stage_rows(const ImageView& image, std::uint32_t y0, std::uint32_t count);
-  // Uploads the whole image into input_ and counts its tiles there
-  // (clahe_tiles.comp; `colour_tables` as its COLOUR_TABLES); the counts,
-  // [tile][table][value], in host memory until the next call.
+  // Stages the whole image for record_count, and makes its buffers.
+  void stage_image(const ImageView& image, const ClaheGeometry& geometry);
+  // Records the staged image's upload into input_ and the counting of its
+  // tiles into tile_counts_ (clahe_tiles.comp; `colour_tables` as its
+  // COLOUR_TABLES), [tile][table][value].
+  void record_count(vk::Submission& submission, const ImageView& image,
+                    const ClaheGeometry& geometry, std::uint32_t colour_tables, LumaWeights luma);
+  // stage_image and record_count, submitted; the counts in host memory until
+  // the next call.
   [[nodiscard]] const std::uint32_t* upload_and_count(const ImageView& image,
                                                       const ClaheGeometry& geometry,
                                                       std::uint32_t colour_tables,
@@ -84,6 +106,7 @@ class GpuAdjuster {
   vk::Buffer readback_;
   vk::Buffer tile_counts_;  // CLAHE's tile histograms, on the device
   vk::Buffer tile_back_;    // the same, for the host
+  vk::Buffer tables_;       // tables made on the device (after CLAHE's axes)
 };
 
 }  // namespace gpuhist::adjust

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string>
 
+#include "adjust/adjust_backend.hpp"
 #include "gpuhist/adjust.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/statistics.hpp"
@@ -48,12 +49,20 @@ std::vector<std::uint16_t> equalize_table(std::span<const std::uint64_t> counts)
   return table;
 }
 
-std::vector<std::uint16_t> stretch_table(std::span<const std::uint64_t> counts, double low,
-                                         double high) {
-  (void)checked_total(counts);
+namespace adjust {
+
+void check_clip_percentages(double low, double high) {
   if (!(low >= 0.0 && low <= 50.0 && high >= 0.0 && high <= 50.0)) {
     throw Error(ErrorKind::InvalidArgument, "clipped percentages must be within 0..50");
   }
+}
+
+}  // namespace adjust
+
+std::vector<std::uint16_t> stretch_table(std::span<const std::uint64_t> counts, double low,
+                                         double high) {
+  (void)checked_total(counts);
+  adjust::check_clip_percentages(low, high);
   const auto max = static_cast<std::uint32_t>(counts.size() - 1);
   std::vector<std::uint16_t> table(counts.size());
   const std::uint32_t lo = percentile(counts, low);

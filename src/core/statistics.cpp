@@ -6,13 +6,17 @@
 
 namespace gpuhist {
 
+std::uint64_t nearest_rank(std::uint64_t total, double p) {
+  p = std::isnan(p) ? 0.0 : std::clamp(p, 0.0, 100.0);
+  // The smallest rank r with r >= p% of the total, at least 1.
+  return std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(total))));
+}
+
 std::uint32_t percentile(std::span<const std::uint64_t> counts, double p) {
   const std::uint64_t total = std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
   if (total == 0) return 0;
-  p = std::isnan(p) ? 0.0 : std::clamp(p, 0.0, 100.0);
-  // Nearest rank: the smallest rank r with r >= p% of the total, at least 1.
-  const auto rank = std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(total))));
+  const std::uint64_t rank = nearest_rank(total, p);
   std::uint64_t cumulative = 0;
   for (std::size_t bin = 0; bin < counts.size(); ++bin) {
     cumulative += counts[bin];

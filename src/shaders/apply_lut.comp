@@ -14,10 +14,14 @@ layout(local_size_x = 256) in;
 layout(constant_id = 24) const uint TARGET = 0u;
 
 layout(std430, set = 0, binding = 1) writeonly buffer Output { uint outWords[]; };
-// Four tables of BINS entries, by channel: red, green, blue, luminance.
+// Four tables of BINS 16-bit values, two per word, by channel: red, green,
+// blue, luminance.
 layout(std430, set = 0, binding = 2) readonly buffer Tables { uint tables[]; };
 
-uint lookUp(uint channel, uint v) { return tables[channel * BINS + v]; }
+uint lookUp(uint channel, uint v) {
+  uint i = channel * BINS + v;
+  return bitfieldExtract(tables[i >> 1u], int((i & 1u) * 16u), 16);
+}
 
 // Output sample s (of pc.pixelCount pixels).
 uint outputSample(uint s) {

@@ -2,15 +2,16 @@
 
 #include "shaders/apply_lut_comp_spv.hpp"
 #include "shaders/chunks_reduce_comp_spv.hpp"
+#include "shaders/chunks_sum_comp_spv.hpp"
 #include "shaders/clahe_apply_comp_spv.hpp"
 #include "shaders/clahe_tiles_comp_spv.hpp"
-#include "shaders/chunks_sum_comp_spv.hpp"
 #include "shaders/copy_quads_comp_spv.hpp"
 #include "shaders/hist_atomic_comp_spv.hpp"
 #include "shaders/hist_chunks_comp_spv.hpp"
 #include "shaders/hist_privatized_comp_spv.hpp"
 #include "shaders/hist_privatized_subgroup_comp_spv.hpp"
 #include "shaders/hist_single_comp_spv.hpp"
+#include "shaders/make_tables_comp_spv.hpp"
 #include "shaders/merge_copies_comp_spv.hpp"
 #include "shaders/read_quads_comp_spv.hpp"
 #include "shaders/split_planes_comp_spv.hpp"
@@ -51,6 +52,8 @@ std::span<const std::uint32_t> spirv(Shader shader) {
       return spirv::clahe_apply_comp;
     case Shader::ClaheTiles:
       return spirv::clahe_tiles_comp;
+    case Shader::MakeTables:
+      return spirv::make_tables_comp;
   }
   return {};
 }

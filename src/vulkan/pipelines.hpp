@@ -33,6 +33,7 @@ enum class Shader : std::uint8_t {
   ApplyLut,
   ClaheApply,
   ClaheTiles,
+  MakeTables,
 };
 
 // Mirrors `Params` in src/shaders/params.glsl.
@@ -73,6 +74,7 @@ enum SpecId : std::uint32_t {
   kSpecPlanes = 22,
   kSpecRows = 23,
   kSpecLutTarget = 24,
+  kSpecTableKind = 25,
 };
 
 struct SpecConstant {
