@@ -9,11 +9,6 @@
 
 namespace gpuhist {
 
-// The least a thread copies of a frame into or out of device-visible memory:
-// starting a thread costs about as much as copying less (on the H200's host,
-// 8 threads copied a 1920x1080 frame slower than one).
-inline constexpr std::uint64_t kCopyPartBytes = std::uint64_t{4} << 20;
-
 // Parts worth a thread each for `rows` rows: each gets at least `min_rows`
 // rows, and there are no more parts than hardware threads.
 [[nodiscard]] inline std::uint32_t row_parts(std::uint64_t rows, std::uint64_t min_rows) {
