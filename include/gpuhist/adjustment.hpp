@@ -37,9 +37,9 @@ struct Adjustment {
 // The format of the adjusted pixels: grey for Threshold, else the image's.
 [[nodiscard]] PixelFormat adjusted_format(PixelFormat format, const Adjustment& adjustment);
 
-// Adjusts `image` into `out` (tightly packed rows of adjusted_format): counted
-// on `context` with `run`, applied on its GPU when `on_gpu`, else on the CPU,
-// with the same bytes either way. Returns the threshold used (Threshold only).
+// Adjusts `image` into `out` (tightly packed rows of adjusted_format): on the
+// context's GPU when `on_gpu` (Context::adjust), else counted on `context`
+// with `run` and applied on the CPU, with the same bytes either way. Returns the threshold used (Threshold only).
 // Throws Error(InvalidArgument) for float samples, bad parameters, a short
 // `out`, a missing or mismatched reference, or `on_gpu` without a device;
 // Error(Device) when the device fails.

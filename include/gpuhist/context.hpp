@@ -70,18 +70,21 @@ class Context {
   // CPU-only context; Error(Device) when the device fails.
   void apply_lut(const ImageView& image, const Lut& lut, std::span<std::byte> out) const;
 
-  // CLAHE on the GPU: the same bytes as clahe_cpu. The tiles are counted on the
-  // device in one pass when the image fits one buffer, else one by one with
-  // `run`'s strategy; the pixels are blended on the device. Throws Error(InvalidArgument) as that
-  // does, for a CPU-only context, or for tables larger than the device's shaders
-  // can read; Error(Device) when the device fails.
+  // CLAHE on the GPU: the same bytes as clahe_cpu. When the image fits one
+  // buffer its tiles are counted, given their tables and blended on the device
+  // in one submission; otherwise counted one by one with `run`'s strategy and
+  // given their tables on the host. Throws Error(InvalidArgument) as that does,
+  // for a CPU-only context, or for tables larger than the device's shaders can
+  // read; Error(Device) when the device fails.
   void clahe(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,
              const RunOptions& run = {}) const;
 
   // adjust_image (gpuhist/adjustment.hpp) with the tables applied on the GPU.
-  // When the image fits one buffer it is uploaded once, counted on the device
-  // and adjusted there; otherwise counted with `run`'s strategy. Returns the
-  // threshold used (Threshold only). Throws as adjust_image does.
+  // When the image fits one buffer it is uploaded once, counted, given its
+  // tables and adjusted on the device in one submission (Otsu's and the
+  // triangle thresholds computed on the host from the counts); otherwise
+  // counted with `run`'s strategy and given its tables on the host. Returns
+  // the threshold used (Threshold only). Throws as adjust_image does.
   std::optional<std::int32_t> adjust(const ImageView& image, const Adjustment& adjustment,
                                      std::span<std::byte> out, const RunOptions& run = {}) const;
 
