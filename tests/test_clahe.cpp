@@ -51,6 +51,22 @@ TEST(Clahe, GpuEqualsCpuOnEveryIntegerFormat) {
   }
 }
 
+TEST(Clahe, TheMostTilesSplitTheirWorkgroupsOverTwoAxes) {
+  // 256x256 tiles: 65536 tile tables, one more than the workgroups a device
+  // must take along one axis, so the tables' and the counts' grids use two.
+  // Tiles of 2x1 pixels with no reflected border: every tile's table is used.
+  const Context& context = test::gpu_context();
+  const PixelFormat grey{ChannelLayout::Grey, SampleType::U8};
+  const test::TestImage image = test::make_image(grey, 512, 256, test::Content::Random, 6);
+  ClaheOptions options;
+  options.tiles_x = 256;
+  options.tiles_y = 256;
+  const std::vector<std::byte> cpu = run_cpu(image.view, options);
+  std::vector<std::byte> gpu(cpu.size());
+  context.clahe(image.view, options, gpu, RunOptions{Strategy::Gpu});
+  EXPECT_EQ(cpu, gpu);
+}
+
 TEST(Clahe, SmallBatchesCountTileByTileAndBlendInBands) {
   // Buffers of 1000 bytes: the image does not fit one, so its tiles are
   // counted one by one and the pixels go through in bands of rows, for CLAHE

@@ -151,6 +151,7 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
 
   vk::PushParams tables;                                // read by make_tables.comp as TableParams
   tables.first = 1;                                     // copies
+  tables.group_count = counted;                         // tableCount
   VkDeviceSize table_words = VkDeviceSize{2} * g.size;  // apply_lut.comp's four tables
   ClahePlan plan;
   PlanLayout layout;
@@ -208,7 +209,8 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
     record_count(submission, image, g, colour_tables, a.luma);
     submission.bind({tile_counts_.get(), tables_.get(), (with_data ? data_ : tile_counts_).get()});
     if (clahe) submission.copy(data_.get(), tables_.get(), layout.table_data * 4);
-    submission.dispatch(make_tables, tables, counted);
+    const std::uint32_t across = std::min(counted, kMaxGroups);
+    submission.dispatch(make_tables, tables, across, (counted + across - 1) / across);
     submission.barrier();
   };
   if (clahe) {
@@ -284,20 +286,24 @@ void GpuAdjuster::record_count(vk::Submission& submission, const ImageView& imag
       vk::SpecConstant{vk::kSpecLutTarget, colour_tables}};
   // About 4096 pixels a workgroup.
   const std::uint32_t band_rows = std::max(1U, 4096U / g.tile_w);
+  const std::uint32_t bands = (g.tile_h + band_rows - 1) / band_rows;
+  // Tiles across by tiles down times the workgroups of a tile's bands, each
+  // axis within the 65535 workgroups every device takes.
+  const std::uint32_t band_groups = std::clamp(bands, 1U, kMaxGroups / g.tiles_y);
   vk::PushParams params;             // read by clahe_tiles.comp as TileParams
   params.pixel_count = image.width;  // width
   params.width = image.height;       // height
   params.chunk_base = g.tile_w;      // tileWidth
   params.chunk_count = g.tile_h;     // tileHeight
-  params.stride = g.tiles_x;         // tilesX
+  params.stride = band_groups;       // bandGroups
   params.first = g.tables;           // tables
   params.group_count = band_rows;    // bandRows
   submission.bind({input_.get(), tile_counts_.get(), tile_counts_.get()});
   submission.copy(staging_.get(), input_.get(), in_bytes);
   submission.zero(tile_counts_.get(), counts_bytes);
   submission.barrier();
-  submission.dispatch(pipelines_.get(vk::Shader::ClaheTiles, constants), params, tiles,
-                      (g.tile_h + band_rows - 1) / band_rows);
+  submission.dispatch(pipelines_.get(vk::Shader::ClaheTiles, constants), params, g.tiles_x,
+                      g.tiles_y * band_groups);
   submission.barrier();
 }
 

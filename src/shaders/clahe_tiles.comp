@@ -1,8 +1,9 @@
 #version 460
 // Histograms of tiles with one bin per sample value (BINS = M + 1), in one
-// pass (src/adjust): workgroup (t, b) counts band b of tile t's rows, over the
-// image extended by reflection (BORDER_REFLECT_101) to whole tiles as OpenCV's
-// CLAHE extends it. Colour pixels go to red, green and blue tables, or to one
+// pass (src/adjust): workgroup (x, y * G + g) counts bands g, g + G, g + 2G, …
+// of the rows of tile (x, y), where G = bandGroups (each grid axis stays within
+// the 65535 workgroups every device takes), over the image extended by
+// reflection (BORDER_REFLECT_101) to whole tiles as OpenCV's CLAHE extends it. Colour pixels go to red, green and blue tables, or to one
 // table of their luminance bins, or to all four (COLOUR_TABLES); grey samples
 // to one. With one tile this is the whole image's histogram, for the tables
 // of the other adjustments.
@@ -24,7 +25,7 @@ layout(push_constant) uniform TileParams {
   uint height;
   uint tileWidth;   // pixels of one tile
   uint tileHeight;
-  uint tilesX;
+  uint bandGroups;  // workgroups sharing the bands of one tile
   uint tables;      // tables per tile: 3, 1 or 4
   uint bandRows;    // rows of a tile one workgroup counts
 } pc;
@@ -49,34 +50,36 @@ void add(uint base, uint table, uint v) {
 }
 
 void main() {
-  const uint tile = gl_WorkGroupID.x;
-  const uint tx = tile % pc.tilesX;
-  const uint ty = tile / pc.tilesX;
+  const uint tx = gl_WorkGroupID.x;
+  const uint ty = gl_WorkGroupID.y / pc.bandGroups;
+  const uint tile = ty * gl_NumWorkGroups.x + tx;
   const uint words = pc.tables * BINS;
   const uint base = tile * words;
   if (USE_SHARED != 0u) {
     for (uint i = gl_LocalInvocationIndex; i < words; i += 256u) local[i] = 0u;
     barrier();
   }
-  const uint firstRow = gl_WorkGroupID.y * pc.bandRows;
-  const uint rows = firstRow < pc.tileHeight ? min(pc.bandRows, pc.tileHeight - firstRow) : 0u;
-  const uint n = rows * pc.tileWidth;
-  for (uint i = gl_LocalInvocationIndex; i < n; i += 256u) {
-    uint x = reflect101(int(tx * pc.tileWidth + i % pc.tileWidth), int(pc.width));
-    uint y = reflect101(int(ty * pc.tileHeight + firstRow + i / pc.tileWidth), int(pc.height));
-    uint p = y * pc.width + x;
-    if (CHANNELS == 1u) {
-      add(base, 0u, loadSample(p));
-    } else {
-      uint s = p * CHANNELS;
-      uint r = loadSample(s), g = loadSample(s + 1u), b = loadSample(s + 2u);
-      if (COLOUR_TABLES == 1u) {
-        add(base, 0u, lumaBin(r, g, b));
+  const uint bands = (pc.tileHeight + pc.bandRows - 1u) / pc.bandRows;
+  for (uint band = gl_WorkGroupID.y % pc.bandGroups; band < bands; band += pc.bandGroups) {
+    const uint firstRow = band * pc.bandRows;
+    const uint n = min(pc.bandRows, pc.tileHeight - firstRow) * pc.tileWidth;
+    for (uint i = gl_LocalInvocationIndex; i < n; i += 256u) {
+      uint x = reflect101(int(tx * pc.tileWidth + i % pc.tileWidth), int(pc.width));
+      uint y = reflect101(int(ty * pc.tileHeight + firstRow + i / pc.tileWidth), int(pc.height));
+      uint p = y * pc.width + x;
+      if (CHANNELS == 1u) {
+        add(base, 0u, loadSample(p));
       } else {
-        add(base, 0u, r);
-        add(base, 1u, g);
-        add(base, 2u, b);
-        if (COLOUR_TABLES == 2u) add(base, 3u, lumaBin(r, g, b));
+        uint s = p * CHANNELS;
+        uint r = loadSample(s), g = loadSample(s + 1u), b = loadSample(s + 2u);
+        if (COLOUR_TABLES == 1u) {
+          add(base, 0u, lumaBin(r, g, b));
+        } else {
+          add(base, 0u, r);
+          add(base, 1u, g);
+          add(base, 2u, b);
+          if (COLOUR_TABLES == 2u) add(base, 3u, lumaBin(r, g, b));
+        }
       }
     }
   }

@@ -1,6 +1,7 @@
 #version 460
 // Lookup tables made from histograms on the device (src/adjust): workgroup g
-// takes counted table g (BINS counts, one bin per sample value) to a table of
+// (y * width of the grid + x, so that each axis stays within the 65535
+// workgroups every device takes) takes counted table g (BINS counts, one bin per sample value) to a table of
 // BINS values in 0..BINS-1, written as 16-bit values two per word — the
 // cumulative sum of DESIGN §5 between the histogram and the lookup. KIND:
 //  0 equalisation, as equalize_table (OpenCV's equalizeHist);
@@ -23,7 +24,7 @@ layout(push_constant) uniform TableParams {
   uint outBase;    // word offset of table 0 in Tables
   uint firstOut;   // the table counted table 0 goes to
   uint copies;     // tables each counted table goes to (side by side)
-  uint unused;
+  uint tableCount; // counted tables
 } pc;
 
 layout(std430, set = 0, binding = 0) readonly buffer Counts { uint counts[]; };  // [table][BINS]
@@ -75,7 +76,8 @@ uint height(uint base, uint v, uint excess) {
 }
 
 void main() {
-  const uint table = gl_WorkGroupID.x;
+  const uint table = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  if (table >= pc.tableCount) return;  // the whole workgroup, before any barrier
   const uint lid = gl_LocalInvocationIndex;
   const uint base = table * BINS;
   const uint begin = min(lid * PER, BINS);
