@@ -7,8 +7,9 @@
 
 namespace gpuhist::bench {
 
-// Frames of the photograph (random pixels without one), RGB8 as decoded video
-// frames are, adjusted by every kind but matching. Opens its own context.
+// Frames of the photograph (random pixels without one), in each of the
+// configured formats (RGB8, as decoded video frames are, by default), adjusted
+// by every kind, matched to a frame of random pixels. Opens its own context.
 void run_adjust(const Config& config, Report& report);
 
 }  // namespace gpuhist::bench

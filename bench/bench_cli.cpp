@@ -51,6 +51,10 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
                  "Frame sizes of the adjustments (equalize, clahe, autolevel, threshold), WxH, "
                  "or none (default: 1920x1080, 3840x2160; the smallest of --sizes when given)")
       ->delimiter(',');
+  app.add_option("--adjust-formats", args.adjust_formats,
+                 "Pixel formats of the adjusted frames, 8- or 16-bit: grey8, rgb8, rgba16, … "
+                 "(default rgb8)")
+      ->delimiter(',');
   app.add_option("--stream-memory", args.stream_memory,
                  "Where the stream's frames are kept: cached (host-cached memory) or upload "
                  "(plain host-coherent memory)")
@@ -62,6 +66,17 @@ namespace {
 int usage(const std::string& message) {
   std::cerr << "gpuhist: error: " << message << '\n';
   return 2;
+}
+
+// "grey8", "rgb16", "rgba32f", … as to_string(PixelFormat) names them.
+std::optional<PixelFormat> parse_format(const std::string& name) {
+  for (const ChannelLayout layout :
+       {ChannelLayout::Grey, ChannelLayout::RGB, ChannelLayout::RGBA}) {
+    for (const SampleType sample : {SampleType::U8, SampleType::U16, SampleType::F32}) {
+      if (to_string(PixelFormat{layout, sample}) == name) return PixelFormat{layout, sample};
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -157,15 +172,7 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
     config.cases.clear();
     for (const std::string& text : args.cases) {
       const std::size_t colon = text.find(':');
-      std::optional<PixelFormat> format;
-      for (const ChannelLayout layout :
-           {ChannelLayout::Grey, ChannelLayout::RGB, ChannelLayout::RGBA}) {
-        for (const SampleType sample : {SampleType::U8, SampleType::U16, SampleType::F32}) {
-          if (to_string(PixelFormat{layout, sample}) == text.substr(0, colon)) {
-            format = PixelFormat{layout, sample};
-          }
-        }
-      }
+      const std::optional<PixelFormat> format = parse_format(text.substr(0, colon));
       unsigned bins = 0;
       std::istringstream in(colon == std::string::npos ? std::string() : text.substr(colon + 1));
       if (!format || !(in >> bins) || !in.eof() || bins < kMinBins || bins > kMaxBins) {
@@ -174,6 +181,17 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
                      "bins)");
       }
       config.cases.push_back({*format, bins});
+    }
+  }
+  if (!args.adjust_formats.empty()) {
+    config.adjust_formats.clear();
+    for (const std::string& text : args.adjust_formats) {
+      const std::optional<PixelFormat> format = parse_format(text);
+      if (!format || format->sample == SampleType::F32) {
+        return usage("bad --adjust-formats entry '" + text +
+                     "' (expected an 8- or 16-bit format, such as rgb8 or rgb16)");
+      }
+      config.adjust_formats.push_back(*format);
     }
   }
   try {

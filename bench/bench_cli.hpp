@@ -19,19 +19,20 @@ struct BenchArgs {
   std::string output;
   std::string device = "auto";
   std::string photo;
-  std::vector<std::string> sizes;         // WxH
-  std::vector<std::string> strategies;    // names
-  std::vector<std::string> kinds;         // random, one-colour, photo
-  std::vector<std::string> cases;         // FORMAT:BINS, e.g. rgba16:65536
-  std::uint32_t repetitions = 0;          // 0: the configuration's default
-  std::vector<std::string> stream_sizes;  // WxH; "none" for no stream
-  std::uint32_t stream_frames = 0;        // 0: the configuration's default
-  std::uint32_t stream_in_flight = 0;     // 0: the configuration's default
-  std::uint32_t stream_queues = 0;        // 0: the configuration's default
-  std::uint32_t stream_batch = 0;         // 0: the configuration's default
-  std::uint32_t stream_copy_threads = 0;  // 0: by frame size
-  std::string stream_memory = "cached";   // cached or upload
-  std::vector<std::string> adjust_sizes;  // WxH; "none" for no adjustments
+  std::vector<std::string> sizes;           // WxH
+  std::vector<std::string> strategies;      // names
+  std::vector<std::string> kinds;           // random, one-colour, photo
+  std::vector<std::string> cases;           // FORMAT:BINS, e.g. rgba16:65536
+  std::uint32_t repetitions = 0;            // 0: the configuration's default
+  std::vector<std::string> stream_sizes;    // WxH; "none" for no stream
+  std::uint32_t stream_frames = 0;          // 0: the configuration's default
+  std::uint32_t stream_in_flight = 0;       // 0: the configuration's default
+  std::uint32_t stream_queues = 0;          // 0: the configuration's default
+  std::uint32_t stream_batch = 0;           // 0: the configuration's default
+  std::uint32_t stream_copy_threads = 0;    // 0: by frame size
+  std::string stream_memory = "cached";     // cached or upload
+  std::vector<std::string> adjust_sizes;    // WxH; "none" for no adjustments
+  std::vector<std::string> adjust_formats;  // rgb8, rgb16, grey8, …
 };
 
 void add_bench_options(CLI::App& app, BenchArgs& args);

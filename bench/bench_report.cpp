@@ -66,14 +66,16 @@ void print_table(const Report& report, std::ostream& out) {
   }
   if (!report.stream.empty()) print_stream(report, out);
   if (report.adjust.empty()) return;
-  out << "adjustments (RGB8 photo frames, host memory to host memory: count, tables, apply)\n"
-      << std::left << std::setw(12) << "size" << std::setw(11) << "adjust" << std::setw(8)
-      << "applied" << std::right << std::setw(10) << "wall ms" << std::setw(10) << "fps"
+  out << "adjustments (photo frames, host memory to host memory: count, tables, apply)\n"
+      << std::left << std::setw(12) << "size" << std::setw(8) << "format" << std::setw(11)
+      << "adjust" << std::setw(8) << "applied" << std::right << std::setw(10) << "wall ms"
+      << std::setw(10) << "fps"
       << "  check\n";
   for (const AdjustRow& r : report.adjust) {
     out << std::left << std::setw(12) << (std::to_string(r.width) + "x" + std::to_string(r.height))
-        << std::setw(11) << r.kind << std::setw(8) << r.applied << std::right << std::setw(10)
-        << fixed(r.ms, 2) << std::setw(10) << fixed(r.fps, 1) << "  " << r.check << '\n';
+        << std::setw(8) << r.format << std::setw(11) << r.kind << std::setw(8) << r.applied
+        << std::right << std::setw(10) << fixed(r.ms, 2) << std::setw(10) << fixed(r.fps, 1) << "  "
+        << r.check << '\n';
   }
 }
 
@@ -132,6 +134,7 @@ void print_json(const Report& report, std::ostream& out) {
   for (const AdjustRow& r : report.adjust) {
     adjust.push_back({{"width", r.width},
                       {"height", r.height},
+                      {"format", r.format},
                       {"adjust", r.kind},
                       {"applied", r.applied},
                       {"wall_ms", r.ms},

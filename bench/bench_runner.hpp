@@ -58,13 +58,15 @@ struct Config {
   std::uint32_t stream_batch = 1;         // frames counted by one submission
   std::uint32_t stream_copy_threads = 0;  // threads copying a pushed frame (0: by size)
   bool stream_cached = true;              // frames in host-cached memory (else upload memory)
-  // Frame sizes of the adjustments (RGB8 photo frames); none: not measured.
+  // Frame sizes of the adjustments (photo frames); none: not measured.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> adjust_sizes;
+  std::vector<PixelFormat> adjust_formats{{ChannelLayout::RGB, SampleType::U8}};
 };
 
 // One adjustment of a frame: count, tables, apply, host memory to host memory.
 struct AdjustRow {
   std::uint32_t width = 0, height = 0;
+  std::string format;   // rgb8, rgb16, …
   std::string kind;     // equalize, clahe, autolevel, threshold
   std::string applied;  // gpu (counted by the gpu strategy) or cpu (the cpu strategy)
   double ms = 0.0;      // median wall time per frame

@@ -100,10 +100,11 @@ phase_stream() {
   cat "$1/stream-batch4.txt"
 }
 
-# The adjustments of video-sized frames, the tables applied on the GPU and on the CPU.
+# The adjustments of video-sized frames, 8- and 16-bit, on the GPU and on the CPU.
 phase_adjust() {
   "$bench" --photo "$photo" --sizes 64x64 --strategies gpu --data photo --cases rgba8:256 \
-    --stream-sizes none --adjust-sizes 1920x1080,3840x2160,7680x4320 -o "$1/adjust.txt" 2>"$1/adjust.log"
+    --stream-sizes none --adjust-sizes 1920x1080,3840x2160,7680x4320 --adjust-formats rgb8,rgb16 \
+    -o "$1/adjust.txt" 2>"$1/adjust.log"
   cat "$1/adjust.txt"
 }
 

@@ -272,6 +272,32 @@ TEST(AdjustImage, TablesOnTheDeviceRoundHalvesUp) {
   EXPECT_EQ(std::to_integer<int>(s[89]), 255);
 }
 
+TEST(AdjustImage, MatchingAnImageToItselfKeepsIt) {
+  // Each value present maps to itself, the highest ones included, on the
+  // device as on the host.
+  const Context& context = test::gpu_context();
+  std::mt19937 random(5);
+  for (PixelFormat format : {PixelFormat{ChannelLayout::Grey, SampleType::U8},
+                             PixelFormat{ChannelLayout::RGB, SampleType::U16}}) {
+    const std::uint32_t max = format.sample == SampleType::U8 ? 255U : 65535U;
+    const std::uint32_t samples = 41 * 13 * channel_count(format.layout);
+    std::vector<std::uint16_t> wide(samples);
+    for (auto& s : wide) s = static_cast<std::uint16_t>(random() % 7 == 0 ? max : random() % max);
+    std::vector<std::uint8_t> narrow(wide.begin(), wide.end());
+    const void* data = format.sample == SampleType::U8 ? static_cast<const void*>(narrow.data())
+                                                       : static_cast<const void*>(wide.data());
+    const ImageView view = ImageView::packed(data, 41, 13, format);
+    const Histogram self = context.compute(view, tone_options(format), RunOptions{Strategy::Cpu});
+    Adjustment a;
+    a.kind = AdjustKind::Match;
+    a.channels = ToneChannels::Each;
+    a.reference = &self;
+    std::vector<std::byte> gpu(view.pixel_count() * pixel_bytes(format));
+    (void)adjust_image(context, view, a, gpu, RunOptions{Strategy::Gpu}, true);
+    EXPECT_EQ(std::memcmp(gpu.data(), data, gpu.size()), 0) << to_string(format);
+  }
+}
+
 TEST(AdjustImage, TablesAreMadeOnTheDeviceWhereTheyCan) {
   // Every kind but Otsu's and the triangle thresholds (and a fixed threshold,
   // which counts nothing) in one submission; a reference of 2^32 pixels or

@@ -304,7 +304,7 @@ namespace {
 TEST(CliBench, TimesEveryRequestedStrategyExactly) {
   const auto r = test::run_cli({"bench", "--sizes", "64x48,33x7", "--strategies",
                                 "cpu-reference,cpu,gpu-chunks-reduce,gpu", "--repetitions", "2",
-                                "--format", "json"});
+                                "--adjust-formats", "rgb8,rgb16", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_GT(j["copy_gbps"].get<double>(), 0.0);
@@ -326,17 +326,18 @@ TEST(CliBench, TimesEveryRequestedStrategyExactly) {
     EXPECT_EQ(row["width"], 33);
     EXPECT_GT(row["fps"].get<double>(), 0.0);
   }
-  // The adjustments, on the smallest size too: four kinds, on the GPU and the
-  // CPU, with the same bytes.
-  ASSERT_EQ(j["adjust"].size(), 8U);
+  // The adjustments, on the smallest size too: five kinds in both formats, on
+  // the GPU and the CPU, with the same bytes.
+  ASSERT_EQ(j["adjust"].size(), 20U);
   std::set<std::string> kinds;
   for (const auto& row : j["adjust"]) {
     EXPECT_EQ(row["check"], "exact") << row.dump();
     EXPECT_EQ(row["width"], 33);
     EXPECT_GT(row["fps"].get<double>(), 0.0);
-    kinds.insert(row["adjust"].get<std::string>() + "/" + row["applied"].get<std::string>());
+    kinds.insert(row["format"].get<std::string>() + "/" + row["adjust"].get<std::string>() + "/" +
+                 row["applied"].get<std::string>());
   }
-  EXPECT_EQ(kinds.size(), 8U);
+  EXPECT_EQ(kinds.size(), 20U);
 }
 
 TEST(CliBench, BadOptionsExitWithTwo) {
@@ -347,6 +348,8 @@ TEST(CliBench, BadOptionsExitWithTwo) {
         std::vector<std::string>{"bench", "--format", "xml"},
         std::vector<std::string>{"bench", "--stream-sizes", "8k"},
         std::vector<std::string>{"bench", "--adjust-sizes", "4k"},
+        std::vector<std::string>{"bench", "--adjust-formats", "rgba32f"},
+        std::vector<std::string>{"bench", "--adjust-formats", "rgb9"},
         std::vector<std::string>{"bench", "--stream-queues", "3"},
         std::vector<std::string>{"bench", "--stream-batch", "65"},
         std::vector<std::string>{"bench", "--stream-copy-threads", "1000"},

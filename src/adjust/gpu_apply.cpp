@@ -199,7 +199,15 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
 
   vk::ensure_buffer(tables_, device_, table_words * 4, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                     vk::MemoryUse::DeviceLocal);
-  const std::array<vk::SpecConstant, 2> constants = {vk::SpecConstant{vk::kSpecBins, g.size},
+  // 128 invocations a table, or as many as the device takes up to 1024 and
+  // half the bins (each invocation takes an even number of bins).
+  const DeviceInfo& info = device_.info();
+  const std::uint32_t most =
+      std::min({1024U, g.size / 2, info.max_invocations, info.max_workgroup_size[0]});
+  std::uint32_t group = 128;
+  while (group * 2 <= most) group *= 2;
+  const std::array<vk::SpecConstant, 3> constants = {vk::SpecConstant{vk::kSpecBins, g.size},
+                                                     vk::SpecConstant{vk::kSpecLocalX, group},
                                                      vk::SpecConstant{vk::kSpecTableKind, *kind}};
   const VkPipeline make_tables = pipelines_.get(vk::Shader::MakeTables, constants);
   const std::uint32_t colour_tables = colour && !g.each ? 1U : 0U;

@@ -11,9 +11,10 @@
 // Integer kinds are exact in 32-bit words (64-bit products through
 // umulExtended); CLAHE's scale is one float product rounded to even, as
 // OpenCV's saturate_cast. Tested for equal bytes against the host's tables.
-layout(local_size_x = 128) in;
+// 128 invocations, or more (a power of two) for 65536 bins where the device takes them.
+layout(local_size_x_id = 10) in;
 
-layout(constant_id = 2) const uint BINS = 256u;   // 256 or 65536: even, a multiple of 128 or less
+layout(constant_id = 2) const uint BINS = 256u;   // 256 or 65536
 layout(constant_id = 25) const uint KIND = 0u;
 
 // The histogram pipelines' push-constant block, read under these names.
@@ -32,8 +33,8 @@ layout(std430, set = 0, binding = 1) buffer Tables { uint tables[]; };
 // Match: the reference's cumulative counts for each counted table, [table][BINS].
 layout(std430, set = 0, binding = 2) readonly buffer Reference { uint referenceBelow[]; };
 
-const uint GROUP = 128u;
-const uint PER = BINS > GROUP ? BINS / GROUP : 2u;  // bins of one invocation, an even number
+const uint GROUP = gl_WorkGroupSize.x;
+const uint PER = BINS / GROUP;  // bins of one invocation: an even number (GROUP <= BINS / 2)
 
 shared uint scan[GROUP];
 shared uint clipped;
@@ -73,6 +74,34 @@ uint height(uint base, uint v, uint excess) {
   uint spacing = residual != 0u ? max(BINS / residual, 1u) : 1u;
   bool extra = residual != 0u && v % spacing == 0u && v / spacing < residual;
   return min(c, pc.low) + batch + (extra ? 1u : 0u);
+}
+
+// Matching: whether the reference's cumulative count at w, as a share, stays
+// below the image's `cumulative` (refBelow(w) / refTotal < cumulative / total).
+bool shortOf(uint base, uint w, uint total, uint cumulative) {
+  return productLess(referenceBelow[base + w], total, cumulative, pc.refTotal);
+}
+
+// The lowest w >= from that is not short of `cumulative`, or BINS - 1: found
+// by steps doubling from `from`, then halving. Every w below the answer for a
+// lower cumulative count is short of a higher one, so each invocation starts
+// from its previous answer.
+uint matchFrom(uint base, uint from, uint total, uint cumulative) {
+  uint lo = from, hi = from, step = 1u;
+  while (hi < BINS - 1u && shortOf(base, hi, total, cumulative)) {
+    lo = hi + 1u;
+    hi = min(hi + step, BINS - 1u);
+    step <<= 1u;
+  }
+  while (lo < hi) {
+    uint mid = (lo + hi) >> 1u;
+    if (shortOf(base, mid, total, cumulative)) {
+      lo = mid + 1u;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
 }
 
 void main() {
@@ -134,6 +163,7 @@ void main() {
   const float scale = uintBitsToFloat(pc.high);
 
   uint cumulative = below;
+  uint matched = 0u;
   for (uint v = begin; v < end; v += 2u) {
     uint pair = 0u;
     for (uint k = 0u; k < 2u; ++k) {
@@ -161,16 +191,8 @@ void main() {
         }
       } else if (KIND == 2u) {
         // The lowest w whose cumulative share of the reference reaches v's.
-        uint a = 0u, b = top;
-        while (a < b) {
-          uint mid = (a + b) >> 1u;
-          if (productLess(referenceBelow[base + mid], total, cumulative, pc.refTotal)) {
-            a = mid + 1u;
-          } else {
-            b = mid;
-          }
-        }
-        value = a;
+        matched = matchFrom(base, matched, total, cumulative);
+        value = matched;
       } else {
         precise float scaled = float(cumulative) * scale;
         value = uint(clamp(roundEven(scaled), 0.0, float(top)));
