@@ -116,7 +116,9 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
   validate_lut(image, lut, out.size());
   const std::uint32_t size = image.format.sample == SampleType::U8 ? 256U : 65536U;
   // The four tables, two 16-bit values a word (little-endian); unused ones zero.
-  vk::ensure_buffer(data_, device_, VkDeviceSize{2} * size * 4, kStorage, vk::MemoryUse::Upload);
+  const VkDeviceSize bytes = VkDeviceSize{2} * size * 4;
+  vk::ensure_buffer(data_, device_, bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                    vk::MemoryUse::Upload);
   auto* tables = static_cast<std::uint16_t*>(data_.mapped());
   for (std::size_t c = 0; c < 4; ++c) {
     const std::vector<std::uint16_t>& table = lut.tables[c];
@@ -125,7 +127,8 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
   const VkPipeline p =
       pipeline(vk::Shader::ApplyLut, image.format, lut.luma == LumaWeights::Rec601 ? 1U : 0U,
                lut.target == LutTarget::Luminance ? 1U : 0U);
-  run_rows(image, lut_output_format(image.format, lut), p, data_, vk::PushParams{}, out, resident);
+  run_rows(image, lut_output_format(image.format, lut), p, tables_, vk::PushParams{}, out, resident,
+           data_to_tables(bytes));
 }
 
 bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
@@ -165,7 +168,8 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
     tables.width = std::bit_cast<std::uint32_t>(limits.scale);                        // high
     tables.chunk_count = static_cast<std::uint32_t>(layout.table_data);               // outBase
     table_words = layout.words;
-    vk::ensure_buffer(data_, device_, layout.table_data * 4, kStorage, vk::MemoryUse::Upload);
+    vk::ensure_buffer(data_, device_, layout.table_data * 4,
+                      kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload);
     put_axes(plan, layout, static_cast<std::uint32_t*>(data_.mapped()));
   } else {
     if (!colour) tables.stride = 3;  // firstOut: grey samples go through the luminance table
@@ -178,8 +182,8 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
   if (a.kind == AdjustKind::Match) {
     // The reference's cumulative counts for each counted table, in 32 bits.
     const Histogram& reference = *a.reference;
-    vk::ensure_buffer(data_, device_, VkDeviceSize{4} * counted * g.size, kStorage,
-                      vk::MemoryUse::Upload);
+    vk::ensure_buffer(data_, device_, VkDeviceSize{4} * counted * g.size,
+                      kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload);
     auto* below = static_cast<std::uint32_t*>(data_.mapped());
     std::uint64_t reference_total = 0;
     for (std::uint32_t k = 0; k < counted; ++k) {
@@ -211,11 +215,18 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
                                                      vk::SpecConstant{vk::kSpecTableKind, *kind}};
   const VkPipeline make_tables = pipelines_.get(vk::Shader::MakeTables, constants);
   const std::uint32_t colour_tables = colour && !g.each ? 1U : 0U;
-  const bool with_data = clahe || a.kind == AdjustKind::Match;
+  const bool match = a.kind == AdjustKind::Match;
+  const VkDeviceSize reference_bytes = VkDeviceSize{4} * counted * g.size;
+  if (match) {
+    vk::ensure_buffer(reference_, device_, reference_bytes,
+                      kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUse::DeviceLocal);
+  }
   stage_image(image, g);
   const Prologue prologue = [&](vk::Submission& submission) {
+    // The reference read from device memory, not over the bus.
+    if (match) submission.copy(data_.get(), reference_.get(), reference_bytes);
     record_count(submission, image, g, colour_tables, a.luma);
-    submission.bind({tile_counts_.get(), tables_.get(), (with_data ? data_ : tile_counts_).get()});
+    submission.bind({tile_counts_.get(), tables_.get(), (match ? reference_ : tile_counts_).get()});
     if (clahe) submission.copy(data_.get(), tables_.get(), layout.table_data * 4);
     const std::uint32_t across = std::min(counted, kMaxGroups);
     submission.dispatch(make_tables, tables, across, (counted + across - 1) / across);
@@ -284,7 +295,7 @@ void GpuAdjuster::record_count(vk::Submission& submission, const ImageView& imag
   const std::uint32_t tiles = g.tiles_x * g.tiles_y;
   const VkDeviceSize counts_bytes = VkDeviceSize{tiles} * g.tables * g.size * 4;
   const bool shared = image.format.sample == SampleType::U8;
-  const std::array<vk::SpecConstant, 8> constants = {
+  const std::array<vk::SpecConstant, 7> constants = {
       vk::SpecConstant{vk::kSpecChannels, channel_count(image.format.layout)},
       vk::SpecConstant{vk::kSpecSampleBits, shared ? 8U : 16U},
       vk::SpecConstant{vk::kSpecBins, g.size},
@@ -364,14 +375,24 @@ void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
       plan_layout(image, std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size);
   check_plan(device_, layout);
   const ClahePlan plan = make_clahe_plan(image, options, count);
-  vk::ensure_buffer(data_, device_, layout.words * 4, kStorage, vk::MemoryUse::Upload);
+  vk::ensure_buffer(data_, device_, layout.words * 4, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                    vk::MemoryUse::Upload);
   auto* data = static_cast<std::uint32_t*>(data_.mapped());
   put_axes(plan, layout, data);
   std::memset(data + layout.table_data, 0, words_of(plan.tables.size() * 2) * 4);
   std::memcpy(data + layout.table_data, plan.tables.data(),
               plan.tables.size() * 2);  // little-endian
-  run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), data_,
-           clahe_params(image, plan, layout), out);
+  run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), tables_,
+           clahe_params(image, plan, layout), out, false, data_to_tables(layout.words * 4));
+}
+
+GpuAdjuster::Prologue GpuAdjuster::data_to_tables(VkDeviceSize bytes) {
+  vk::ensure_buffer(tables_, device_, bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    vk::MemoryUse::DeviceLocal);
+  return [this, bytes](vk::Submission& submission) {
+    submission.copy(data_.get(), tables_.get(), bytes);
+    submission.barrier();
+  };
 }
 
 VkDeviceSize GpuAdjuster::batch_limit() const {

@@ -74,6 +74,9 @@ class GpuAdjuster {
   void run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
                 const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out,
                 bool resident = false, const Prologue& prologue = {});
+  // Makes tables_ hold `bytes` and returns a prologue copying that much of
+  // data_ into it: the shaders read tables from device memory, not over the bus.
+  [[nodiscard]] Prologue data_to_tables(VkDeviceSize bytes);
   // The largest buffer of pixels one batch may use.
   [[nodiscard]] VkDeviceSize batch_limit() const;
   // Copies rows [y0, y0 + count) of `image` into staging_, tightly packed.
@@ -99,14 +102,15 @@ class GpuAdjuster {
   const vk::Device& device_;
   VkDeviceSize max_batch_bytes_;
   vk::Pipelines pipelines_;
-  vk::Buffer data_;     // tables (and CLAHE's axes), uploaded per call
+  vk::Buffer data_;     // tables (and CLAHE's axes), or a reference, written by the host per call
   vk::Buffer staging_;  // rows of a batch, packed
   vk::Buffer input_;    // the same, on the device
   vk::Buffer output_;   // the batch's output samples, on the device
   vk::Buffer readback_;
   vk::Buffer tile_counts_;  // CLAHE's tile histograms, on the device
   vk::Buffer tile_back_;    // the same, for the host
-  vk::Buffer tables_;       // tables made on the device (after CLAHE's axes)
+  vk::Buffer tables_;       // the tables (after CLAHE's axes) in device memory
+  vk::Buffer reference_;    // a reference's cumulative counts in device memory
 };
 
 }  // namespace gpuhist::adjust

@@ -97,8 +97,8 @@ layout(std430, set = 0, binding = 0) readonly buffer Quads { uvec4 quads[]; };
 layout(std430, set = 0, binding = 1) buffer Result { uint bins[]; };  // bins[bin * 4 + channel]
 layout(std430, set = 0, binding = 2) writeonly buffer Final { uint finalBins[]; };  // FINISH only
 
+// The only shared variable: SHARED_WORDS may fill the device's whole limit.
 shared uint localBins[SHARED_WORDS];
-shared bool lastGroup;
 
 #include "privatized_counters.glsl"
 #include "privatized_pixels.glsl"

@@ -114,12 +114,13 @@ void finishRun(uint lid, uint groupSize) {
   // This invocation's adds to the copies must be visible before the ticket
   // counts its workgroup as merged.
   memoryBarrierBuffer();
-  // Every invocation of the workgroup has merged.
+  // Every invocation of the workgroup has merged: the counters are free, and
+  // the first holds whether this workgroup merged last.
   barrier();
-  if (lid == 0u) lastGroup = atomicAdd(bins[ticket], 1u) == pc.groupCount - 1u;
-  // lastGroup is written before anyone reads it.
+  if (lid == 0u) localBins[0] = atomicAdd(bins[ticket], 1u) == pc.groupCount - 1u ? 1u : 0u;
+  // The flag is written before anyone reads it.
   barrier();
-  if (!lastGroup) return;
+  if (localBins[0] == 0u) return;
   // Every other workgroup's adds happened before its ticket: read after it.
   memoryBarrierBuffer();
   for (uint i = lid; i < words; i += groupSize) {

@@ -194,8 +194,11 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
                                                   "'");
     }
     plan.chunk_shared = fits_shared;
+    // The chunks' histograms of a wave within one storage buffer's range.
+    const std::uint64_t wave_bytes =
+        std::min<std::uint64_t>(limits_.max_wave_bytes, info.max_storage_buffer_range);
     plan.wave_chunks = static_cast<std::uint32_t>(
-        std::clamp<std::uint64_t>(limits_.max_wave_bytes / plan.histogram_bytes, 1,
+        std::clamp<std::uint64_t>(wave_bytes / plan.histogram_bytes, 1,
                                   std::min(info.max_workgroup_count[0], kMaxLoopIterations)));
   }
   if (strategy == Strategy::Gpu) {

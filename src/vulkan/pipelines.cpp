@@ -1,5 +1,8 @@
 #include "vulkan/pipelines.hpp"
 
+#include <string>
+
+#include "gpuhist/error.hpp"
 #include "shaders/apply_lut_comp_spv.hpp"
 #include "shaders/chunks_reduce_comp_spv.hpp"
 #include "shaders/chunks_sum_comp_spv.hpp"
@@ -77,6 +80,12 @@ VkPipeline Pipelines::get(Shader shader, std::span<const SpecConstant> constants
   std::vector<VkSpecializationMapEntry> entries;
   std::vector<std::uint32_t> values;
   for (const SpecConstant& constant : constants) {
+    for (const VkSpecializationMapEntry& entry : entries) {
+      if (entry.constantID == constant.id) {
+        throw Error(ErrorKind::Device, "specialization constant " + std::to_string(constant.id) +
+                                           " given twice (an internal error)");
+      }
+    }
     entries.push_back({constant.id, static_cast<std::uint32_t>(values.size() * 4), 4});
     values.push_back(constant.value);
   }
