@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools
+  libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers glslang-tools
   libopenimageio-dev openimageio-tools fonts-dejavu-core
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
   libcli11-dev nlohmann-json3-dev
