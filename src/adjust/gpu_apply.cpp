@@ -4,12 +4,11 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <optional>
 #include <string>
 
+#include "adjust/gpu_layout.hpp"
 #include "core/row_parts.hpp"
 #include "gpuhist/error.hpp"
-#include "gpuhist/statistics.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/submission.hpp"
 
@@ -21,80 +20,6 @@ namespace {
 // faster than 4 MiB ones (docs/PERFORMANCE.md, "Adjustments").
 constexpr std::uint64_t kCopyPart = std::uint64_t{1} << 20;
 constexpr std::uint32_t kGroupSize = 256;
-constexpr std::uint32_t kMaxGroups = 65535;
-constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-
-VkDeviceSize words_of(VkDeviceSize bytes) { return (bytes + 3) / 4; }
-
-// make_tables.comp's KIND for the adjustments whose tables the device makes.
-std::optional<std::uint32_t> table_kind(AdjustKind kind) {
-  switch (kind) {
-    case AdjustKind::Equalize:
-      return 0U;
-    case AdjustKind::Autolevel:
-      return 1U;
-    case AdjustKind::Match:
-      return 2U;
-    case AdjustKind::Clahe:
-      return 3U;
-    case AdjustKind::Threshold:
-      break;
-  }
-  return std::nullopt;
-}
-
-// Where clahe_apply.comp finds its data, in words: the columns, then the rows,
-// four words each; then the tables, two values a word.
-struct PlanLayout {
-  VkDeviceSize row_data = 0;
-  VkDeviceSize table_data = 0;
-  VkDeviceSize words = 0;
-};
-
-PlanLayout plan_layout(const ImageView& image, std::size_t table_values) {
-  PlanLayout layout;
-  layout.row_data = VkDeviceSize{4} * image.width;
-  layout.table_data = layout.row_data + VkDeviceSize{4} * image.height;
-  layout.words = layout.table_data + words_of(VkDeviceSize{table_values} * 2);
-  return layout;
-}
-
-// Throws Error(InvalidArgument) when the data laid out as `layout` exceed what
-// the device's shaders can read.
-void check_plan(const vk::Device& device, const PlanLayout& layout) {
-  if (layout.words * 4 > device.info().max_storage_buffer_range) {
-    throw Error(ErrorKind::InvalidArgument,
-                "the CLAHE tables (" + std::to_string(layout.words * 4) +
-                    " bytes) exceed what the device's shaders can read; use fewer tiles, or the "
-                    "CPU");
-  }
-}
-
-// Writes the plan's columns and rows where `layout` puts them.
-void put_axes(const ClahePlan& plan, const PlanLayout& layout, std::uint32_t* data) {
-  const auto put_axis = [](const ClaheAxis& axis, std::uint32_t* at) {
-    for (std::size_t i = 0; i < axis.first.size(); ++i, at += 4) {
-      at[0] = axis.first[i];
-      at[1] = axis.second[i];
-      at[2] = std::bit_cast<std::uint32_t>(axis.first_weight[i]);
-      at[3] = std::bit_cast<std::uint32_t>(axis.second_weight[i]);
-    }
-  };
-  put_axis(plan.columns, data);
-  put_axis(plan.rows, data + layout.row_data);
-}
-
-// clahe_apply.comp's ClaheParams.
-vk::PushParams clahe_params(const ImageView& image, const ClahePlan& plan,
-                            const PlanLayout& layout) {
-  vk::PushParams params;
-  params.width = image.width;
-  params.chunk_count = static_cast<std::uint32_t>(layout.row_data);  // rowData
-  params.stride = static_cast<std::uint32_t>(layout.table_data);     // tableData
-  params.first = plan.tiles_x;                                       // tilesX
-  params.group_count = plan.lut_channels;                            // lutChannels
-  return params;
-}
 
 }  // namespace
 
@@ -129,142 +54,6 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
                lut.target == LutTarget::Luminance ? 1U : 0U);
   run_rows(image, lut_output_format(image.format, lut), p, tables_, vk::PushParams{}, out, resident,
            data_to_tables(bytes));
-}
-
-bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
-                                   std::span<std::byte> out) {
-  const std::optional<std::uint32_t> kind = table_kind(a.kind);
-  if (!kind) return false;
-  const bool colour = is_colour(image.format.layout);
-  const bool clahe = a.kind == AdjustKind::Clahe;
-  const ClaheOptions options = clahe_options(a);
-  ClaheGeometry g;
-  if (clahe) {
-    g = clahe_geometry(image, options);
-  } else {  // the whole image as one tile
-    g.tile_w = image.width;
-    g.tile_h = image.height;
-    g.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
-    g.each = colour && a.channels == ToneChannels::Each;
-    g.tables = g.each ? 3U : 1U;
-  }
-  if (!fits(image, g)) return false;
-  const std::uint32_t counted = g.tiles_x * g.tiles_y * g.tables;
-  const std::uint64_t pixels = std::uint64_t{g.tile_w} * g.tile_h;  // of each counted table
-
-  vk::PushParams tables;                                // read by make_tables.comp as TableParams
-  tables.first = 1;                                     // copies
-  tables.group_count = counted;                         // tableCount
-  VkDeviceSize table_words = VkDeviceSize{2} * g.size;  // apply_lut.comp's four tables
-  ClahePlan plan;
-  PlanLayout layout;
-  if (clahe) {
-    plan = clahe_blend_plan(image, g);
-    layout = plan_layout(image, std::size_t{counted} * g.size);
-    check_plan(device_, layout);
-    const ClaheLimits limits = clahe_limits(options, g);
-    tables.pixel_count =
-        static_cast<std::uint32_t>(std::min<std::int64_t>(limits.clip, 0xFFFFFFFF));  // low
-    tables.width = std::bit_cast<std::uint32_t>(limits.scale);                        // high
-    tables.chunk_count = static_cast<std::uint32_t>(layout.table_data);               // outBase
-    table_words = layout.words;
-    vk::ensure_buffer(data_, device_, layout.table_data * 4,
-                      kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload);
-    put_axes(plan, layout, static_cast<std::uint32_t*>(data_.mapped()));
-  } else {
-    if (!colour) tables.stride = 3;  // firstOut: grey samples go through the luminance table
-    if (colour && !g.each) tables.first = 3;  // luminance's table for red, green and blue
-  }
-  if (a.kind == AdjustKind::Autolevel) {
-    tables.pixel_count = static_cast<std::uint32_t>(nearest_rank(pixels, a.low));
-    tables.width = static_cast<std::uint32_t>(nearest_rank(pixels, 100.0 - a.high));
-  }
-  if (a.kind == AdjustKind::Match) {
-    // The reference's cumulative counts for each counted table, in 32 bits.
-    const Histogram& reference = *a.reference;
-    vk::ensure_buffer(data_, device_, VkDeviceSize{4} * counted * g.size,
-                      kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload);
-    auto* below = static_cast<std::uint32_t*>(data_.mapped());
-    std::uint64_t reference_total = 0;
-    for (std::uint32_t k = 0; k < counted; ++k) {
-      const Channel c = g.each ? static_cast<Channel>(k) : Channel::Luminance;
-      const auto counts = reference.counts(reference.has(c) ? c : Channel::Luminance);
-      std::uint64_t sum = 0;
-      for (std::uint32_t v = 0; v < g.size; ++v) {
-        sum += counts[v];
-        if (sum > 0xFFFFFFFF) return false;  // the host compares in wider integers
-        below[std::size_t{k} * g.size + v] = static_cast<std::uint32_t>(sum);
-      }
-      if (sum == 0 || (k > 0 && sum != reference_total)) return false;  // the host's error
-      reference_total = sum;
-    }
-    tables.chunk_base = static_cast<std::uint32_t>(reference_total);  // refTotal
-  }
-
-  vk::ensure_buffer(tables_, device_, table_words * 4, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                    vk::MemoryUse::DeviceLocal);
-  // 128 invocations a table, or as many as the device takes up to 1024 and
-  // half the bins (each invocation takes an even number of bins).
-  const DeviceInfo& info = device_.info();
-  const std::uint32_t most =
-      std::min({1024U, g.size / 2, info.max_invocations, info.max_workgroup_size[0]});
-  std::uint32_t group = 128;
-  while (group * 2 <= most) group *= 2;
-  const std::array<vk::SpecConstant, 3> constants = {vk::SpecConstant{vk::kSpecBins, g.size},
-                                                     vk::SpecConstant{vk::kSpecLocalX, group},
-                                                     vk::SpecConstant{vk::kSpecTableKind, *kind}};
-  const VkPipeline make_tables = pipelines_.get(vk::Shader::MakeTables, constants);
-  const std::uint32_t colour_tables = colour && !g.each ? 1U : 0U;
-  const bool match = a.kind == AdjustKind::Match;
-  const VkDeviceSize reference_bytes = VkDeviceSize{4} * counted * g.size;
-  if (match) {
-    vk::ensure_buffer(reference_, device_, reference_bytes,
-                      kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUse::DeviceLocal);
-  }
-  stage_image(image, g);
-  const Prologue prologue = [&](vk::Submission& submission) {
-    // The reference read from device memory, not over the bus.
-    if (match) submission.copy(data_.get(), reference_.get(), reference_bytes);
-    record_count(submission, image, g, colour_tables, a.luma);
-    submission.bind({tile_counts_.get(), tables_.get(), (match ? reference_ : tile_counts_).get()});
-    if (clahe) submission.copy(data_.get(), tables_.get(), layout.table_data * 4);
-    const std::uint32_t across = std::min(counted, kMaxGroups);
-    submission.dispatch(make_tables, tables, across, (counted + across - 1) / across);
-    submission.barrier();
-  };
-  if (clahe) {
-    run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), tables_,
-             clahe_params(image, plan, layout), out, true, prologue);
-  } else {
-    run_rows(image, image.format, pipeline(vk::Shader::ApplyLut, image.format, 0, 0), tables_,
-             vk::PushParams{}, out, true, prologue);
-  }
-  return true;
-}
-
-std::optional<std::int32_t> GpuAdjuster::adjust(const ImageView& image,
-                                                const Adjustment& adjustment, const Counter& count,
-                                                std::span<std::byte> out) {
-  check_adjustment(image, adjustment, out.size());
-  if (adjust_on_device(image, adjustment, out)) return std::nullopt;
-  bool resident = false;  // the counted image stays on the device for its tables
-  AdjustBackend backend;
-  backend.count = [&](const ImageView& view, const HistogramOptions& options) {
-    if (std::optional<Histogram> h = count_resident(view, options.luma)) {
-      resident = true;
-      return std::move(*h);
-    }
-    return count(view, options);
-  };
-  backend.apply_lut = [&](const ImageView& view, const Lut& lut, std::span<std::byte> to) {
-    apply(view, lut, to, resident);
-  };
-  backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
-    const HistogramOptions tone = tone_options(view.format, options.luma);
-    clahe(
-        view, options, [&](const ImageView& tile) { return count(tile, tone); }, to);
-  };
-  return adjust_with(backend, image, adjustment, out);
 }
 
 bool GpuAdjuster::fits(const ImageView& image, const ClaheGeometry& g) const {
