@@ -3,9 +3,9 @@
 // pass (src/adjust): workgroup (x, y * G + g) counts bands g, g + G, g + 2G, …
 // of the rows of tile (x, y), where G = bandGroups (each grid axis stays within
 // the 65535 workgroups every device takes), over the image extended by
-// reflection (BORDER_REFLECT_101) to whole tiles as OpenCV's CLAHE extends it. Colour pixels go to red, green and blue tables, or to one
-// table of their luminance bins, or to all four (COLOUR_TABLES); grey samples
-// to one. With one tile this is the whole image's histogram, for the tables
+// reflection (BORDER_REFLECT_101) to whole tiles as OpenCV's CLAHE extends
+// it. Colour pixels go to red, green and blue tables, or to one table of their
+// luminance bins, or to all four (COLOUR_TABLES); grey samples to one. With one tile this is the whole image's histogram, for the tables
 // of the other adjustments.
 // 8-bit tables add up in shared memory first; 16-bit ones go straight to the
 // global counters. Tested against the CPU's per-tile counts through the plans

@@ -1,9 +1,10 @@
 #version 460
 // Lookup tables made from histograms on the device (src/adjust): workgroup g
 // (y * width of the grid + x, so that each axis stays within the 65535
-// workgroups every device takes) takes counted table g (BINS counts, one bin per sample value) to a table of
-// BINS values in 0..BINS-1, written as 16-bit values two per word — the
-// cumulative sum of DESIGN §5 between the histogram and the lookup. KIND:
+// workgroups every device takes) takes counted table g (BINS counts, one bin
+// per sample value) to a table of BINS values in 0..BINS-1, written as 16-bit
+// values two per word — the cumulative sum of DESIGN §5 between the histogram
+// and the lookup. KIND:
 //  0 equalisation, as equalize_table (OpenCV's equalizeHist);
 //  1 contrast stretch between two nearest-rank percentiles, as stretch_table;
 //  2 matching to a reference's cumulative counts, as match_table;
@@ -11,7 +12,8 @@
 // Integer kinds are exact in 32-bit words (64-bit products through
 // umulExtended); CLAHE's scale is one float product rounded to even, as
 // OpenCV's saturate_cast. Tested for equal bytes against the host's tables.
-// 128 invocations, or more (a power of two) for 65536 bins where the device takes them.
+// 128 invocations, or more (a power of two, at most BINS / 2) where the device
+// takes them.
 layout(local_size_x_id = 10) in;
 
 layout(constant_id = 2) const uint BINS = 256u;   // 256 or 65536
