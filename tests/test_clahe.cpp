@@ -7,6 +7,7 @@
 
 #include "adjust/gpu_apply.hpp"
 #include "cpu/reference.hpp"
+#include "gpuhist/adjustment.hpp"
 #include "gpuhist/clahe.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
@@ -65,6 +66,33 @@ TEST(Clahe, TheMostTilesSplitTheirWorkgroupsOverTwoAxes) {
   std::vector<std::byte> gpu(cpu.size());
   context.clahe(image.view, options, gpu, RunOptions{Strategy::Gpu});
   EXPECT_EQ(cpu, gpu);
+}
+
+TEST(Clahe, FewWorkgroupsPerAxisLoopOverBandsTablesAndWords) {
+  // A device taking 4 workgroups per axis: a tile's 6 bands of 3 rows go to 2
+  // band groups, 3 each; RGB's 6 tile tables take two rows of the grid (the
+  // second part-empty); the blend and the lookups loop over their words. The
+  // same bytes as the CPU, for CLAHE and equalisation.
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr);
+  adjust::GpuAdjuster adjuster(*device, VkDeviceSize{512} << 20, 4);
+  const Context& context = test::gpu_context();
+  for (PixelFormat format : {PixelFormat{ChannelLayout::RGB, SampleType::U8},
+                             PixelFormat{ChannelLayout::Grey, SampleType::U16}}) {
+    const test::TestImage image = test::make_image(format, 1100, 32, test::Content::Random, 7);
+    for (AdjustKind kind : {AdjustKind::Clahe, AdjustKind::Equalize}) {
+      Adjustment a;
+      a.kind = kind;
+      a.channels = ToneChannels::Each;
+      a.tiles_x = 1;
+      a.tiles_y = 2;
+      const std::size_t bytes = image.view.pixel_count() * pixel_bytes(format);
+      std::vector<std::byte> cpu(bytes), gpu(bytes);
+      (void)adjust_image(context, image.view, a, cpu, RunOptions{Strategy::Cpu}, false);
+      ASSERT_TRUE(adjuster.adjust_on_device(image.view, a, gpu));
+      EXPECT_EQ(cpu, gpu) << to_string(format) << " " << to_string(kind);
+    }
+  }
 }
 
 TEST(Clahe, SmallBatchesCountTileByTileAndBlendInBands) {

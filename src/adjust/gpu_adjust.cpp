@@ -129,7 +129,7 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
     record_count(submission, image, g, colour_tables, a.luma);
     submission.bind({tile_counts_.get(), tables_.get(), (match ? reference_ : tile_counts_).get()});
     if (clahe) submission.copy(data_.get(), tables_.get(), layout.table_data * 4);
-    const std::uint32_t across = std::min(counted, kMaxGroups);
+    const std::uint32_t across = std::min(counted, max_groups_);
     submission.dispatch(make_tables, tables, across, (counted + across - 1) / across);
     submission.barrier();
   };

@@ -23,8 +23,12 @@ constexpr std::uint32_t kGroupSize = 256;
 
 }  // namespace
 
-GpuAdjuster::GpuAdjuster(const vk::Device& device, VkDeviceSize max_batch_bytes)
-    : device_(device), max_batch_bytes_(max_batch_bytes), pipelines_(device) {}
+GpuAdjuster::GpuAdjuster(const vk::Device& device, VkDeviceSize max_batch_bytes,
+                         std::uint32_t max_groups)
+    : device_(device),
+      max_batch_bytes_(max_batch_bytes),
+      max_groups_(std::clamp(max_groups, 1U, kMaxGroups)),
+      pipelines_(device) {}
 
 VkPipeline GpuAdjuster::pipeline(vk::Shader shader, PixelFormat format, std::uint32_t luma601,
                                  std::uint32_t target) {
@@ -97,7 +101,7 @@ void GpuAdjuster::record_count(vk::Submission& submission, const ImageView& imag
   const std::uint32_t bands = (g.tile_h + band_rows - 1) / band_rows;
   // Tiles across by tiles down times the workgroups of a tile's bands, each
   // axis within the 65535 workgroups every device takes.
-  const std::uint32_t band_groups = std::clamp(bands, 1U, kMaxGroups / g.tiles_y);
+  const std::uint32_t band_groups = std::clamp(bands, 1U, std::max(1U, max_groups_ / g.tiles_y));
   vk::PushParams params;             // read by clahe_tiles.comp as TileParams
   params.pixel_count = image.width;  // width
   params.width = image.height;       // height
@@ -243,7 +247,7 @@ void GpuAdjuster::run_rows(const ImageView& image, PixelFormat out_format, VkPip
     params.pixel_count = count * image.width;
     params.chunk_base = y0;  // the batch's first row (clahe_apply.comp)
     const auto groups = static_cast<std::uint32_t>(
-        std::clamp<VkDeviceSize>((batch_out / 4 + kGroupSize - 1) / kGroupSize, 1, kMaxGroups));
+        std::clamp<VkDeviceSize>((batch_out / 4 + kGroupSize - 1) / kGroupSize, 1, max_groups_));
     submission.dispatch(pipeline, params, groups);
     submission.barrier();
     submission.copy(output_.get(), readback_.get(), batch_out);

@@ -25,9 +25,12 @@ namespace gpuhist::adjust {
 class GpuAdjuster {
  public:
   // Pixel buffers hold at most `max_batch_bytes` (and the device's storage
-  // range); larger images go in batches of rows.
+  // range); larger images go in batches of rows. A dispatch takes at most
+  // `max_groups` workgroups along an axis (65535: what every device takes;
+  // tests take fewer, to drive the loops that cover the rest).
   explicit GpuAdjuster(const vk::Device& device,
-                       VkDeviceSize max_batch_bytes = VkDeviceSize{512} << 20);
+                       VkDeviceSize max_batch_bytes = VkDeviceSize{512} << 20,
+                       std::uint32_t max_groups = 65535);
 
   // adjust_image with the tables applied here. An image that fits one buffer
   // is adjusted wholly on the device in one submission (adjust_on_device);
@@ -101,6 +104,7 @@ class GpuAdjuster {
 
   const vk::Device& device_;
   VkDeviceSize max_batch_bytes_;
+  std::uint32_t max_groups_;
   vk::Pipelines pipelines_;
   vk::Buffer data_;     // tables (and CLAHE's axes), or a reference, written by the host per call
   vk::Buffer staging_;  // rows of a batch, packed
