@@ -48,8 +48,8 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
                  "Threads copying each frame into its slot in the push mode, 1 to 256 (default: "
                  "one per 4 MiB, up to the hardware threads)");
   app.add_option("--adjust-sizes", args.adjust_sizes,
-                 "Frame sizes of the adjustments (equalize, clahe, autolevel, threshold), WxH, "
-                 "or none (default: 1920x1080, 3840x2160; the smallest of --sizes when given)")
+                 "Frame sizes of the adjustments (equalize, clahe, autolevel, threshold, match), "
+                 "WxH or none (default: 1920x1080, 3840x2160; the smallest of --sizes when given)")
       ->delimiter(',');
   app.add_option("--adjust-formats", args.adjust_formats,
                  "Pixel formats of the adjusted frames, 8- or 16-bit: grey8, rgb8, rgba16, … "
