@@ -93,7 +93,7 @@ std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const Imag
     case AdjustKind::Match:
       lut = match_lut(histogram, *a.reference, image.format, a.channels);
       break;
-    case AdjustKind::Threshold: {
+    case AdjustKind::Threshold: {  // luminance alone (GpuAdjuster counts nothing else)
       const auto counts = histogram.counts(Channel::Luminance);
       threshold =
           a.method == ThresholdMethod::Otsu ? otsu_threshold(counts) : triangle_threshold(counts);

@@ -149,9 +149,11 @@ std::optional<std::int32_t> GpuAdjuster::adjust(const ImageView& image,
   check_adjustment(image, adjustment, out.size());
   if (adjust_on_device(image, adjustment, out)) return std::nullopt;
   bool resident = false;  // the counted image stays on the device for its tables
+  // A threshold needs luminance alone (see adjust_with).
+  const bool luminance_only = adjustment.kind == AdjustKind::Threshold;
   AdjustBackend backend;
   backend.count = [&](const ImageView& view, const HistogramOptions& options) {
-    if (std::optional<Histogram> h = count_resident(view, options.luma)) {
+    if (std::optional<Histogram> h = count_resident(view, options.luma, luminance_only)) {
       resident = true;
       return std::move(*h);
     }

@@ -135,16 +135,19 @@ const std::uint32_t* GpuAdjuster::upload_and_count(const ImageView& image, const
   return static_cast<const std::uint32_t*>(tile_back_.mapped());
 }
 
-std::optional<Histogram> GpuAdjuster::count_resident(const ImageView& image, LumaWeights luma) {
-  // The whole image as one tile, with all four tables for colour.
+std::optional<Histogram> GpuAdjuster::count_resident(const ImageView& image, LumaWeights luma,
+                                                     bool luminance_only) {
+  // The whole image as one tile, with all four tables for colour, or luminance's.
   ClaheGeometry g;
   g.tile_w = image.width;
   g.tile_h = image.height;
   g.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
-  const bool colour = is_colour(image.format.layout);
+  const bool colour = is_colour(image.format.layout) && !luminance_only;
   g.tables = colour ? 4U : 1U;
   if (!fits(image, g)) return std::nullopt;
-  const std::uint32_t* counts = upload_and_count(image, g, colour ? 2U : 0U, luma);
+  // clahe_tiles.comp's COLOUR_TABLES: all four, luminance alone, or grey samples.
+  const std::uint32_t tables = colour ? 2U : is_colour(image.format.layout) ? 1U : 0U;
+  const std::uint32_t* counts = upload_and_count(image, g, tables, luma);
   Histogram h(g.size, colour);
   const auto fill = [&](Channel c, std::uint32_t table) {
     const std::uint32_t* from = counts + std::size_t{table} * g.size;

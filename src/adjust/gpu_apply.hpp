@@ -49,9 +49,11 @@ class GpuAdjuster {
                         std::span<std::byte> out);
 
   // The histogram of `image` with one bin per sample value (R, G, B and L, or
-  // L for grey), counted on the device in one pass, the image left resident
-  // for apply(..., resident = true); nullopt when it does not fit one buffer.
-  [[nodiscard]] std::optional<Histogram> count_resident(const ImageView& image, LumaWeights luma);
+  // L for grey; with `luminance_only`, a grey histogram of L alone), counted on
+  // the device in one pass, the image left resident for apply(..., resident =
+  // true); nullopt when it does not fit one buffer.
+  [[nodiscard]] std::optional<Histogram> count_resident(const ImageView& image, LumaWeights luma,
+                                                        bool luminance_only = false);
 
   // As apply_lut_cpu, with the same bytes. `resident`: the image is the one
   // count_resident just counted, not uploaded again. Throws
