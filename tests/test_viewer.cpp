@@ -314,7 +314,8 @@ TEST_F(Viewer, TheAKeyCyclesTheAdjustments) {
   EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
   EXPECT_NE(log().find("adjustment: threshold"), std::string::npos) << log();
   EXPECT_NE(log().find("adjustment: none"), std::string::npos) << log();
-  // The viewer cannot match (no reference), nor take bad parameters.
+  // The viewer cannot match without a reference, nor take bad parameters; a
+  // reference it cannot read is an input error.
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"--adjust", "match"}, std::vector<std::string>{"--adjust", "blur"},
         std::vector<std::string>{"--tiles", "0x0"}}) {
@@ -323,6 +324,68 @@ TEST_F(Viewer, TheAKeyCyclesTheAdjustments) {
     const auto r = test::run_cli(full);
     EXPECT_EQ(r.status, 2) << args.back() << ": " << r.err;
   }
+  const auto missing = test::run_cli({"view", file.string(), "--adjust", "match", "--reference",
+                                      (fs::path(dir_) / "missing.png").string()});
+  EXPECT_EQ(missing.status, 1) << missing.err;
+}
+
+TEST_F(Viewer, MatchesToAReferenceAndTheAKeyGoesOnToNone) {
+  // A dull picture matched to a bright, contrasty reference, as the CPU
+  // matches it; then `a` leaves match for none, none for equalize, and comes
+  // back to match after threshold.
+  Picture source{64, 48, std::vector<std::uint8_t>(64 * 48 * 4)};
+  Picture bright{40, 30, std::vector<std::uint8_t>(40 * 30 * 4)};
+  for (std::uint32_t i = 0; i < 64 * 48; ++i) {
+    std::uint8_t* p = &source.rgba[i * 4];
+    p[0] = static_cast<std::uint8_t>(90 + i % 50);
+    p[1] = static_cast<std::uint8_t>(100 + (i / 64) % 30);
+    p[2] = static_cast<std::uint8_t>(70 + (i * 7) % 60);
+    p[3] = 255;
+  }
+  for (std::uint32_t i = 0; i < 40 * 30; ++i) {
+    std::uint8_t* p = &bright.rgba[i * 4];
+    p[0] = static_cast<std::uint8_t>(i % 2 == 0 ? 250 - i % 40 : 20 + i % 90);
+    p[1] = static_cast<std::uint8_t>(255 - i % 200);
+    p[2] = static_cast<std::uint8_t>((i * 13) % 256);
+    p[3] = 255;
+  }
+  const fs::path file = fs::path(dir_) / "dull.png";
+  const fs::path reference_file = fs::path(dir_) / "bright.png";
+  save_picture(file, source);
+  save_picture(reference_file, bright);
+  const Image image = load_image(file);
+  const Image reference = load_image(reference_file);
+  const Context cpu = Context::open("cpu");
+  const auto overlay = [&](const Image& shown) {
+    return draw_overlay_cpu(shown.view(), cpu::count_reference(shown.view(), {}), 160, 120);
+  };
+  const Histogram counted = cpu::count_reference(reference.view(), tone_options(image.format));
+  Adjustment match;
+  match.kind = AdjustKind::Match;
+  match.reference = &counted;
+  Image matched = image;
+  (void)adjust_image(cpu, image.view(), match, std::as_writable_bytes(std::span(matched.storage)),
+                     RunOptions{Strategy::CpuReference}, false);
+  ASSERT_NE(matched.storage, image.storage);
+  Adjustment equalize;
+  Image equalized = image;
+  (void)adjust_image(cpu, image.view(), equalize,
+                     std::as_writable_bytes(std::span(equalized.storage)),
+                     RunOptions{Strategy::CpuReference}, false);
+
+  const std::string title = "gpuhist: dull.png";
+  auto viewer = start_viewer({file.string(), "--size", "160x120", "--adjust", "match",
+                              "--reference", reference_file.string()});
+  EXPECT_EQ(wait_for_picture(title, overlay(display_frame(matched.view()))), 0U) << log();
+  key(title, "a");
+  EXPECT_EQ(wait_for_picture(title, overlay(display_frame(image.view()))), 0U) << log();
+  key(title, "a");
+  EXPECT_EQ(wait_for_picture(title, overlay(display_frame(equalized.view()))), 0U) << log();
+  for (int i = 0; i < 4; ++i) key(title, "a");  // clahe, autolevel, threshold, match
+  EXPECT_EQ(wait_for_picture(title, overlay(display_frame(matched.view()))), 0U) << log();
+  key(title, "q");
+  EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
+  EXPECT_NE(log().find("adjustment: none"), std::string::npos) << log();
 }
 
 TEST_F(Viewer, PlaysAVideoToItsLastFrame) {

@@ -7,6 +7,7 @@
 #include "exit_codes.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/viewer.hpp"
+#include "inputs.hpp"
 
 namespace gpuhist::cli {
 
@@ -26,9 +27,11 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
   cmd->add_flag("--exit-at-end", args.exit_at_end,
                 "Close after a video's last frame instead of holding it");
   cmd->add_option("--adjust", args.adjust,
-                  "Show the picture adjusted from the start: equalize, clahe, autolevel or "
-                  "threshold (the a key cycles them)");
+                  "Show the picture adjusted from the start: equalize, clahe, autolevel, "
+                  "threshold, or match with --reference (the a key cycles them)");
   add_adjust_options(cmd, std::nullopt, args.adjust_params);
+  cmd->add_option("--reference", args.reference,
+                  "A picture to match to: match joins the adjustments the a key cycles");
   return cmd;
 }
 
@@ -52,15 +55,26 @@ int run_view(const ViewArgs& args) {
   // The adjustments' parameters apply to every kind `a` reaches, so they are
   // checked even without --adjust.
   const AdjustKind first = parse_adjust_kind(args.adjust).value_or(AdjustKind::Equalize);
-  if (!args.adjust.empty() && (!parse_adjust_kind(args.adjust) || first == AdjustKind::Match)) {
+  if (!args.adjust.empty() && !parse_adjust_kind(args.adjust)) {
     return usage_error("unknown --adjust '" + args.adjust +
-                       "' for the viewer (equalize, clahe, autolevel, threshold)");
+                       "' for the viewer (equalize, clahe, autolevel, threshold, match)");
+  }
+  if (first == AdjustKind::Match && !args.adjust.empty() && args.reference.empty()) {
+    return usage_error("--adjust match needs --reference");
   }
   const std::optional<Adjustment> adjustment =
       parse_adjustment(first, args.adjust_params, counting->options.luma);
   if (!adjustment) return kExitUsage;
   options.adjustment = *adjustment;
   options.adjust_at_start = !args.adjust.empty();
+  if (!args.reference.empty()) {
+    try {
+      options.reference = load_input(args.reference, kDefaultMaxPixels);
+    } catch (const Error& e) {
+      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      return kExitInput;
+    }
+  }
   options.on_damage = [&](const std::string& cause) {
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
   };

@@ -20,7 +20,8 @@ struct ViewArgs {
   std::string strategy;  // default: gpu
   std::string scale = "seed";
   bool exit_at_end = false;
-  std::string adjust;  // the first adjustment shown
+  std::string adjust;     // the first adjustment shown
+  std::string reference;  // the picture match matches to
   AdjustParams adjust_params;
 };
 

@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/histogram_options.hpp"
+#include "gpuhist/image_file.hpp"
 #include "gpuhist/render.hpp"
 
 namespace gpuhist {
@@ -24,10 +26,14 @@ struct ViewerOptions {
   OverlayStyle style;
   bool exit_at_end = false;  // close after a video's last frame instead of holding it
   // The parameters of the adjustments the `a` key cycles through (equalize,
-  // clahe, autolevel, threshold, none); with `adjust_at_start`, the picture is
-  // shown adjusted by `adjustment.kind` from the start.
+  // clahe, autolevel, threshold, then match with a reference, then none); with
+  // `adjust_at_start`, the picture is shown adjusted by `adjustment.kind` from
+  // the start. `adjustment.reference` is not used.
   Adjustment adjustment;
   bool adjust_at_start = false;
+  // The picture to match to: its histogram counted with one bin per value of
+  // the shown picture's bit depth. Match needs one (Error(InvalidArgument)).
+  std::optional<Image> reference;
   // Damaged video packets (skipped), and one line per change the keys make.
   std::function<void(const std::string&)> on_damage;
   std::function<void(const std::string&)> on_status;
@@ -36,7 +42,7 @@ struct ViewerOptions {
 // What the keys do, for the help text.
 inline constexpr const char* kViewerKeys =
     "space: pause/play, c: cycle channels, s: cycle scale, a: cycle adjustments (none, equalize, "
-    "clahe, autolevel, threshold), q or Esc: quit";
+    "clahe, autolevel, threshold, and match with --reference), q or Esc: quit";
 
 // Shows `path` (a still image, by its extension, or any video FFmpeg reads)
 // until the window is closed, q or Esc. Frames play at their own times;

@@ -7,10 +7,11 @@
 
 namespace gpuhist::view {
 
-std::optional<AdjustKind> next_adjustment(std::optional<AdjustKind> current) {
+std::optional<AdjustKind> next_adjustment(std::optional<AdjustKind> current, bool can_match) {
   if (!current) return kViewerAdjustments.front();
   const auto* at = std::find(kViewerAdjustments.begin(), kViewerAdjustments.end(), *current);
   if (at == kViewerAdjustments.end() || at + 1 == kViewerAdjustments.end()) return std::nullopt;
+  if (*(at + 1) == AdjustKind::Match && !can_match) return std::nullopt;
   return *(at + 1);
 }
 

@@ -15,12 +15,16 @@ class Device;
 
 namespace gpuhist::view {
 
-// The adjustments `a` cycles through, in order; none follows the last.
-inline constexpr std::array<AdjustKind, 4> kViewerAdjustments = {
-    AdjustKind::Equalize, AdjustKind::Clahe, AdjustKind::Autolevel, AdjustKind::Threshold};
+// The adjustments `a` cycles through, in order (match only with a reference);
+// none follows the last.
+inline constexpr std::array<AdjustKind, 5> kViewerAdjustments = {
+    AdjustKind::Equalize, AdjustKind::Clahe, AdjustKind::Autolevel, AdjustKind::Threshold,
+    AdjustKind::Match};
 
-// The adjustment after `current` in kViewerAdjustments (nullopt after the last).
-[[nodiscard]] std::optional<AdjustKind> next_adjustment(std::optional<AdjustKind> current);
+// The adjustment after `current` in kViewerAdjustments (nullopt after the
+// last), skipping match without a reference.
+[[nodiscard]] std::optional<AdjustKind> next_adjustment(std::optional<AdjustKind> current,
+                                                        bool can_match);
 
 class FrameAdjuster {
  public:

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -109,6 +110,10 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
     throw Error(ErrorKind::InvalidArgument,
                 "the viewer draws with Vulkan: --device cpu is not possible");
   }
+  if (options.adjust_at_start && options.adjustment.kind == AdjustKind::Match &&
+      !options.reference) {
+    throw Error(ErrorKind::InvalidArgument, "matching needs a reference picture");
+  }
   const auto status = [&](const std::string& line) {
     if (options.on_status) options.on_status(line);
   };
@@ -162,9 +167,17 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
   if (options.adjust_at_start) adjustment = options.adjustment;
   std::optional<Image> adjusted;
   Histogram adjusted_histogram;
+  // The reference's histogram for each bit depth shown (one bin per value).
+  std::map<std::uint32_t, Histogram> references;
   const auto readjust = [&] {
     adjusted.reset();
     if (!adjustment) return;
+    if (adjustment->kind == AdjustKind::Match) {
+      const HistogramOptions tone = tone_options(shown.format, adjustment->luma);
+      auto [it, added] = references.try_emplace(tone.bins);
+      if (added) it->second = count_with(options.reference->view(), tone);
+      adjustment->reference = &it->second;
+    }
     adjusted = adjuster.adjust(shown, *adjustment);
     adjusted_histogram = count(adjusted->view());
   };
@@ -209,7 +222,8 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
         dirty = true;
       } else if (key == GLFW_KEY_A) {
         const std::optional<AdjustKind> kind =
-            view::next_adjustment(adjustment ? std::optional(adjustment->kind) : std::nullopt);
+            view::next_adjustment(adjustment ? std::optional(adjustment->kind) : std::nullopt,
+                                  options.reference.has_value());
         if (kind) {
           Adjustment next = options.adjustment;
           next.kind = *kind;
