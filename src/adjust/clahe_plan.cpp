@@ -45,11 +45,12 @@ Extended extend(const ImageView& image, std::uint32_t tiles_x, std::uint32_t til
   return ext;
 }
 
-// OpenCV's CLAHE_CalcLut_Body for one tile's counts.
+// OpenCV's CLAHE_CalcLut_Body for one tile's counts; `h` is scratch space,
+// kept from tile to tile rather than allocated for each.
 void tile_table(std::span<const std::uint64_t> counts, std::int64_t clip_limit, float scale,
-                std::uint16_t* table) {
+                std::uint16_t* table, std::vector<std::int64_t>& h) {
   const auto bins = static_cast<std::int64_t>(counts.size());
-  std::vector<std::int64_t> h(counts.begin(), counts.end());
+  h.assign(counts.begin(), counts.end());
   if (clip_limit > 0) {
     std::int64_t clipped = 0;
     for (auto& c : h) {
@@ -144,10 +145,11 @@ ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
   ClahePlan plan = clahe_blend_plan(image, g);
   plan.tables.resize(std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size);
   const ClaheLimits limits = clahe_limits(options, g);
+  std::vector<std::int64_t> scratch;
   for (std::uint32_t t = 0; t < g.tiles_x * g.tiles_y; ++t) {
     for (std::uint32_t k = 0; k < g.tables; ++k) {
       tile_table(counts(t, k), limits.clip, limits.scale,
-                 plan.tables.data() + (std::size_t{t} * g.tables + k) * g.size);
+                 plan.tables.data() + (std::size_t{t} * g.tables + k) * g.size, scratch);
     }
   }
   return plan;
