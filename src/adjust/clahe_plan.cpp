@@ -113,9 +113,19 @@ ClaheGeometry clahe_geometry(const ImageView& image, const ClaheOptions& options
       g.extended ? image.height + g.tiles_y - image.height % g.tiles_y : image.height;
   g.tile_w = width / g.tiles_x;
   g.tile_h = height / g.tiles_y;
-  g.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
+  g.size = tone_options(image.format).bins;
   g.each = is_colour(image.format.layout) && options.channels == ToneChannels::Each;
   g.tables = g.each ? 3U : 1U;
+  return g;
+}
+
+ClaheGeometry whole_image_geometry(const ImageView& image, std::uint32_t tables) {
+  ClaheGeometry g;
+  g.tile_w = image.width;
+  g.tile_h = image.height;
+  g.size = tone_options(image.format).bins;
+  g.each = tables == 3;
+  g.tables = tables;
   return g;
 }
 

@@ -59,6 +59,10 @@ struct ClaheGeometry {
 // Throws Error(InvalidArgument) for bad options or a bad view.
 [[nodiscard]] ClaheGeometry clahe_geometry(const ImageView& image, const ClaheOptions& options);
 
+// The whole image (8- or 16-bit) as one tile with `tables` tables (3: red,
+// green and blue each), as the other adjustments count it on the device.
+[[nodiscard]] ClaheGeometry whole_image_geometry(const ImageView& image, std::uint32_t tables);
+
 // The clip limit of a tile's counts (0: none) and the scale of its cumulative
 // counts, as OpenCV computes them.
 struct ClaheLimits {

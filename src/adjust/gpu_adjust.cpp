@@ -39,16 +39,9 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
   const bool colour = is_colour(image.format.layout);
   const bool clahe = a.kind == AdjustKind::Clahe;
   const ClaheOptions options = clahe_options(a);
-  ClaheGeometry g;
-  if (clahe) {
-    g = clahe_geometry(image, options);
-  } else {  // the whole image as one tile
-    g.tile_w = image.width;
-    g.tile_h = image.height;
-    g.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
-    g.each = colour && a.channels == ToneChannels::Each;
-    g.tables = g.each ? 3U : 1U;
-  }
+  const ClaheGeometry g =
+      clahe ? clahe_geometry(image, options)
+            : whole_image_geometry(image, colour && a.channels == ToneChannels::Each ? 3U : 1U);
   if (!fits(image, g)) return false;
   const std::uint32_t counted = g.tiles_x * g.tiles_y * g.tables;
   const std::uint64_t pixels = std::uint64_t{g.tile_w} * g.tile_h;  // of each counted table
@@ -69,9 +62,7 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
     tables.width = std::bit_cast<std::uint32_t>(limits.scale);                        // high
     tables.chunk_count = static_cast<std::uint32_t>(layout.table_data);               // outBase
     table_words = layout.words;
-    vk::ensure_buffer(data_, device_, layout.table_data * 4,
-                      kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload);
-    put_axes(plan, layout, static_cast<std::uint32_t*>(data_.mapped()));
+    put_axes(plan, layout, static_cast<std::uint32_t*>(host_data(layout.table_data * 4)));
   } else {
     if (!colour) tables.stride = 3;  // firstOut: grey samples go through the luminance table
     if (colour && !g.each) tables.first = 3;  // luminance's table for red, green and blue
@@ -83,9 +74,7 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
   if (a.kind == AdjustKind::Match) {
     // The reference's cumulative counts for each counted table, in 32 bits.
     const Histogram& reference = *a.reference;
-    vk::ensure_buffer(data_, device_, VkDeviceSize{4} * counted * g.size,
-                      kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload);
-    auto* below = static_cast<std::uint32_t*>(data_.mapped());
+    auto* below = static_cast<std::uint32_t*>(host_data(VkDeviceSize{4} * counted * g.size));
     std::uint64_t reference_total = 0;
     for (std::uint32_t k = 0; k < counted; ++k) {
       const Channel c = g.each ? static_cast<Channel>(k) : Channel::Luminance;

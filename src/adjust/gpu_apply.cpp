@@ -35,7 +35,7 @@ VkPipeline GpuAdjuster::pipeline(vk::Shader shader, PixelFormat format, std::uin
   const std::array<vk::SpecConstant, 5> constants = {
       vk::SpecConstant{vk::kSpecChannels, channel_count(format.layout)},
       vk::SpecConstant{vk::kSpecSampleBits, format.sample == SampleType::U8 ? 8U : 16U},
-      vk::SpecConstant{vk::kSpecBins, format.sample == SampleType::U8 ? 256U : 65536U},
+      vk::SpecConstant{vk::kSpecBins, tone_options(format).bins},
       vk::SpecConstant{vk::kSpecLuma601, luma601}, vk::SpecConstant{vk::kSpecLutTarget, target}};
   return pipelines_.get(shader, constants);
 }
@@ -43,12 +43,10 @@ VkPipeline GpuAdjuster::pipeline(vk::Shader shader, PixelFormat format, std::uin
 void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::byte> out,
                         bool resident) {
   validate_lut(image, lut, out.size());
-  const std::uint32_t size = image.format.sample == SampleType::U8 ? 256U : 65536U;
+  const std::uint32_t size = tone_options(image.format).bins;
   // The four tables, two 16-bit values a word (little-endian); unused ones zero.
   const VkDeviceSize bytes = VkDeviceSize{2} * size * 4;
-  vk::ensure_buffer(data_, device_, bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                    vk::MemoryUse::Upload);
-  auto* tables = static_cast<std::uint16_t*>(data_.mapped());
+  auto* tables = static_cast<std::uint16_t*>(host_data(bytes));
   for (std::size_t c = 0; c < 4; ++c) {
     const std::vector<std::uint16_t>& table = lut.tables[c];
     for (std::uint32_t v = 0; v < size; ++v) tables[c * size + v] = table.empty() ? 0 : table[v];
@@ -138,12 +136,8 @@ const std::uint32_t* GpuAdjuster::upload_and_count(const ImageView& image, const
 std::optional<Histogram> GpuAdjuster::count_resident(const ImageView& image, LumaWeights luma,
                                                      bool luminance_only) {
   // The whole image as one tile, with all four tables for colour, or luminance's.
-  ClaheGeometry g;
-  g.tile_w = image.width;
-  g.tile_h = image.height;
-  g.size = image.format.sample == SampleType::U8 ? 256U : 65536U;
   const bool colour = is_colour(image.format.layout) && !luminance_only;
-  g.tables = colour ? 4U : 1U;
+  const ClaheGeometry g = whole_image_geometry(image, colour ? 4U : 1U);
   if (!fits(image, g)) return std::nullopt;
   // clahe_tiles.comp's COLOUR_TABLES: all four, luminance alone, or grey samples.
   const std::uint32_t tables = colour ? 2U : is_colour(image.format.layout) ? 1U : 0U;
@@ -171,15 +165,19 @@ void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
       plan_layout(image, std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size);
   check_plan(device_, layout);
   const ClahePlan plan = make_clahe_plan(image, options, count);
-  vk::ensure_buffer(data_, device_, layout.words * 4, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                    vk::MemoryUse::Upload);
-  auto* data = static_cast<std::uint32_t*>(data_.mapped());
+  auto* data = static_cast<std::uint32_t*>(host_data(layout.words * 4));
   put_axes(plan, layout, data);
   std::memset(data + layout.table_data, 0, words_of(plan.tables.size() * 2) * 4);
   std::memcpy(data + layout.table_data, plan.tables.data(),
               plan.tables.size() * 2);  // little-endian
   run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), tables_,
            clahe_params(image, plan, layout), out, false, data_to_tables(layout.words * 4));
+}
+
+void* GpuAdjuster::host_data(VkDeviceSize bytes) {
+  vk::ensure_buffer(data_, device_, bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                    vk::MemoryUse::Upload);
+  return data_.mapped();
 }
 
 GpuAdjuster::Prologue GpuAdjuster::data_to_tables(VkDeviceSize bytes) {

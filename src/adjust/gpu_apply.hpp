@@ -79,6 +79,8 @@ class GpuAdjuster {
   void run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
                 const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out,
                 bool resident = false, const Prologue& prologue = {});
+  // data_ holding at least `bytes`, mapped, for the host to write.
+  [[nodiscard]] void* host_data(VkDeviceSize bytes);
   // Makes tables_ hold `bytes` and returns a prologue copying that much of
   // data_ into it: the shaders read tables from device memory, not over the bus.
   [[nodiscard]] Prologue data_to_tables(VkDeviceSize bytes);
