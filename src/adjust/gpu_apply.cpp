@@ -17,8 +17,8 @@ namespace {
 
 // The least one thread copies of a frame into or out of mapped memory: on the
 // H200's host, 1 MiB parts adjusted 1920x1080 and 3840x2160 frames 5-18%
-// faster than 4 MiB ones, and no slower than 512 or 256 KiB ones
-// (docs/PERFORMANCE.md, "Adjustments", step 6).
+// faster than 4 MiB ones, faster than 512 and 256 KiB ones at 1080p and level
+// with them at 4K (docs/PERFORMANCE.md, "Adjustments", step 6).
 constexpr std::uint64_t kCopyPart = std::uint64_t{1} << 20;
 constexpr std::uint32_t kGroupSize = 256;
 
