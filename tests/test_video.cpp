@@ -3,6 +3,7 @@
 // counts of the same frames decoded to RGB by the ffmpeg command line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -257,6 +258,13 @@ TEST_F(Video, AdjustedVideos) {
     const auto bad = test::run_cli(full);
     EXPECT_EQ(bad.status, 2) << args[1] << ": " << bad.err;
   }
+  // A reference that cannot be read is an input error, in one line.
+  const fs::path missing = binary.parent_path() / "missing.png";
+  const auto unread = test::run_cli({"video", clip.string(), "--adjust", "match", "--reference",
+                                     missing.string(), "-o", binary.string()});
+  EXPECT_EQ(unread.status, 1) << unread.err;
+  EXPECT_EQ(std::count(unread.err.begin(), unread.err.end(), '\n'), 1) << unread.err;
+  EXPECT_NE(unread.err.find("missing.png"), std::string::npos) << unread.err;
 }
 
 // Each stream's packet count as ffprobe reads it: "video,12\naudio,53\n".

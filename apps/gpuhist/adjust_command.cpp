@@ -192,12 +192,8 @@ int run_adjust(const AdjustArgs& args) {
   std::optional<Image> reference_image;
   std::map<SampleType, Histogram> references;
   if (args.kind == AdjustKind::Match) {
-    try {
-      reference_image = load_input(args.reference, args.max_pixels);
-    } catch (const Error& e) {
-      std::cerr << "gpuhist: error: " << e.what() << '\n';
-      return exit_status(e.kind());
-    }
+    reference_image = load_option_image(args.reference, args.max_pixels, status);
+    if (!reference_image) return status;
   }
   const InputList inputs = expand_inputs(args.inputs);
   status = report_problems(inputs);

@@ -48,4 +48,15 @@ Image load_input(const std::filesystem::path& path, std::uint64_t max_pixels) {
   return load_image(path, LoadOptions{max_pixels});
 }
 
+std::optional<Image> load_option_image(const std::filesystem::path& path, std::uint64_t max_pixels,
+                                       int& status) {
+  try {
+    return load_input(path, max_pixels);
+  } catch (const Error& e) {
+    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    status = exit_status(e.kind());
+    return std::nullopt;
+  }
+}
+
 }  // namespace gpuhist::cli

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,11 @@ struct InputList {
 // Reads one image file, with the image library's own messages to stderr
 // silenced (its errors come back as gpuhist::Error naming the file).
 [[nodiscard]] Image load_input(const std::filesystem::path& path, std::uint64_t max_pixels);
+
+// A picture an option names (a reference to match to), read as load_input
+// reads it; when it cannot be, its error is printed as one line, `status` is
+// set to the error's exit status and nullopt returned.
+[[nodiscard]] std::optional<Image> load_option_image(const std::filesystem::path& path,
+                                                     std::uint64_t max_pixels, int& status);
 
 }  // namespace gpuhist::cli

@@ -106,12 +106,10 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     }
     std::shared_ptr<const Image> reference;
     if (!args.reference.empty()) {
-      try {
-        reference = std::make_shared<const Image>(load_input(args.reference, kDefaultMaxPixels));
-      } catch (const Error& e) {
-        std::cerr << "gpuhist: error: " << e.what() << '\n';
-        return kExitInput;
-      }
+      int status = kExitOk;
+      std::optional<Image> loaded = load_option_image(args.reference, kDefaultMaxPixels, status);
+      if (!loaded) return status;
+      reference = std::make_shared<const Image>(std::move(*loaded));
     }
     edit.adjust = frame_adjuster(context, *adjustment, run, *on_gpu, reference);
   }

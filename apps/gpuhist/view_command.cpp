@@ -68,12 +68,9 @@ int run_view(const ViewArgs& args) {
   options.adjustment = *adjustment;
   options.adjust_at_start = !args.adjust.empty();
   if (!args.reference.empty()) {
-    try {
-      options.reference = load_input(args.reference, kDefaultMaxPixels);
-    } catch (const Error& e) {
-      std::cerr << "gpuhist: error: " << e.what() << '\n';
-      return kExitInput;
-    }
+    int status = kExitOk;
+    options.reference = load_option_image(args.reference, kDefaultMaxPixels, status);
+    if (!options.reference) return status;
   }
   options.on_damage = [&](const std::string& cause) {
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
