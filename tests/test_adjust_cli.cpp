@@ -25,11 +25,7 @@ using test::run_cli;
 const std::string kCoffee = std::string(GPUHIST_SOURCE_DIR) + "/data/coffee.png";
 const std::string kRocket = std::string(GPUHIST_SOURCE_DIR) + "/data/rocket.jpg";
 
-std::vector<std::byte> bytes_of(const Image& image) {
-  const auto all = std::as_bytes(std::span(image.storage));
-  return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(image.view().pixel_count() *
-                                                                 pixel_bytes(image.format))};
-}
+std::vector<std::byte> bytes_of(const Image& image) { return test::pixel_bytes_of(image.view()); }
 
 // What the library makes of `path` with `make`, applied on the CPU.
 template <typename MakeLut>

@@ -225,16 +225,15 @@ int run_adjust(const AdjustArgs& args) {
         adjustment->reference = &it->second;
       }
       const PixelFormat format = adjusted_format(image.format, *adjustment);
-      std::vector<std::uint32_t> out((image.view().pixel_count() * pixel_bytes(format) + 3) / 4);
+      Image out = Image::allocate(image.width, image.height, format);
       const std::optional<std::int32_t> threshold =
-          adjust_image(*context, image.view(), *adjustment, std::as_writable_bytes(std::span(out)),
-                       run, *on_gpu);
+          adjust_image(*context, image.view(), *adjustment, out.bytes(), run, *on_gpu);
       if (threshold) {
         std::cout << path.string() << ": threshold " << *threshold << " (" << args.params.method
                   << ")\n";
       }
       save_image(output_for(args.output, path, several),
-                 ImageView::packed(out.data(), image.width, image.height, format));
+                 out.view());
     } catch (const Error& e) {
       std::cerr << "gpuhist: error: " << e.what() << '\n';
       status = exit_status(e.kind());

@@ -21,12 +21,15 @@ bench::Photo load_photo(const std::string& path) {
   photo.width = image.width;
   photo.height = image.height;
   photo.rgba.resize(std::size_t{image.width} * image.height * 4);
-  const auto* src = reinterpret_cast<const std::uint8_t*>(image.storage.data());
   const std::uint32_t channels = channel_count(image.format.layout);
-  for (std::size_t i = 0; i < std::size_t{image.width} * image.height; ++i) {
-    for (std::uint32_t c = 0; c < 3; ++c)
-      photo.rgba[i * 4 + c] = src[i * channels + (channels == 1 ? 0 : c)];
-    photo.rgba[i * 4 + 3] = 255;
+  for (std::uint32_t y = 0; y < image.height; ++y) {
+    const auto* src = reinterpret_cast<const std::uint8_t*>(image.view().row(y));
+    for (std::size_t x = 0; x < image.width; ++x) {
+      const std::size_t i = std::size_t{y} * image.width + x;
+      for (std::uint32_t c = 0; c < 3; ++c)
+        photo.rgba[i * 4 + c] = src[x * channels + (channels == 1 ? 0 : c)];
+      photo.rgba[i * 4 + 3] = 255;
+    }
   }
   return photo;
 }

@@ -24,18 +24,16 @@ namespace {
 
 // Grey pixels (a thresholded frame) as RGB, for the video encoder.
 Image grey_to_rgb(const Image& grey) {
-  Image rgb;
-  rgb.width = grey.width;
-  rgb.height = grey.height;
-  rgb.format = {ChannelLayout::RGB, grey.format.sample};
-  const std::size_t samples = std::size_t{grey.width} * grey.height;
+  Image rgb =
+      Image::allocate(grey.width, grey.height, {ChannelLayout::RGB, grey.format.sample});
   const std::size_t bytes = sample_bytes(grey.format.sample);
-  rgb.storage.resize((samples * 3 * bytes + 3) / 4);
-  const auto* in = reinterpret_cast<const std::byte*>(grey.storage.data());
-  auto* out = reinterpret_cast<std::byte*>(rgb.storage.data());
-  for (std::size_t i = 0; i < samples; ++i) {
-    for (std::size_t c = 0; c < 3; ++c)
-      std::memcpy(out + (i * 3 + c) * bytes, in + i * bytes, bytes);
+  const ImageView in = grey.view();
+  for (std::uint32_t y = 0; y < grey.height; ++y) {
+    const std::byte* from = in.row(y);
+    std::byte* to = rgb.storage.data() + y * rgb.stride;
+    for (std::size_t x = 0; x < grey.width; ++x) {
+      for (std::size_t c = 0; c < 3; ++c) std::memcpy(to + (x * 3 + c) * bytes, from + x * bytes, bytes);
+    }
   }
   return rgb;
 }
@@ -54,13 +52,8 @@ std::function<void(VideoFrame&)> frame_adjuster(const Context& context, Adjustme
       if (added) it->second = context.compute(reference->view(), tone, run);
       adjustment.reference = &it->second;
     }
-    Image out;
-    out.width = frame.image.width;
-    out.height = frame.image.height;
-    out.format = adjusted_format(view.format, adjustment);
-    out.storage.resize((view.pixel_count() * pixel_bytes(out.format) + 3) / 4);
-    adjust_image(context, view, adjustment, std::as_writable_bytes(std::span(out.storage)), run,
-                 on_gpu);
+    Image out = Image::allocate(view.width, view.height, adjusted_format(view.format, adjustment));
+    adjust_image(context, view, adjustment, out.bytes(), run, on_gpu);
     frame.image = out.format.layout == ChannelLayout::Grey ? grey_to_rgb(out) : std::move(out);
   };
 }

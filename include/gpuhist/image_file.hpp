@@ -7,26 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "gpuhist/image.hpp"
 #include "gpuhist/image_view.hpp"
 #include "gpuhist/render.hpp"
 
 namespace gpuhist {
-
-// Decoded pixels that own their memory. Samples are the stored values: no
-// alpha premultiplication, colour conversion or bit-depth rescaling; palette
-// images arrive as their expanded RGB colours. 8- and 16-bit unsigned files
-// keep their integer samples; every other sample type arrives as float.
-struct Image {
-  std::uint32_t width = 0;
-  std::uint32_t height = 0;
-  PixelFormat format{};
-  std::vector<std::uint32_t> storage;  // 4-byte aligned, tightly packed rows
-  std::string codec;                   // the reader's format name, e.g. "png"
-
-  [[nodiscard]] ImageView view() const noexcept {
-    return ImageView::packed(storage.data(), width, height, format);
-  }
-};
 
 inline constexpr std::uint64_t kDefaultMaxPixels = 1ULL << 28;  // 16384 x 16384
 
@@ -35,7 +20,11 @@ struct LoadOptions {
   bool alpha = false;  // read a fourth channel as alpha (RGBA), to write it back out
 };
 
-// Reads the first subimage of a file. Grey (and grey+alpha) files give Grey;
+// Reads the first subimage of a file into an Image of tightly packed rows.
+// Samples are the stored values: no alpha premultiplication, colour conversion
+// or bit-depth rescaling; palette images arrive as their expanded RGB colours.
+// 8- and 16-bit unsigned files keep their integer samples; every other sample
+// type arrives as float. Grey (and grey+alpha) files give Grey;
 // files with three or more channels give RGB (alpha and extra channels are
 // not counted, so they are not read), or RGBA with options.alpha and four or
 // more channels. Throws Error(Input) naming the cause

@@ -71,23 +71,23 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
                    std::to_string(options.max_pixels) + " (--max-pixels)");
   }
 
+  const ChannelLayout layout = spec.nchannels >= 4 && options.alpha ? ChannelLayout::RGBA
+                               : spec.nchannels >= 3                ? ChannelLayout::RGB
+                                                                    : ChannelLayout::Grey;
+  const PixelFormat format{layout, sample_type(spec.format)};
   Image image;
-  image.width = static_cast<std::uint32_t>(spec.width);
-  image.height = static_cast<std::uint32_t>(spec.height);
-  image.codec = input->format_name();
-  image.format.layout = spec.nchannels >= 4 && options.alpha ? ChannelLayout::RGBA
-                        : spec.nchannels >= 3                ? ChannelLayout::RGB
-                                                             : ChannelLayout::Grey;
-  image.format.sample = sample_type(spec.format);
-  const int channels = static_cast<int>(channel_count(image.format.layout));
-  const std::uint64_t bytes = pixels * pixel_bytes(image.format);
   try {
-    image.storage.resize(static_cast<std::size_t>((bytes + 3) / 4));
+    image = Image::allocate(static_cast<std::uint32_t>(spec.width),
+                            static_cast<std::uint32_t>(spec.height), format);
   } catch (const std::bad_alloc&) {
-    fail(path, "not enough memory for " + std::to_string(bytes) + " bytes of pixels");
+    fail(path, "not enough memory for " + std::to_string(pixels * pixel_bytes(format)) +
+                   " bytes of pixels");
   }
-  const bool ok =
-      input->read_image(0, 0, 0, channels, type_desc(image.format.sample), image.storage.data());
+  image.codec = input->format_name();
+  const int channels = static_cast<int>(channel_count(layout));
+  const bool ok = input->read_image(0, 0, 0, channels, type_desc(format.sample),
+                                    image.storage.data(), OIIO::AutoStride,
+                                    static_cast<OIIO::stride_t>(image.stride));
   if (!ok || input->has_error()) {
     fail(path, "corrupt or truncated image: " + one_line(input->geterror()));
   }

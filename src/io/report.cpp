@@ -50,7 +50,8 @@ Picture compose_report(const Image& image, const std::string& name, const Pictur
                                                                        : OIIO::TypeDesc::FLOAT;
   OIIO::ImageBuf source(OIIO::ImageSpec(static_cast<int>(image.width),
                                         static_cast<int>(image.height), channels, type));
-  source.set_pixels(OIIO::ROI::All(), type, image.storage.data());
+  source.set_pixels(OIIO::ROI::All(), type, image.storage.data(), OIIO::AutoStride,
+                    static_cast<OIIO::stride_t>(image.stride));
   const double fit = std::min(
       {1.0, double(kWidth - 2 * kMargin) / image.width, double(kMaxImageHeight) / image.height});
   const int shown_w = std::max(1, static_cast<int>(image.width * fit));

@@ -3,6 +3,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/cpu.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -34,6 +35,24 @@ struct ScaleFreer {
   void operator()(SwsContext* s) const { sws_freeContext(s); }
 };
 
+std::string pixel_format_name(const AVFrame& frame) {
+  const char* name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(frame.format));
+  return name != nullptr ? name : "unknown";
+}
+
+// The row stride av_frame_get_buffer gives a frame of `width` pixels of
+// `format`: the width rounded up until a row is a multiple of the CPU's widest
+// vector, so that vector stores at a row's end stay within the row's padding.
+std::size_t scaled_stride(AVPixelFormat format, int width) {
+  const int align = static_cast<int>(av_cpu_max_align());
+  int linesizes[4] = {};
+  for (int w = 1; w <= align; w += w) {
+    if (av_image_fill_linesizes(linesizes, format, FFALIGN(width, w)) < 0) break;
+    if (linesizes[0] % align == 0) break;
+  }
+  return linesizes[0] > 0 ? static_cast<std::size_t>(FFALIGN(linesizes[0], align)) : 0;
+}
+
 }  // namespace
 
 // Members in destruction order: scaler, frames, codec, then the container.
@@ -62,20 +81,25 @@ struct VideoReader::Impl {
     scaler.reset(sws_getCachedContext(scaler.release(), f.width, f.height,
                                       static_cast<AVPixelFormat>(f.format), f.width, f.height,
                                       target, SWS_BICUBIC, nullptr, nullptr, nullptr));
-    if (!scaler)
-      fail("cannot convert frames of pixel format " +
-           std::string(av_get_pix_fmt_name(static_cast<AVPixelFormat>(f.format))));
+    if (!scaler) fail("cannot convert frames of pixel format " + pixel_format_name(f));
+    const PixelFormat rgb{ChannelLayout::RGB, deep ? SampleType::U16 : SampleType::U8};
     Image& image = out.image;
-    image.width = static_cast<std::uint32_t>(f.width);
-    image.height = static_cast<std::uint32_t>(f.height);
-    image.format = {ChannelLayout::RGB, deep ? SampleType::U16 : SampleType::U8};
+    // swscale's vector code writes whole vectors past a row's end, so rows are
+    // laid out as av_frame_get_buffer lays them out (PixelBuffer pads the end).
+    const std::size_t stride = scaled_stride(target, f.width);
+    if (stride == 0) fail("frames " + std::to_string(f.width) + " pixels wide are too wide");
+    if (image.width != static_cast<std::uint32_t>(f.width) ||
+        image.height != static_cast<std::uint32_t>(f.height) || image.format != rgb ||
+        image.stride != stride) {
+      image = Image::allocate(static_cast<std::uint32_t>(f.width),
+                              static_cast<std::uint32_t>(f.height), rgb, stride);
+    }
     image.codec = codec->codec->name;
-    const std::size_t row = std::size_t{image.width} * pixel_bytes(image.format);
-    image.storage.assign((row * image.height + 3) / 4, 0);
     std::uint8_t* planes[4] = {reinterpret_cast<std::uint8_t*>(image.storage.data()), nullptr,
                                nullptr, nullptr};
-    const int strides[4] = {static_cast<int>(row), 0, 0, 0};
-    sws_scale(scaler.get(), f.data, f.linesize, 0, f.height, planes, strides);
+    const int strides[4] = {static_cast<int>(stride), 0, 0, 0};
+    const int rows = sws_scale(scaler.get(), f.data, f.linesize, 0, f.height, planes, strides);
+    if (rows != f.height) fail("cannot convert a frame of pixel format " + pixel_format_name(f));
     const AVRational base = format->streams[stream]->time_base;
     const std::int64_t pts =
         f.best_effort_timestamp != AV_NOPTS_VALUE ? f.best_effort_timestamp : 0;

@@ -10,13 +10,9 @@ Image display_frame(const ImageView& image) {
   const std::uint32_t channels = channel_count(image.format.layout);
   const SampleType out_sample =
       image.format.sample == SampleType::U16 ? SampleType::U16 : SampleType::U8;
-  Image out;
-  out.width = image.width;
-  out.height = image.height;
-  out.format = {ChannelLayout::RGB, out_sample};
-  const std::size_t row_bytes = std::size_t{image.width} * pixel_bytes(out.format);
-  out.storage.resize((row_bytes * image.height + 3) / 4);
-  auto* dst = reinterpret_cast<std::byte*>(out.storage.data());
+  Image out = Image::allocate(image.width, image.height, {ChannelLayout::RGB, out_sample});
+  const std::size_t row_bytes = out.stride;
+  std::byte* dst = out.storage.data();
   for (std::uint32_t y = 0; y < image.height; ++y) {
     const std::byte* row = image.row(y);
     std::byte* out_row = dst + y * row_bytes;

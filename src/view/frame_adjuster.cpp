@@ -19,13 +19,9 @@ FrameAdjuster::FrameAdjuster(const vk::Device& device, Counter count)
     : adjuster_(device), count_(std::move(count)) {}
 
 Image FrameAdjuster::adjust(const Image& source, const Adjustment& adjustment) {
-  Image out;
-  out.width = source.width;
-  out.height = source.height;
-  out.format = adjusted_format(source.format, adjustment);
-  out.storage.resize((source.view().pixel_count() * pixel_bytes(out.format) + 3) / 4);
-  (void)adjuster_.adjust(source.view(), adjustment, count_,
-                         std::as_writable_bytes(std::span(out.storage)));
+  Image out =
+      Image::allocate(source.width, source.height, adjusted_format(source.format, adjustment));
+  (void)adjuster_.adjust(source.view(), adjustment, count_, out.bytes());
   return out.format.layout == ChannelLayout::Grey ? display_frame(out.view()) : out;
 }
 

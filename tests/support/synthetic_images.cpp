@@ -1,5 +1,6 @@
 #include "support/synthetic_images.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -148,6 +149,15 @@ TestImage make_image(PixelFormat format, std::uint32_t width, std::uint32_t heig
     }
   }
   return image;
+}
+
+std::vector<std::byte> pixel_bytes_of(const ImageView& image) {
+  const std::size_t row = std::size_t{image.width} * pixel_bytes(image.format);
+  std::vector<std::byte> out(row * image.height);
+  for (std::uint32_t y = 0; y < image.height; ++y) {
+    std::copy_n(image.row(y), row, out.begin() + static_cast<std::ptrdiff_t>(y * row));
+  }
+  return out;
 }
 
 }  // namespace gpuhist::test

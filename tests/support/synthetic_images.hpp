@@ -27,6 +27,10 @@ struct TestImage {
 TestImage make_image(PixelFormat format, std::uint32_t width, std::uint32_t height, Content content,
                      std::uint32_t seed = 1, std::size_t pad = 0);
 
+// The pixels of `image` row after row, without the padding between rows: what
+// two images are compared by.
+std::vector<std::byte> pixel_bytes_of(const ImageView& image);
+
 // Every layout x sample type combination.
 std::vector<PixelFormat> all_formats();
 

@@ -1,0 +1,37 @@
+// Pixels that own their memory: what the file and video readers return and
+// what the adjustments write.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "gpuhist/image_view.hpp"
+#include "gpuhist/pixel_buffer.hpp"
+
+namespace gpuhist {
+
+struct Image {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  PixelFormat format{};
+  std::size_t stride = 0;  // bytes from the start of one row to the next
+  PixelBuffer storage;     // `height` rows of `stride` bytes, aligned and padded
+  std::string codec;       // the reader's format name, e.g. "png"
+
+  // An uninitialised image whose rows are `stride` bytes apart (tightly packed
+  // when 0). Throws Error(InvalidArgument) for a stride shorter than a row or
+  // not a multiple of the sample size, std::bad_alloc when the memory cannot be
+  // had.
+  [[nodiscard]] static Image allocate(std::uint32_t width, std::uint32_t height,
+                                      PixelFormat format, std::size_t stride = 0);
+
+  [[nodiscard]] ImageView view() const noexcept {
+    return {storage.data(), width, height, stride, format};
+  }
+  // The rows' bytes, padding between rows included.
+  [[nodiscard]] std::span<std::byte> bytes() noexcept { return storage.bytes(); }
+};
+
+}  // namespace gpuhist

@@ -1,0 +1,287 @@
+// Decoding video of every shape: every width from 16 to 300 and the common
+// and odd frame sizes (portrait phone clips, 1366x768, odd widths and
+// heights, 2x2), in every pixel format a decoder commonly delivers, through
+// the decode path that `video`, `video --overlay` and the viewer share, and
+// through the `video` and `video --overlay` commands. Each frame is checked
+// against the ffmpeg command line's own RGB decode of the same file.
+//
+// The converter's vector code writes past a row's end; ctest runs this
+// program under glibc's malloc checks, which catch what such a write
+// corrupts (AddressSanitizer does not see into FFmpeg's assembly).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpuhist/context.hpp"
+#include "gpuhist/render.hpp"
+#include "gpuhist/video_file.hpp"
+#include "gpuhist/video_writer.hpp"
+#include "support/run_cli.hpp"
+#include "support/synthetic_images.hpp"
+
+namespace gpuhist {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// A pixel format as a decoder delivers it, and what stores it losslessly.
+struct Source {
+  const char* pix_fmt;
+  bool deep;  // decoded to 16-bit RGB
+};
+
+constexpr Source kSources[] = {
+    {"yuv420p", false}, {"yuvj420p", false}, {"nv12", false},       {"yuv422p", false},
+    {"yuv444p", false}, {"yuv420p10le", true}, {"gray", false},     {"rgb24", false},
+};
+
+struct Shape {
+  std::uint32_t width;
+  std::uint32_t height;
+};
+
+// Common frame sizes, portrait phone clips, and odd ones.
+const std::vector<Shape> kCommonShapes = {
+    {1080, 1920}, {720, 1280}, {1366, 768}, {426, 240}, {1000, 562}, {362, 204}, {718, 404},
+    {232, 130},   {360, 240},  {17, 13},    {2, 2},     {1, 1},     {3, 5},     {1001, 563},
+};
+
+struct Clip {
+  Source source;
+  Shape shape;
+  fs::path file;
+  fs::path raw;  // the ffmpeg command line's RGB decode
+};
+
+// The encoder and container that keep `source` as it is: H.264 where it takes
+// the shape (the commonest stream there is), MJPEG for full-range 4:2:0,
+// otherwise FFV1 or raw frames.
+std::string encoder(const Source& source, const Shape& shape, std::string& extension) {
+  const std::string fmt = source.pix_fmt;
+  const bool even = shape.width % 2 == 0 && shape.height % 2 == 0;
+  if (fmt == "yuvj420p") {
+    extension = ".avi";
+    return "-c:v mjpeg -q:v 4";
+  }
+  if (fmt == "nv12" || fmt == "rgb24") {
+    extension = ".nut";
+    return "-c:v rawvideo";
+  }
+  if (even && (fmt == "yuv420p" || fmt == "yuv422p" || fmt == "yuv444p")) {
+    extension = ".mp4";
+    return "-c:v libx264 -preset ultrafast -threads 1";
+  }
+  extension = ".mkv";
+  return "-c:v ffv1 -threads 1";
+}
+
+// Writes a clip of two frames per source and shape into `dir`, and the ffmpeg
+// command line's decode of each to raw RGB: one ffmpeg process a few dozen clips.
+std::vector<Clip> make_clips(const fs::path& dir, const std::vector<Shape>& shapes, int frames) {
+  std::vector<Clip> clips;
+  for (const Source& source : kSources) {
+    for (const Shape& shape : shapes) {
+      std::string extension;
+      (void)encoder(source, shape, extension);
+      const std::string name = std::string(source.pix_fmt) + "-" + std::to_string(shape.width) +
+                               "x" + std::to_string(shape.height);
+      clips.push_back({source, shape, dir / (name + extension), dir / (name + ".raw")});
+    }
+  }
+  constexpr std::size_t kBatch = 96;
+  for (std::size_t first = 0; first < clips.size(); first += kBatch) {
+    const std::size_t end = std::min(clips.size(), first + kBatch);
+    std::string inputs, outputs, decode_inputs, decode_outputs;
+    for (std::size_t i = first; i < end; ++i) {
+      const Clip& c = clips[i];
+      const std::string index = std::to_string(i - first);
+      // testsrc2 draws at even sizes; an odd one is cropped from the next even size in RGB.
+      inputs += " -f lavfi -i testsrc2=size=" + std::to_string(c.shape.width + c.shape.width % 2) +
+                "x" + std::to_string(c.shape.height + c.shape.height % 2) +
+                ":rate=10,format=rgb24,crop=" + std::to_string(c.shape.width) + ":" +
+                std::to_string(c.shape.height) + ":0:0";
+      std::string extension;
+      outputs += " -map " + index + ":v -frames:v " + std::to_string(frames) + " -pix_fmt " +
+                 c.source.pix_fmt + " " + encoder(c.source, c.shape, extension) + " '" +
+                 c.file.string() + "'";
+      decode_inputs += " -i '" + c.file.string() + "'";
+      decode_outputs += " -map " + index + ":v -f rawvideo -pix_fmt " +
+                        (c.source.deep ? "rgb48le" : "rgb24") + " -sws_flags bicubic '" +
+                        c.raw.string() + "'";
+    }
+    EXPECT_TRUE(test::ffmpeg(inputs + outputs)) << "making clips from " << clips[first].file;
+    EXPECT_TRUE(test::ffmpeg(decode_inputs + decode_outputs))
+        << "decoding clips from " << clips[first].file;
+  }
+  return clips;
+}
+
+class VideoShapes : public ::testing::Test {
+ protected:
+  static constexpr int kFrames = 2;
+
+  // The clips are made once for every test of the program.
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(test::temp_dir());
+    std::vector<Shape> widths;
+    for (std::uint32_t w = 16; w <= 300; ++w) widths.push_back({w, 6 + w % 5});
+    every_width_ = new std::vector<Clip>(make_clips(*dir_, widths, kFrames));
+    common_ = new std::vector<Clip>(make_clips(*dir_, kCommonShapes, kFrames));
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete every_width_;
+    delete common_;
+    delete dir_;
+  }
+
+  // What the commands are run on: every common shape in the commonest format,
+  // and a portrait, an odd and a 4:2:2-breaking shape in every other.
+  static std::vector<Clip> command_clips() {
+    std::vector<Clip> out;
+    for (const Clip& c : *common_) {
+      const bool shape = (c.shape.width == 1080 && c.shape.height == 1920) ||
+                         (c.shape.width == 17 && c.shape.height == 13) ||
+                         (c.shape.width == 362 && c.shape.height == 204);
+      if (std::string(c.source.pix_fmt) == "yuv420p" || shape) out.push_back(c);
+    }
+    return out;
+  }
+
+  // The frames of the reference decode.
+  static std::vector<std::vector<std::byte>> reference_frames(const Clip& clip) {
+    const std::size_t bytes =
+        std::size_t{clip.shape.width} * clip.shape.height * 3 * (clip.source.deep ? 2 : 1);
+    std::ifstream in(clip.raw, std::ios::binary);
+    std::vector<std::vector<std::byte>> frames;
+    std::vector<std::byte> frame(bytes);
+    while (in.read(reinterpret_cast<char*>(frame.data()), static_cast<std::streamsize>(bytes))) {
+      frames.push_back(frame);
+    }
+    return frames;
+  }
+
+  static PixelFormat rgb(const Clip& clip) {
+    return {ChannelLayout::RGB, clip.source.deep ? SampleType::U16 : SampleType::U8};
+  }
+
+  static std::string label(const Clip& clip) {
+    return std::string(clip.source.pix_fmt) + " " + std::to_string(clip.shape.width) + "x" +
+           std::to_string(clip.shape.height);
+  }
+
+  // The frames VideoReader delivers equal the reference decode, byte for byte.
+  static void expect_decoded_as_ffmpeg(const Clip& clip) {
+    const auto expected = reference_frames(clip);
+    ASSERT_EQ(expected.size(), std::size_t{kFrames}) << label(clip);
+    VideoReader reader(clip.file);
+    VideoFrame frame;
+    std::size_t index = 0;
+    while (reader.next(frame)) {
+      ASSERT_LT(index, expected.size()) << label(clip);
+      ASSERT_EQ(frame.image.width, clip.shape.width) << label(clip);
+      ASSERT_EQ(frame.image.height, clip.shape.height) << label(clip);
+      ASSERT_EQ(frame.image.format, rgb(clip)) << label(clip);
+      ASSERT_TRUE(test::pixel_bytes_of(frame.image.view()) == expected[index])
+          << label(clip) << " frame " << index;
+      ++index;
+    }
+    EXPECT_EQ(index, expected.size()) << label(clip);
+  }
+
+  static fs::path* dir_;
+  static std::vector<Clip>* every_width_;
+  static std::vector<Clip>* common_;
+};
+
+fs::path* VideoShapes::dir_ = nullptr;
+std::vector<Clip>* VideoShapes::every_width_ = nullptr;
+std::vector<Clip>* VideoShapes::common_ = nullptr;
+
+TEST_F(VideoShapes, EveryWidthFrom16To300DecodesAsFfmpegDecodesIt) {
+  ASSERT_EQ(every_width_->size(), 285 * std::size(kSources));
+  for (const Clip& clip : *every_width_) expect_decoded_as_ffmpeg(clip);
+}
+
+TEST_F(VideoShapes, CommonAndOddShapesDecodeAsFfmpegDecodesThem) {
+  for (const Clip& clip : *common_) expect_decoded_as_ffmpeg(clip);
+}
+
+// `video` counts every frame as cpu-reference counts ffmpeg's decode of it.
+TEST_F(VideoShapes, VideoCommandCountsEveryShapeAsTheReferenceDecode) {
+  const Context cpu = Context::open("cpu");
+  for (const Clip& clip : command_clips()) {
+    const auto expected = reference_frames(clip);
+    const auto r = test::run_cli({"video", clip.file.string(), "--device", "cpu", "--no-progress"});
+    ASSERT_EQ(r.status, 0) << label(clip) << ": " << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::size_t index = 0;
+    while (std::getline(lines, line)) {
+      ASSERT_LT(index, expected.size()) << label(clip);
+      const Histogram want =
+          cpu.compute(ImageView::packed(expected[index].data(), clip.shape.width,
+                                        clip.shape.height, rgb(clip)),
+                      {}, RunOptions{Strategy::CpuReference});
+      const json row = json::parse(line);
+      for (Channel c : kAllChannels) {
+        const auto counts = want.counts(c);
+        const auto got = row["histograms"][std::string(to_string(c))].get<std::vector<std::uint64_t>>();
+        ASSERT_TRUE(std::equal(got.begin(), got.end(), counts.begin(), counts.end()))
+            << label(clip) << " " << to_string(c) << " frame " << index;
+      }
+      ++index;
+    }
+    EXPECT_EQ(index, expected.size()) << label(clip);
+  }
+}
+
+// `video --overlay` writes what the overlay of ffmpeg's decode encodes to:
+// the same encoder given the same frames, decoded again, gives the same bytes.
+TEST_F(VideoShapes, OverlayVideoOfEveryShapeIsTheOverlayOfTheReferenceDecode) {
+  const Context cpu = Context::open("cpu");
+  for (const Clip& clip : command_clips()) {
+    const std::uint32_t w = clip.shape.width / 2 * 2, h = clip.shape.height / 2 * 2;
+    const fs::path out = *dir_ / "overlay.mkv";
+    const auto r = test::run_cli({"video", clip.file.string(), "--overlay", "-o", out.string(),
+                                  "--device", "cpu", "--no-progress"});
+    if (w == 0 || h == 0) {
+      // A frame under 2x2 has no even overlay size.
+      EXPECT_NE(r.status, 0) << label(clip);
+      EXPECT_FALSE(fs::exists(out)) << label(clip);
+      continue;
+    }
+    ASSERT_EQ(r.status, 0) << label(clip) << ": " << r.err;
+    const fs::path want = *dir_ / "expected.mkv";
+    {
+      VideoWriter writer(want, w, h, VideoReader(clip.file).frame_rate());
+      for (const auto& frame : reference_frames(clip)) {
+        const ImageView view =
+            ImageView::packed(frame.data(), clip.shape.width, clip.shape.height, rgb(clip));
+        writer.write(draw_overlay_cpu(view, cpu.compute(view, {}, RunOptions{Strategy::Cpu}), w, h));
+      }
+      writer.finish();
+    }
+    const auto decoded = [&](const fs::path& file) {
+      const fs::path raw = *dir_ / (file.stem().string() + ".yuv");
+      EXPECT_TRUE(test::ffmpeg("-i '" + file.string() + "' -f rawvideo '" + raw.string() + "'"));
+      std::ifstream in(raw, std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    const std::string got = decoded(out), expected = decoded(want);
+    EXPECT_FALSE(expected.empty()) << label(clip);
+    EXPECT_TRUE(got == expected) << label(clip);
+    fs::remove(out);
+    fs::remove(want);
+  }
+}
+
+}  // namespace
+}  // namespace gpuhist
