@@ -7,12 +7,15 @@
 #include <sstream>
 #include <vector>
 
+#include "batch.hpp"
 #include "common_options.hpp"
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "inputs.hpp"
+#include "messages.hpp"
+#include "output_names.hpp"
 
 namespace gpuhist::cli {
 namespace {
@@ -134,13 +137,20 @@ std::optional<Adjustment> parse_adjustment(AdjustKind kind, const AdjustParams& 
   return a;
 }
 
-std::optional<bool> parse_apply(const std::string& apply, const Context& context) {
+std::optional<bool> parse_apply(const std::string& apply, const Context& context,
+                                const std::string& device, int& status) {
   if (!apply.empty() && apply != "cpu" && apply != "gpu") {
-    usage_error("unknown --apply '" + apply + "' (cpu, gpu)");
+    status = usage_error("unknown --apply '" + apply + "' (cpu, gpu)");
     return std::nullopt;
   }
   if (apply == "gpu" && context.device() == nullptr) {
-    usage_error("--apply gpu needs a Vulkan device, and none is in use");
+    // Asked for the GPU and there is none (3), unless the command line itself said --device cpu.
+    if (device == "cpu") {
+      status = usage_error("--apply gpu needs a Vulkan device, but --device cpu was given");
+    } else {
+      print_error("--apply gpu needs a Vulkan device, and none was found");
+      status = kExitDevice;
+    }
     return std::nullopt;
   }
   return apply == "gpu" ||
@@ -149,7 +159,6 @@ std::optional<bool> parse_apply(const std::string& apply, const Context& context
 
 CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
   args.kind = kind;
-  args.max_pixels = kDefaultMaxPixels;
   CLI::App* cmd = app.add_subcommand(std::string(to_string(kind)), verb_help(kind));
   cmd->add_option("inputs", args.inputs,
                   "Image files (8- or 16-bit samples) and folders (searched recursively)")
@@ -170,8 +179,7 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
       ->capture_default_str();
   cmd->add_option("--apply", args.apply,
                   "Who applies the tables: cpu or gpu (default: gpu on a hardware GPU, else cpu)");
-  cmd->add_option("--max-pixels", args.max_pixels, "Refuse images with more pixels than this")
-      ->capture_default_str();
+  add_read_options(cmd, args.read, args.formats);
   return cmd;
 }
 
@@ -181,41 +189,56 @@ int run_adjust(const AdjustArgs& args) {
   std::optional<Adjustment> adjustment =
       parse_adjustment(args.kind, args.params, counting->options.luma);
   if (!adjustment) return kExitUsage;
-  if (args.max_pixels == 0) return usage_error("--max-pixels must be at least 1");
+  ReadOptions read = args.read;
+  if (!parse_read_options(args.formats, read)) return kExitUsage;
   RunOptions run = counting->run;
   int status = kExitOk;
   std::optional<Context> context = open_for(args.device, run, status);
   if (!context) return status;
-  const std::optional<bool> on_gpu = parse_apply(args.apply, *context);
-  if (!on_gpu) return kExitUsage;
+  const std::optional<bool> on_gpu = parse_apply(args.apply, *context, args.device, status);
+  if (!on_gpu) return status;
   // The reference, counted once per bit depth of the images it is matched with.
   std::optional<Image> reference_image;
   std::map<SampleType, Histogram> references;
   if (args.kind == AdjustKind::Match) {
-    reference_image = load_option_image(args.reference, args.max_pixels, status);
+    reference_image = load_option_image(args.reference, read, status);
     if (!reference_image) return status;
   }
-  const InputList inputs = expand_inputs(args.inputs);
-  status = report_problems(inputs);
-  const bool several = inputs.files.size() > 1 || inputs.from_folder;
-  for (const auto& path : inputs.files) {
-    try {
-      const Image image = load_image(path, LoadOptions{args.max_pixels, true});
+  const InputList inputs = expand_inputs(args.inputs, read.formats);
+  BatchStatus batch;
+  batch.add(report_problems(inputs));
+  // Each output is written whole under a temporary name, so one may replace its own input.
+  const std::vector<std::filesystem::path> outputs =
+      output_names(args.output, inputs.files, inputs.files.size() > 1 || inputs.from_folder);
+  ReadOptions with_alpha = read;
+  with_alpha.alpha = true;
+  for (std::size_t i = 0; i < inputs.files.size(); ++i) {
+    const auto& path = inputs.files[i];
+    const bool go_on = batch.run(path, [&] {
+      const Image image = load_input(path, with_alpha);
       if (image.format.sample == SampleType::F32) {
         throw Error(ErrorKind::Input, path.string() +
                                           ": adjustments need 8- or 16-bit samples, and this "
                                           "image has " +
                                           to_string(image.format) + " pixels");
       }
+      const std::int32_t largest = image.format.sample == SampleType::U8 ? 255 : 65535;
+      if (adjustment->method == ThresholdMethod::Fixed &&
+          adjustment->kind == AdjustKind::Threshold && adjustment->threshold > largest) {
+        print_error(path.string() + ": --method " + std::to_string(adjustment->threshold) +
+                    " is above " + std::to_string(largest) + ", the largest " +
+                    (largest == 255 ? "8" : "16") + "-bit sample value");
+        batch.add(kExitUsage);
+        return;
+      }
       if (reference_image) {
         if (reference_image->format.sample != image.format.sample) {
           // Images of the reference's depth in the same batch are still matched.
-          std::cerr << "gpuhist: error: " << path.string()
-                    << ": the reference must have the image's bit depth ("
-                    << to_string(reference_image->format) << " against " << to_string(image.format)
-                    << ")\n";
-          status = kExitUsage;
-          continue;
+          print_error(path.string() + ": the reference must have the image's bit depth (" +
+                      to_string(reference_image->format) + " against " + to_string(image.format) +
+                      ")");
+          batch.add(kExitUsage);
+          return;
         }
         auto [it, added] = references.try_emplace(image.format.sample);
         if (added) {
@@ -229,19 +252,14 @@ int run_adjust(const AdjustArgs& args) {
       const std::optional<std::int32_t> threshold =
           adjust_image(*context, image.view(), *adjustment, out.bytes(), run, *on_gpu);
       if (threshold) {
-        std::cout << path.string() << ": threshold " << *threshold << " (" << args.params.method
-                  << ")\n";
+        std::cout << one_line(path.string()) << ": threshold " << *threshold << " ("
+                  << args.params.method << ")\n";
       }
-      save_image(output_for(args.output, path, several),
-                 out.view());
-    } catch (const Error& e) {
-      std::cerr << "gpuhist: error: " << e.what() << '\n';
-      status = exit_status(e.kind());
-      // A failed device fails every later file too; a bad argument is the same for all.
-      if (e.kind() == ErrorKind::Device || e.kind() == ErrorKind::InvalidArgument) break;
-    }
+      save_image(outputs[i], out.view());
+    });
+    if (!go_on) break;
   }
-  return status;
+  return batch.status();
 }
 
 }  // namespace gpuhist::cli

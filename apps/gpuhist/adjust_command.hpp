@@ -12,6 +12,8 @@
 
 #include "gpuhist/adjustment.hpp"
 
+#include "inputs.hpp"
+
 namespace gpuhist::cli {
 
 // The options that tune an adjustment, as given.
@@ -34,7 +36,8 @@ void add_adjust_options(CLI::App* cmd, std::optional<AdjustKind> kind, AdjustPar
 
 // Where the tables are applied: --apply cpu|gpu, by default the GPU when the
 // context has a hardware one. Prints why and returns nullopt for a bad value.
-[[nodiscard]] std::optional<bool> parse_apply(const std::string& apply, const Context& context);
+[[nodiscard]] std::optional<bool> parse_apply(const std::string& apply, const Context& context,
+                                              const std::string& device, int& status);
 
 struct AdjustArgs {
   AdjustKind kind = AdjustKind::Equalize;
@@ -45,8 +48,9 @@ struct AdjustArgs {
   std::string luma = "709";
   std::string strategy;  // counting; empty: the device's default
   std::string device = "auto";
-  std::string apply;             // cpu | gpu; empty: gpu on a hardware GPU
-  std::uint64_t max_pixels = 0;  // set from kDefaultMaxPixels
+  std::string apply;               // cpu | gpu; empty: gpu on a hardware GPU
+  ReadOptions read;                // --max-pixels, --isolate
+  std::string formats = "common";  // --formats
 };
 
 // Adds the verb's subcommand and its options to the app.

@@ -11,9 +11,17 @@
 
 namespace gpuhist::cli {
 
-int usage_error(const std::string& message) {
-  std::cerr << "gpuhist: error: " << message << '\n';
-  return kExitUsage;
+CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits =
+            !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || text.find_first_not_of('0') == std::string::npos) {
+          return "'" + text + "' is not a whole number from 1 up";
+        }
+        return {};
+      },
+      "N");
 }
 
 std::optional<Counting> parse_counting(std::uint32_t bins, const std::string& luma,

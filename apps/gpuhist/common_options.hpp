@@ -2,6 +2,8 @@
 // device, each failure printed as one line with its exit status.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,10 +11,13 @@
 
 #include "gpuhist/context.hpp"
 
+#include "messages.hpp"
+
 namespace gpuhist::cli {
 
-// Prints "gpuhist: error: MESSAGE" and returns the usage status.
-int usage_error(const std::string& message);
+// Checks an option's text is a whole number from 1 up, written in digits
+// (CLI11 would take "-1" for an unsigned option as its wrapped value).
+[[nodiscard]] CLI::Validator whole_number();
 
 // "5,25,99.9" -> {5, 25, 99.9}: numbers separated by commas, each finite and
 // within [low, high]; nullopt for an empty list, an empty item or anything else.

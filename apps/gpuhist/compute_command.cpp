@@ -1,17 +1,21 @@
 #include "compute_command.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
+#include "batch.hpp"
 #include "common_options.hpp"
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "gpuhist/output_file.hpp"
 #include "inputs.hpp"
+#include "messages.hpp"
+#include "output_names.hpp"
+#include "output_stream.hpp"
 #include "progress.hpp"
 #include "report_fields.hpp"
 #include "writers.hpp"
@@ -30,7 +34,6 @@ std::optional<OutputFormat> parse_format(const std::string& name) {
 }  // namespace
 
 CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
-  args.max_pixels = kDefaultMaxPixels;
   CLI::App* cmd =
       app.add_subcommand("compute", "Histograms and statistics of image files (default command)");
   cmd->add_option("files", args.inputs, "Image files and folders (searched recursively)")
@@ -38,7 +41,9 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
   cmd->add_option("--format", args.format, "Output format: table, json, csv or npy")
       ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
-  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")->capture_default_str();
+  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
+      ->capture_default_str()
+      ->check(whole_number());
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 (sRGB) or 601")
       ->capture_default_str();
   cmd->add_option(
@@ -49,8 +54,7 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
       ->capture_default_str();
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
       ->capture_default_str();
-  cmd->add_option("--max-pixels", args.max_pixels, "Refuse images with more pixels than this")
-      ->capture_default_str();
+  add_read_options(cmd, args.read, args.formats);
   cmd->add_flag("--merge", args.merge, "Also print the total over all files");
   cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");
   cmd->add_option("--plot", args.plot,
@@ -72,7 +76,8 @@ int run_compute(const ComputeArgs& args) {
   const auto chunk = parse_chunk_shape(args.chunk);
   if (!chunk) return usage_error("unknown --chunk '" + args.chunk + "' (256x1, 16x16)");
   run.chunk = *chunk;
-  if (args.max_pixels == 0) return usage_error("--max-pixels must be at least 1");
+  ReadOptions read = args.read;
+  if (!parse_read_options(args.formats, read)) return kExitUsage;
   ReportFields fields;
   if (!set_percentiles(args.percentiles, fields)) return kExitUsage;
   const bool with_fields = !fields.percentiles.empty() || !args.compare.empty();
@@ -88,20 +93,28 @@ int run_compute(const ComputeArgs& args) {
   // Every file is compared with the reference, so a reference that cannot be
   // counted stops the run before any file.
   Histogram reference;
-  status = set_reference(args.compare, *context, options, run, args.max_pixels, reference, fields);
+  status = set_reference(args.compare, *context, options, run, read, reference, fields);
   if (status != kExitOk) return status;
 
-  const InputList inputs = expand_inputs(args.inputs);
-  status = report_problems(inputs);
-  std::ofstream file;
-  if (!args.output.empty()) {
-    file.open(args.output, std::ios::binary | std::ios::trunc);
-    if (!file) {
-      std::cerr << "gpuhist: error: cannot write '" << args.output << "'\n";
-      return kExitOutput;
+  const InputList inputs = expand_inputs(args.inputs, read.formats);
+  // Outputs that are inputs would be emptied before they are read.
+  const std::vector<std::filesystem::path> plots =
+      output_names(args.plot, inputs.files, inputs.files.size() > 1);
+  for (const auto& path : inputs.files) {
+    if (!args.output.empty() && same_file(path, args.output)) {
+      return usage_error(args.output + ": the output is one of the inputs");
+    }
+    for (const auto& plot : plots) {
+      if (same_file(path, plot))
+        return usage_error(plot.string() + ": a --plot output is one of the inputs");
     }
   }
-  std::ostream& out = args.output.empty() ? std::cout : file;
+  BatchStatus batch;
+  batch.add(report_problems(inputs));
+  std::optional<OutputStream> output;
+  if (!batch.run(args.output, [&] { output.emplace(args.output); })) return batch.status();
+  if (!output) return batch.status();
+  std::ostream& out = output->stream();
   const auto writer = make_writer(*format, out, fields);
   writer->begin(inputs.files.size() != 1 || inputs.from_folder || args.merge);
 
@@ -113,32 +126,33 @@ int run_compute(const ComputeArgs& args) {
   for (std::size_t i = 0; i < inputs.files.size(); ++i) {
     const auto& path = inputs.files[i];
     progress.update(i, path.string());
-    try {
-      const Image image = load_input(path, args.max_pixels);
+    std::optional<Image> image;
+    const bool go_on = batch.run(path, [&] {
+      image = load_input(path, read);
       Entry entry;
       entry.file = path.string();
-      entry.width = image.width;
-      entry.height = image.height;
-      entry.format = image.format;
+      entry.width = image->width;
+      entry.height = image->height;
+      entry.format = image->format;
+      entry.alpha = image->alpha;
       entry.strategy = strategy;
-      entry.histogram = context->compute(image.view(), options, run);
-      if (!args.plot.empty()) {
-        write_report(*context, image, path.filename().string(), entry.histogram, DrawOptions{},
-                     output_for(args.plot, path, inputs.files.size() > 1));
-      }
+      entry.histogram = context->compute(image->view(), options, run);
       progress.clear();
+      warn_about_pages(path, *image);
       writer->write(entry);
       if (args.merge) {
         total.histogram += entry.histogram;
         ++merged;
       }
-    } catch (const Error& e) {
-      progress.clear();
-      std::cerr << "gpuhist: error: " << e.what() << '\n';
-      status = exit_status(e.kind());
-      // A failed device fails every later file too; a bad argument is the same for all.
-      if (e.kind() == ErrorKind::Device || e.kind() == ErrorKind::InvalidArgument) break;
-    }
+      // The histograms are out before the picture is drawn: a picture that
+      // cannot be written loses nothing else.
+      if (!plots.empty()) {
+        write_report(*context, *image, path.filename().string(), entry.histogram, DrawOptions{},
+                     plots[i]);
+      }
+    });
+    progress.clear();
+    if (!go_on) break;
   }
   progress.clear();
   if (args.merge && merged > 0) {
@@ -146,13 +160,8 @@ int run_compute(const ComputeArgs& args) {
     writer->write(total);
   }
   writer->end();
-  out.flush();
-  if (!out) {
-    std::cerr << "gpuhist: error: cannot write '"
-              << (args.output.empty() ? "<stdout>" : args.output) << "'\n";
-    return kExitOutput;
-  }
-  return status;
+  (void)batch.run(args.output, [&] { output->finish(); });
+  return batch.status();
 }
 
 }  // namespace gpuhist::cli

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "inputs.hpp"
+
 namespace gpuhist::cli {
 
 struct ComputeArgs {
@@ -18,7 +20,8 @@ struct ComputeArgs {
   std::string strategy;  // empty: the device's default
   std::string chunk = "256x1";
   std::string device = "auto";
-  std::uint64_t max_pixels = 0;  // set from kDefaultMaxPixels
+  ReadOptions read;                // --max-pixels, --isolate
+  std::string formats = "common";  // --formats
   bool merge = false;
   bool no_progress = false;
   std::string plot;         // report picture(s), as `draw --report`

@@ -5,14 +5,17 @@
 #include <optional>
 #include <sstream>
 
+#include "batch.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "gpuhist/output_file.hpp"
 #include "gpuhist/render.hpp"
 #include "gpuhist/report.hpp"
 #include "inputs.hpp"
+#include "output_names.hpp"
 
 namespace gpuhist::cli {
 namespace {
@@ -44,15 +47,6 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_overlay_size(const 
   return size;
 }
 
-std::filesystem::path output_for(const std::filesystem::path& output,
-                                 const std::filesystem::path& input, bool several) {
-  if (!several) return output;
-  std::filesystem::path out = output;
-  out.replace_filename(output.stem().string() + "-" + input.stem().string() +
-                       output.extension().string());
-  return out;
-}
-
 void write_report(const Context& context, const Image& image, const std::string& name,
                   const Histogram& histogram, const DrawOptions& style,
                   const std::filesystem::path& out) {
@@ -70,7 +64,6 @@ void write_report(const Context& context, const Image& image, const std::string&
 }
 
 CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
-  args.max_pixels = kDefaultMaxPixels;
   CLI::App* cmd = app.add_subcommand("draw", "Draw the histograms of images as PNG pictures");
   cmd->add_option("files", args.inputs, "Image files and folders")->required();
   cmd->add_option("-o,--output", args.output,
@@ -84,13 +77,14 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
   cmd->add_option("--renderer", args.renderer, "cpu or gpu (default: gpu when a device exists)");
   cmd->add_option("--background", args.background, "Background colour #RRGGBB")
       ->capture_default_str();
-  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")->capture_default_str();
+  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
+      ->capture_default_str()
+      ->check(whole_number());
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
       ->capture_default_str();
-  cmd->add_option("--max-pixels", args.max_pixels, "Refuse images with more pixels than this")
-      ->capture_default_str();
+  add_read_options(cmd, args.read, args.formats);
   cmd->add_flag("--report", args.report,
                 "One picture with the image, its RGB and its luminance histogram, labelled");
   return cmd;
@@ -122,7 +116,8 @@ int run_draw(const DrawArgs& args) {
   if (!args.renderer.empty() && args.renderer != "cpu" && args.renderer != "gpu") {
     return usage_error("unknown --renderer '" + args.renderer + "' (cpu, gpu)");
   }
-  if (args.max_pixels == 0) return usage_error("--max-pixels must be at least 1");
+  ReadOptions read = args.read;
+  if (!parse_read_options(args.formats, read)) return kExitUsage;
 
   std::optional<Context> context;
   try {
@@ -147,14 +142,21 @@ int run_draw(const DrawArgs& args) {
     return gpu_renderer ? context->draw(h, o) : draw_cpu(h, o);
   };
 
-  const InputList inputs = expand_inputs(args.inputs);
-  const bool several = inputs.files.size() > 1;
-  int status = report_problems(inputs);
-  for (const auto& path : inputs.files) {
-    try {
-      const Image image = load_input(path, args.max_pixels);
+  const InputList inputs = expand_inputs(args.inputs, read.formats);
+  const std::vector<std::filesystem::path> outputs =
+      output_names(args.output, inputs.files, inputs.files.size() > 1);
+  for (std::size_t i = 0; i < inputs.files.size(); ++i) {
+    if (same_file(inputs.files[i], outputs[i])) {
+      return usage_error(outputs[i].string() + ": the output is one of the inputs");
+    }
+  }
+  BatchStatus batch;
+  batch.add(report_problems(inputs));
+  for (std::size_t i = 0; i < inputs.files.size(); ++i) {
+    const auto& path = inputs.files[i];
+    const bool go_on = batch.run(path, [&] {
+      const Image image = load_input(path, read);
       const Histogram histogram = context->compute(image.view(), counting->options, run);
-      const std::filesystem::path out = output_for(args.output, path, several);
       if (args.report) {
         DrawOptions panel = options;
         panel.width = kReportPanelWidth;
@@ -163,19 +165,15 @@ int run_draw(const DrawArgs& args) {
         const Picture rgb = draw(histogram, panel);
         panel.channels = kDrawLuminance;
         const Picture luminance = draw(histogram, panel);
-        save_picture(out,
+        save_picture(outputs[i],
                      compose_report(image, path.filename().string(), rgb, luminance, args.bins));
       } else {
-        save_picture(out, draw(histogram, options));
+        save_picture(outputs[i], draw(histogram, options));
       }
-    } catch (const Error& e) {
-      std::cerr << "gpuhist: error: " << e.what() << '\n';
-      if (e.kind() == ErrorKind::Device) return kExitDevice;
-      if (e.kind() == ErrorKind::InvalidArgument) return kExitUsage;
-      status = e.kind() == ErrorKind::Output ? kExitOutput : kExitInput;
-    }
+    });
+    if (!go_on) break;
   }
-  return status;
+  return batch.status();
 }
 
 }  // namespace gpuhist::cli

@@ -13,6 +13,8 @@
 #include "gpuhist/context.hpp"
 #include "gpuhist/image_file.hpp"
 
+#include "inputs.hpp"
+
 namespace gpuhist::cli {
 
 struct DrawArgs {
@@ -27,7 +29,8 @@ struct DrawArgs {
   std::string luma = "709";
   std::string strategy;
   std::string device = "auto";
-  std::uint64_t max_pixels = 0;
+  ReadOptions read;                // --max-pixels, --isolate
+  std::string formats = "common";  // --formats
   bool report = false;
 };
 
@@ -44,9 +47,6 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_size(const std::str
 // An overlay's "WxH", 2x2 to kMaxDrawSize on each side; nullopt for anything else.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_overlay_size(const std::string& text);
 
-// OUT for one input; OUT-<stem>.ext for each of several.
-std::filesystem::path output_for(const std::filesystem::path& output,
-                                 const std::filesystem::path& input, bool several);
 int run_draw(const DrawArgs& args);
 
 }  // namespace gpuhist::cli

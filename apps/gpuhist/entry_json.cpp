@@ -4,6 +4,20 @@
 
 namespace gpuhist::cli {
 
+std::string file_format_name(PixelFormat format, bool alpha) {
+  std::string name = to_string(format);
+  if (!alpha) return name;
+  const std::size_t digits = name.find_first_of("0123456789");
+  std::string out = name.substr(0, digits);
+  out += 'a';
+  out += name.substr(digits);
+  return out;
+}
+
+std::string json_text(const nlohmann::ordered_json& value) {
+  return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 nlohmann::ordered_json entry_json(const Entry& entry, const ReportFields& fields) {
   nlohmann::ordered_json object;
   object["file"] = entry.file;
@@ -13,7 +27,8 @@ nlohmann::ordered_json entry_json(const Entry& entry, const ReportFields& fields
     object["width"] = entry.width;
     object["height"] = entry.height;
   }
-  if (entry.format) object["format"] = to_string(*entry.format);
+  if (entry.format) object["format"] = file_format_name(*entry.format, entry.alpha);
+  if (entry.alpha) object["alpha"] = "not counted";
   object["strategy"] = std::string(to_string(entry.strategy));
   object["bins"] = entry.histogram.bins();
   nlohmann::ordered_json histograms = nlohmann::ordered_json::object();

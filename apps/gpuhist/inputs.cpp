@@ -4,12 +4,39 @@
 #include <iostream>
 #include <system_error>
 
+#include "batch.hpp"
+#include "common_options.hpp"
+#include "decode_worker.hpp"
 #include "exit_codes.hpp"
+#include "messages.hpp"
 #include "quiet_stderr.hpp"
 
 namespace gpuhist::cli {
 
-InputList expand_inputs(const std::vector<std::string>& arguments) {
+namespace {
+
+// Adds the image files under `folder` to `found`, its subfolders too; a
+// folder that cannot be listed is a problem, and its siblings are still searched.
+void search(const std::filesystem::path& folder, FormatSet formats,
+            std::vector<std::filesystem::path>& found, std::vector<std::string>& problems) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(folder, ec);
+  std::vector<std::filesystem::path> subfolders;
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::error_code type;
+    if (it->is_directory(type)) {
+      if (!it->is_symlink(type)) subfolders.push_back(it->path());
+    } else if (it->is_regular_file(type) && has_image_extension(it->path(), formats)) {
+      found.push_back(it->path());
+    }
+  }
+  if (ec) problems.push_back(folder.string() + ": cannot list the folder: " + ec.message());
+  for (const auto& sub : subfolders) search(sub, formats, found, problems);
+}
+
+}  // namespace
+
+InputList expand_inputs(const std::vector<std::string>& arguments, FormatSet formats) {
   InputList list;
   for (const std::string& argument : arguments) {
     const std::filesystem::path path(argument);
@@ -20,14 +47,9 @@ InputList expand_inputs(const std::vector<std::string>& arguments) {
     }
     list.from_folder = true;
     std::vector<std::filesystem::path> found;
-    const auto options = std::filesystem::directory_options::skip_permission_denied;
-    for (auto it = std::filesystem::recursive_directory_iterator(path, options, ec);
-         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_regular_file(ec) && has_image_extension(it->path())) found.push_back(it->path());
-    }
-    if (ec) {
-      list.problems.push_back(argument + ": cannot list the folder: " + ec.message());
-    } else if (found.empty()) {
+    const std::size_t problems = list.problems.size();
+    search(path, formats, found, list.problems);
+    if (found.empty() && list.problems.size() == problems) {
       list.problems.push_back(argument + ": no image files in this folder");
     }
     std::sort(found.begin(), found.end());
@@ -43,20 +65,58 @@ int report_problems(const InputList& inputs) {
   return inputs.problems.empty() ? kExitOk : kExitInput;
 }
 
-Image load_input(const std::filesystem::path& path, std::uint64_t max_pixels) {
+Image load_input(const std::filesystem::path& path, const ReadOptions& options) {
+  const LoadOptions load{options.max_pixels, options.alpha, options.formats};
+  if (options.isolate || (options.formats == FormatSet::All && common_format_of(path).empty())) {
+    static DecodeWorker worker;
+    return worker.load(path, load);
+  }
   const QuietStderr quiet;
-  return load_image(path, LoadOptions{max_pixels});
+  return load_image(path, load);
 }
 
-std::optional<Image> load_option_image(const std::filesystem::path& path, std::uint64_t max_pixels,
-                                       int& status) {
-  try {
-    return load_input(path, max_pixels);
-  } catch (const Error& e) {
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
-    status = exit_status(e.kind());
-    return std::nullopt;
+void add_read_options(CLI::App* cmd, ReadOptions& options, std::string& formats) {
+  cmd->add_option("--max-pixels", options.max_pixels,
+                  "Refuse images with more pixels than this (checked before decoding)")
+      ->capture_default_str()
+      ->check(whole_number());
+  cmd->add_option("--formats", formats,
+                  "common: JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, DPX; all: "
+                  "also every other format the image library reads (less hardened; decoded in a "
+                  "separate process)")
+      ->capture_default_str();
+  cmd->add_flag(
+      "--isolate", options.isolate,
+      "Decode every file in a separate process, so a decoder that crashes costs one file");
+}
+
+bool parse_read_options(const std::string& formats, ReadOptions& options) {
+  if (formats != "common" && formats != "all") {
+    usage_error("unknown --formats '" + formats + "' (common, all)");
+    return false;
   }
+  options.formats = formats == "all" ? FormatSet::All : FormatSet::Common;
+  if (options.max_pixels == 0) {
+    usage_error("--max-pixels must be at least 1");
+    return false;
+  }
+  return true;
+}
+
+void warn_about_pages(const std::filesystem::path& path, const Image& image) {
+  if (image.more_pages) {
+    std::cerr << "gpuhist: warning: " << one_line(path.string())
+              << ": the file holds more than one page; the first is counted\n";
+  }
+}
+
+std::optional<Image> load_option_image(const std::filesystem::path& path,
+                                       const ReadOptions& options, int& status) {
+  BatchStatus batch;
+  std::optional<Image> image;
+  (void)batch.run(path, [&] { image = load_input(path, options); });
+  status = batch.status();
+  return image;
 }
 
 }  // namespace gpuhist::cli

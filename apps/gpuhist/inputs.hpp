@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "gpuhist/image_file.hpp"
 
 namespace gpuhist::cli {
@@ -20,20 +22,43 @@ struct InputList {
   std::vector<std::string> problems;
 };
 
-// Arguments that do not exist are kept, so that reading them reports the error.
-[[nodiscard]] InputList expand_inputs(const std::vector<std::string>& arguments);
+// Arguments that do not exist are kept, so that reading them reports the
+// error. Folders give the files whose extension is of a format of `formats`.
+[[nodiscard]] InputList expand_inputs(const std::vector<std::string>& arguments,
+                                      FormatSet formats = FormatSet::Common);
 
 // Prints each problem as an error line; kExitInput if there were any, else kExitOk.
 [[nodiscard]] int report_problems(const InputList& inputs);
 
+// How the image files of a command are read (--max-pixels, --formats,
+// --isolate).
+struct ReadOptions {
+  std::uint64_t max_pixels = kDefaultMaxPixels;
+  FormatSet formats = FormatSet::Common;
+  bool isolate = false;  // every file decoded in a separate process
+  bool alpha = false;    // RGBA files read with their alpha (to write it back)
+};
+
 // Reads one image file, with the image library's own messages to stderr
-// silenced (its errors come back as gpuhist::Error naming the file).
-[[nodiscard]] Image load_input(const std::filesystem::path& path, std::uint64_t max_pixels);
+// silenced (its errors come back as gpuhist::Error naming the file). Formats
+// outside the common set, and every file with `isolate`, are decoded in a
+// separate process (decode_worker.hpp): a decoder that crashes costs one file.
+[[nodiscard]] Image load_input(const std::filesystem::path& path, const ReadOptions& options);
+
+// Adds --max-pixels, --formats and --isolate to a command.
+void add_read_options(CLI::App* cmd, ReadOptions& options, std::string& formats);
+
+// Checks --max-pixels and --formats; on a bad value prints why and returns
+// false (the exit status is then kExitUsage).
+[[nodiscard]] bool parse_read_options(const std::string& formats, ReadOptions& options);
+
+// A warning on stderr when the file holds pages after the one counted.
+void warn_about_pages(const std::filesystem::path& path, const Image& image);
 
 // A picture an option names (a reference to match to), read as load_input
 // reads it; when it cannot be, its error is printed as one line, `status` is
 // set to the error's exit status and nullopt returned.
 [[nodiscard]] std::optional<Image> load_option_image(const std::filesystem::path& path,
-                                                     std::uint64_t max_pixels, int& status);
+                                                     const ReadOptions& options, int& status);
 
 }  // namespace gpuhist::cli

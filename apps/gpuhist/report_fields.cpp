@@ -40,11 +40,11 @@ bool set_percentiles(const std::string& list, ReportFields& fields) {
 }
 
 int set_reference(const std::string& path, const Context& context, const HistogramOptions& options,
-                  const RunOptions& run, std::uint64_t max_pixels, Histogram& reference,
+                  const RunOptions& run, const ReadOptions& read, Histogram& reference,
                   ReportFields& fields) {
   if (path.empty()) return kExitOk;
   try {
-    reference = context.compute(load_input(path, max_pixels).view(), options, run);
+    reference = context.compute(load_input(path, read).view(), options, run);
   } catch (const Error& e) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
     return exit_status(e.kind());

@@ -13,6 +13,7 @@
 #include "gpuhist/compare.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/histogram.hpp"
+#include "inputs.hpp"
 
 namespace gpuhist::cli {
 
@@ -31,7 +32,7 @@ struct ReportFields {
 // returns its exit status when that fails, else kExitOk.
 [[nodiscard]] int set_reference(const std::string& path, const Context& context,
                                 const HistogramOptions& options, const RunOptions& run,
-                                std::uint64_t max_pixels, Histogram& reference,
+                                const ReadOptions& read, Histogram& reference,
                                 ReportFields& fields);
 
 // {"count", "min", "max", "mean", "stddev", "median", "p1", "p99", "shadows",

@@ -8,14 +8,18 @@
 #include <optional>
 #include <sstream>
 
+#include "batch.hpp"
 #include "common_options.hpp"
 #include "counted_frames.hpp"
 #include "entry_json.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
+#include "gpuhist/output_file.hpp"
 #include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_file.hpp"
+#include "messages.hpp"
+#include "output_stream.hpp"
 #include "progress.hpp"
 #include "report_fields.hpp"
 #include "video_output.hpp"
@@ -102,12 +106,18 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
       ->required();
   cmd->add_option("--format", args.format, "jsonl or csv")->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
-  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")->capture_default_str();
+  cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
+      ->capture_default_str()
+      ->check(whole_number());
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
       ->capture_default_str();
   cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");
+  cmd->add_option("--max-pixels", args.max_pixels,
+                  "Refuse videos whose frames have more pixels than this")
+      ->capture_default_str()
+      ->check(whole_number());
   cmd->add_flag("--overlay", args.overlay,
                 "Write -o as a video with the RGB and luminance histograms drawn on every frame");
   cmd->add_option("--size", args.size, "Size WxH of the --overlay video (default: the input's)");
@@ -143,6 +153,10 @@ int run_video(const VideoArgs& args) {
       (!fields.percentiles.empty() || !args.compare.empty() || args.compare_previous)) {
     return usage_error("--percentiles and --compare go with rows, not --overlay or --adjust");
   }
+  if (!args.size.empty() && !writes_video) {
+    return usage_error(
+        "--size sets the size of a written video: it goes with --overlay or --adjust");
+  }
   if (args.compare_previous && !args.compare.empty()) {
     return usage_error("--compare and --compare-previous do not go together");
   }
@@ -152,27 +166,25 @@ int run_video(const VideoArgs& args) {
   if (!context) return open_status;
   const Strategy strategy = *run.strategy;
   Histogram reference;
-  open_status = set_reference(args.compare, *context, counting->options, run, kDefaultMaxPixels,
+  open_status = set_reference(args.compare, *context, counting->options, run, ReadOptions{},
                               reference, fields);
   if (open_status != kExitOk) return open_status;
 
+  if (!args.output.empty() && same_file(args.input, args.output)) {
+    return usage_error(args.output + ": the output is the input");
+  }
   std::optional<VideoReader> reader;
-  try {
-    reader.emplace(args.input);
-  } catch (const Error& e) {
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
-    return kExitInput;
+  BatchStatus batch;
+  if (!batch.run(args.input, [&] { reader.emplace(args.input, args.max_pixels); })) {
+    return batch.status();
   }
+  if (!reader) return batch.status();
   if (writes_video) return write_video(args, *context, *reader, counting->options, run);
-  std::ofstream file;
-  if (!args.output.empty()) {
-    file.open(args.output, std::ios::trunc);
-    if (!file) {
-      std::cerr << "gpuhist: error: cannot write '" << args.output << "'\n";
-      return kExitOutput;
-    }
+  std::optional<OutputStream> output;
+  if (!batch.run(args.output, [&] { output.emplace(args.output); }) || !output) {
+    return batch.status();
   }
-  std::ostream& out = args.output.empty() ? std::cout : file;
+  std::ostream& out = output->stream();
   const bool metrics = fields.reference != nullptr || args.compare_previous;
   if (args.format == "csv") csv_header(out, args.bins, fields, metrics);
   // With --compare-previous each row's reference is the frame before.
@@ -180,16 +192,16 @@ int run_video(const VideoArgs& args) {
   Histogram previous;
   if (args.compare_previous) row_fields.reference_file = "previous frame";
 
-  std::atomic<int> status = kExitOk;
+  std::atomic<int> rejected = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
-    std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
-    status = kExitInput;
+    print_error(args.input + ": " + cause);
+    rejected = kExitInput;
   };
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t estimate = reader->frame_estimate();
   Progress progress(estimate > 0 ? static_cast<std::size_t>(estimate) : 0, !args.no_progress);
   std::int64_t frames = 0;
-  try {
+  const bool counted_all = batch.run(args.input, [&] {
     // Decoding runs ahead on one thread and formatting behind on another,
     // while this one counts.
     DecodeAhead decoded(*reader, report_damage);
@@ -197,7 +209,7 @@ int run_video(const VideoArgs& args) {
       if (args.format == "csv") {
         csv_row(out, row, row_fields, metrics);
       } else {
-        out << frame_json(row, strategy, row_fields).dump() << '\n';
+        out << json_text(frame_json(row, strategy, row_fields)) << '\n';
       }
       if (args.compare_previous) {
         previous = std::move(row.histogram);
@@ -214,24 +226,22 @@ int run_video(const VideoArgs& args) {
     while (std::optional<VideoFrame> frame = decoded.next()) counted.push(std::move(*frame), row);
     counted.finish(row);
     rows.finish();
-  } catch (const Error& e) {
-    progress.clear();
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
-    return e.kind() == ErrorKind::Device ? kExitDevice : kExitInput;
-  }
+  });
   progress.clear();
-  out.flush();
-  if (!out) {
-    std::cerr << "gpuhist: error: cannot write the output\n";
-    return kExitOutput;
+  batch.add(rejected.load());
+  const std::int64_t errors = report_stream_errors(args.input, *reader, batch);
+  // The rows of a run that failed part-way are not left as if complete.
+  if (!counted_all) return batch.status();
+  if (!batch.run(args.output, [&] { output->finish(); }) || batch.status() == kExitOutput) {
+    return batch.status();
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::fprintf(stderr, "%lld frames in %.2f s (%.1f frames per second) with %s\n",
+  std::fprintf(stderr, "%lld frames in %.2f s (%.1f frames per second) with %s%s\n",
                static_cast<long long>(frames), seconds,
                seconds > 0 ? static_cast<double>(frames) / seconds : 0.0,
-               std::string(to_string(strategy)).c_str());
-  return status.load();
+               std::string(to_string(strategy)).c_str(), errors_note(errors).c_str());
+  return batch.status();
 }
 
 }  // namespace gpuhist::cli

@@ -13,6 +13,8 @@
 #include "gpuhist/context.hpp"
 #include "gpuhist/video_file.hpp"
 
+#include "gpuhist/image_file.hpp"
+
 namespace gpuhist::cli {
 
 struct VideoArgs {
@@ -24,7 +26,8 @@ struct VideoArgs {
   std::string strategy;
   std::string device = "auto";
   bool no_progress = false;
-  bool overlay = false;           // -o names an annotated video instead of the rows
+  std::uint64_t max_pixels = kDefaultMaxPixels;  // frames larger than this are refused
+  bool overlay = false;                          // -o names an annotated video instead of the rows
   std::string size;               // overlay video size WxH (default: the input's, made even)
   std::string renderer;           // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)
   std::string percentiles;        // extra percentiles of every frame, "5,95"

@@ -15,24 +15,26 @@
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "gpuhist/output_file.hpp"
 #include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_writer.hpp"
 #include "inputs.hpp"
+#include "messages.hpp"
 
 namespace gpuhist::cli {
 namespace {
 
 // Grey pixels (a thresholded frame) as RGB, for the video encoder.
 Image grey_to_rgb(const Image& grey) {
-  Image rgb =
-      Image::allocate(grey.width, grey.height, {ChannelLayout::RGB, grey.format.sample});
+  Image rgb = Image::allocate(grey.width, grey.height, {ChannelLayout::RGB, grey.format.sample});
   const std::size_t bytes = sample_bytes(grey.format.sample);
   const ImageView in = grey.view();
   for (std::uint32_t y = 0; y < grey.height; ++y) {
     const std::byte* from = in.row(y);
     std::byte* to = rgb.storage.data() + y * rgb.stride;
     for (std::size_t x = 0; x < grey.width; ++x) {
-      for (std::size_t c = 0; c < 3; ++c) std::memcpy(to + (x * 3 + c) * bytes, from + x * bytes, bytes);
+      for (std::size_t c = 0; c < 3; ++c)
+        std::memcpy(to + (x * 3 + c) * bytes, from + x * bytes, bytes);
     }
   }
   return rgb;
@@ -64,7 +66,9 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     return usage_error(std::string(args.overlay ? "--overlay" : "--adjust") +
                        " needs -o OUT (the video to write)");
   }
-  std::uint32_t width = reader.width() & ~1U, height = reader.height() & ~1U;
+  // Even sizes, as 4:2:0 video needs; a frame under 2 pixels is scaled up to 2.
+  std::uint32_t width = std::max(2U, reader.width() & ~1U);
+  std::uint32_t height = std::max(2U, reader.height() & ~1U);
   if (!args.size.empty()) {
     const auto size = parse_overlay_size(args.size);
     if (!size) return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
@@ -92,42 +96,61 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     const std::optional<Adjustment> adjustment =
         parse_adjustment(*kind, args.adjust_params, options.luma);
     if (!adjustment) return kExitUsage;
-    const std::optional<bool> on_gpu = parse_apply(args.apply, context);
-    if (!on_gpu) return kExitUsage;
+    int status = kExitOk;
+    const std::optional<bool> on_gpu = parse_apply(args.apply, context, args.device, status);
+    if (!on_gpu) return status;
     if ((*kind == AdjustKind::Match) != !args.reference.empty()) {
       return usage_error("--reference goes with --adjust match, and it needs one");
     }
     std::shared_ptr<const Image> reference;
     if (!args.reference.empty()) {
-      int status = kExitOk;
-      std::optional<Image> loaded = load_option_image(args.reference, kDefaultMaxPixels, status);
+      std::optional<Image> loaded = load_option_image(args.reference, ReadOptions{}, status);
       if (!loaded) return status;
       reference = std::make_shared<const Image>(std::move(*loaded));
     }
     edit.adjust = frame_adjuster(context, *adjustment, run, *on_gpu, reference);
   }
-  std::atomic<int> status = kExitOk;
+  if (same_file(args.input, args.output))
+    return usage_error(args.output + ": the output is the input");
+  BatchStatus batch;
+  std::atomic<int> rejected = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
-    std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
-    status = kExitInput;
+    print_error(args.input + ": " + cause);
+    rejected = kExitInput;
   };
-  try {
-    const auto start = std::chrono::steady_clock::now();
-    const OverlayResult result =
-        write_overlay_video(context, reader, args.output, width, height, options, run, gpu_renderer,
-                            report_damage, args.input, edit);
+  const auto start = std::chrono::steady_clock::now();
+  OverlayResult result;
+  const bool written = batch.run(args.input, [&] {
+    result = write_overlay_video(context, reader, args.output, width, height, options, run,
+                                 gpu_renderer, report_damage, args.input, edit);
+  });
+  batch.add(rejected.load());
+  const std::int64_t errors = report_stream_errors(args.input, reader, batch);
+  if (written && result.frames > 0) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "%lld frames written to %s (%s, %ux%u) in %.2f s\n",
-                 static_cast<long long>(result.frames), args.output.c_str(), result.codec.c_str(),
-                 width, height, seconds);
-  } catch (const Error& e) {
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
-    return e.kind() == ErrorKind::Output   ? kExitOutput
-           : e.kind() == ErrorKind::Device ? kExitDevice
-                                           : kExitInput;
+    std::fprintf(stderr, "%lld frames written to %s (%s, %ux%u) in %.2f s%s\n",
+                 static_cast<long long>(result.frames), one_line(args.output).c_str(),
+                 result.codec.c_str(), width, height, seconds, errors_note(errors).c_str());
   }
-  return status.load();
+  return batch.status();
+}
+
+std::int64_t report_stream_errors(const std::string& input, const VideoReader& reader,
+                                  BatchStatus& batch) {
+  const std::int64_t errors = reader.errors();
+  if (errors > 0) {
+    print_error(input + ": " + std::to_string(errors) + (errors == 1 ? " error" : " errors") +
+                " in the stream (the file may be truncated or damaged); the first: " +
+                reader.first_error());
+    batch.add(kExitInput);
+  }
+  return errors;
+}
+
+std::string errors_note(std::int64_t errors) {
+  if (errors == 0) return {};
+  return "; " + std::to_string(errors) + (errors == 1 ? " error" : " errors") + " in the stream";
 }
 
 OverlayResult write_overlay_video(const Context& context, VideoReader& reader,

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "batch.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/image_file.hpp"
@@ -45,6 +46,15 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
 [[nodiscard]] std::function<void(VideoFrame&)> frame_adjuster(
     const Context& context, Adjustment adjustment, const RunOptions& run, bool on_gpu,
     std::shared_ptr<const Image> reference);
+
+// Reports the errors the demuxer and decoder met in `reader` (a file that
+// ended early, damaged frames), if any, as one line with their count and the
+// first in FFmpeg's words, adding the input status to `batch`; returns the count.
+std::int64_t report_stream_errors(const std::string& input, const VideoReader& reader,
+                                  BatchStatus& batch);
+
+// What the closing line adds for `errors`: nothing, or "; N errors in the stream".
+[[nodiscard]] std::string errors_note(std::int64_t errors);
 
 // Writes the video `args` ask for (-o, --size, --renderer, --overlay,
 // --adjust and its options); returns the exit status.

@@ -24,7 +24,9 @@ class TableWriter final : public Writer {
     if (entry.files) {
       out_ << "  total of " << *entry.files << " files";
     } else {
-      out_ << "  " << entry.width << 'x' << entry.height << "  " << to_string(*entry.format);
+      out_ << "  " << entry.width << 'x' << entry.height << "  "
+           << file_format_name(*entry.format, entry.alpha);
+      if (entry.alpha) out_ << " (alpha not counted)";
     }
     out_ << "  " << entry.histogram.bins() << " bins  strategy " << to_string(entry.strategy)
          << '\n';
@@ -64,7 +66,7 @@ class TableWriter final : public Writer {
       } else if (item.value().is_number_float()) {
         cell = fixed(item.value().get<double>(), 3);
       } else {
-        cell = item.value().dump();
+        cell = json_text(item.value());
       }
       text += ' ' + pad(cell, width);
     }
@@ -105,7 +107,7 @@ class JsonWriter final : public Writer {
   }
   void write(const Entry& entry) override {
     if (many_ && count_ > 0) out_ << ",\n";
-    out_ << entry_json(entry, fields_).dump();
+    out_ << json_text(entry_json(entry, fields_));
     if (!many_) out_ << '\n';
     ++count_;
     out_.flush();

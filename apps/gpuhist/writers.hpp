@@ -22,6 +22,7 @@ struct Entry {
   std::uint32_t width = 0;  // 0 for a total
   std::uint32_t height = 0;
   std::optional<PixelFormat> format;  // absent for a total
+  bool alpha = false;                 // the file has alpha, which is never counted
   std::optional<std::size_t> files;   // number of files summed, for a total
   Strategy strategy = Strategy::Cpu;
   Histogram histogram;

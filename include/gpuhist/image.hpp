@@ -16,16 +16,18 @@ struct Image {
   std::uint32_t width = 0;
   std::uint32_t height = 0;
   PixelFormat format{};
-  std::size_t stride = 0;  // bytes from the start of one row to the next
-  PixelBuffer storage;     // `height` rows of `stride` bytes, aligned and padded
-  std::string codec;       // the reader's format name, e.g. "png"
+  std::size_t stride = 0;   // bytes from the start of one row to the next
+  PixelBuffer storage;      // `height` rows of `stride` bytes, aligned and padded
+  std::string codec;        // the reader's format name, e.g. "png"
+  bool alpha = false;       // the file has an alpha channel that these pixels leave out
+  bool more_pages = false;  // the file holds more pages (subimages) than the one read
 
   // An uninitialised image whose rows are `stride` bytes apart (tightly packed
   // when 0). Throws Error(InvalidArgument) for a stride shorter than a row or
   // not a multiple of the sample size, std::bad_alloc when the memory cannot be
   // had.
-  [[nodiscard]] static Image allocate(std::uint32_t width, std::uint32_t height,
-                                      PixelFormat format, std::size_t stride = 0);
+  [[nodiscard]] static Image allocate(std::uint32_t width, std::uint32_t height, PixelFormat format,
+                                      std::size_t stride = 0);
 
   [[nodiscard]] ImageView view() const noexcept {
     return {storage.data(), width, height, stride, format};

@@ -15,9 +15,21 @@ namespace gpuhist {
 
 inline constexpr std::uint64_t kDefaultMaxPixels = 1ULL << 28;  // 16384 x 16384
 
+// Which formats are read. Common: JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP,
+// PNM (PBM, PGM, PPM, PFM), Radiance HDR, Targa and DPX, by decoders that are
+// well kept and fuzzed (libjpeg-turbo, libpng, libtiff, libwebp, OpenEXR,
+// giflib, and OpenImageIO's own readers). All: also every other format
+// OpenImageIO reads (PSD, IFF, SGI, DICOM, JPEG 2000, HEIF, camera raw, ...),
+// whose readers are less hardened.
+enum class FormatSet : std::uint8_t { Common, All };
+
 struct LoadOptions {
-  std::uint64_t max_pixels = kDefaultMaxPixels;  // larger images are refused before decoding
+  // Larger images are refused before any pixel buffer is sized, and so are
+  // images whose samples as stored (every channel of the file) take more than
+  // max_pixels * 16 bytes.
+  std::uint64_t max_pixels = kDefaultMaxPixels;
   bool alpha = false;  // read a fourth channel as alpha (RGBA), to write it back out
+  FormatSet formats = FormatSet::Common;
 };
 
 // Reads the first subimage of a file into an Image of tightly packed rows.
@@ -26,15 +38,27 @@ struct LoadOptions {
 // 8- and 16-bit unsigned files keep their integer samples; every other sample
 // type arrives as float. Grey (and grey+alpha) files give Grey;
 // files with three or more channels give RGB (alpha and extra channels are
-// not counted, so they are not read), or RGBA with options.alpha and four or
-// more channels. Throws Error(Input) naming the cause
-// for a missing, unreadable, unsupported, truncated or corrupt file, a
-// zero-sized image, or one over max_pixels.
+// not counted, so they are not read: Image::alpha says the file had alpha),
+// or RGBA with options.alpha and four or more channels. The format is found
+// from the file's first bytes (Targa's, which has no signature, from the
+// extension), so a misnamed file is still read by the right decoder, and a
+// file of a format outside options.formats is refused before any decoder
+// sees it. Throws Error(Input) naming the cause for a missing, unreadable,
+// unsupported, truncated or corrupt file, a zero-sized image, one over the
+// limits (header sizes are checked before the decoder allocates for them:
+// GIF screens, DPX user data), or not enough memory for its pixels.
 [[nodiscard]] Image load_image(const std::filesystem::path& path, const LoadOptions& options = {});
 
-// True when the file name's extension is one the image library reads; used to
-// pick images out of folders.
-[[nodiscard]] bool has_image_extension(const std::filesystem::path& path);
+// The common format (OpenImageIO's name: "jpeg", "png", "tiff", "webp",
+// "openexr", "gif", "bmp", "pnm", "hdr", "targa", "dpx") a file holds, by its
+// first bytes or, for Targa, its extension; empty when it holds none of them
+// or cannot be read.
+[[nodiscard]] std::string common_format_of(const std::filesystem::path& path);
+
+// True when the file name's extension is one of a format the set reads; used
+// to pick images out of folders.
+[[nodiscard]] bool has_image_extension(const std::filesystem::path& path,
+                                       FormatSet formats = FormatSet::Common);
 
 // Writes integer pixels (8- or 16-bit grey, RGB or RGBA, alpha unassociated)
 // to a file whose format follows the extension; a format without 16-bit

@@ -23,8 +23,11 @@ struct VideoFrame {
 class VideoReader {
  public:
   // Opens the first video stream of a file. Throws Error(Input) naming the file
-  // for a missing or unreadable file, no video stream, or no decoder for it.
-  explicit VideoReader(const std::filesystem::path& path);
+  // for a missing or unreadable file, no video stream, no decoder for it, or
+  // frames of more than `max_pixels` (checked before any frame is decoded,
+  // and for every frame, whose size may change).
+  explicit VideoReader(const std::filesystem::path& path,
+                       std::uint64_t max_pixels = kDefaultMaxPixels);
   VideoReader(const VideoReader&) = delete;
   VideoReader& operator=(const VideoReader&) = delete;
   VideoReader(VideoReader&&) noexcept;
@@ -36,6 +39,11 @@ class VideoReader {
   [[nodiscard]] double frame_rate() const noexcept;            // 0 when unknown
   [[nodiscard]] std::int64_t frame_estimate() const noexcept;  // 0 when unknown
   [[nodiscard]] std::string codec() const;
+  // The errors the demuxer and decoder met so far (a file that ends early, a
+  // damaged slice the decoder concealed or a frame it dropped), and the first
+  // of them in FFmpeg's words. Nothing is printed while decoding.
+  [[nodiscard]] std::int64_t errors() const noexcept;
+  [[nodiscard]] std::string first_error() const;
 
   // Decodes the next frame into `frame`; false at the end of the stream. A
   // packet the decoder rejects is reported through `on_damage` (a one-line

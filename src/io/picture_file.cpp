@@ -1,17 +1,45 @@
+#include <OpenImageIO/filesystem.h>
 #include <OpenImageIO/imageio.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "gpuhist/output_file.hpp"
 
 namespace gpuhist {
 
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, std::string cause) {
+std::string message(std::string cause) {
   std::replace(cause.begin(), cause.end(), '\n', ' ');
-  throw Error(ErrorKind::Output, path.string() + ": cannot write: " + cause);
+  while (!cause.empty() && cause.back() == ' ') cause.pop_back();
+  return cause.empty() ? "the image library gave no reason" : cause;
+}
+
+// Encodes an image into `path` through OpenImageIO: into memory where the
+// format's writer takes it, so that every byte reaches the disk through
+// OutputFile's checked writes (a full disk is reported, not a short file),
+// otherwise into the temporary file directly. `pixels` writes the pixels into
+// the opened output; the file is complete or absent afterwards.
+template <typename WritePixels>
+void encode(const std::filesystem::path& path, const OIIO::ImageSpec& spec,
+            const WritePixels& pixels) {
+  auto out = OIIO::ImageOutput::create(path.string());
+  if (!out) output_failed(path, message(OIIO::geterror()));
+  OutputFile file(path);
+  const bool in_memory = out->supports("ioproxy") != 0;
+  std::vector<unsigned char> bytes;
+  OIIO::Filesystem::IOVecOutput memory(bytes);
+  if (in_memory && !out->set_ioproxy(&memory)) output_failed(path, message(out->geterror()));
+  // The target's name picks the format; the bytes go to memory or the temporary file.
+  if (!out->open(in_memory ? path.string() : file.path().string(), spec)) {
+    output_failed(path, message(out->geterror()));
+  }
+  if (!pixels(*out) || !out->close()) output_failed(path, message(out->geterror()));
+  if (in_memory) file.write(std::as_bytes(std::span(bytes)));
+  file.commit();
 }
 
 }  // namespace
@@ -21,8 +49,6 @@ void save_image(const std::filesystem::path& path, const ImageView& image) {
   if (image.format.sample == SampleType::F32) {
     throw Error(ErrorKind::InvalidArgument, "only 8- and 16-bit images are written");
   }
-  auto out = OIIO::ImageOutput::create(path.string());
-  if (!out) fail(path, OIIO::geterror());
   const OIIO::TypeDesc type =
       image.format.sample == SampleType::U8 ? OIIO::TypeDesc::UINT8 : OIIO::TypeDesc::UINT16;
   const int channels = static_cast<int>(channel_count(image.format.layout));
@@ -32,24 +58,19 @@ void save_image(const std::filesystem::path& path, const ImageView& image) {
     spec.alpha_channel = 3;
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
-  if (!out->open(path.string(), spec)) fail(path, out->geterror());
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
-  if (!out->write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride)) ||
-      !out->close()) {
-    fail(path, out->geterror());
-  }
+  encode(path, spec, [&](OIIO::ImageOutput& out) {
+    return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
+  });
 }
 
 void save_picture(const std::filesystem::path& path, const Picture& picture) {
-  auto out = OIIO::ImageOutput::create(path.string());
-  if (!out) fail(path, OIIO::geterror());
   const OIIO::ImageSpec spec(static_cast<int>(picture.width), static_cast<int>(picture.height), 3,
                              OIIO::TypeDesc::UINT8);
-  if (!out->open(path.string(), spec)) fail(path, out->geterror());
   // RGBA in memory, RGB in the file: a 4-byte step between pixels.
-  if (!out->write_image(OIIO::TypeDesc::UINT8, picture.rgba.data(), 4) || !out->close()) {
-    fail(path, out->geterror());
-  }
+  encode(path, spec, [&](OIIO::ImageOutput& out) {
+    return out.write_image(OIIO::TypeDesc::UINT8, picture.rgba.data(), 4);
+  });
 }
 
 }  // namespace gpuhist

@@ -9,7 +9,12 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <array>
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 
 #include "gpuhist/error.hpp"
 #include "io/av_error.hpp"
@@ -53,11 +58,48 @@ std::size_t scaled_stride(AVPixelFormat format, int width) {
   return linesizes[0] > 0 ? static_cast<std::size_t>(FFALIGN(linesizes[0], align)) : 0;
 }
 
+// Errors the demuxer and the decoder log (a file ended early, a damaged
+// slice), counted per reader: their contexts' `opaque` points here.
+struct Damage {
+  std::atomic<std::int64_t> errors{0};
+  std::mutex mutex;
+  std::string first;  // the first message, as FFmpeg wrote it
+};
+
+bool is_context(void* object, const char* class_name) {
+  if (object == nullptr) return false;
+  const AVClass* cls = *static_cast<const AVClass* const*>(object);
+  return cls != nullptr && cls->class_name != nullptr &&
+         std::strcmp(cls->class_name, class_name) == 0;
+}
+
+void count_errors(void* object, int level, const char* format, va_list args) {
+  if (level > AV_LOG_ERROR) return;
+  void* opaque = nullptr;
+  if (is_context(object, "AVFormatContext")) {
+    opaque = static_cast<AVFormatContext*>(object)->opaque;
+  } else if (is_context(object, "AVCodecContext")) {
+    opaque = static_cast<AVCodecContext*>(object)->opaque;
+  }
+  if (opaque == nullptr) return;
+  auto* damage = static_cast<Damage*>(opaque);
+  if (damage->errors.fetch_add(1) == 0) {
+    std::array<char, 512> text{};
+    std::vsnprintf(text.data(), text.size(), format, args);
+    std::string line = text.data();
+    while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+    const std::lock_guard lock(damage->mutex);
+    damage->first = line;
+  }
+}
+
 }  // namespace
 
 // Members in destruction order: scaler, frames, codec, then the container.
 struct VideoReader::Impl {
   std::filesystem::path path;
+  std::uint64_t max_pixels = 0;
+  Damage damage;  // outlives the contexts that point to it
   std::unique_ptr<AVFormatContext, FormatCloser> format;
   std::unique_ptr<AVCodecContext, CodecFreer> codec;
   std::unique_ptr<AVPacket, PacketFreer> packet{av_packet_alloc()};
@@ -72,10 +114,20 @@ struct VideoReader::Impl {
   [[noreturn]] void fail(const std::string& cause) const {
     throw Error(ErrorKind::Input, path.string() + ": " + cause);
   }
+  // Frames over the limit are refused before a buffer is sized for them.
+  void check_size(int width, int height) const {
+    const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
+    if (pixels > max_pixels) {
+      fail("frames of " + std::to_string(width) + "x" + std::to_string(height) + " = " +
+           std::to_string(pixels) + " pixels exceed the limit of " + std::to_string(max_pixels) +
+           " (--max-pixels)");
+    }
+  }
 
   // Converts the decoded frame to RGB8 or RGB16 samples.
   void convert(VideoFrame& out) {
     const AVFrame& f = *decoded;
+    check_size(f.width, f.height);
     const AVPixelFormat target = deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24;
     // The same conversion as the ffmpeg command line: bicubic, default colour space.
     scaler.reset(sws_getCachedContext(scaler.release(), f.width, f.height,
@@ -103,19 +155,30 @@ struct VideoReader::Impl {
     const AVRational base = format->streams[stream]->time_base;
     const std::int64_t pts =
         f.best_effort_timestamp != AV_NOPTS_VALUE ? f.best_effort_timestamp : 0;
-    out.time = static_cast<double>(pts) * av_q2d(base);
+    // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
+    out.time = static_cast<double>(pts) * base.num / base.den;
     out.index = delivered++;
   }
 };
 
-VideoReader::VideoReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>()) {
+VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pixels)
+    : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   s.path = path;
+  s.max_pixels = max_pixels;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) s.fail("no such file");
   if (std::filesystem::is_directory(path, ec)) s.fail("is a directory");
-  av_log_set_level(AV_LOG_QUIET);
-  AVFormatContext* raw = nullptr;
+  // Nothing is printed; errors are counted per reader.
+  static const bool logging = [] {
+    av_log_set_level(AV_LOG_ERROR);
+    av_log_set_callback(count_errors);
+    return true;
+  }();
+  (void)logging;
+  AVFormatContext* raw = avformat_alloc_context();
+  if (raw == nullptr) s.fail("out of memory");
+  raw->opaque = &s.damage;
   if (const int e = avformat_open_input(&raw, path.c_str(), nullptr, nullptr); e < 0) {
     s.fail("cannot read video: " + av_message(e));
   }
@@ -129,11 +192,13 @@ VideoReader::VideoReader(const std::filesystem::path& path) : impl_(std::make_un
   if (s.stream < 0 || decoder == nullptr) s.fail("no decoder for its video stream");
   s.codec.reset(avcodec_alloc_context3(decoder));
   if (!s.codec) s.fail("out of memory");
+  s.codec->opaque = &s.damage;
   avcodec_parameters_to_context(s.codec.get(), raw->streams[s.stream]->codecpar);
   if (const int e = avcodec_open2(s.codec.get(), decoder, nullptr); e < 0) {
     s.fail("cannot open the " + std::string(decoder->name) + " decoder: " + av_message(e));
   }
   if (s.codec->width <= 0 || s.codec->height <= 0) s.fail("video has zero size");
+  s.check_size(s.codec->width, s.codec->height);
   const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(s.codec->pix_fmt);
   s.deep = desc != nullptr && desc->comp[0].depth > 8;
 }
@@ -156,6 +221,13 @@ std::int64_t VideoReader::frame_estimate() const noexcept {
   return impl_->format->streams[impl_->stream]->nb_frames;
 }
 std::string VideoReader::codec() const { return impl_->codec->codec->name; }
+
+std::int64_t VideoReader::errors() const noexcept { return impl_->damage.errors.load(); }
+
+std::string VideoReader::first_error() const {
+  const std::lock_guard lock(impl_->damage.mutex);
+  return impl_->damage.first;
+}
 
 bool VideoReader::next(VideoFrame& frame,
                        const std::function<void(const std::string&)>& on_damage) {

@@ -8,8 +8,10 @@ extern "C" {
 }
 
 #include <cmath>
+#include <optional>
 
 #include "gpuhist/error.hpp"
+#include "gpuhist/output_file.hpp"
 #include "io/av_error.hpp"
 
 namespace gpuhist {
@@ -21,6 +23,8 @@ using io::av_message;
 
 struct VideoWriter::Impl {
   std::filesystem::path path;
+  // The file written: complete (committed by finish) or removed.
+  std::optional<OutputFile> file;
   AVFormatContext* format = nullptr;
   AVCodecContext* codec = nullptr;
   AVStream* stream = nullptr;
@@ -91,9 +95,7 @@ struct VideoWriter::Impl {
     av_frame_free(&frame);
     avcodec_free_context(&codec);
     if (format != nullptr) {
-      if (format->pb != nullptr && (format->oformat->flags & AVFMT_NOFILE) == 0) {
-        avio_closep(&format->pb);
-      }
+      if (format->pb != nullptr) avio_closep(&format->pb);
       avformat_free_context(format);
     }
   }
@@ -108,11 +110,24 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   if (width == 0 || height == 0 || width % 2 != 0 || height % 2 != 0) {
     s.fail("frame size must be even, got " + std::to_string(width) + "x" + std::to_string(height));
   }
-  s.check(avformat_alloc_output_context2(&s.format, nullptr, nullptr, path.c_str()),
-          "choosing a container");
+  const std::string extension = path.extension().string();
+  if (avformat_alloc_output_context2(&s.format, nullptr, nullptr, path.c_str()) < 0 ||
+      (s.format->oformat->flags & AVFMT_NOFILE) != 0) {
+    throw Error(ErrorKind::InvalidArgument,
+                path.string() + ": no video container is written for " +
+                    (extension.empty() ? std::string("names without an extension")
+                                       : "'" + extension + "' files") +
+                    " (use .mp4, .mkv, .mov or .avi)");
+  }
   const AVCodec* encoder = avcodec_find_encoder_by_name("libx264");
   if (encoder == nullptr) encoder = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
   if (encoder == nullptr) s.fail("no H.264 or MPEG-4 encoder");
+  if (avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL) != 1) {
+    throw Error(ErrorKind::InvalidArgument,
+                path.string() + ": the '" + extension + "' container does not hold " +
+                    (encoder->id == AV_CODEC_ID_H264 ? "H.264" : "MPEG-4") +
+                    " video (use .mp4, .mkv, .mov or .avi)");
+  }
   s.stream = avformat_new_stream(s.format, nullptr);
   s.codec = avcodec_alloc_context3(encoder);
   s.frame = av_frame_alloc();
@@ -157,9 +172,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
       s.audio_done = false;
     }
   }
-  if ((s.format->oformat->flags & AVFMT_NOFILE) == 0) {
-    s.check(avio_open(&s.format->pb, path.c_str(), AVIO_FLAG_WRITE), "opening the file");
-  }
+  s.file.emplace(path);
+  s.check(avio_open(&s.format->pb, s.file->path().c_str(), AVIO_FLAG_WRITE), "opening the file");
   s.check(avformat_write_header(s.format, nullptr), "writing the header");
   s.header_written = true;
   s.frame->format = s.codec->pix_fmt;
@@ -201,6 +215,9 @@ void VideoWriter::finish() {
   s.encode(nullptr);
   s.copy_audio(-1.0);
   s.check(av_write_trailer(s.format), "writing the trailer");
+  // Buffered bytes reach the file here: a full disk shows in the close.
+  s.check(avio_closep(&s.format->pb), "closing the file");
+  s.file->commit();
 }
 
 }  // namespace gpuhist

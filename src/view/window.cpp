@@ -1,7 +1,10 @@
 #include "view/window.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <string>
 #include <utility>
+#include <vector>
 
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
@@ -30,7 +33,8 @@ void init_glfw() {
                                        " (is there a display? set DISPLAY, or run under xvfb-run)");
   }
   if (glfwVulkanSupported() != GLFW_TRUE) {
-    throw Error(ErrorKind::Device, "the window system cannot show Vulkan output here");
+    throw Error(ErrorKind::Device,
+                "cannot draw to a window: the Vulkan loader (libvulkan.so.1) was not found");
   }
 }
 
@@ -60,7 +64,21 @@ std::vector<const char*> Window::required_extensions() {
   std::uint32_t count = 0;
   const char** names = glfwGetRequiredInstanceExtensions(&count);
   if (names == nullptr) {
-    throw Error(ErrorKind::Device, "the window system cannot show Vulkan output: " + glfw_error());
+    // GLFW names no cause when the instance lacks the surface extensions.
+    std::uint32_t available = 0;
+    vkEnumerateInstanceExtensionProperties(nullptr, &available, nullptr);
+    std::vector<VkExtensionProperties> extensions(available);
+    vkEnumerateInstanceExtensionProperties(nullptr, &available, extensions.data());
+    const bool surface = std::any_of(extensions.begin(), extensions.end(), [](const auto& e) {
+      return std::string(e.extensionName) == VK_KHR_SURFACE_EXTENSION_NAME;
+    });
+    throw Error(ErrorKind::Device,
+                surface ? "cannot draw to a window: no Vulkan driver offers the surface extension "
+                          "of this window system (" +
+                              glfw_error() + ")"
+                        : "cannot draw to a window: no Vulkan driver is installed (the Vulkan "
+                          "instance offers no VK_KHR_surface; install one, e.g. "
+                          "mesa-vulkan-drivers, or check VK_ICD_FILENAMES)");
   }
   return {names, names + count};
 }

@@ -1,0 +1,24 @@
+// Every error the command prints is one line on stderr, "gpuhist: error: ...".
+#pragma once
+
+#include <exception>
+#include <string>
+#include <string_view>
+
+namespace gpuhist::cli {
+
+// `text` with line breaks and other control characters (which file names may
+// hold) written as escapes, \n, \t or \xHH, so that it stays on one line.
+[[nodiscard]] std::string one_line(std::string_view text);
+
+// Prints "gpuhist: error: MESSAGE" as one line.
+void print_error(std::string_view message);
+
+// Prints the message and returns the usage status (2).
+int usage_error(std::string_view message);
+
+// What an exception that is not a gpuhist::Error says of a failure:
+// "not enough memory" for std::bad_alloc, its what() otherwise.
+[[nodiscard]] std::string describe(const std::exception& e);
+
+}  // namespace gpuhist::cli

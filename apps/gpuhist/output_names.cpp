@@ -1,0 +1,64 @@
+#include "output_names.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace gpuhist::cli {
+namespace {
+
+// The folders above `input`, nearest first.
+std::vector<std::string> folders(const std::filesystem::path& input) {
+  std::vector<std::string> out;
+  for (std::filesystem::path p = input.parent_path(); !p.empty() && p.has_filename();
+       p = p.parent_path()) {
+    out.push_back(p.filename().string());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> output_names(const std::filesystem::path& output,
+                                                const std::vector<std::filesystem::path>& inputs,
+                                                bool several) {
+  std::vector<std::filesystem::path> names;
+  if (output.empty()) return names;
+  if (!several && inputs.size() <= 1)
+    return std::vector<std::filesystem::path>(inputs.size(), output);
+  std::vector<std::string> labels;
+  for (const auto& input : inputs) labels.push_back(input.stem().string());
+  // Labels shared by several inputs take one more folder each round.
+  for (std::size_t depth = 0;; ++depth) {
+    std::map<std::string, std::size_t> uses;
+    for (const auto& label : labels) ++uses[label];
+    bool grew = false;
+    std::vector<std::string> next = labels;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (uses[labels[i]] < 2) continue;
+      const auto above = folders(inputs[i]);
+      if (depth < above.size()) {
+        next[i] = above[depth] + "-" + labels[i];
+        grew = true;
+      }
+    }
+    if (!grew) break;
+    labels = next;
+  }
+  // The same file twice, or folders with the same names: numbered in order.
+  std::set<std::string> taken;
+  for (auto& label : labels) {
+    std::string name = label;
+    for (std::size_t n = 2; taken.count(name) != 0; ++n) name = label + "-" + std::to_string(n);
+    taken.insert(name);
+    label = name;
+  }
+  for (const auto& label : labels) {
+    std::filesystem::path out = output;
+    out.replace_filename(output.stem().string() + "-" + label + output.extension().string());
+    names.push_back(out);
+  }
+  return names;
+}
+
+}  // namespace gpuhist::cli

@@ -1,0 +1,137 @@
+#include "gpuhist/output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <system_error>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist {
+namespace {
+
+// Temporary files not yet committed, for a signal handler to remove: a slot
+// is claimed, its name written, then marked in use; the handler reads only
+// slots in use.
+constexpr std::size_t kSlots = 64;
+constexpr std::size_t kNameBytes = 4096;
+struct Slot {
+  std::atomic<int> state{0};  // 0 free, 1 claimed, 2 in use
+  std::array<char, kNameBytes> name{};
+};
+std::array<Slot, kSlots> slots;
+
+int claim_slot(const std::string& name) {
+  if (name.size() >= kNameBytes) return -1;
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    int expected = 0;
+    if (slots[i].state.compare_exchange_strong(expected, 1)) {
+      std::memcpy(slots[i].name.data(), name.c_str(), name.size() + 1);
+      slots[i].state.store(2, std::memory_order_release);
+      return static_cast<int>(i);
+    }
+  }
+  return -1;  // more outputs at once than slots: still written safely, not removed on a signal
+}
+
+void release_slot(int slot) {
+  if (slot >= 0) slots[static_cast<std::size_t>(slot)].state.store(0, std::memory_order_release);
+}
+
+std::string cause_of(int error) { return std::generic_category().message(error); }
+
+// The permissions a new file gets: 0666 less the process's umask.
+mode_t new_file_mode() {
+  static const mode_t mode = [] {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    return static_cast<mode_t>(0666 & ~mask);
+  }();
+  return mode;
+}
+
+}  // namespace
+
+void output_failed(const std::filesystem::path& target, const std::string& cause) {
+  throw Error(ErrorKind::Output, target.string() + ": cannot write: " + cause);
+}
+
+OutputFile::OutputFile(const std::filesystem::path& target) : target_(target) {
+  struct stat info {};
+  if (::stat(target.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    if (S_ISDIR(info.st_mode)) output_failed(target, "is a directory");
+    in_place_ = true;
+    path_ = target;
+    return;
+  }
+  const std::filesystem::path folder = target.parent_path();
+  std::string name = ".";
+  name.append(target.filename().string()).append("-XXXXXX");
+  const std::string extension = target.extension().string();
+  name.append(extension);
+  std::string pattern = ((folder.empty() ? std::filesystem::path(".") : folder) / name).string();
+  const int fd = ::mkstemps(pattern.data(), static_cast<int>(extension.size()));
+  if (fd < 0) output_failed(target, cause_of(errno));
+  ::fchmod(fd, new_file_mode());
+  ::close(fd);
+  path_ = pattern;
+  slot_ = claim_slot(pattern);
+}
+
+OutputFile::~OutputFile() {
+  if (!committed_ && !in_place_) ::unlink(path_.c_str());
+  release_slot(slot_);
+}
+
+void OutputFile::write(std::span<const std::byte> bytes) {
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) output_failed(target_, cause_of(errno));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      output_failed(target_, cause_of(error));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  // A regular file's data is on the disk before it takes the target's name.
+  if (!in_place_ && ::fsync(fd) != 0) {
+    const int error = errno;
+    ::close(fd);
+    output_failed(target_, cause_of(error));
+  }
+  if (::close(fd) != 0 && errno != EINTR) output_failed(target_, cause_of(errno));
+}
+
+void OutputFile::commit() {
+  if (committed_) return;
+  committed_ = true;
+  if (in_place_) return;
+  if (::rename(path_.c_str(), target_.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(path_.c_str());
+    output_failed(target_, cause_of(error));
+  }
+}
+
+void remove_unfinished_outputs() noexcept {
+  for (Slot& slot : slots) {
+    if (slot.state.load(std::memory_order_acquire) == 2) ::unlink(slot.name.data());
+  }
+}
+
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
+}  // namespace gpuhist

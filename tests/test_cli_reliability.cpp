@@ -1,0 +1,406 @@
+// What gpuhist does with inputs and outputs that go wrong: decoders that
+// crash or are fed crafted headers, outputs that cannot be written or would
+// destroy an input, interrupted runs, damaged and truncated streams, and the
+// command line's mistakes. Every case checks the exit status, the one-line
+// message and what is left on disk.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpuhist/adjust.hpp"
+#include "gpuhist/adjustment.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/image_file.hpp"
+#include "support/run_cli.hpp"
+#include "support/synthetic_images.hpp"
+
+namespace gpuhist {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using test::expect_one_line_error;
+using test::run_cli;
+
+const fs::path kSource = GPUHIST_SOURCE_DIR;
+const fs::path kCoffee = kSource / "data/coffee.png";
+const fs::path kRocket = kSource / "data/rocket.jpg";
+const fs::path kFindings = kSource / "tests/fuzz/regressions";
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class Reliability : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = test::temp_dir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path path(const std::string& name) const { return dir_ / name; }
+  // The names in the folder, temporary files included.
+  std::vector<std::string> listing() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  fs::path copy(const fs::path& from, const std::string& name) const {
+    fs::copy_file(from, path(name), fs::copy_options::overwrite_existing);
+    return path(name);
+  }
+  fs::path dir_;
+};
+
+TEST_F(Reliability, AMistypedVerbIsAUsageErrorAndWritesNothing) {
+  const fs::path out = path("out.png");
+  const auto r = run_cli({"equalise", kCoffee.string(), "-o", out.string()});
+  EXPECT_EQ(r.status, 2);
+  expect_one_line_error(r, "did you mean equalize?");
+  EXPECT_FALSE(fs::exists(out));
+  // A file of that name is still counted.
+  copy(kCoffee, "equalise");
+  const auto file = run_cli({path("equalise").string(), "--device", "cpu"});
+  EXPECT_EQ(file.status, 0) << file.err;
+}
+
+TEST_F(Reliability, AnOutputThatIsAnInputIsRefusedAndTheInputKept) {
+  const fs::path image = copy(kCoffee, "same.png");
+  const std::string before = read_file(image);
+  const auto r = run_cli({"compute", image.string(), "-o", image.string(), "--device", "cpu"});
+  EXPECT_EQ(r.status, 2);
+  expect_one_line_error(r, "the output is one of the inputs");
+  EXPECT_EQ(read_file(image), before);
+
+  const fs::path clip = path("clip.mp4");
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 5 -pix_fmt yuv420p '" +
+                   clip.string() + "'"));
+  const std::string video = read_file(clip);
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, std::vector<std::string>{"--overlay"}}) {
+    std::vector<std::string> args = {"video",       clip.string(), "-o",
+                                     clip.string(), "--device",    "cpu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto v = run_cli(args);
+    EXPECT_EQ(v.status, 2) << v.err;
+    expect_one_line_error(v, "the output is the input");
+    EXPECT_EQ(read_file(clip), video);
+  }
+}
+
+// An adjustment may replace its input: the output is complete before it takes the name.
+TEST_F(Reliability, AnAdjustmentReplacesItsInputWhole) {
+  const fs::path image = copy(kCoffee, "photo.png");
+  const Image original = load_image(image);
+  const auto r = run_cli({"equalize", image.string(), "-o", image.string(), "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Histogram h = Context::open("cpu").compute(original.view(), tone_options(original.format),
+                                                   RunOptions{Strategy::CpuReference});
+  std::vector<std::byte> expected(original.view().pixel_count() * pixel_bytes(original.format));
+  apply_lut_cpu(original.view(), equalize_lut(h, original.format, ToneChannels::Luminance),
+                expected);
+  EXPECT_EQ(test::pixel_bytes_of(load_image(image).view()), expected);
+  EXPECT_EQ(listing(), std::vector<std::string>{"photo.png"});
+}
+
+TEST_F(Reliability, WritesToAFullDiskFailWithTheCauseAndLeaveNothingBehind) {
+  // Names whose extension picks the format, on a device that takes no byte.
+  for (const char* name : {"full.png", "full.jpg", "full.bmp", "full.tif"}) {
+    fs::create_symlink("/dev/full", path(name));
+  }
+  const std::vector<std::vector<std::string>> commands = {
+      {"compute", kCoffee.string(), "-o", "/dev/full", "--format", "json"},
+      {"draw", kCoffee.string(), "-o", path("full.png").string()},
+      {"draw", kCoffee.string(), "--report", "-o", path("full.bmp").string()},
+      {"equalize", kCoffee.string(), "-o", path("full.jpg").string()},
+      {"clahe", kRocket.string(), "-o", path("full.tif").string()},
+      {"compute", kCoffee.string(), "--plot", path("full.png").string()},
+  };
+  for (std::vector<std::string> args : commands) {
+    args.insert(args.end(), {"--device", "cpu"});
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 4) << args[0] << ": " << r.err;
+    expect_one_line_error(r, "No space left on device");
+  }
+  // Standard output too.
+  const std::string command = std::string("'") + GPUHIST_BINARY + "' compute '" + kCoffee.string() +
+                              "' --device cpu > /dev/full 2>/dev/null";
+  const int raw = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(raw), 4);
+}
+
+TEST_F(Reliability, APlotThatCannotBeWrittenKeepsTheHistograms) {
+  const fs::path out = path("rows.json");
+  // The first file's picture cannot be written, the second's can.
+  fs::create_symlink("/dev/full", path("plot-coffee.png"));
+  const auto r =
+      run_cli({"compute", kCoffee.string(), kRocket.string(), "--plot", path("plot.png").string(),
+               "-o", out.string(), "--format", "json", "--device", "cpu"});
+  EXPECT_EQ(r.status, 4) << r.err;
+  const json rows = json::parse(read_file(out));
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0]["file"], kCoffee.string());
+  EXPECT_EQ(rows[1]["file"], kRocket.string());
+  EXPECT_EQ(load_image(path("plot-rocket.png")).width, 768U);  // a report picture
+}
+
+// The most serious failure decides the status, whatever came after it.
+TEST_F(Reliability, AnOutputFailureIsNotHiddenByALaterUnreadableInput) {
+  fs::create_symlink("/dev/full", path("e-coffee.png"));
+  const auto r = run_cli({"equalize", kCoffee.string(), path("missing.png").string(), "-o",
+                          path("e.png").string(), "--device", "cpu"});
+  EXPECT_EQ(r.status, 4) << r.err;
+  EXPECT_NE(r.err.find("No space left"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("missing.png: no such file"), std::string::npos) << r.err;
+}
+
+TEST_F(Reliability, OutputsOfInputsWithTheSameNameDoNotOverwriteEachOther) {
+  fs::create_directories(path("c1"));
+  fs::create_directories(path("c2"));
+  fs::copy_file(kCoffee, path("c1/x.png"));
+  save_image(path("c2/x.png"), load_image(kRocket).view());
+  const auto r = run_cli({"equalize", path("c1/x.png").string(), path("c2/x.png").string(), "-o",
+                          path("e.png").string(), "--device", "cpu", "--channels", "each"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Image first = load_image(path("e-c1-x.png"));
+  const Image second = load_image(path("e-c2-x.png"));
+  EXPECT_EQ(first.width, 600U);
+  EXPECT_EQ(second.width, 640U);
+}
+
+TEST_F(Reliability, DecodersThatThrowCostOneFileAndTheJsonStaysWhole) {
+  const fs::path gif = kFindings / "gif-screen-65535-length-error.gif";
+  const fs::path exr = kFindings / "exr-8323104x21-25GB-alloc.exr";
+  const auto r = run_cli({"compute", kCoffee.string(), gif.string(), exr.string(), kRocket.string(),
+                          "--format", "json", "--device", "cpu"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  const json rows = json::parse(r.out);
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_NE(r.err.find(gif.string() + ": its GIF screen of 65535x65535"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(exr.string() + ": corrupt image: its header claims 8323104x21 pixels"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;
+}
+
+TEST_F(Reliability, UncommonFormatsAreOptInAndACrashingDecoderCostsOneFile) {
+  const fs::path iff = kFindings / "iff-negative-memcpy.iff";
+  const auto refused = run_cli({"compute", iff.string(), "--device", "cpu"});
+  EXPECT_EQ(refused.status, 1);
+  expect_one_line_error(refused, "iff files are not read by default (--formats all reads them)");
+  // A folder search takes the common formats only.
+  copy(iff, "a.iff");
+  copy(kCoffee, "b.png");
+  const auto folder = run_cli({"compute", dir_.string(), "--format", "json", "--device", "cpu"});
+  EXPECT_EQ(folder.status, 0) << folder.err;
+  EXPECT_EQ(json::parse(folder.out).size(), 1U);
+  // With --formats all the IFF reader runs, in a process of its own: its
+  // crash is that file's error, and the files after it are still counted.
+  const auto all = run_cli(
+      {"compute", dir_.string(), "--formats", "all", "--format", "json", "--device", "cpu"});
+  EXPECT_EQ(all.status, 1) << all.err;
+  expect_one_line_error(all, "a.iff: the image decoder crashed on it");
+  const json rows = json::parse(all.out);
+  ASSERT_EQ(rows.size(), 1U);
+  EXPECT_EQ(rows[0]["file"], path("b.png").string());
+  // --isolate decodes common formats in the separate process too, with the same counts.
+  const auto isolated = run_cli(
+      {"compute", path("b.png").string(), "--isolate", "--format", "json", "--device", "cpu"});
+  const auto direct =
+      run_cli({"compute", path("b.png").string(), "--format", "json", "--device", "cpu"});
+  ASSERT_EQ(isolated.status, 0) << isolated.err;
+  EXPECT_EQ(json::parse(isolated.out)["histograms"], json::parse(direct.out)["histograms"]);
+}
+
+TEST_F(Reliability, AFileIsReadByItsSignatureNotItsName) {
+  const fs::path misnamed = copy(kCoffee, "really-a-png.jpg");
+  const auto r = run_cli({"compute", misnamed.string(), "--format", "json", "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["width"], 600);
+  std::ofstream(path("notes.png")) << "not an image";
+  const auto text = run_cli({"compute", path("notes.png").string(), "--device", "cpu"});
+  EXPECT_EQ(text.status, 1);
+  expect_one_line_error(text, "not a png file (it does not start as one)");
+}
+
+TEST_F(Reliability, AlphaAndPagesAreReported) {
+  const test::TestImage rgba =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 17, 9, test::Content::Random, 3);
+  save_image(path("rgba.png"), rgba.view);
+  const auto table = run_cli({"compute", path("rgba.png").string(), "--device", "cpu"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("rgba8 (alpha not counted)"), std::string::npos) << table.out;
+  const auto j =
+      run_cli({"compute", path("rgba.png").string(), "--format", "json", "--device", "cpu"});
+  const json row = json::parse(j.out);
+  EXPECT_EQ(row["format"], "rgba8");
+  EXPECT_EQ(row["alpha"], "not counted");
+  EXPECT_EQ(row["stats"]["luminance"]["count"], 17 * 9);
+
+  ASSERT_EQ(std::system(("oiiotool --pattern constant:color=1,0,0 16x16 3 --pattern "
+                         "constant:color=0,1,0 16x16 3 --siappend -d uint8 -o '" +
+                         path("pages.tif").string() + "'")
+                            .c_str()),
+            0);
+  const auto pages = run_cli({"compute", path("pages.tif").string(), "--device", "cpu"});
+  EXPECT_EQ(pages.status, 0) << pages.err;
+  EXPECT_NE(pages.err.find("holds more than one page; the first is counted"), std::string::npos)
+      << pages.err;
+}
+
+TEST_F(Reliability, FileNamesThatAreNotUtf8OrHoldLineBreaks) {
+  const fs::path odd = copy(kCoffee, "caf\xE9.png");
+  const auto j =
+      run_cli({"compute", odd.string(), kRocket.string(), "--format", "json", "--device", "cpu"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  const json rows = json::parse(j.out);
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_NE(rows[0]["file"].get<std::string>().find("caf\xEF\xBF\xBD.png"), std::string::npos);
+  const auto r = run_cli({"compute", path("two\nlines.png").string(), "--device", "cpu"});
+  EXPECT_EQ(r.status, 1);
+  expect_one_line_error(r, "two\\nlines.png: no such file");
+  const auto long_name = run_cli({"compute", std::string(5000, 'a') + ".png", "--device", "cpu"});
+  EXPECT_EQ(long_name.status, 1);
+  expect_one_line_error(long_name, "file name too long");
+}
+
+TEST_F(Reliability, TruncatedAndDamagedStreamsAreReportedInEveryContainer) {
+  const fs::path mkv = kFindings / "mkv-truncated-half-exit0.mkv";
+  const auto r = run_cli({"video", mkv.string(), "--device", "cpu", "--no-progress"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(mkv.string() + ": 1 error in the stream"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("File ended prematurely"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("49 frames in"), std::string::npos) << r.err;
+  // A transport stream cut in half, and one with bytes overwritten in the middle.
+  const fs::path ts = path("full.ts");
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -c:v libx264 "
+                   "-pix_fmt yuv420p '" +
+                   ts.string() + "'"));
+  std::string bytes = read_file(ts);
+  std::ofstream(path("half.ts"), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  for (std::size_t at = bytes.size() / 4; at < bytes.size() * 3 / 4; at += 1777) bytes[at] ^= 0x5A;
+  std::ofstream(path("damaged.ts"), std::ios::binary) << bytes;
+  for (const char* name : {"half.ts", "damaged.ts"}) {
+    const auto v = run_cli({"video", path(name).string(), "--device", "cpu", "--no-progress"});
+    EXPECT_EQ(v.status, 1) << name << ": " << v.err;
+    EXPECT_NE(v.err.find(" in the stream (the file may be truncated or damaged)"),
+              std::string::npos)
+        << v.err;
+    EXPECT_NE(v.err.find(" in the stream\n"), std::string::npos) << v.err;  // the closing line
+  }
+  const auto whole = run_cli({"video", ts.string(), "--device", "cpu", "--no-progress"});
+  EXPECT_EQ(whole.status, 0) << whole.err;
+}
+
+// SIGINT leaves no half-written output: neither the target nor a temporary file.
+TEST_F(Reliability, AnInterruptedRunLeavesNothingHalfWritten) {
+  const fs::path clip = path("long.mp4");
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=640x360:rate=30 -t 20 -pix_fmt yuv420p "
+                   "-preset ultrafast '" +
+                   clip.string() + "'"));
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--overlay", "-o", path("out.mp4").string()},
+        std::vector<std::string>{"-o", path("rows.jsonl").string()}}) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      std::vector<std::string> args = {GPUHIST_BINARY, "video", clip.string(),
+                                       "--device",     "cpu",   "--no-progress"};
+      args.insert(args.end(), extra.begin(), extra.end());
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::freopen("/dev/null", "w", stderr);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    // Interrupted once its temporary file exists.
+    bool started = false;
+    for (int i = 0; i < 200 && !started; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      for (const auto& name : listing()) started = started || name.rfind(".", 0) == 0;
+    }
+    EXPECT_TRUE(started);
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it was interrupted";
+    EXPECT_EQ(WTERMSIG(status), SIGINT);
+    EXPECT_EQ(listing(), std::vector<std::string>{"long.mp4"});
+  }
+}
+
+TEST_F(Reliability, TheCommandLinesRoughEdges) {
+  // A threshold outside the samples' range.
+  const auto above = run_cli({"threshold", kCoffee.string(), "-o", path("t.png").string(),
+                              "--method", "300", "--device", "cpu"});
+  EXPECT_EQ(above.status, 2);
+  expect_one_line_error(above, "--method 300 is above 255");
+  EXPECT_FALSE(fs::exists(path("t.png")));
+  // --size without a written video.
+  const fs::path clip = path("c.mkv");
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=32x24:rate=10 -frames:v 3 -c:v ffv1 '" +
+                           clip.string() + "'"));
+  const auto size = run_cli({"video", clip.string(), "--size", "64x48", "--device", "cpu"});
+  EXPECT_EQ(size.status, 2);
+  expect_one_line_error(size, "--size sets the size of a written video");
+  // Negative and zero limits.
+  for (const char* value : {"-1", "0", "-99999999999999999999"}) {
+    const auto r = run_cli({"compute", kCoffee.string(), "--max-pixels", value, "--device", "cpu"});
+    EXPECT_EQ(r.status, 2) << value;
+    expect_one_line_error(r, "is not a whole number from 1 up");
+  }
+  // A 1x1 video gets a 2x2 overlay.
+  const fs::path dot = path("dot.nut");
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i color=c=red:size=1x1:rate=10,format=rgb24 -frames:v 3 "
+                   "-c:v rawvideo -pix_fmt rgb24 '" +
+                   dot.string() + "'"));
+  const auto overlay = run_cli({"video", dot.string(), "--overlay", "-o", path("dot.mp4").string(),
+                                "--device", "cpu", "--no-progress"});
+  EXPECT_EQ(overlay.status, 0) << overlay.err;
+  EXPECT_NE(overlay.err.find("3 frames written"), std::string::npos) << overlay.err;
+  // A container that does not take the video's codec.
+  const auto webm = run_cli(
+      {"video", clip.string(), "--overlay", "-o", path("x.webm").string(), "--device", "cpu"});
+  EXPECT_EQ(webm.status, 2);
+  expect_one_line_error(webm, "the '.webm' container does not hold");
+  EXPECT_FALSE(fs::exists(path("x.webm")));
+  // Times print in their shortest form.
+  const fs::path thirty = path("thirty.mkv");
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=16x16:rate=30 -frames:v 43 -c:v ffv1 '" +
+                           thirty.string() + "'"));
+  const auto rows = run_cli({"video", thirty.string(), "--device", "cpu", "--no-progress"});
+  EXPECT_NE(rows.out.find("\"frame\":42,\"time\":1.4,"), std::string::npos);
+}
+
+// "Asked for the GPU and there is none" is one status, 3, whichever option asked.
+TEST_F(Reliability, NoVulkanDeviceIsStatusThreeForEveryGpuRequest) {
+  ::setenv("VK_ICD_FILENAMES", "/nonexistent.json", 1);
+  ::setenv("VK_DRIVER_FILES", "/nonexistent.json", 1);
+  const auto strategy = run_cli({"compute", kCoffee.string(), "--strategy", "gpu"});
+  const auto apply =
+      run_cli({"equalize", kCoffee.string(), "-o", path("e.png").string(), "--apply", "gpu"});
+  ::unsetenv("VK_ICD_FILENAMES");
+  ::unsetenv("VK_DRIVER_FILES");
+  EXPECT_EQ(strategy.status, 3) << strategy.err;
+  EXPECT_EQ(apply.status, 3) << apply.err;
+  expect_one_line_error(apply, "--apply gpu needs a Vulkan device, and none was found");
+  EXPECT_FALSE(fs::exists(path("e.png")));
+}
+
+}  // namespace
+}  // namespace gpuhist
