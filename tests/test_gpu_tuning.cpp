@@ -2,7 +2,11 @@
 // counts: the benchmark may pick any of them as a device's default.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <set>
 #include <tuple>
+#include <vector>
 
 #include "cpu/reference.hpp"
 #include "support/compare.hpp"
@@ -101,11 +105,99 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Knobs, GpuTuningKnobs,
-                         ::testing::Combine(::testing::Values(0U, 1U, 3U),
-                                            ::testing::Values(0U, 5U), ::testing::Bool(),
-                                            ::testing::Bool(), ::testing::Bool(),
-                                            ::testing::Values(2U, 4U)));
+// Every setting of the knobs: 96 sets, each with pipelines of its own, which
+// the software device takes about twenty minutes to build from an empty
+// shader cache. A long test (scripts/test.sh --long).
+std::vector<Knobs> every_setting() {
+  std::vector<Knobs> all;
+  for (std::uint32_t copies : {0U, 1U, 3U}) {
+    for (std::uint32_t shift : {0U, 5U}) {
+      for (bool wide : {false, true}) {
+        for (bool uniform : {false, true}) {
+          for (bool interleave : {false, true}) {
+            for (std::uint32_t unroll : {2U, 4U}) {
+              all.emplace_back(copies, shift, wide, uniform, interleave, unroll);
+            }
+          }
+        }
+      }
+    }
+  }
+  return all;
+}
+
+// The settings as six values, each knob's by its place in its list.
+std::array<std::uint32_t, 6> levels(const Knobs& k) {
+  const auto& [copies, shift, wide, uniform, interleave, unroll] = k;
+  return {copies == 0 ? 0U : copies == 1 ? 1U : 2U, shift == 0 ? 0U : 1U, wide ? 1U : 0U,
+          uniform ? 1U : 0U, interleave ? 1U : 0U, unroll == 2 ? 0U : 1U};
+}
+
+// Every pair of values of every two knobs, as an index.
+std::vector<std::uint32_t> pairs_of(const Knobs& k) {
+  const auto v = levels(k);
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t a = 0; a < 6; ++a) {
+    for (std::uint32_t b = a + 1; b < 6; ++b) out.push_back(((a * 6 + b) * 3 + v[a]) * 3 + v[b]);
+  }
+  return out;
+}
+
+// Settings whose knobs switch on the same paths as the full product: every
+// pair of values of every two knobs (the derived settings below depend on
+// pairs and triples of them), chosen greedily from the product, then any set
+// that brings in a triple that decides a derived setting (packed counters,
+// rows of 32 pixels) not yet met.
+std::vector<Knobs> covering_settings() {
+  const std::vector<Knobs> all = every_setting();
+  std::set<std::uint32_t> uncovered;
+  for (const Knobs& k : all) {
+    for (std::uint32_t p : pairs_of(k)) uncovered.insert(p);
+  }
+  std::vector<Knobs> chosen;
+  while (!uncovered.empty()) {
+    std::size_t best = 0, best_count = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      std::size_t count = 0;
+      for (std::uint32_t p : pairs_of(all[i])) count += uncovered.count(p);
+      if (count > best_count) {
+        best = i;
+        best_count = count;
+      }
+    }
+    chosen.push_back(all[best]);
+    for (std::uint32_t p : pairs_of(all[best])) uncovered.erase(p);
+  }
+  // packed = shift 5 and wide == interleave; rows = wide and uniform == interleave.
+  const auto derived = [](const Knobs& k) {
+    const auto& [copies, shift, wide, uniform, interleave, unroll] = k;
+    return std::array<bool, 4>{shift == 5 && wide == interleave, !(shift == 5 && wide == interleave),
+                               wide && uniform == interleave, !(wide && uniform == interleave)};
+  };
+  for (std::size_t d = 0; d < 4; ++d) {
+    if (std::none_of(chosen.begin(), chosen.end(), [&](const Knobs& k) { return derived(k)[d]; })) {
+      chosen.push_back(*std::find_if(all.begin(), all.end(),
+                                     [&](const Knobs& k) { return derived(k)[d]; }));
+    }
+  }
+  return chosen;
+}
+
+TEST(GpuTuningCovering, EveryPairOfKnobValuesIsCounted) {
+  const std::vector<Knobs> chosen = covering_settings();
+  std::set<std::uint32_t> all_pairs, covered;
+  for (const Knobs& k : every_setting()) {
+    for (std::uint32_t p : pairs_of(k)) all_pairs.insert(p);
+  }
+  for (const Knobs& k : chosen) {
+    for (std::uint32_t p : pairs_of(k)) covered.insert(p);
+  }
+  EXPECT_EQ(covered, all_pairs);
+  EXPECT_LE(chosen.size(), 12U);  // what keeps the default suite fast on a software device
+}
+
+INSTANTIATE_TEST_SUITE_P(Covering, GpuTuningKnobs, ::testing::ValuesIn(covering_settings()));
+INSTANTIATE_TEST_SUITE_P(Full, GpuTuningKnobs, ::testing::ValuesIn(every_setting()));
 
 }  // namespace
 }  // namespace gpuhist

@@ -81,7 +81,9 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
       << "ffmpeg -vf histogram fps" << std::setw(15) << "equalize fps" << std::setw(12)
       << "clahe fps" << std::setw(24) << "ffmpeg -vf histeq fps" << '\n';
   int status = kExitOk;
-  for (const auto& [w, h] : dims) {
+  for (const auto& dim : dims) {
+    // Plain copies: lambdas below capture them (clang 14 captures no structured binding).
+    const std::uint32_t w = dim.first, h = dim.second;
     const fs::path clip = dir / ("clip-" + std::to_string(w) + "x" + std::to_string(h) + ".mp4");
     std::ostringstream make;
     make << "ffmpeg -nostdin -y -f lavfi -i testsrc2=size=" << w << 'x' << h

@@ -1,5 +1,6 @@
 #include "gpuhist/image_file.hpp"
 
+#include <OpenImageIO/filesystem.h>
 #include <OpenImageIO/imageio.h>
 
 #include <unistd.h>
@@ -10,10 +11,14 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "gpuhist/error.hpp"
 
@@ -88,9 +93,9 @@ std::uint32_t le32(const unsigned char* p) {
 }
 
 // The first bytes of a file, enough for every signature and the header
-// fields checked before decoding.
+// fields checked before decoding (an OpenEXR header's attributes among them).
 struct Head {
-  std::array<unsigned char, 64> bytes{};
+  std::array<unsigned char, 65536> bytes{};
   std::size_t size = 0;  // of `bytes` read
   [[nodiscard]] bool starts(std::string_view magic) const {
     return size >= magic.size() && std::memcmp(bytes.data(), magic.data(), magic.size()) == 0;
@@ -129,6 +134,141 @@ std::string sniff(const Head& h) {
   return {};
 }
 
+// What an OpenEXR header says of the first part's size: its data window,
+// the bytes of one pixel of all its channels, and its compression; nullopt
+// when the attributes cannot be walked within the bytes read (the reader
+// then judges the file itself).
+struct ExrSize {
+  std::int64_t width = 0, height = 0;
+  std::uint64_t pixel_bytes = 0;
+  int compression = -1;
+};
+
+// The size of a value of an OpenEXR attribute type of fixed size; 0 for the
+// types of any size (strings, channel lists, previews, unknown types).
+std::uint32_t exr_type_size(const std::string& type) {
+  static const std::map<std::string, std::uint32_t> sizes = {{"box2i", 16},
+                                                             {"box2f", 16},
+                                                             {"compression", 1},
+                                                             {"lineOrder", 1},
+                                                             {"envmap", 1},
+                                                             {"deepImageState", 1},
+                                                             {"float", 4},
+                                                             {"int", 4},
+                                                             {"double", 8},
+                                                             {"v2i", 8},
+                                                             {"v2f", 8},
+                                                             {"v2d", 16},
+                                                             {"v3i", 12},
+                                                             {"v3f", 12},
+                                                             {"v3d", 24},
+                                                             {"m33f", 36},
+                                                             {"m44f", 64},
+                                                             {"m33d", 72},
+                                                             {"m44d", 128},
+                                                             {"rational", 8},
+                                                             {"timecode", 8},
+                                                             {"keycode", 28},
+                                                             {"chromaticities", 32},
+                                                             {"tiledesc", 9}};
+  const auto it = sizes.find(type);
+  return it == sizes.end() ? 0 : it->second;
+}
+
+std::optional<ExrSize> exr_size(const std::filesystem::path& path, const Head& h,
+                                std::uintmax_t file_bytes) {
+  const unsigned char* p = h.bytes.data() + 8;
+  const unsigned char* end = h.bytes.data() + h.size;
+  const auto text = [&](std::string& out) {
+    const auto* zero =
+        static_cast<const unsigned char*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
+    if (zero == nullptr) return false;
+    out.assign(reinterpret_cast<const char*>(p), static_cast<std::size_t>(zero - p));
+    p = zero + 1;
+    return true;
+  };
+  ExrSize size;
+  bool window = false;
+  for (;;) {
+    std::string name, type;
+    if (p >= end || !text(name)) return std::nullopt;
+    if (name.empty()) break;  // the end of the header
+    if (!text(type) || end - p < 4) return std::nullopt;
+    const std::uint32_t length = le32(p);
+    p += 4;
+    // OpenEXR sizes each attribute's value from its length as it reads it.
+    if (length > file_bytes - static_cast<std::uintmax_t>(p - h.bytes.data())) {
+      fail(path,
+           "corrupt image: its OpenEXR attribute '" + name + "' runs past the end of the file");
+    }
+    if (static_cast<std::uint64_t>(end - p) < length) return std::nullopt;
+    // OpenEXR reads values of fixed-size types by their size, whatever the
+    // length says, and so would read the next attributes from elsewhere.
+    if (const std::uint32_t fixed = exr_type_size(type); fixed != 0 && fixed != length) {
+      fail(path, "corrupt image: its OpenEXR attribute '" + name + "' of type " + type + " has " +
+                     std::to_string(length) + " bytes, not " + std::to_string(fixed));
+    }
+    const unsigned char* value = p;
+    p += length;
+    if (name == "dataWindow" && type == "box2i" && length == 16) {
+      const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
+      size.width = std::int64_t{at(2)} - at(0) + 1;
+      size.height = std::int64_t{at(3)} - at(1) + 1;
+      window = true;
+    } else if (name == "compression" && type == "compression" && length == 1) {
+      size.compression = value[0];
+    } else if (name == "channels" && type == "chlist") {
+      // name, pixel type (0 uint, 1 half, 2 float), linear, reserved, x and y sampling.
+      const unsigned char* c = value;
+      const unsigned char* stop = value + length;
+      while (c < stop && *c != 0) {
+        const auto* zero = static_cast<const unsigned char*>(
+            std::memchr(c, 0, static_cast<std::size_t>(stop - c)));
+        if (zero == nullptr || stop - zero < 17) return std::nullopt;
+        size.pixel_bytes += le32(zero + 1) == 1 ? 2U : 4U;
+        c = zero + 17;
+      }
+    }
+  }
+  if (!window) fail(path, "corrupt image: its OpenEXR header has no data window");
+  return size;
+}
+
+// A JPEG file's bytes without its APP1..APP13, APP15 and comment segments
+// (Exif, XMP, IPTC, ICC profiles, comments), which the pixels do not depend
+// on: JFIF (APP0) and Adobe's colour transform (APP14) are kept, and so is
+// everything from the start of the scan on. Segments that stop making sense
+// before the scan end the copy there: the decoder then finds it truncated.
+std::vector<unsigned char> without_jpeg_metadata(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(in),
+                                         std::istreambuf_iterator<char>()};
+  std::vector<unsigned char> out(bytes.begin(),
+                                 bytes.begin() + std::min<std::ptrdiff_t>(2, std::ssize(bytes)));
+  std::size_t at = 2;
+  while (at + 4 <= bytes.size() && bytes[at] == 0xFF) {
+    const unsigned char marker = bytes[at + 1];
+    if (marker == 0xFF) {  // fill byte
+      ++at;
+      continue;
+    }
+    const bool standalone = marker == 0x01 || (marker >= 0xD0 && marker <= 0xD9);
+    const std::size_t length = standalone ? 0 : (std::size_t{bytes[at + 2]} << 8 | bytes[at + 3]);
+    if (!standalone && (length < 2 || at + 2 + length > bytes.size())) break;
+    const bool metadata = (marker >= 0xE1 && marker <= 0xEF && marker != 0xEE) || marker == 0xFE;
+    const std::size_t end = at + 2 + length;
+    if (!metadata)
+      out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                 bytes.begin() + static_cast<std::ptrdiff_t>(end));
+    at = end;
+    if (marker == 0xDA) {  // start of scan: the entropy-coded data follows, as it is
+      out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.end());
+      break;
+    }
+  }
+  return out;
+}
+
 // Sizes a header claims that a decoder would allocate for before reading a
 // pixel: refused here when they exceed the limits or the file itself.
 void check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
@@ -140,6 +280,47 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       fail(path, "its GIF screen of " + std::to_string(w) + "x" + std::to_string(sh) + " = " +
                      std::to_string(w * sh) + " pixels exceeds the limit of " +
                      std::to_string(max_pixels) + " (--max-pixels)");
+    }
+  }
+  if (format == "openexr") {
+    // OpenEXR sizes its decompression buffers from the data window as it opens the file.
+    if (const std::optional<ExrSize> exr = exr_size(path, h, file_bytes)) {
+      if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
+      const auto pixels =
+          static_cast<std::uint64_t>(exr->width) * static_cast<std::uint64_t>(exr->height);
+      if (pixels > max_pixels || pixels * exr->pixel_bytes / 16 > max_pixels) {
+        fail(path, std::to_string(exr->width) + "x" + std::to_string(exr->height) + " pixels of " +
+                       std::to_string(exr->pixel_bytes) + " bytes exceed the limit of " +
+                       std::to_string(max_pixels) + " pixels (x 16 bytes) (--max-pixels)");
+      }
+      // No compression; RLE or B44; ZIP, ZIPS or PXR24 (the others are not bounded).
+      const std::uint64_t expansion =
+          exr->compression == 0                                                     ? 16
+          : exr->compression == 1 || exr->compression == 6 || exr->compression == 7 ? 1024
+          : exr->compression == 2 || exr->compression == 3 || exr->compression == 5 ? 4096
+                                                                                    : 0;
+      if (expansion != 0 && pixels * exr->pixel_bytes > file_bytes * expansion + (1U << 20)) {
+        fail(path, "corrupt image: its header claims " + std::to_string(exr->width) + "x" +
+                       std::to_string(exr->height) + " pixels, more than its " +
+                       std::to_string(file_bytes) + " bytes can hold");
+      }
+    }
+  }
+  if (format == "png") {
+    // libpng allocates each chunk's claimed length before reading it.
+    std::ifstream in(path, std::ios::binary);
+    std::uint64_t at = 8;
+    while (at + 12 <= file_bytes) {
+      std::array<unsigned char, 8> chunk{};
+      in.seekg(static_cast<std::streamoff>(at));
+      if (!in.read(reinterpret_cast<char*>(chunk.data()), 8)) break;
+      const std::uint64_t length = be32(chunk.data());
+      if (length > 0x7FFFFFFFU || at + 12 + length > file_bytes) {
+        fail(path, "corrupt image: a PNG chunk claims " + std::to_string(length) +
+                       " bytes, past the end of the file");
+      }
+      if (std::memcmp(chunk.data() + 4, "IEND", 4) == 0) break;
+      at += 12 + length;
     }
   }
   if (format == "dpx" && h.size >= 36) {
@@ -218,12 +399,24 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   OIIO::ImageSpec config;
   config.attribute("oiio:UnassociatedAlpha", 1);
   std::unique_ptr<OIIO::ImageInput> input;
+  // A JPEG is decoded from a copy without its metadata segments, whose
+  // parsers in the image library are not hardened (an IPTC block overran a
+  // buffer there); the pixels do not depend on them.
+  std::vector<unsigned char> stripped;
+  std::optional<OIIO::Filesystem::IOMemReader> memory;
+  if (format == "jpeg") {
+    stripped = without_jpeg_metadata(path);
+    memory.emplace(stripped.data(), stripped.size());
+  }
   if (format.empty()) {
     input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try
   } else {
     // Only the reader of the format the signature shows.
     input = OIIO::ImageInput::create(format);
     OIIO::ImageSpec opened;
+    if (input && memory && !input->set_ioproxy(&*memory)) {
+      fail(path, "cannot read image: " + one_line(input->geterror()));
+    }
     if (input && !input->open(path.string(), opened, config)) {
       const std::string cause = one_line(input->geterror());
       fail(path, "cannot read image: " + cause);
@@ -284,8 +477,14 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   const int channels = static_cast<int>(channel_count(layout));
   bool ok = false;
   try {
-    ok = input->read_image(0, 0, 0, channels, type_desc(pixel_format.sample), image.storage.data(),
-                           OIIO::AutoStride, static_cast<OIIO::stride_t>(image.stride));
+    // Samples stored as they are wanted are read straight into the rows
+    // (TypeDesc::UNKNOWN); asking for a type makes OpenImageIO convert
+    // through a buffer of some 64 MB, whatever the image's size.
+    const OIIO::TypeDesc wanted = type_desc(pixel_format.sample);
+    const bool native = spec.format == wanted && spec.channelformats.empty();
+    ok = input->read_image(0, 0, 0, channels, native ? OIIO::TypeDesc::UNKNOWN : wanted,
+                           image.storage.data(), OIIO::AutoStride,
+                           static_cast<OIIO::stride_t>(image.stride));
   } catch (const std::bad_alloc&) {
     fail(path, "not enough memory to decode it");
   } catch (const std::exception& e) {

@@ -85,7 +85,11 @@ void count_errors(void* object, int level, const char* format, va_list args) {
   auto* damage = static_cast<Damage*>(opaque);
   if (damage->errors.fetch_add(1) == 0) {
     std::array<char, 512> text{};
+    // FFmpeg's own format string, as FFmpeg's default callback prints it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
     std::vsnprintf(text.data(), text.size(), format, args);
+#pragma GCC diagnostic pop
     std::string line = text.data();
     while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
     const std::lock_guard lock(damage->mutex);

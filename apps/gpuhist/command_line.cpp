@@ -1,0 +1,129 @@
+#include "command_line.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <system_error>
+
+#include "exit_codes.hpp"
+#include "gpuhist/version.hpp"
+#include "messages.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+const std::set<std::string>& verbs() {
+  static const std::set<std::string> names = {"compute",   "devices",   "bench",    "draw",
+                                              "video",     "view",      "equalize", "clahe",
+                                              "autolevel", "threshold", "match"};
+  return names;
+}
+
+// Levenshtein distance: how many letters to add, remove or change.
+std::size_t edits(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string meant_verb(const std::string& word) {
+  for (const std::string& verb : verbs()) {
+    if (edits(word, verb) <= (verb.size() >= 5 ? 2U : 1U)) return verb;
+  }
+  return {};
+}
+
+namespace {
+
+// `compute` is the default verb: `gpuhist photo.jpg` means `gpuhist compute
+// photo.jpg`. A first argument that is no file but a verb mistyped is a usage
+// error (nullopt, printed here), so that nothing is read or written.
+std::optional<std::vector<std::string>> with_default_verb(std::vector<std::string> args) {
+  static const std::set<std::string> top_level = {"-h", "--help", "--version"};
+  if (args.empty() || verbs().count(args.front()) != 0 || top_level.count(args.front()) != 0) {
+    return args;
+  }
+  std::error_code ec;
+  const std::string& first = args.front();
+  if (!std::filesystem::exists(first, ec) && first.find_first_of("./") == std::string::npos) {
+    if (const std::string verb = meant_verb(first); !verb.empty()) {
+      usage_error("unknown verb '" + first + "' (did you mean " + verb + "? see gpuhist --help)");
+      return std::nullopt;
+    }
+  }
+  args.insert(args.begin(), "compute");
+  return args;
+}
+
+}  // namespace
+
+CommandLine::CommandLine() {
+  app_.set_version_flag("--version", std::string("gpuhist ") + kVersion);
+  app_.require_subcommand(1);
+  compute_cmd_ = add_compute_command(app_, compute_);
+  devices_cmd_ = add_devices_command(app_, devices_);
+  bench_cmd_ = add_bench_command(app_, bench_, video_bench_);
+  draw_cmd_ = add_draw_command(app_, draw_);
+  video_cmd_ = add_video_command(app_, video_);
+  view_cmd_ = add_view_command(app_, view_);
+  for (std::size_t i = 0; i < kAdjustKinds.size(); ++i) {
+    adjust_cmds_[i] = add_adjust_command(app_, kAdjustKinds[i], adjust_[i]);
+  }
+}
+
+std::optional<int> CommandLine::parse(const std::vector<std::string>& arguments) {
+  std::optional<std::vector<std::string>> with_verb = with_default_verb(arguments);
+  if (!with_verb) return kExitUsage;
+  std::vector<std::string> args = std::move(*with_verb);
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
+  try {
+    app_.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app_.help();
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << app_.version() << '\n';
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      // A subcommand's --help.
+      for (CLI::App* sub :
+           {compute_cmd_, devices_cmd_, bench_cmd_, draw_cmd_, video_cmd_, view_cmd_}) {
+        if (sub->parsed()) std::cout << sub->help();
+      }
+      for (CLI::App* cmd : adjust_cmds_) {
+        if (cmd->parsed()) std::cout << cmd->help();
+      }
+      return kExitOk;
+    }
+    return usage_error(std::string(e.what()) + " (see gpuhist --help)");
+  }
+  return std::nullopt;
+}
+
+int CommandLine::run() const {
+  if (compute_cmd_->parsed()) return run_compute(compute_);
+  if (devices_cmd_->parsed()) return run_devices(devices_);
+  if (bench_cmd_->parsed()) return run_bench_command(bench_, video_bench_);
+  if (draw_cmd_->parsed()) return run_draw(draw_);
+  if (video_cmd_->parsed()) return run_video(video_);
+  if (view_cmd_->parsed()) return run_view(view_);
+  for (std::size_t i = 0; i < adjust_cmds_.size(); ++i) {
+    if (adjust_cmds_[i]->parsed()) return run_adjust(adjust_[i]);
+  }
+  return kExitUsage;
+}
+
+}  // namespace gpuhist::cli
