@@ -28,10 +28,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sink.str({});
   std::streambuf* out = std::cout.rdbuf(sink.rdbuf());
   std::streambuf* err = std::cerr.rdbuf(sink.rdbuf());
-  {
-    gpuhist::cli::CommandLine command_line;
-    (void)command_line.parse(args);
-  }
+  // One command line for every run (building one takes longer than
+  // parsing); CLI11 clears what the last parse set before each parse.
+  static gpuhist::cli::CommandLine command_line;
+  (void)command_line.parse(args);
   for (const std::string& arg : args) {
     (void)gpuhist::cli::parse_size(arg);
     (void)gpuhist::cli::parse_overlay_size(arg);
