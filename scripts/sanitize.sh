@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds gpuhist with AddressSanitizer and UndefinedBehaviorSanitizer into
-# build-asan/ and runs the test programs labelled `sanitize` there (those that
+# Builds gpuhist with clang, AddressSanitizer and UndefinedBehaviorSanitizer
+# (and the fuzzer's instrumentation: the same tree builds the fuzz targets,
+# scripts/fuzz.sh) into build-asan/ and runs the test programs labelled
+# `sanitize` there (those that
 # need no software GPU: the CPU paths, files, video decoding and the command
 # line). Reports go to files, since decoders run with stderr silenced; any
 # report fails the run. Usage: scripts/sanitize.sh
@@ -8,9 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
+command -v clang++ >/dev/null || { echo "sanitize.sh: clang++ is not installed (scripts/setup.sh)" >&2; exit 1; }
 if [ ! -f build-asan/CMakeCache.txt ]; then
   cmake -S . -B build-asan "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DGPUHIST_SANITIZE=ON >/dev/null
+    -DCMAKE_CXX_COMPILER=clang++ -DGPUHIST_FUZZ=ON >/dev/null
 fi
 programs=$(ctest --test-dir build-asan -N -L sanitize 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: //p' |
   sed 's/_decode$//' | sort -u)
