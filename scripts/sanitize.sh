@@ -20,6 +20,9 @@ programs=$(ctest --test-dir build-asan -N -L sanitize 2>/dev/null | sed -n 's/^ 
 cmake --build build-asan --parallel "$(nproc)" --target gpuhist_app $programs >/dev/null
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+# Reports name functions and lines (clang's runtime needs llvm-symbolizer).
+symbolizer=$(command -v llvm-symbolizer || ls /usr/lib/llvm-*/bin/llvm-symbolizer 2>/dev/null | head -1 || true)
+[ -n "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH="$symbolizer"
 export ASAN_OPTIONS="log_path=$logs/asan:exitcode=99:detect_leaks=0:abort_on_error=0"
 export UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1:halt_on_error=1"
 status=0
@@ -30,7 +33,8 @@ ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" --timeout 
 # counts only when the fault lies in gpuhist's own code.
 for log in "$logs"/*; do
   [ -e "$log" ] || continue
-  if grep -q "run_decode_worker" "$log" && ! grep -E "^ +#[01] " "$log" | grep -q "$PWD/"; then
+  # Frame #1 is the code that faulted (#0 may be a sanitizer's interceptor).
+  if grep -q "run_decode_worker" "$log" && ! grep -m1 -E "^ +#1 " "$log" | grep -q "$PWD/"; then
     echo "sanitize.sh: a decoder fault fenced in the decoding worker, as expected:" \
       "$(grep -m1 -E '^ +#1 ' "$log" | sed 's/^ *//')"
     rm -f "$log"

@@ -10,7 +10,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
   libcli11-dev nlohmann-json3-dev
   libglfw3-dev xvfb xauth x11-apps x11-utils xdotool
-  libgtest-dev libgmock-dev libbenchmark-dev valgrind clang libclang-rt-14-dev
+  libgtest-dev libgmock-dev libbenchmark-dev valgrind clang llvm libclang-rt-14-dev
   libopencv-dev
 )
 
