@@ -1,4 +1,4 @@
-// The binning formula of DESIGN §1 checked against exact rationals, on the
+// The binning formula (README.md, "What is counted") checked against exact rationals, on the
 // CPU functions and on every strategy.
 #include <gtest/gtest.h>
 

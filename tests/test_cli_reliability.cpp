@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -111,6 +112,37 @@ TEST_F(Reliability, AnAdjustmentReplacesItsInputWhole) {
                 expected);
   EXPECT_EQ(test::pixel_bytes_of(load_image(image).view()), expected);
   EXPECT_EQ(listing(), std::vector<std::string>{"photo.png"});
+}
+
+// A replaced output keeps what the user set on it: a link stays a link (the
+// file it names is replaced), and a file keeps its permissions.
+TEST_F(Reliability, AReplacedOutputKeepsItsLinkAndPermissions) {
+  const fs::path image = copy(kCoffee, "photo.png");
+  const fs::path real = copy(kRocket, "real.png");
+  fs::permissions(real, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  fs::create_symlink("real.png", path("link.png"));
+  const auto r =
+      run_cli({"equalize", image.string(), "-o", path("link.png").string(), "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(path("link.png")));
+  EXPECT_EQ(load_image(real).width, load_image(image).width);
+  EXPECT_EQ(fs::status(real).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_EQ(listing(), (std::vector<std::string>{"link.png", "photo.png", "real.png"}));
+}
+
+// A pipe would be read twice (the signature, then the decoder); a camera raw
+// file is a TIFF container that the TIFF reader would misread.
+TEST_F(Reliability, PipesAndCameraRawFilesAreNotReadAsImages) {
+  ASSERT_EQ(::mkfifo(path("pipe.png").c_str(), 0600), 0);
+  const auto pipe = run_cli({"compute", path("pipe.png").string(), "--device", "cpu"});
+  EXPECT_EQ(pipe.status, 1);
+  expect_one_line_error(pipe, "pipe.png: not a regular file");
+  save_image(path("camera.tif"), load_image(kCoffee).view());
+  fs::rename(path("camera.tif"), path("camera.nef"));
+  const auto nef = run_cli({"compute", path("camera.nef").string(), "--device", "cpu"});
+  EXPECT_EQ(nef.status, 1);
+  expect_one_line_error(nef, "camera raw files are not read by default");
 }
 
 TEST_F(Reliability, WritesToAFullDiskFailWithTheCauseAndLeaveNothingBehind) {
@@ -228,6 +260,10 @@ TEST_F(Reliability, UncommonFormatsAreOptInAndACrashingDecoderCostsOneFile) {
   const json rows = json::parse(all.out);
   ASSERT_EQ(rows.size(), 1U);
   EXPECT_EQ(rows[0]["file"], path("b.png").string());
+  // The viewer reads a still picture the same way, before it opens a window.
+  const auto view = run_cli({"view", path("a.iff").string(), "--formats", "all"});
+  EXPECT_EQ(view.status, 1) << view.err;
+  EXPECT_NE(view.err.find("a.iff: the image decoder crashed on it"), std::string::npos) << view.err;
   // --isolate decodes common formats in the separate process too, with the same counts.
   const auto isolated = run_cli(
       {"compute", path("b.png").string(), "--isolate", "--format", "json", "--device", "cpu"});

@@ -166,7 +166,8 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
   cmd->add_option("-o,--output", args.output,
                   "The adjusted image; its extension picks the format (OUT-<name>.EXT for each of "
                   "several)")
-      ->required();
+      ->required()
+      ->check(file_name());
   add_adjust_options(cmd, kind, args.params);
   if (kind == AdjustKind::Match) {
     cmd->add_option("--reference", args.reference, "The image whose histogram to match")
@@ -210,6 +211,9 @@ int run_adjust(const AdjustArgs& args) {
   // Each output is written whole under a temporary name, so one may replace its own input.
   const std::vector<std::filesystem::path> outputs =
       output_names(args.output, inputs.files, inputs.files.size() > 1 || inputs.from_folder);
+  if (const std::string clash = overwritten_input(outputs, inputs.files, true); !clash.empty()) {
+    return usage_error(clash);
+  }
   ReadOptions with_alpha = read;
   with_alpha.alpha = true;
   for (std::size_t i = 0; i < inputs.files.size(); ++i) {

@@ -17,9 +17,9 @@ int seriousness(int status) {
       return 1;
     case kExitOutput:
       return 2;
-    case kExitDevice:
-      return 3;
     case kExitUsage:
+      return 3;
+    case kExitDevice:
       return 4;
     default:
       return 5;

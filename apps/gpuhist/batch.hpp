@@ -11,7 +11,7 @@ namespace gpuhist::cli {
 class BatchStatus {
  public:
   // Keeps the more serious of the status so far and `status`. From the most
-  // serious: 70 (internal), 2 (usage), 3 (device), 4 (output), 1 (input), 0.
+  // serious: 70 (internal), 3 (device), 2 (usage), 4 (output), 1 (input), 0.
   void add(int status);
   [[nodiscard]] int status() const noexcept { return status_; }
 

@@ -24,6 +24,12 @@ CLI::Validator whole_number() {
       "N");
 }
 
+CLI::Validator file_name() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string { return text.empty() ? "an empty file name" : ""; },
+      "FILE");
+}
+
 std::optional<Counting> parse_counting(std::uint32_t bins, const std::string& luma,
                                        const std::string& strategy) {
   Counting counting;

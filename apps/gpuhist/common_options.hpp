@@ -19,6 +19,9 @@ namespace gpuhist::cli {
 // (CLI11 would take "-1" for an unsigned option as its wrapped value).
 [[nodiscard]] CLI::Validator whole_number();
 
+// Checks an option's text is not empty (an output's name).
+[[nodiscard]] CLI::Validator file_name();
+
 // "5,25,99.9" -> {5, 25, 99.9}: numbers separated by commas, each finite and
 // within [low, high]; nullopt for an empty list, an empty item or anything else.
 [[nodiscard]] std::optional<std::vector<double>> parse_numbers(const std::string& list, double low,

@@ -100,14 +100,10 @@ int run_compute(const ComputeArgs& args) {
   // Outputs that are inputs would be emptied before they are read.
   const std::vector<std::filesystem::path> plots =
       output_names(args.plot, inputs.files, inputs.files.size() > 1);
-  for (const auto& path : inputs.files) {
-    if (!args.output.empty() && same_file(path, args.output)) {
-      return usage_error(args.output + ": the output is one of the inputs");
-    }
-    for (const auto& plot : plots) {
-      if (same_file(path, plot))
-        return usage_error(plot.string() + ": a --plot output is one of the inputs");
-    }
+  std::vector<std::filesystem::path> outputs = plots;
+  if (!args.output.empty()) outputs.emplace_back(args.output);
+  if (const std::string clash = overwritten_input(outputs, inputs.files, false); !clash.empty()) {
+    return usage_error(clash);
   }
   BatchStatus batch;
   batch.add(report_problems(inputs));

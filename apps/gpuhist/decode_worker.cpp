@@ -111,8 +111,10 @@ constexpr bool kAddressSanitizer = false;
 // shadow memory takes terabytes of address space.
 void limit_memory(std::uint64_t max_pixels) {
   if (kAddressSanitizer) return;
-  const auto limit = static_cast<rlim_t>(std::min<std::uint64_t>(
-      max_pixels * 16 * 3 + (std::uint64_t{1} << 30), std::uint64_t{1} << 46));
+  constexpr std::uint64_t kMost = std::uint64_t{1} << 46;
+  constexpr std::uint64_t kDecoder = std::uint64_t{1} << 30;
+  const std::uint64_t image = max_pixels > (kMost - kDecoder) / 48 ? kMost : max_pixels * 48;
+  const auto limit = static_cast<rlim_t>(std::min(image + kDecoder, kMost));
   const rlimit memory{limit, limit};
   ::setrlimit(RLIMIT_AS, &memory);
 }
@@ -175,10 +177,18 @@ Image DecodeWorker::load(const std::filesystem::path& path, const LoadOptions& o
       Answer a{};
       std::string codec;
       if (receive_value(socket_, a, deadline) && receive_text(socket_, codec, deadline)) {
-        Image image = Image::allocate(
-            a.width, a.height,
-            {static_cast<ChannelLayout>(a.layout), static_cast<SampleType>(a.sample)},
-            static_cast<std::size_t>(a.stride));
+        Image image;
+        try {
+          image = Image::allocate(
+              a.width, a.height,
+              {static_cast<ChannelLayout>(a.layout), static_cast<SampleType>(a.sample)},
+              static_cast<std::size_t>(a.stride));
+        } catch (...) {
+          // The worker is left mid-answer: it cannot take the next file.
+          ::kill(pid_, SIGKILL);
+          stop();
+          throw;
+        }
         if (receive_all(socket_, image.storage.data(), image.storage.size(), deadline)) {
           image.codec = codec;
           image.alpha = a.alpha != 0;
@@ -188,9 +198,10 @@ Image DecodeWorker::load(const std::filesystem::path& path, const LoadOptions& o
       }
     }
   }
-  // The worker died or hung: say how, and start a new one for the next file.
+  // The worker died, hung or broke off its answer: say how, and start a new
+  // one for the next file. One that is still running is stopped first.
   const bool hung = std::chrono::steady_clock::now() >= deadline;
-  if (hung) ::kill(pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
   int status = 0;
   ::waitpid(pid_, &status, 0);
   pid_ = -1;

@@ -68,7 +68,8 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
   cmd->add_option("files", args.inputs, "Image files and folders")->required();
   cmd->add_option("-o,--output", args.output,
                   "Picture to write (OUT-<name>.png for each of several images)")
-      ->required();
+      ->required()
+      ->check(file_name());
   cmd->add_option("--channels", args.channels, "rgb, l, rgbl (or any of r, g, b, l)")
       ->capture_default_str();
   cmd->add_option("--size", args.size, "Picture size WxH, up to 16384x16384")
@@ -145,10 +146,8 @@ int run_draw(const DrawArgs& args) {
   const InputList inputs = expand_inputs(args.inputs, read.formats);
   const std::vector<std::filesystem::path> outputs =
       output_names(args.output, inputs.files, inputs.files.size() > 1);
-  for (std::size_t i = 0; i < inputs.files.size(); ++i) {
-    if (same_file(inputs.files[i], outputs[i])) {
-      return usage_error(outputs[i].string() + ": the output is one of the inputs");
-    }
+  if (const std::string clash = overwritten_input(outputs, inputs.files, false); !clash.empty()) {
+    return usage_error(clash);
   }
   BatchStatus batch;
   batch.add(report_problems(inputs));

@@ -96,10 +96,6 @@ bool parse_read_options(const std::string& formats, ReadOptions& options) {
     return false;
   }
   options.formats = formats == "all" ? FormatSet::All : FormatSet::Common;
-  if (options.max_pixels == 0) {
-    usage_error("--max-pixels must be at least 1");
-    return false;
-  }
   return true;
 }
 

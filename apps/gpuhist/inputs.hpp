@@ -48,8 +48,8 @@ struct ReadOptions {
 // Adds --max-pixels, --formats and --isolate to a command.
 void add_read_options(CLI::App* cmd, ReadOptions& options, std::string& formats);
 
-// Checks --max-pixels and --formats; on a bad value prints why and returns
-// false (the exit status is then kExitUsage).
+// Checks --formats (--max-pixels is checked as it is parsed); on a bad value
+// prints why and returns false (the exit status is then kExitUsage).
 [[nodiscard]] bool parse_read_options(const std::string& formats, ReadOptions& options);
 
 // A warning on stderr when the file holds pages after the one counted.

@@ -1,5 +1,7 @@
 #include "output_names.hpp"
 
+#include "gpuhist/output_file.hpp"
+
 #include <map>
 #include <set>
 #include <string>
@@ -59,6 +61,20 @@ std::vector<std::filesystem::path> output_names(const std::filesystem::path& out
     names.push_back(out);
   }
   return names;
+}
+
+std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
+                              const std::vector<std::filesystem::path>& inputs,
+                              bool may_replace_own) {
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if ((o != i || !may_replace_own) && same_file(outputs[o], inputs[i])) {
+        return outputs[o].string() + ": the output is one of the inputs (" + inputs[i].string() +
+               ")";
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace gpuhist::cli

@@ -16,4 +16,12 @@ namespace gpuhist::cli {
     const std::filesystem::path& output, const std::vector<std::filesystem::path>& inputs,
     bool several);
 
+// An output that is one of the inputs would destroy it before it is read:
+// the first such output, as a one-line message, or empty when there is none.
+// With `may_replace_own`, output i may be input i itself (an adjustment reads
+// its input whole before writing the output).
+[[nodiscard]] std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
+                                            const std::vector<std::filesystem::path>& inputs,
+                                            bool may_replace_own);
+
 }  // namespace gpuhist::cli

@@ -1,6 +1,7 @@
 // Where a command's rows go: standard output, or a file (-o) written so that
 // it is complete or absent (gpuhist/output_file.hpp). Every write is checked:
-// a full disk or a closed pipe is reported with its cause.
+// a full disk is reported with its cause; a closed pipe ends the process by
+// SIGPIPE, as it does any command-line filter.
 #pragma once
 
 #include <array>

@@ -110,8 +110,6 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     }
     edit.adjust = frame_adjuster(context, *adjustment, run, *on_gpu, reference);
   }
-  if (same_file(args.input, args.output))
-    return usage_error(args.output + ": the output is the input");
   BatchStatus batch;
   std::atomic<int> rejected = kExitOk;
   const auto report_damage = [&](const std::string& cause) {

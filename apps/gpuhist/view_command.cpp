@@ -32,6 +32,7 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
                   "Show the picture adjusted from the start: equalize, clahe, autolevel, "
                   "threshold, or match with --reference (the a key cycles them)");
   add_adjust_options(cmd, std::nullopt, args.adjust_params);
+  add_read_options(cmd, args.read, args.formats);
   cmd->add_option("--reference", args.reference,
                   "A picture to match to: match joins the adjustments the a key cycles");
   return cmd;
@@ -40,6 +41,8 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
 int run_view(const ViewArgs& args) {
   auto counting = parse_counting(args.bins, args.luma, args.strategy);
   if (!counting) return kExitUsage;
+  ReadOptions read = args.read;
+  if (!parse_read_options(args.formats, read)) return kExitUsage;
   ViewerOptions options;
   options.device = args.device;
   options.histogram = counting->options;
@@ -71,9 +74,14 @@ int run_view(const ViewArgs& args) {
   options.adjust_at_start = !args.adjust.empty();
   if (!args.reference.empty()) {
     int status = kExitOk;
-    options.reference = load_option_image(args.reference, ReadOptions{}, status);
+    options.reference = load_option_image(args.reference, read, status);
     if (!options.reference) return status;
   }
+  options.load_still = [read](const std::filesystem::path& path) {
+    Image image = load_input(path, read);
+    warn_about_pages(path, image);
+    return image;
+  };
   options.on_damage = [&](const std::string& cause) {
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
   };

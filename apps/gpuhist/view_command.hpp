@@ -8,6 +8,7 @@
 #include <string>
 
 #include "adjust_command.hpp"
+#include "inputs.hpp"
 
 namespace gpuhist::cli {
 
@@ -23,6 +24,8 @@ struct ViewArgs {
   std::string adjust;     // the first adjustment shown
   std::string reference;  // the picture match matches to
   AdjustParams adjust_params;
+  ReadOptions read;  // how a still picture (and the reference) is read
+  std::string formats = "common";
 };
 
 CLI::App* add_view_command(CLI::App& app, ViewArgs& args);

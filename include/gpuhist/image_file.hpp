@@ -55,8 +55,9 @@ struct LoadOptions {
 // or cannot be read.
 [[nodiscard]] std::string common_format_of(const std::filesystem::path& path);
 
-// True when the file name's extension is one of a format the set reads; used
-// to pick images out of folders.
+// True when the file name's extension is one of a still-image format the set
+// reads (video extensions are not, though the image library opens some);
+// used to pick images out of folders.
 [[nodiscard]] bool has_image_extension(const std::filesystem::path& path,
                                        FormatSet formats = FormatSet::Common);
 

@@ -16,7 +16,9 @@ class OutputFile {
   // Prepares to write `target`: makes the temporary file
   // (".NAME-XXXXXX.EXT" in the target's folder, so it keeps the extension
   // that picks a format). A target that exists and is not a regular file
-  // (a terminal, /dev/null, a pipe) is written in place. Throws Error(Output)
+  // (a terminal, /dev/null, a pipe) is written in place; a link to a file is
+  // written through, the link kept. A file that is replaced keeps its
+  // permissions (not its other hard links). Throws Error(Output)
   // naming the target and the cause when the folder does not take the file.
   explicit OutputFile(const std::filesystem::path& target);
   OutputFile(const OutputFile&) = delete;
@@ -39,6 +41,7 @@ class OutputFile {
 
  private:
   std::filesystem::path target_;
+  std::filesystem::path replaced_;  // the file a target that is a link names
   std::filesystem::path path_;
   int slot_ = -1;  // in the table of temporary files removed on a signal
   bool in_place_ = false;

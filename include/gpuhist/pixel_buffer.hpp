@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <utility>
 
 namespace gpuhist {
 
@@ -23,8 +24,14 @@ class PixelBuffer {
   explicit PixelBuffer(std::size_t bytes);
   PixelBuffer(const PixelBuffer& other);
   PixelBuffer& operator=(const PixelBuffer& other);
-  PixelBuffer(PixelBuffer&&) noexcept = default;
-  PixelBuffer& operator=(PixelBuffer&&) noexcept = default;
+  // A buffer moved from is empty.
+  PixelBuffer(PixelBuffer&& other) noexcept
+      : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)) {}
+  PixelBuffer& operator=(PixelBuffer&& other) noexcept {
+    data_ = std::move(other.data_);
+    size_ = std::exchange(other.size_, 0);
+    return *this;
+  }
   ~PixelBuffer() = default;
 
   [[nodiscard]] std::byte* data() noexcept { return data_.get(); }

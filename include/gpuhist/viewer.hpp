@@ -34,6 +34,8 @@ struct ViewerOptions {
   // The picture to match to: its histogram counted with one bin per value of
   // the shown picture's bit depth. Match needs one (Error(InvalidArgument)).
   std::optional<Image> reference;
+  // Reads a still picture; unset: load_image with its default options.
+  std::function<Image(const std::filesystem::path&)> load_still;
   // Damaged video packets (skipped), and one line per change the keys make.
   std::function<void(const std::string&)> on_damage;
   std::function<void(const std::string&)> on_status;

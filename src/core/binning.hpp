@@ -1,4 +1,4 @@
-// The exact binning rules of DESIGN §1, shared by the CPU strategies. The GPU
+// The exact binning rules (README.md, "What is counted"), shared by the CPU strategies. The GPU
 // shaders (src/shaders/binning.glsl) implement the same rules and are tested
 // for equality against these.
 #pragma once

@@ -8,7 +8,8 @@
 
 namespace gpuhist::cpu {
 
-// Counts every pixel of a validated image with the exact rules of DESIGN §1.
+// Counts every pixel of a validated image with the exact binning rules
+// (README.md, "What is counted").
 [[nodiscard]] Histogram count_reference(const ImageView& image, const HistogramOptions& options);
 
 }  // namespace gpuhist::cpu

@@ -286,8 +286,10 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     // OpenEXR sizes its decompression buffers from the data window as it opens the file.
     if (const std::optional<ExrSize> exr = exr_size(path, h, file_bytes)) {
       if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
-      const auto pixels =
-          static_cast<std::uint64_t>(exr->width) * static_cast<std::uint64_t>(exr->height);
+      const auto width = static_cast<std::uint64_t>(exr->width);
+      const auto height = static_cast<std::uint64_t>(exr->height);
+      // Compared by division first: the product of two claimed sides may not fit.
+      const std::uint64_t pixels = height > max_pixels / width ? max_pixels + 1 : width * height;
       if (pixels > max_pixels || pixels * exr->pixel_bytes / 16 > max_pixels) {
         fail(path, std::to_string(exr->width) + "x" + std::to_string(exr->height) + " pixels of " +
                        std::to_string(exr->pixel_bytes) + " bytes exceed the limit of " +
@@ -341,26 +343,27 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
 // run lengths: about 128:1 a channel; LZW: about 2730:1), with room to spare;
 // 0 where it is not bounded (JPEG's end-of-band runs, WebP's one-symbol codes,
 // TIFF's many codings).
-std::uint64_t max_expansion(const std::string& format, const OIIO::ImageSpec& spec) {
-  if (format == "png") return 4096;
+std::uint64_t max_expansion(const std::string& format) {
+  // Low bit depths and palettes widen further: 1-bit samples or indices decode to bytes.
+  if (format == "png") return 131072;
   if (format == "gif") return 32768;
   if (format == "hdr" || format == "bmp" || format == "targa") return 1024;
   if (format == "pnm" || format == "dpx") return 128;
-  if (format == "openexr") {
-    const std::string compression = spec.get_string_attribute("compression");
-    if (compression == "none") return 16;
-    if (compression == "rle" || compression.rfind("b44", 0) == 0) return 1024;
-    if (compression == "zip" || compression == "zips" || compression == "pxr24") return 4096;
-  }
-  return 0;
+  return 0;  // OpenEXR's data window is checked against the file in check_header
+}
+
+// Camera raw files are TIFF containers; their extension tells them apart.
+bool camera_raw(const std::string& sniffed, const std::string& by_extension) {
+  return sniffed == "tiff" && by_extension == "raw";
 }
 
 }  // namespace
 
 std::string common_format_of(const std::filesystem::path& path) {
   const std::string sniffed = sniff(read_head(path));
-  if (!sniffed.empty()) return sniffed;
   const std::string by_extension = format_of_extension(lower_extension(path));
+  if (camera_raw(sniffed, by_extension)) return {};
+  if (!sniffed.empty()) return sniffed;
   return by_extension == "targa" ? by_extension : std::string();
 }
 
@@ -371,14 +374,25 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     fail(path, ec == std::errc::filename_too_long ? "file name too long" : "no such file");
   }
   if (std::filesystem::is_directory(status)) fail(path, "is a directory");
+  // A pipe or a device would be read twice (signature, then decoder).
+  if (!std::filesystem::is_regular_file(status)) fail(path, "not a regular file");
   const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
-  if (file_bytes == 0 && !ec) fail(path, "file is empty");
+  if (ec) fail(path, "cannot open: " + ec.message());
+  if (file_bytes == 0) fail(path, "file is empty");
   if (::access(path.c_str(), R_OK) != 0)
     fail(path, "cannot open: " + std::generic_category().message(errno));
 
   const Head head = read_head(path);
   std::string format = sniff(head);
   const std::string by_extension = format_of_extension(lower_extension(path));
+  if (camera_raw(format, by_extension)) {
+    if (options.formats == FormatSet::Common) {
+      fail(path,
+           "cannot read image: camera raw files are not read by default (--formats all "
+           "reads them)");
+    }
+    format = by_extension;
+  }
   if (format.empty() && by_extension == "targa") format = by_extension;
   if (format.empty() && options.formats == FormatSet::Common) {
     if (common_formats().count(by_extension) != 0) {
@@ -398,12 +412,13 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   // Keep stored samples as they are: no premultiplication by alpha on read.
   OIIO::ImageSpec config;
   config.attribute("oiio:UnassociatedAlpha", 1);
-  std::unique_ptr<OIIO::ImageInput> input;
   // A JPEG is decoded from a copy without its metadata segments, whose
   // parsers in the image library are not hardened (an IPTC block overran a
-  // buffer there); the pixels do not depend on them.
+  // buffer there); the pixels do not depend on them. Declared before the
+  // reader, which uses them until it is destroyed.
   std::vector<unsigned char> stripped;
   std::optional<OIIO::Filesystem::IOMemReader> memory;
+  std::unique_ptr<OIIO::ImageInput> input;
   if (format == "jpeg") {
     stripped = without_jpeg_metadata(path);
     memory.emplace(stripped.data(), stripped.size());
@@ -452,7 +467,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
 
   // A header claiming more pixels than the file could hold (a corrupt or
   // crafted file) is refused before memory is sized for them.
-  const std::uint64_t expansion = max_expansion(input->format_name(), spec);
+  const std::uint64_t expansion = max_expansion(input->format_name());
   if (expansion != 0 && stored > std::uint64_t{file_bytes} * expansion + (1U << 20)) {
     fail(path, "corrupt image: its header claims " + std::to_string(spec.width) + "x" +
                    std::to_string(spec.height) + " pixels, more than its " +
@@ -472,8 +487,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
                    " bytes of pixels");
   }
   image.codec = input->format_name();
-  const bool file_alpha = spec.alpha_channel >= 0 || spec.nchannels == 2 || spec.nchannels == 4;
-  image.alpha = file_alpha && layout != ChannelLayout::RGBA;
+  image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA;
   const int channels = static_cast<int>(channel_count(layout));
   bool ok = false;
   try {
@@ -502,7 +516,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
 
 bool has_image_extension(const std::filesystem::path& path, FormatSet formats) {
   const std::string format = format_of_extension(lower_extension(path));
-  if (format.empty()) return false;
+  // Videos are the video reader's: the image library's FFmpeg reader is not a still format.
+  if (format.empty() || format == "ffmpeg") return false;
   return formats == FormatSet::All || common_formats().count(format) != 0;
 }
 

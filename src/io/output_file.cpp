@@ -27,17 +27,21 @@ struct Slot {
 };
 std::array<Slot, kSlots> slots;
 
-int claim_slot(const std::string& name) {
-  if (name.size() >= kNameBytes) return -1;
+int claim_slot() {
   for (std::size_t i = 0; i < kSlots; ++i) {
     int expected = 0;
-    if (slots[i].state.compare_exchange_strong(expected, 1)) {
-      std::memcpy(slots[i].name.data(), name.c_str(), name.size() + 1);
-      slots[i].state.store(2, std::memory_order_release);
-      return static_cast<int>(i);
-    }
+    if (slots[i].state.compare_exchange_strong(expected, 1)) return static_cast<int>(i);
   }
   return -1;  // more outputs at once than slots: still written safely, not removed on a signal
+}
+
+// The slot's file exists now: a signal handler may remove it from here on.
+void publish_slot(int slot, const std::string& name) {
+  if (slot < 0) return;
+  Slot& s = slots[static_cast<std::size_t>(slot)];
+  if (name.size() >= kNameBytes) return;
+  std::memcpy(s.name.data(), name.c_str(), name.size() + 1);
+  s.state.store(2, std::memory_order_release);
 }
 
 void release_slot(int slot) {
@@ -64,24 +68,37 @@ void output_failed(const std::filesystem::path& target, const std::string& cause
 
 OutputFile::OutputFile(const std::filesystem::path& target) : target_(target) {
   struct stat info {};
-  if (::stat(target.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+  const bool exists = ::stat(target.c_str(), &info) == 0;
+  if (exists && !S_ISREG(info.st_mode)) {
     if (S_ISDIR(info.st_mode)) output_failed(target, "is a directory");
     in_place_ = true;
     path_ = target;
     return;
   }
-  const std::filesystem::path folder = target.parent_path();
+  // A link to a file is written through: the file it names is replaced, the link kept.
+  std::error_code ec;
+  if (exists && std::filesystem::is_symlink(target, ec)) {
+    const std::filesystem::path resolved = std::filesystem::canonical(target, ec);
+    if (!ec) replaced_ = resolved;
+  }
+  const std::filesystem::path& real = replaced_.empty() ? target : replaced_;
+  const std::filesystem::path folder = real.parent_path();
   std::string name = ".";
-  name.append(target.filename().string()).append("-XXXXXX");
-  const std::string extension = target.extension().string();
+  name.append(real.filename().string()).append("-XXXXXX");
+  const std::string extension = real.extension().string();
   name.append(extension);
   std::string pattern = ((folder.empty() ? std::filesystem::path(".") : folder) / name).string();
+  slot_ = claim_slot();
   const int fd = ::mkstemps(pattern.data(), static_cast<int>(extension.size()));
-  if (fd < 0) output_failed(target, cause_of(errno));
-  ::fchmod(fd, new_file_mode());
+  if (fd < 0) {
+    release_slot(slot_);
+    output_failed(target, cause_of(errno));
+  }
+  publish_slot(slot_, pattern);
+  // A file that is replaced keeps its permissions; a new one gets 0666 less the umask.
+  ::fchmod(fd, exists ? (info.st_mode & 07777) : new_file_mode());
   ::close(fd);
   path_ = pattern;
-  slot_ = claim_slot(pattern);
 }
 
 OutputFile::~OutputFile() {
@@ -116,7 +133,8 @@ void OutputFile::commit() {
   if (committed_) return;
   committed_ = true;
   if (in_place_) return;
-  if (::rename(path_.c_str(), target_.c_str()) != 0) {
+  const std::filesystem::path& real = replaced_.empty() ? target_ : replaced_;
+  if (::rename(path_.c_str(), real.c_str()) != 0) {
     const int error = errno;
     ::unlink(path_.c_str());
     output_failed(target_, cause_of(error));

@@ -26,12 +26,13 @@ std::string message(std::string cause) {
 template <typename WritePixels>
 void encode(const std::filesystem::path& path, const OIIO::ImageSpec& spec,
             const WritePixels& pixels) {
+  // The buffer and its proxy outlive the writer that holds them.
+  std::vector<unsigned char> bytes;
+  OIIO::Filesystem::IOVecOutput memory(bytes);
   auto out = OIIO::ImageOutput::create(path.string());
   if (!out) output_failed(path, message(OIIO::geterror()));
   OutputFile file(path);
   const bool in_memory = out->supports("ioproxy") != 0;
-  std::vector<unsigned char> bytes;
-  OIIO::Filesystem::IOVecOutput memory(bytes);
   if (in_memory && !out->set_ioproxy(&memory)) output_failed(path, message(out->geterror()));
   // The target's name picks the format; the bytes go to memory or the temporary file.
   if (!out->open(in_memory ? path.string() : file.path().string(), spec)) {

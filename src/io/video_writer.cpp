@@ -8,6 +8,7 @@ extern "C" {
 }
 
 #include <cmath>
+#include <cstring>
 #include <optional>
 
 #include "gpuhist/error.hpp"
@@ -29,6 +30,8 @@ struct VideoWriter::Impl {
   AVCodecContext* codec = nullptr;
   AVStream* stream = nullptr;
   AVFrame* frame = nullptr;
+  // The picture copied into rows aligned and padded as libswscale reads them.
+  AVFrame* rgba = nullptr;
   AVPacket* packet = nullptr;
   SwsContext* scaler = nullptr;
   std::int64_t next_pts = 0;
@@ -93,6 +96,7 @@ struct VideoWriter::Impl {
     sws_freeContext(scaler);
     av_packet_free(&packet);
     av_frame_free(&frame);
+    av_frame_free(&rgba);
     avcodec_free_context(&codec);
     if (format != nullptr) {
       if (format->pb != nullptr) avio_closep(&format->pb);
@@ -122,7 +126,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   const AVCodec* encoder = avcodec_find_encoder_by_name("libx264");
   if (encoder == nullptr) encoder = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
   if (encoder == nullptr) s.fail("no H.264 or MPEG-4 encoder");
-  if (avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL) != 1) {
+  // 0: the container cannot hold it; a negative answer: the muxer does not say.
+  if (avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL) == 0) {
     throw Error(ErrorKind::InvalidArgument,
                 path.string() + ": the '" + extension + "' container does not hold " +
                     (encoder->id == AV_CODEC_ID_H264 ? "H.264" : "MPEG-4") +
@@ -131,8 +136,10 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.stream = avformat_new_stream(s.format, nullptr);
   s.codec = avcodec_alloc_context3(encoder);
   s.frame = av_frame_alloc();
+  s.rgba = av_frame_alloc();
   s.packet = av_packet_alloc();
-  if (s.stream == nullptr || s.codec == nullptr || s.frame == nullptr || s.packet == nullptr) {
+  if (s.stream == nullptr || s.codec == nullptr || s.frame == nullptr || s.rgba == nullptr ||
+      s.packet == nullptr) {
     s.fail("out of memory");
   }
   const AVRational rate = av_d2q(frame_rate > 0 ? frame_rate : 25.0, 100000);
@@ -180,6 +187,10 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.frame->width = s.codec->width;
   s.frame->height = s.codec->height;
   s.check(av_frame_get_buffer(s.frame, 0), "allocating a frame");
+  s.rgba->format = AV_PIX_FMT_RGBA;
+  s.rgba->width = s.codec->width;
+  s.rgba->height = s.codec->height;
+  s.check(av_frame_get_buffer(s.rgba, 0), "allocating a frame");
   s.scaler =
       sws_getContext(s.codec->width, s.codec->height, AV_PIX_FMT_RGBA, s.codec->width,
                      s.codec->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
@@ -199,9 +210,13 @@ void VideoWriter::write(const Picture& picture) {
     s.fail("frame size changed");
   }
   s.check(av_frame_make_writable(s.frame), "preparing a frame");
-  const std::uint8_t* planes[1] = {picture.rgba.data()};
-  const int strides[1] = {static_cast<int>(picture.width * 4)};
-  sws_scale(s.scaler, planes, strides, 0, s.codec->height, s.frame->data, s.frame->linesize);
+  const std::size_t row = std::size_t{picture.width} * 4;
+  for (std::uint32_t y = 0; y < picture.height; ++y) {
+    std::memcpy(s.rgba->data[0] + static_cast<std::ptrdiff_t>(y) * s.rgba->linesize[0],
+                picture.rgba.data() + y * row, row);
+  }
+  sws_scale(s.scaler, s.rgba->data, s.rgba->linesize, 0, s.codec->height, s.frame->data,
+            s.frame->linesize);
   s.frame->pts = s.next_pts++;
   // Audio up to this frame's time goes in first, so the streams interleave.
   s.copy_audio(static_cast<double>(s.frame->pts) * av_q2d(s.codec->time_base));

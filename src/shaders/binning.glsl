@@ -1,4 +1,4 @@
-// The exact binning rules of DESIGN §1; mirrors src/core/binning.hpp, and is
+// The exact binning rules (README.md, "What is counted"); mirrors src/core/binning.hpp, and is
 // tested for equality against it. Integer samples are binned with integer
 // arithmetic only; float samples with single float operations that `precise`
 // keeps from being fused or reordered.

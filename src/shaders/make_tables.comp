@@ -3,7 +3,7 @@
 // (y * width of the grid + x, so that each axis stays within the 65535
 // workgroups every device takes) takes counted table g (BINS counts, one bin
 // per sample value) to a table of BINS values in 0..BINS-1, written as 16-bit
-// values two per word — the cumulative sum of DESIGN §5 between the histogram
+// values two per word — the cumulative sum between the histogram
 // and the lookup. KIND:
 //  0 equalisation, as equalize_table (OpenCV's equalizeHist);
 //  1 contrast stretch between two nearest-rank percentiles, as stretch_table;

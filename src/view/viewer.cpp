@@ -34,16 +34,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Extensions of the still images gpuhist reads through OpenImageIO; anything
-// else is opened as a video.
+// Files with an extension of an image format OpenImageIO reads are shown as
+// still pictures, except GIFs (which may be animated: FFmpeg plays them);
+// anything else is opened as a video.
 bool is_still(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  static constexpr std::array<const char*, 15> kStill = {".png",  ".jpg", ".jpeg", ".tif", ".tiff",
-                                                         ".webp", ".exr", ".bmp",  ".ppm", ".pgm",
-                                                         ".pnm",  ".hdr", ".tga",  ".dpx", ".psd"};
-  return std::any_of(kStill.begin(), kStill.end(), [&](const char* e) { return ext == e; });
+  return ext != ".gif" && has_image_extension(path, FormatSet::All);
 }
 
 // The window's first size: the picture's, scaled down to fit 1600 x 900.
@@ -123,7 +121,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
   std::unique_ptr<VideoReader> reader;
   std::uint32_t source_w = 0, source_h = 0;
   if (is_still(path)) {
-    still = load_image(path);
+    still = options.load_still ? options.load_still(path) : load_image(path);
     source_w = still->width;
     source_h = still->height;
   } else {
