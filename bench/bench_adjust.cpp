@@ -4,6 +4,7 @@
 
 #include "bench_images.hpp"
 #include "bench_measure.hpp"
+#include "gpuhist/adjust_image.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/error.hpp"
 #include "vulkan/timestamps.hpp"

@@ -1,5 +1,7 @@
 #include "bench_measure.hpp"
 
+#include "device_probes.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -14,15 +16,15 @@ namespace gpuhist::bench {
 namespace {
 
 // Profiles with enough warm-up runs to cover about 25 ms of GPU time.
-vk::Profile timed_profile(vk::GpuCounter& counter, const ImageView& image,
-                          const HistogramOptions& options, Strategy strategy,
-                          std::uint32_t repetitions, std::uint32_t min_warmup,
-                          std::vector<double>& timed) {
-  const vk::Profile probe = counter.profile(image, options, strategy, ChunkShape::Row256x1, 1);
+count::Profile timed_profile(count::GpuCounter& counter, const ImageView& image,
+                             const HistogramOptions& options, Strategy strategy,
+                             std::uint32_t repetitions, std::uint32_t min_warmup,
+                             std::vector<double>& timed) {
+  const count::Profile probe = counter.profile(image, options, strategy, ChunkShape::Row256x1, 1);
   const double once = std::max(probe.gpu_ms.front(), 1e-3);
   const auto warmup = static_cast<std::uint32_t>(
       std::clamp(std::ceil(25.0 / once), static_cast<double>(min_warmup), 200.0));
-  vk::Profile p =
+  count::Profile p =
       counter.profile(image, options, strategy, ChunkShape::Row256x1, warmup + repetitions);
   timed.assign(p.gpu_ms.begin() + warmup, p.gpu_ms.end());
   return p;
@@ -53,23 +55,16 @@ std::string compare(const Histogram& actual, const Histogram& expected) {
   return "MISMATCH";
 }
 
-void warm_up(vk::GpuCounter& counter, double ms) {
-  const auto start = Clock::now();
-  while (std::chrono::duration<double, std::milli>(Clock::now() - start).count() < ms) {
-    // Many copies per call: each call allocates its two buffers.
-    (void)counter.shader_copy_rate(256ULL << 20, 200);
-  }
-}
-
-Timing measure(vk::GpuCounter& counter, const ImageView& image, const HistogramOptions& options,
+Timing measure(count::GpuCounter& counter, const ImageView& image, const HistogramOptions& options,
                Strategy strategy, std::uint32_t runs, std::uint32_t min_warmup,
                const Histogram& expected) {
   const bool hardware = counter.device_info().hardware();
-  warm_up(counter, hardware ? 300.0 : 0.0);
+  warm_up(counter.device(), hardware ? 300.0 : 0.0);
   Timing t{std::numeric_limits<double>::infinity(), "exact"};
   for (int round = 0; round < (hardware && runs > 1 ? 3 : 1); ++round) {
     std::vector<double> timed;
-    const vk::Profile p = timed_profile(counter, image, options, strategy, runs, min_warmup, timed);
+    const count::Profile p =
+        timed_profile(counter, image, options, strategy, runs, min_warmup, timed);
     t.ms = std::min(t.ms, vk::median(timed));
     if (t.check == "exact") t.check = compare(p.histogram, expected);
   }

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
+#include "count/gpu_counter.hpp"
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
 #include "gpuhist/image_view.hpp"
 #include "gpuhist/strategy.hpp"
-#include "vulkan/gpu_counter.hpp"
 
 namespace gpuhist::bench {
 
@@ -30,11 +30,6 @@ double wall_ms(F&& f) {
 // "exact", or "MISMATCH" and the first differing channel and bin.
 [[nodiscard]] std::string compare(const Histogram& actual, const Histogram& expected);
 
-// Keeps the GPU's shader cores busy (a compute-shader copy: the copy engine
-// alone does not raise their clocks) until about `ms` milliseconds have
-// passed, so that clocks have left their idle state before anything is timed.
-void warm_up(vk::GpuCounter& counter, double ms);
-
 struct Timing {
   double ms = 0;
   std::string check;  // "exact", or the first difference of any round
@@ -44,7 +39,7 @@ struct Timing {
 // clocks fall within a second of idling and rise again over the next, so on a
 // hardware GPU the measurement is warmed up, taken three times, and the
 // fastest median is kept.
-[[nodiscard]] Timing measure(vk::GpuCounter& counter, const ImageView& image,
+[[nodiscard]] Timing measure(count::GpuCounter& counter, const ImageView& image,
                              const HistogramOptions& options, Strategy strategy, std::uint32_t runs,
                              std::uint32_t min_warmup, const Histogram& expected);
 

@@ -1,5 +1,7 @@
 #include "bench_runner.hpp"
 
+#include "device_probes.hpp"
+
 #include <algorithm>
 #include <memory>
 
@@ -7,13 +9,13 @@
 #include "bench_images.hpp"
 #include "bench_measure.hpp"
 #include "bench_stream.hpp"
+#include "count/gpu_counter.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
 #include "gpuhist/error.hpp"
 #include "tuning_grid.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/device_select.hpp"
-#include "vulkan/gpu_counter.hpp"
 #include "vulkan/instance.hpp"
 #include "vulkan/timestamps.hpp"
 
@@ -57,20 +59,21 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
       largest_bytes = std::max(largest_bytes, std::uint64_t{w} * h * pixel_bytes(c.format));
     }
   }
-  std::unique_ptr<vk::GpuCounter> counter;
+  std::unique_ptr<count::GpuCounter> counter;
   if (device) {
-    vk::GpuLimits limits;
+    count::GpuLimits limits;
     limits.max_batch_bytes = std::max<std::uint64_t>(largest_bytes, limits.max_batch_bytes);
-    counter = std::make_unique<vk::GpuCounter>(*device, limits);
+    counter = std::make_unique<count::GpuCounter>(*device, limits);
     const std::uint64_t copy_bytes = std::clamp<std::uint64_t>(largest_bytes, 1 << 20, 1ULL << 30);
-    warm_up(*counter, device->info().hardware() ? 500.0 : 0.0);
-    report.copy_gbps = counter->copy_rate(copy_bytes, config.repetitions);
-    report.copy_small_gbps = counter->copy_rate(64ULL << 20, config.repetitions);
+    warm_up(*device, device->info().hardware() ? 500.0 : 0.0);
+    DeviceProbes probes(*device);
+    report.copy_gbps = probes.copy_rate(copy_bytes, config.repetitions);
+    report.copy_small_gbps = probes.copy_rate(64ULL << 20, config.repetitions);
     // Uploads of at least 64 MiB: small copies measure latency, not the bus.
-    report.upload_gbps = counter->upload_rate(
+    report.upload_gbps = probes.upload_rate(
         std::clamp<std::uint64_t>(largest_bytes, 64ULL << 20, 256ULL << 20), config.repetitions);
-    report.shader_copy_gbps = counter->shader_copy_rate(copy_bytes, config.repetitions);
-    report.shader_read_gbps = counter->shader_read_rate(copy_bytes, config.repetitions);
+    report.shader_copy_gbps = probes.shader_copy_rate(copy_bytes, config.repetitions);
+    report.shader_read_gbps = probes.shader_read_rate(copy_bytes, config.repetitions);
   }
   const double copy_limit = std::max(report.copy_gbps, report.shader_copy_gbps);
 
@@ -118,7 +121,7 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
           const auto grid = c.bins > 4096                       ? ranged_histogram_grid()
                             : c.format.sample == SampleType::U8 ? tuning_grid(device->info())
                                                                 : large_histogram_grid();
-          for (const vk::GpuTuning& tuning : grid) {
+          for (const count::GpuTuning& tuning : grid) {
             counter->set_tuning(tuning);
             Row row;
             row.strategy = Strategy::Gpu;

@@ -9,26 +9,26 @@
 
 namespace gpuhist::bench {
 
-void run_stream(const Config& config, vk::GpuCounter& counter, Report& report) {
+void run_stream(const Config& config, count::GpuCounter& counter, Report& report) {
   const Case rgba8{{ChannelLayout::RGBA, SampleType::U8}, 256};
   for (const auto& [w, h] : config.stream_sizes) {
     const Pixels frame =
         make_pixels(rgba8, w, h, config.photo ? DataKind::Photo : DataKind::Random, config.photo);
     const HistogramOptions options{256};
     const Histogram expected = cpu::count_parallel(frame.view, options);
-    for (vk::StreamMode mode :
-         {vk::StreamMode::Direct, vk::StreamMode::Copy, vk::StreamMode::Push}) {
+    for (count::StreamMode mode :
+         {count::StreamMode::Direct, count::StreamMode::Copy, count::StreamMode::Push}) {
       StreamRow row;
       row.width = w;
       row.height = h;
-      row.mode = mode == vk::StreamMode::Direct ? "direct"
-                 : mode == vk::StreamMode::Copy ? "copy"
-                                                : "push";
+      row.mode = mode == count::StreamMode::Direct ? "direct"
+                 : mode == count::StreamMode::Copy ? "copy"
+                                                   : "push";
       row.frames = config.stream_frames;
       row.in_flight = config.stream_in_flight;
       try {
         // A short run first, so that the timed one starts warm.
-        vk::StreamSetup setup;
+        count::StreamSetup setup;
         setup.slots = row.in_flight;
         setup.mode = mode;
         setup.queues = config.stream_queues;
@@ -36,7 +36,7 @@ void run_stream(const Config& config, vk::GpuCounter& counter, Report& report) {
         setup.copy_threads = config.stream_copy_threads;
         setup.cached = config.stream_cached;
         (void)counter.stream(frame.view, options, row.in_flight, setup);
-        const vk::StreamResult r = counter.stream(frame.view, options, row.frames, setup);
+        const count::StreamResult r = counter.stream(frame.view, options, row.frames, setup);
         row.frames = r.frames;
         row.batch = r.frames_per_submit;
         row.queues = r.queues;

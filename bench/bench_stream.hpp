@@ -2,7 +2,7 @@
 #pragma once
 
 #include "bench_runner.hpp"
-#include "vulkan/gpu_counter.hpp"
+#include "count/gpu_counter.hpp"
 
 namespace gpuhist::bench {
 
@@ -10,6 +10,6 @@ namespace gpuhist::bench {
 // with several in flight: read in place, copied to the device first, and
 // copied by the host into their slot before each submission (as
 // FrameStream::push does).
-void run_stream(const Config& config, vk::GpuCounter& counter, Report& report);
+void run_stream(const Config& config, count::GpuCounter& counter, Report& report);
 
 }  // namespace gpuhist::bench

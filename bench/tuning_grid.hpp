@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "count/gpu_counter.hpp"
 #include "gpuhist/device_info.hpp"
-#include "vulkan/gpu_counter.hpp"
 
 namespace gpuhist::bench {
 
 // The knobs a tuning variant sets; "auto" for those left to the device's defaults.
-[[nodiscard]] std::string describe(const vk::GpuTuning& t);
+[[nodiscard]] std::string describe(const count::GpuTuning& t);
 
-[[nodiscard]] std::vector<vk::GpuTuning> tuning_grid(const DeviceInfo& info);
-[[nodiscard]] std::vector<vk::GpuTuning> large_histogram_grid();
-[[nodiscard]] std::vector<vk::GpuTuning> ranged_histogram_grid();
+[[nodiscard]] std::vector<count::GpuTuning> tuning_grid(const DeviceInfo& info);
+[[nodiscard]] std::vector<count::GpuTuning> large_histogram_grid();
+[[nodiscard]] std::vector<count::GpuTuning> ranged_histogram_grid();
 
 }  // namespace gpuhist::bench

@@ -1,11 +1,12 @@
 # Compiles GLSL shaders with glslangValidator at build time and embeds the
 # SPIR-V as constexpr arrays in one generated header per shader
-# (<build>/generated/shaders/NAME_spv.hpp, namespace gpuhist::spirv, array NAME).
+# (<build>/generated/TARGET/shaders/NAME_spv.hpp, namespace gpuhist::spirv,
+# array NAME), seen by TARGET alone: each layer embeds its own shaders.
 find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED)
 
 function(gpuhist_add_shaders target)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
-  set(out_dir ${CMAKE_BINARY_DIR}/generated/shaders)
+  set(out_dir ${CMAKE_BINARY_DIR}/generated/${target}/shaders)
   file(MAKE_DIRECTORY ${out_dir})
   set(headers)
   foreach(src IN LISTS ARG_SOURCES)
@@ -26,5 +27,5 @@ function(gpuhist_add_shaders target)
   endforeach()
   add_custom_target(${target}_spirv DEPENDS ${headers})
   add_dependencies(${target} ${target}_spirv)
-  target_include_directories(${target} PRIVATE ${CMAKE_BINARY_DIR}/generated)
+  target_include_directories(${target} PRIVATE ${CMAKE_BINARY_DIR}/generated/${target})
 endfunction()

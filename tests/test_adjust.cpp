@@ -9,6 +9,7 @@
 #include "adjust/gpu_apply.hpp"
 #include "core/binning.hpp"
 #include "gpuhist/adjust.hpp"
+#include "gpuhist/adjust_image.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"

@@ -7,6 +7,7 @@
 
 #include "adjust/gpu_apply.hpp"
 #include "cpu/reference.hpp"
+#include "gpuhist/adjust_image.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/clahe.hpp"
 #include "gpuhist/context.hpp"

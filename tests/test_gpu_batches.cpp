@@ -5,18 +5,19 @@
 
 #include <algorithm>
 
+#include "count/gpu_counter.hpp"
 #include "cpu/reference.hpp"
+#include "device_probes.hpp"
 #include "support/compare.hpp"
 #include "support/synthetic_images.hpp"
 #include "support/test_device.hpp"
 #include "support/test_names.hpp"
-#include "vulkan/gpu_counter.hpp"
 
 namespace gpuhist {
 namespace {
 
 TEST(PlanBatches, WholeRowsWhenARowFits) {
-  const auto batches = vk::plan_batches(10, 7, 30);
+  const auto batches = count::plan_batches(10, 7, 30);
   ASSERT_EQ(batches.size(), 3U);  // 3 + 3 + 1 rows
   EXPECT_EQ(batches[0].pixel_count, 30U);
   EXPECT_EQ(batches[2].y0, 6U);
@@ -25,7 +26,7 @@ TEST(PlanBatches, WholeRowsWhenARowFits) {
 }
 
 TEST(PlanBatches, RowPiecesWhenARowIsTooLong) {
-  const auto batches = vk::plan_batches(10, 2, 4);
+  const auto batches = count::plan_batches(10, 2, 4);
   ASSERT_EQ(batches.size(), 6U);  // 4 + 4 + 2 per row
   EXPECT_EQ(batches[1].x0, 4U);
   EXPECT_EQ(batches[2].pixel_count, 2U);
@@ -41,7 +42,7 @@ TEST_P(SmallLimits, ManyBatchesAndWaves) {
   struct Case {
     PixelFormat format;
     std::uint32_t width, height, bins;
-    vk::GpuLimits limits;
+    count::GpuLimits limits;
   };
   const Case cases[] = {
       // 4 rows of RGBA8 per batch: 25 batches of whole rows.
@@ -52,7 +53,7 @@ TEST_P(SmallLimits, ManyBatchesAndWaves) {
       {{ChannelLayout::Grey, SampleType::F32}, 513, 9, 4096, {1 << 20, 1}},
   };
   for (const Case& c : cases) {
-    vk::GpuCounter counter(*device, c.limits);
+    count::GpuCounter counter(*device, c.limits);
     const auto image = test::make_image(c.format, c.width, c.height, test::Content::Random, 5, 8);
     const HistogramOptions options{c.bins};
     const Histogram expected = cpu::count_reference(image.view, options);
@@ -86,16 +87,16 @@ TEST(Stream, FramesFromHostMemoryCountExactly) {
   const Histogram expected = cpu::count_reference(image.view, {});
   for (std::uint32_t merge : {1U, 4U}) {
     for (bool last_group : {false, true}) {
-      vk::GpuCounter counter(*device);
-      vk::GpuTuning tuning;
+      count::GpuCounter counter(*device);
+      count::GpuTuning tuning;
       tuning.merge_copies = merge;
       tuning.last_group_sums = last_group;
       counter.set_tuning(tuning);
-      for (vk::StreamMode mode :
-           {vk::StreamMode::Direct, vk::StreamMode::Copy, vk::StreamMode::Push}) {
+      for (count::StreamMode mode :
+           {count::StreamMode::Direct, count::StreamMode::Copy, count::StreamMode::Push}) {
         for (const auto& [in_flight, batch] : {std::pair{1U, 1U}, {3U, 1U}, {2U, 3U}}) {
           // 7 frames: whole submissions of `batch` frames, rounded up.
-          vk::StreamSetup setup;
+          count::StreamSetup setup;
           setup.slots = in_flight;
           setup.mode = mode;
           setup.queues = 2;
@@ -103,7 +104,7 @@ TEST(Stream, FramesFromHostMemoryCountExactly) {
           // Frames copied in on several threads (push), in host-cached or upload memory.
           setup.copy_threads = batch == 3 ? 3 : 0;
           setup.cached = in_flight != 3;
-          const vk::StreamResult r = counter.stream(image.view, {}, 7, setup);
+          const count::StreamResult r = counter.stream(image.view, {}, 7, setup);
           const std::string what = "merge " + std::to_string(merge) + " last group " +
                                    std::to_string(last_group) + " in flight " +
                                    std::to_string(in_flight) + " batch " + std::to_string(batch);
@@ -123,9 +124,9 @@ TEST(Stream, FramesFromHostMemoryCountExactly) {
 TEST(Stream, ShaderCopyRateIsMeasured) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr);
-  vk::GpuCounter counter(*device);
-  EXPECT_GT(counter.shader_copy_rate(1 << 20, 2), 0.0);
-  EXPECT_GT(counter.shader_read_rate(1 << 20, 2), 0.0);
+  bench::DeviceProbes probes(*device);
+  EXPECT_GT(probes.shader_copy_rate(1 << 20, 2), 0.0);
+  EXPECT_GT(probes.shader_read_rate(1 << 20, 2), 0.0);
 }
 
 // With merge copies nothing is cleared between runs: each run's merge pass
@@ -135,10 +136,10 @@ TEST(Stream, ShaderCopyRateIsMeasured) {
 TEST(MergeCopies, SelfClearingAcrossRunsCallsAndStrategies) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
-  vk::GpuLimits limits;
+  count::GpuLimits limits;
   limits.max_batch_bytes = 40000;  // several batches per image
-  vk::GpuCounter counter(*device, limits);
-  vk::GpuTuning tuning;
+  count::GpuCounter counter(*device, limits);
+  count::GpuTuning tuning;
   tuning.merge_copies = 5;
   counter.set_tuning(tuning);
   const auto image =

@@ -7,26 +7,26 @@
 #include <cstdint>
 #include <vector>
 
+#include "count/gpu_counter.hpp"
 #include "cpu/reference.hpp"
 #include "support/compare.hpp"
 #include "support/synthetic_images.hpp"
 #include "support/test_device.hpp"
-#include "vulkan/gpu_counter.hpp"
 
 namespace gpuhist {
 namespace {
 
 // Few workgroups, so that each counts many pixels into one counter.
-vk::GpuTuning few_groups() {
-  vk::GpuTuning tuning;
+count::GpuTuning few_groups() {
+  count::GpuTuning tuning;
   tuning.groups_per_unit = 1;
   return tuning;
 }
 
 // Colour images are counted twice: reading the pixels, and from planes of
 // bins (where the plan has ranges of bins).
-void expect_exact(const ImageView& image, std::uint32_t bins, const vk::GpuTuning& tuning,
-                  vk::GpuLimits limits = {}) {
+void expect_exact(const ImageView& image, std::uint32_t bins, const count::GpuTuning& tuning,
+                  count::GpuLimits limits = {}) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
   const HistogramOptions options{bins};
@@ -34,8 +34,8 @@ void expect_exact(const ImageView& image, std::uint32_t bins, const vk::GpuTunin
   const bool colour = image.format.layout != ChannelLayout::Grey;
   for (const bool planes : {false, true}) {
     if (planes && !colour) continue;
-    vk::GpuCounter counter(*device, limits);
-    vk::GpuTuning t = tuning;
+    count::GpuCounter counter(*device, limits);
+    count::GpuTuning t = tuning;
     t.planes = planes;
     counter.set_tuning(t);
     EXPECT_TRUE(test::same_histograms(
@@ -57,7 +57,7 @@ TEST(GpuHalves, NeighbouringCountersCarryTogether) {
   const auto image =
       ImageView::packed(samples.data(), width, height, {ChannelLayout::RGBA, SampleType::U16});
   expect_exact(image, 65536, few_groups());
-  vk::GpuTuning ranged = few_groups();
+  count::GpuTuning ranged = few_groups();
   ranged.bin_ranges = 1;  // one whole channel of 4096 bins per workgroup
   expect_exact(image, 4096, ranged);
 }
@@ -79,7 +79,7 @@ TEST(GpuHalves, UnevenRangesCarryAtTheirOwnRates) {
   expect_exact(
       ImageView::packed(rgba.data(), width, height, {ChannelLayout::RGBA, SampleType::U16}), 65536,
       few_groups());
-  vk::GpuTuning narrow = few_groups();
+  count::GpuTuning narrow = few_groups();
   narrow.wide_loads = false;
   expect_exact(
       ImageView::packed(rgba.data(), width, height, {ChannelLayout::RGBA, SampleType::U16}), 65536,
@@ -97,7 +97,7 @@ TEST(GpuHalves, CarryLeavesRoomForAWholeRound) {
   std::vector<std::uint16_t> grey;
   for (std::uint32_t i = 0; i < 61440; ++i) grey.push_back(i % 15 == 0 ? 100 : 60000);
   grey.resize(std::size_t{width} * height, 100);
-  vk::GpuTuning tuning = few_groups();
+  count::GpuTuning tuning = few_groups();
   tuning.group_size = 256;
   tuning.unroll = 1;
   expect_exact(
@@ -114,7 +114,7 @@ TEST(GpuHalves, OneColourPassesTheCarryManyTimes) {
                                    PixelFormat{ChannelLayout::RGBA, SampleType::U16},
                                    PixelFormat{ChannelLayout::RGBA, SampleType::F32}}) {
     const auto image = test::make_image(format, 601, 300, test::Content::Flat, 3);
-    vk::GpuTuning tuning = few_groups();
+    count::GpuTuning tuning = few_groups();
     tuning.bin_ranges = 1;  // the fewest that fit, float pixels too
     expect_exact(image.view, 65536, tuning);
   }
@@ -125,7 +125,7 @@ TEST(GpuHalves, OneColourPassesTheCarryManyTimes) {
 TEST(GpuHalves, RangeBoundaries) {
   for (const std::uint32_t ranges : {2U, 3U, 7U}) {
     for (const bool wide : {true, false}) {
-      vk::GpuTuning tuning;
+      count::GpuTuning tuning;
       tuning.bin_ranges = ranges;
       tuning.wide_loads = wide;
       const auto gradient = test::make_image({ChannelLayout::RGBA, SampleType::U16}, 1000, 9,
@@ -143,7 +143,7 @@ TEST(GpuHalves, RangeBoundaries) {
 
 // 16-bit counters of all four channels (no ranges), the fewest channel groups that fit.
 TEST(GpuHalves, PackedWithoutRanges) {
-  vk::GpuTuning tuning = few_groups();
+  count::GpuTuning tuning = few_groups();
   tuning.packed = true;
   for (const test::Content content : {test::Content::Flat, test::Content::Random}) {
     const auto image =
@@ -156,7 +156,7 @@ TEST(GpuHalves, PackedWithoutRanges) {
 // Ranges counted in slices of a few thousand pixels, into several global
 // copies, and in batches of 5000 pixels.
 TEST(GpuHalves, SlicesBatchesAndMergeCopies) {
-  vk::GpuTuning tuning;
+  count::GpuTuning tuning;
   tuning.slice_pixels = 4000;
   tuning.merge_copies = 3;
   const auto image =
@@ -164,7 +164,7 @@ TEST(GpuHalves, SlicesBatchesAndMergeCopies) {
   expect_exact(image.view, 65536, tuning);
   tuning.last_group_sums = true;
   expect_exact(image.view, 65536, tuning);
-  vk::GpuLimits limits;
+  count::GpuLimits limits;
   limits.max_batch_bytes = 5000 * 6;
   expect_exact(image.view, 65536, tuning, limits);
   const auto grey = test::make_image({ChannelLayout::Grey, SampleType::F32}, 129, 100,

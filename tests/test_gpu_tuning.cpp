@@ -8,11 +8,11 @@
 #include <tuple>
 #include <vector>
 
+#include "count/gpu_counter.hpp"
 #include "cpu/reference.hpp"
 #include "support/compare.hpp"
 #include "support/synthetic_images.hpp"
 #include "support/test_device.hpp"
-#include "vulkan/gpu_counter.hpp"
 
 namespace gpuhist {
 namespace {
@@ -26,13 +26,13 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
   const auto& [copies, shift, wide, uniform, interleave, unroll] = GetParam();
-  vk::GpuCounter counter(*device);
-  vk::GpuTuning tuning;
+  count::GpuCounter counter(*device);
+  count::GpuTuning tuning;
   tuning.copies = copies;
   tuning.copy_shift = shift;
   tuning.wide_loads = wide;
-  tuning.uniform_runs = uniform;
-  tuning.interleave = interleave;
+  tuning.experiments.uniform_runs = uniform;
+  tuning.experiments.interleave = interleave;
   tuning.unroll = unroll;
   // Small and large workgroups, few (long grid-stride loops) and many of them
   // (unroll 1, the software default, runs in every other GPU test).
@@ -53,12 +53,12 @@ TEST_P(GpuTuningKnobs, MatchReference) {
   // With merge copies: a pass sums them, or the last workgroup to merge does.
   tuning.last_group_sums = interleave != uniform;
   // Four equal pixels of a load added at once, or one by one.
-  tuning.quad_runs = unroll == 2;
+  tuning.experiments.quad_runs = unroll == 2;
   // RGBA8 loads of 32 invocations read as rows of 32 pixels, with and
   // without slices (whose first loads are not multiples of 32).
-  tuning.rows = wide && uniform == interleave;
+  tuning.experiments.rows = wide && uniform == interleave;
   // Counting in global memory: equal bins of a subgroup grouped for 0, 1 or 2 rounds first.
-  tuning.global_rounds = uniform ? 2U : (interleave ? 1U : 0U);
+  tuning.experiments.global_rounds = uniform ? 2U : (interleave ? 1U : 0U);
   counter.set_tuning(tuning);
   struct Case {
     PixelFormat format;
@@ -129,8 +129,14 @@ std::vector<Knobs> every_setting() {
 // The settings as six values, each knob's by its place in its list.
 std::array<std::uint32_t, 6> levels(const Knobs& k) {
   const auto& [copies, shift, wide, uniform, interleave, unroll] = k;
-  return {copies == 0 ? 0U : copies == 1 ? 1U : 2U, shift == 0 ? 0U : 1U, wide ? 1U : 0U,
-          uniform ? 1U : 0U, interleave ? 1U : 0U, unroll == 2 ? 0U : 1U};
+  return {copies == 0   ? 0U
+          : copies == 1 ? 1U
+                        : 2U,
+          shift == 0 ? 0U : 1U,
+          wide ? 1U : 0U,
+          uniform ? 1U : 0U,
+          interleave ? 1U : 0U,
+          unroll == 2 ? 0U : 1U};
 }
 
 // Every pair of values of every two knobs, as an index.
@@ -171,13 +177,14 @@ std::vector<Knobs> covering_settings() {
   // packed = shift 5 and wide == interleave; rows = wide and uniform == interleave.
   const auto derived = [](const Knobs& k) {
     const auto& [copies, shift, wide, uniform, interleave, unroll] = k;
-    return std::array<bool, 4>{shift == 5 && wide == interleave, !(shift == 5 && wide == interleave),
-                               wide && uniform == interleave, !(wide && uniform == interleave)};
+    return std::array<bool, 4>{shift == 5 && wide == interleave,
+                               !(shift == 5 && wide == interleave), wide && uniform == interleave,
+                               !(wide && uniform == interleave)};
   };
   for (std::size_t d = 0; d < 4; ++d) {
     if (std::none_of(chosen.begin(), chosen.end(), [&](const Knobs& k) { return derived(k)[d]; })) {
-      chosen.push_back(*std::find_if(all.begin(), all.end(),
-                                     [&](const Knobs& k) { return derived(k)[d]; }));
+      chosen.push_back(
+          *std::find_if(all.begin(), all.end(), [&](const Knobs& k) { return derived(k)[d]; }));
     }
   }
   return chosen;

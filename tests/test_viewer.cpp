@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cpu/reference.hpp"
+#include "gpuhist/adjust_image.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/render.hpp"
@@ -414,9 +415,12 @@ TEST_F(Viewer, PlaysThePortraitAndOddShapesAsFfmpegDecodesThem) {
     const char* encode;
   };
   const Case cases[] = {
-      {"portrait.mp4", "1080x1920:rate=10", 1080, 1920, "-pix_fmt yuv420p -c:v libx264 -preset ultrafast"},
-      {"narrow.mp4", "362x204:rate=10", 362, 204, "-pix_fmt yuv422p -c:v libx264 -preset ultrafast"},
-      {"odd.avi", "18x14:rate=10,format=rgb24,crop=17:13:0:0", 17, 13, "-pix_fmt yuvj420p -c:v mjpeg"},
+      {"portrait.mp4", "1080x1920:rate=10", 1080, 1920,
+       "-pix_fmt yuv420p -c:v libx264 -preset ultrafast"},
+      {"narrow.mp4", "362x204:rate=10", 362, 204,
+       "-pix_fmt yuv422p -c:v libx264 -preset ultrafast"},
+      {"odd.avi", "18x14:rate=10,format=rgb24,crop=17:13:0:0", 17, 13,
+       "-pix_fmt yuvj420p -c:v mjpeg"},
   };
   for (const Case& c : cases) {
     const fs::path clip = fs::path(dir_) / c.name;

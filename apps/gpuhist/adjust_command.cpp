@@ -11,6 +11,7 @@
 #include "common_options.hpp"
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
+#include "gpuhist/adjust_image.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "inputs.hpp"
@@ -19,22 +20,6 @@
 
 namespace gpuhist::cli {
 namespace {
-
-const char* verb_help(AdjustKind kind) {
-  switch (kind) {
-    case AdjustKind::Equalize:
-      return "Equalise an image's histogram";
-    case AdjustKind::Clahe:
-      return "Contrast-limited adaptive histogram equalisation (CLAHE), tile by tile";
-    case AdjustKind::Autolevel:
-      return "Stretch an image's contrast, clipping a share of the darkest and brightest pixels";
-    case AdjustKind::Threshold:
-      return "Binarise an image's luminance at Otsu's, the triangle or a given threshold";
-    case AdjustKind::Match:
-      return "Match an image's histogram to a reference image's";
-  }
-  return "";
-}
 
 // "0.5" or "0.2,1" -> {low, high} percentages within 0..50.
 std::optional<std::pair<double, double>> parse_clip(const std::string& text) {
@@ -159,7 +144,7 @@ std::optional<bool> parse_apply(const std::string& apply, const Context& context
 
 CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
   args.kind = kind;
-  CLI::App* cmd = app.add_subcommand(std::string(to_string(kind)), verb_help(kind));
+  CLI::App* cmd = app.add_subcommand(std::string(info(kind).name), std::string(info(kind).summary));
   cmd->add_option("inputs", args.inputs,
                   "Image files (8- or 16-bit samples) and folders (searched recursively)")
       ->required();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpuhist/adjustment.hpp"
+#include "gpuhist/context.hpp"
 
 #include "inputs.hpp"
 

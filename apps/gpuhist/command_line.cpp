@@ -14,9 +14,11 @@ namespace gpuhist::cli {
 namespace {
 
 const std::set<std::string>& verbs() {
-  static const std::set<std::string> names = {"compute",   "devices",   "bench",    "draw",
-                                              "video",     "view",      "equalize", "clahe",
-                                              "autolevel", "threshold", "match"};
+  static const std::set<std::string> names = [] {
+    std::set<std::string> all = {"compute", "devices", "bench", "draw", "video", "view"};
+    for (const AdjustmentInfo& row : kAdjustments) all.emplace(row.name);
+    return all;
+  }();
   return names;
 }
 
@@ -78,8 +80,8 @@ CommandLine::CommandLine() {
   draw_cmd_ = add_draw_command(app_, draw_);
   video_cmd_ = add_video_command(app_, video_);
   view_cmd_ = add_view_command(app_, view_);
-  for (std::size_t i = 0; i < kAdjustKinds.size(); ++i) {
-    adjust_cmds_[i] = add_adjust_command(app_, kAdjustKinds[i], adjust_[i]);
+  for (std::size_t i = 0; i < kAdjustments.size(); ++i) {
+    adjust_cmds_[i] = add_adjust_command(app_, kAdjustments[i].kind, adjust_[i]);
   }
 }
 

@@ -37,9 +37,6 @@ class CommandLine {
   [[nodiscard]] int run() const;
 
  private:
-  static constexpr std::array<AdjustKind, 5> kAdjustKinds = {
-      AdjustKind::Equalize, AdjustKind::Clahe, AdjustKind::Autolevel, AdjustKind::Threshold,
-      AdjustKind::Match};
   CLI::App app_{"gpuhist: image histograms on the GPU", "gpuhist"};
   ComputeArgs compute_;
   DevicesArgs devices_;
@@ -48,14 +45,14 @@ class CommandLine {
   DrawArgs draw_;
   VideoArgs video_;
   ViewArgs view_;
-  std::array<AdjustArgs, kAdjustKinds.size()> adjust_;
+  std::array<AdjustArgs, kAdjustments.size()> adjust_;
   CLI::App* compute_cmd_ = nullptr;
   CLI::App* devices_cmd_ = nullptr;
   CLI::App* bench_cmd_ = nullptr;
   CLI::App* draw_cmd_ = nullptr;
   CLI::App* video_cmd_ = nullptr;
   CLI::App* view_cmd_ = nullptr;
-  std::array<CLI::App*, kAdjustKinds.size()> adjust_cmds_{};
+  std::array<CLI::App*, kAdjustments.size()> adjust_cmds_{};
 };
 
 // The verb a mistyped first argument was meant as (within two edits for

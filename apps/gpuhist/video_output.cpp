@@ -12,6 +12,7 @@
 #include "counted_frames.hpp"
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
+#include "gpuhist/adjust_image.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"

@@ -14,7 +14,7 @@ namespace gpuhist::cli {
 CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
   CLI::App* cmd =
       app.add_subcommand("view", "Play a video or show an image with its histograms, live");
-  cmd->footer(std::string("Keys: ") + kViewerKeys);
+  cmd->footer("Keys: " + viewer_keys());
   cmd->add_option("input", args.input, "Video or image file")->required();
   cmd->add_option("--device", args.device, "auto, a device index or a name substring")
       ->capture_default_str();

@@ -1,9 +1,9 @@
-// One call that adjusts an image by its histogram, whatever the adjustment:
-// count (one bin per sample value, or per tile for CLAHE), make the tables,
-// apply them on the GPU or the CPU. What the adjustment verbs, the annotated
-// video and the viewer share.
+// The adjustments made from a histogram (equalize, clahe, autolevel,
+// threshold, match) and their parameters; adjust_image.hpp runs one.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -11,14 +11,48 @@
 
 #include "gpuhist/adjust.hpp"
 #include "gpuhist/clahe.hpp"
-#include "gpuhist/context.hpp"
 
 namespace gpuhist {
 
 enum class AdjustKind : std::uint8_t { Equalize, Clahe, Autolevel, Threshold, Match };
 enum class ThresholdMethod : std::uint8_t { Otsu, Triangle, Fixed };
 
-// "equalize", "clahe", "autolevel", "threshold", "match".
+// What each adjustment is, one row per kind in AdjustKind's order: its name
+// (the command-line verb and --adjust value), a one-line summary, whether it
+// needs a reference, and whether the viewer's `a` key cycles to it. The
+// command line, the viewer and the library read this table; the tables each
+// adjustment makes are in src/adjust/recipes.cpp.
+struct AdjustmentInfo {
+  AdjustKind kind;
+  std::string_view name;
+  std::string_view summary;
+  bool needs_reference = false;
+  bool in_viewer = true;
+};
+inline constexpr std::array<AdjustmentInfo, 5> kAdjustments = {{
+    {AdjustKind::Equalize, "equalize", "Equalise an image's histogram"},
+    {AdjustKind::Clahe, "clahe",
+     "Contrast-limited adaptive histogram equalisation (CLAHE), tile by tile"},
+    {AdjustKind::Autolevel, "autolevel",
+     "Stretch an image's contrast, clipping a share of the darkest and brightest pixels"},
+    {AdjustKind::Threshold, "threshold",
+     "Binarise an image's luminance at Otsu's, the triangle or a given threshold"},
+    {AdjustKind::Match, "match", "Match an image's histogram to a reference image's", true},
+}};
+
+// True when `rows` (of anything with a `kind`) hold one row per AdjustKind, in its order.
+template <class Rows>
+[[nodiscard]] constexpr bool one_row_per_kind(const Rows& rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (static_cast<std::size_t>(rows[i].kind) != i) return false;
+  }
+  return rows.size() == 5;
+}
+static_assert(one_row_per_kind(kAdjustments), "kAdjustments: one row per AdjustKind, in order");
+
+// The row of `kind`.
+[[nodiscard]] const AdjustmentInfo& info(AdjustKind kind);
+// The name: "equalize", "clahe", "autolevel", "threshold", "match".
 [[nodiscard]] std::string_view to_string(AdjustKind kind);
 [[nodiscard]] std::optional<AdjustKind> parse_adjust_kind(std::string_view name);
 
@@ -36,16 +70,5 @@ struct Adjustment {
 
 // The format of the adjusted pixels: grey for Threshold, else the image's.
 [[nodiscard]] PixelFormat adjusted_format(PixelFormat format, const Adjustment& adjustment);
-
-// Adjusts `image` into `out` (tightly packed rows of adjusted_format): on the
-// context's GPU when `on_gpu` (Context::adjust), else counted on `context`
-// with `run` (16-bit CLAHE tiles in one pass on the CPU) and applied on the CPU,
-// with the same bytes either way. Returns the threshold used (Threshold only).
-// Throws Error(InvalidArgument) for float samples, bad parameters, a short
-// `out`, a missing or mismatched reference, or `on_gpu` without a device;
-// Error(Device) when the device fails.
-std::optional<std::int32_t> adjust_image(const Context& context, const ImageView& image,
-                                         const Adjustment& adjustment, std::span<std::byte> out,
-                                         const RunOptions& run = {}, bool on_gpu = true);
 
 }  // namespace gpuhist

@@ -91,7 +91,8 @@ class Context {
   struct Impl;
 
  private:
-  friend class FrameStream;  // counts on the context's device, under its lock
+  friend class FrameStream;     // counts on the context's device, under its lock
+  friend struct ContextAccess;  // the engine's own parts (src/engine), for the viewer
   explicit Context(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

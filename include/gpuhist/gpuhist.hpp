@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gpuhist/adjust.hpp"
+#include "gpuhist/adjust_image.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/clahe.hpp"
 #include "gpuhist/compare.hpp"

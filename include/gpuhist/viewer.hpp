@@ -41,10 +41,8 @@ struct ViewerOptions {
   std::function<void(const std::string&)> on_status;
 };
 
-// What the keys do, for the help text.
-inline constexpr const char* kViewerKeys =
-    "space: pause/play, c: cycle channels, s: cycle scale, a: cycle adjustments (none, equalize, "
-    "clahe, autolevel, threshold, and match with --reference), q or Esc: quit";
+// What the keys do, for the help text: "space: pause/play, c: ...".
+[[nodiscard]] std::string viewer_keys();
 
 // Shows `path` (a still image, by its extension, or any video FFmpeg reads)
 // until the window is closed, q or Esc. Frames play at their own times;

@@ -4,21 +4,17 @@
 #include <string>
 
 #include "adjust/adjust_backend.hpp"
+#include "adjust/recipes.hpp"
 #include "gpuhist/error.hpp"
 
 namespace gpuhist {
-namespace {
+const AdjustmentInfo& info(AdjustKind kind) { return kAdjustments[static_cast<std::size_t>(kind)]; }
 
-constexpr std::array<std::string_view, 5> kNames = {"equalize", "clahe", "autolevel", "threshold",
-                                                    "match"};
-
-}  // namespace
-
-std::string_view to_string(AdjustKind kind) { return kNames[static_cast<std::size_t>(kind)]; }
+std::string_view to_string(AdjustKind kind) { return info(kind).name; }
 
 std::optional<AdjustKind> parse_adjust_kind(std::string_view name) {
-  for (std::size_t i = 0; i < kNames.size(); ++i) {
-    if (kNames[i] == name) return static_cast<AdjustKind>(i);
+  for (const AdjustmentInfo& row : kAdjustments) {
+    if (row.name == name) return row.kind;
   }
   return std::nullopt;
 }
@@ -71,7 +67,7 @@ void check_adjustment(const ImageView& image, const Adjustment& a, std::size_t o
 std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const ImageView& image,
                                         const Adjustment& a, std::span<std::byte> out) {
   check_adjustment(image, a, out.size());
-  if (a.kind == AdjustKind::Clahe) {
+  if (recipe(a.kind).tiled) {
     backend.clahe(image, clahe_options(a), out);
     return std::nullopt;
   }
@@ -80,59 +76,11 @@ std::optional<std::int32_t> adjust_with(const AdjustBackend& backend, const Imag
     return a.threshold;  // nothing to count
   }
   const Histogram histogram = backend.count(image, tone_options(image.format, a.luma));
-  Lut lut;
   std::optional<std::int32_t> threshold;
-  switch (a.kind) {
-    case AdjustKind::Equalize:
-    case AdjustKind::Clahe:
-      lut = equalize_lut(histogram, image.format, a.channels);
-      break;
-    case AdjustKind::Autolevel:
-      lut = stretch_lut(histogram, image.format, a.channels, a.low, a.high);
-      break;
-    case AdjustKind::Match:
-      lut = match_lut(histogram, *a.reference, image.format, a.channels);
-      break;
-    case AdjustKind::Threshold: {  // luminance alone (GpuAdjuster counts nothing else)
-      const auto counts = histogram.counts(Channel::Luminance);
-      threshold =
-          a.method == ThresholdMethod::Otsu ? otsu_threshold(counts) : triangle_threshold(counts);
-      lut = threshold_lut(image.format, *threshold, a.luma);
-      break;
-    }
-  }
-  backend.apply_lut(image, lut, out);
+  backend.apply_lut(image, recipe(a.kind).host_table(histogram, image.format, a, threshold), out);
   return threshold;
 }
 
 }  // namespace adjust
-
-std::optional<std::int32_t> adjust_image(const Context& context, const ImageView& image,
-                                         const Adjustment& a, std::span<std::byte> out,
-                                         const RunOptions& run, bool on_gpu) {
-  if (on_gpu) return context.adjust(image, a, out, run);
-  adjust::AdjustBackend backend;
-  backend.count = [&](const ImageView& view, const HistogramOptions& options) {
-    return context.compute(view, options, run);
-  };
-  backend.apply_lut = [&](const ImageView& view, const Lut& lut, std::span<std::byte> to) {
-    apply_lut_cpu(view, lut, to);
-  };
-  // CLAHE's tiles counted with `run` one by one, or, for 16-bit samples, in one
-  // pass over the image on the CPU's threads (the same counts): a strategy's
-  // 65536-bin histogram for each tile made a 1920x1080 RGB16 frame take 442 ms
-  // on a 2-core machine against 43 ms in one pass; 8-bit tiles one by one took
-  // 11.5 ms against 12.6 (docs/PERFORMANCE.md, "Adjustments").
-  backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
-    if (view.format.sample == SampleType::U16) {
-      clahe_cpu(view, options, to);
-      return;
-    }
-    const HistogramOptions tone = tone_options(view.format, options.luma);
-    clahe_cpu(view, options, to,
-              [&](const ImageView& tile) { return context.compute(tile, tone, run); });
-  };
-  return adjust::adjust_with(backend, image, a, out);
-}
 
 }  // namespace gpuhist

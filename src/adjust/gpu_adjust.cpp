@@ -7,37 +7,18 @@
 
 #include "adjust/gpu_apply.hpp"
 #include "adjust/gpu_layout.hpp"
+#include "adjust/recipes.hpp"
 #include "gpuhist/statistics.hpp"
 #include "vulkan/submission.hpp"
 
 namespace gpuhist::adjust {
-namespace {
-
-// make_tables.comp's KIND for the adjustments whose tables the device makes.
-std::optional<std::uint32_t> table_kind(AdjustKind kind) {
-  switch (kind) {
-    case AdjustKind::Equalize:
-      return 0U;
-    case AdjustKind::Autolevel:
-      return 1U;
-    case AdjustKind::Match:
-      return 2U;
-    case AdjustKind::Clahe:
-      return 3U;
-    case AdjustKind::Threshold:
-      break;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
                                    std::span<std::byte> out) {
-  const std::optional<std::uint32_t> kind = table_kind(a.kind);
+  const std::optional<TableKind> kind = recipe(a.kind).device_table;
   if (!kind) return false;
   const bool colour = is_colour(image.format.layout);
-  const bool clahe = a.kind == AdjustKind::Clahe;
+  const bool clahe = recipe(a.kind).tiled;
   const ClaheOptions options = clahe_options(a);
   const ClaheGeometry g =
       clahe ? clahe_geometry(image, options)
@@ -46,9 +27,9 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
   const std::uint32_t counted = g.tiles_x * g.tiles_y * g.tables;
   const std::uint64_t pixels = std::uint64_t{g.tile_w} * g.tile_h;  // of each counted table
 
-  vk::PushParams tables;                                // read by make_tables.comp as TableParams
-  tables.first = 1;                                     // copies
-  tables.group_count = counted;                         // tableCount
+  TableParams tables;
+  tables.copies = 1;
+  tables.table_count = counted;
   VkDeviceSize table_words = VkDeviceSize{2} * g.size;  // apply_lut.comp's four tables
   ClahePlan plan;
   PlanLayout layout;
@@ -57,19 +38,18 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
     layout = plan_layout(image, std::size_t{counted} * g.size);
     check_plan(device_, layout);
     const ClaheLimits limits = clahe_limits(options, g);
-    tables.pixel_count =
-        static_cast<std::uint32_t>(std::min<std::int64_t>(limits.clip, 0xFFFFFFFF));  // low
-    tables.width = std::bit_cast<std::uint32_t>(limits.scale);                        // high
-    tables.chunk_count = static_cast<std::uint32_t>(layout.table_data);               // outBase
+    tables.low = static_cast<std::uint32_t>(std::min<std::int64_t>(limits.clip, 0xFFFFFFFF));
+    tables.high = std::bit_cast<std::uint32_t>(limits.scale);
+    tables.out_base = static_cast<std::uint32_t>(layout.table_data);
     table_words = layout.words;
     put_axes(plan, layout, static_cast<std::uint32_t*>(host_data(layout.table_data * 4)));
   } else {
-    if (!colour) tables.stride = 3;  // firstOut: grey samples go through the luminance table
-    if (colour && !g.each) tables.first = 3;  // luminance's table for red, green and blue
+    if (!colour) tables.first_out = 3;         // grey samples go through the luminance table
+    if (colour && !g.each) tables.copies = 3;  // luminance's table for red, green and blue
   }
   if (a.kind == AdjustKind::Autolevel) {
-    tables.pixel_count = static_cast<std::uint32_t>(nearest_rank(pixels, a.low));
-    tables.width = static_cast<std::uint32_t>(nearest_rank(pixels, 100.0 - a.high));
+    tables.low = static_cast<std::uint32_t>(nearest_rank(pixels, a.low));
+    tables.high = static_cast<std::uint32_t>(nearest_rank(pixels, 100.0 - a.high));
   }
   if (a.kind == AdjustKind::Match) {
     // The reference's cumulative counts for each counted table, in 32 bits.
@@ -88,7 +68,7 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
       if (sum == 0 || (k > 0 && sum != reference_total)) return false;  // the host's error
       reference_total = sum;
     }
-    tables.chunk_base = static_cast<std::uint32_t>(reference_total);  // refTotal
+    tables.ref_total = static_cast<std::uint32_t>(reference_total);
   }
 
   vk::ensure_buffer(tables_, device_, table_words * 4, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -100,10 +80,10 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
       std::min({1024U, g.size / 2, info.max_invocations, info.max_workgroup_size[0]});
   std::uint32_t group = 128;
   while (group * 2 <= most) group *= 2;
-  const std::array<vk::SpecConstant, 3> constants = {vk::SpecConstant{vk::kSpecBins, g.size},
-                                                     vk::SpecConstant{vk::kSpecLocalX, group},
-                                                     vk::SpecConstant{vk::kSpecTableKind, *kind}};
-  const VkPipeline make_tables = pipelines_.get(vk::Shader::MakeTables, constants);
+  const std::array<vk::SpecConstant, 3> constants = {
+      vk::SpecConstant{kSpecBins, g.size}, vk::SpecConstant{kSpecLocalX, group},
+      vk::SpecConstant{kSpecTableKind, static_cast<std::uint32_t>(*kind)}};
+  const VkPipeline make_tables = pipelines_.get(Shader::MakeTables, constants);
   const std::uint32_t colour_tables = colour && !g.each ? 1U : 0U;
   const bool match = a.kind == AdjustKind::Match;
   const VkDeviceSize reference_bytes = VkDeviceSize{4} * counted * g.size;
@@ -123,11 +103,12 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
     submission.barrier();
   };
   if (clahe) {
-    run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), tables_,
-             clahe_params(image, plan, layout), out, true, prologue);
+    const ClaheParams params = clahe_params(image, plan, layout);
+    run_rows(image, image.format, pipeline(Shader::ClaheApply, image.format, 0, 0), tables_,
+             &params, out, true, prologue);
   } else {
-    run_rows(image, image.format, pipeline(vk::Shader::ApplyLut, image.format, 0, 0), tables_,
-             vk::PushParams{}, out, true, prologue);
+    run_rows(image, image.format, pipeline(Shader::ApplyLut, image.format, 0, 0), tables_, nullptr,
+             out, true, prologue);
   }
   return true;
 }
@@ -139,7 +120,7 @@ std::optional<std::int32_t> GpuAdjuster::adjust(const ImageView& image,
   if (adjust_on_device(image, adjustment, out)) return std::nullopt;
   bool resident = false;  // the counted image stays on the device for its tables
   // A threshold needs luminance alone (see adjust_with).
-  const bool luminance_only = adjustment.kind == AdjustKind::Threshold;
+  const bool luminance_only = recipe(adjustment.kind).luminance_only;
   AdjustBackend backend;
   backend.count = [&](const ImageView& view, const HistogramOptions& options) {
     if (std::optional<Histogram> h = count_resident(view, options.luma, luminance_only)) {

@@ -18,7 +18,7 @@ namespace {
 // The least one thread copies of a frame into or out of mapped memory: on the
 // H200's host, 1 MiB parts adjusted 1920x1080 and 3840x2160 frames 5-18%
 // faster than 4 MiB ones, faster than 512 and 256 KiB ones at 1080p and level
-// with them at 4K (docs/PERFORMANCE.md, "Adjustments", step 6).
+// with them at 4K (docs/PERFORMANCE_JOURNAL.md, "Adjustments", step 6).
 constexpr std::uint64_t kCopyPart = std::uint64_t{1} << 20;
 constexpr std::uint32_t kGroupSize = 256;
 
@@ -29,15 +29,15 @@ GpuAdjuster::GpuAdjuster(const vk::Device& device, VkDeviceSize max_batch_bytes,
     : device_(device),
       max_batch_bytes_(max_batch_bytes),
       max_groups_(std::clamp(max_groups, 1U, kMaxGroups)),
-      pipelines_(device) {}
+      pipelines_(device, kPushBytes) {}
 
-VkPipeline GpuAdjuster::pipeline(vk::Shader shader, PixelFormat format, std::uint32_t luma601,
+VkPipeline GpuAdjuster::pipeline(Shader shader, PixelFormat format, std::uint32_t luma601,
                                  std::uint32_t target) {
   const std::array<vk::SpecConstant, 5> constants = {
-      vk::SpecConstant{vk::kSpecChannels, channel_count(format.layout)},
-      vk::SpecConstant{vk::kSpecSampleBits, format.sample == SampleType::U8 ? 8U : 16U},
-      vk::SpecConstant{vk::kSpecBins, tone_options(format).bins},
-      vk::SpecConstant{vk::kSpecLuma601, luma601}, vk::SpecConstant{vk::kSpecLutTarget, target}};
+      vk::SpecConstant{kSpecChannels, channel_count(format.layout)},
+      vk::SpecConstant{kSpecSampleBits, format.sample == SampleType::U8 ? 8U : 16U},
+      vk::SpecConstant{kSpecBins, tone_options(format).bins},
+      vk::SpecConstant{kSpecLuma601, luma601}, vk::SpecConstant{kSpecLutTarget, target}};
   return pipelines_.get(shader, constants);
 }
 
@@ -53,9 +53,9 @@ void GpuAdjuster::apply(const ImageView& image, const Lut& lut, std::span<std::b
     for (std::uint32_t v = 0; v < size; ++v) tables[c * size + v] = table.empty() ? 0 : table[v];
   }
   const VkPipeline p =
-      pipeline(vk::Shader::ApplyLut, image.format, lut.luma == LumaWeights::Rec601 ? 1U : 0U,
+      pipeline(Shader::ApplyLut, image.format, lut.luma == LumaWeights::Rec601 ? 1U : 0U,
                lut.target == LutTarget::Luminance ? 1U : 0U);
-  run_rows(image, lut_output_format(image.format, lut), p, tables_, vk::PushParams{}, out, resident,
+  run_rows(image, lut_output_format(image.format, lut), p, tables_, nullptr, out, resident,
            data_to_tables(bytes));
 }
 
@@ -88,32 +88,32 @@ void GpuAdjuster::record_count(vk::Submission& submission, const ImageView& imag
   const VkDeviceSize counts_bytes = VkDeviceSize{tiles} * g.tables * g.size * 4;
   const bool shared = image.format.sample == SampleType::U8;
   const std::array<vk::SpecConstant, 7> constants = {
-      vk::SpecConstant{vk::kSpecChannels, channel_count(image.format.layout)},
-      vk::SpecConstant{vk::kSpecSampleBits, shared ? 8U : 16U},
-      vk::SpecConstant{vk::kSpecBins, g.size},
-      vk::SpecConstant{vk::kSpecLuma601, luma == LumaWeights::Rec601 ? 1U : 0U},
-      vk::SpecConstant{vk::kSpecSharedWords, shared ? 4U * 256U : 1U},
-      vk::SpecConstant{vk::kSpecUseShared, shared ? 1U : 0U},
-      vk::SpecConstant{vk::kSpecLutTarget, colour_tables}};
+      vk::SpecConstant{kSpecChannels, channel_count(image.format.layout)},
+      vk::SpecConstant{kSpecSampleBits, shared ? 8U : 16U},
+      vk::SpecConstant{kSpecBins, g.size},
+      vk::SpecConstant{kSpecLuma601, luma == LumaWeights::Rec601 ? 1U : 0U},
+      vk::SpecConstant{kSpecSharedWords, shared ? 4U * 256U : 1U},
+      vk::SpecConstant{kSpecUseShared, shared ? 1U : 0U},
+      vk::SpecConstant{kSpecLutTarget, colour_tables}};
   // About 4096 pixels a workgroup.
   const std::uint32_t band_rows = std::max(1U, 4096U / g.tile_w);
   const std::uint32_t bands = (g.tile_h + band_rows - 1) / band_rows;
   // Tiles across by tiles down times the workgroups of a tile's bands, each
   // axis within the 65535 workgroups every device takes.
   const std::uint32_t band_groups = std::clamp(bands, 1U, std::max(1U, max_groups_ / g.tiles_y));
-  vk::PushParams params;             // read by clahe_tiles.comp as TileParams
-  params.pixel_count = image.width;  // width
-  params.width = image.height;       // height
-  params.chunk_base = g.tile_w;      // tileWidth
-  params.chunk_count = g.tile_h;     // tileHeight
-  params.stride = band_groups;       // bandGroups
-  params.first = g.tables;           // tables
-  params.group_count = band_rows;    // bandRows
+  TileParams params;
+  params.width = image.width;
+  params.height = image.height;
+  params.tile_width = g.tile_w;
+  params.tile_height = g.tile_h;
+  params.band_groups = band_groups;
+  params.tables = g.tables;
+  params.band_rows = band_rows;
   submission.bind({input_.get(), tile_counts_.get(), tile_counts_.get()});
   submission.copy(staging_.get(), input_.get(), in_bytes);
   submission.zero(tile_counts_.get(), counts_bytes);
   submission.barrier();
-  submission.dispatch(pipelines_.get(vk::Shader::ClaheTiles, constants), params, g.tiles_x,
+  submission.dispatch(pipelines_.get(Shader::ClaheTiles, constants), params, g.tiles_x,
                       g.tiles_y * band_groups);
   submission.barrier();
 }
@@ -171,8 +171,9 @@ void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
   std::memset(data + layout.table_data, 0, words_of(plan.tables.size() * 2) * 4);
   std::memcpy(data + layout.table_data, plan.tables.data(),
               plan.tables.size() * 2);  // little-endian
-  run_rows(image, image.format, pipeline(vk::Shader::ClaheApply, image.format, 0, 0), tables_,
-           clahe_params(image, plan, layout), out, false, data_to_tables(layout.words * 4));
+  const ClaheParams params = clahe_params(image, plan, layout);
+  run_rows(image, image.format, pipeline(Shader::ClaheApply, image.format, 0, 0), tables_, &params,
+           out, false, data_to_tables(layout.words * 4));
 }
 
 void* GpuAdjuster::host_data(VkDeviceSize bytes) {
@@ -209,8 +210,8 @@ void GpuAdjuster::stage_rows(const ImageView& image, std::uint32_t y0, std::uint
 }
 
 void GpuAdjuster::run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
-                           const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out,
-                           bool resident, const Prologue& prologue) {
+                           const vk::Buffer& data, const ClaheParams* clahe,
+                           std::span<std::byte> out, bool resident, const Prologue& prologue) {
   // Rows per batch: each pixel buffer within the storage range and the batch size.
   const std::size_t in_row = std::size_t{image.width} * pixel_bytes(image.format);
   const std::size_t out_row = std::size_t{image.width} * pixel_bytes(out_format);
@@ -246,11 +247,16 @@ void GpuAdjuster::run_rows(const ImageView& image, PixelFormat out_format, VkPip
       submission.copy(staging_.get(), input_.get(), words_of(VkDeviceSize{count} * in_row) * 4);
       submission.barrier();
     }
-    params.pixel_count = count * image.width;
-    params.chunk_base = y0;  // the batch's first row (clahe_apply.comp)
     const auto groups = static_cast<std::uint32_t>(
         std::clamp<VkDeviceSize>((batch_out / 4 + kGroupSize - 1) / kGroupSize, 1, max_groups_));
-    submission.dispatch(pipeline, params, groups);
+    if (clahe != nullptr) {
+      ClaheParams params = *clahe;
+      params.pixel_count = count * image.width;
+      params.first_row = y0;
+      submission.dispatch(pipeline, params, groups);
+    } else {
+      submission.dispatch(pipeline, ApplyParams{count * image.width}, groups);
+    }
     submission.barrier();
     submission.copy(output_.get(), readback_.get(), batch_out);
     submission.barrier_to_host();

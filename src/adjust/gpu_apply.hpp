@@ -11,6 +11,7 @@
 
 #include "adjust/adjust_backend.hpp"
 #include "adjust/clahe_plan.hpp"
+#include "adjust/shaders.hpp"
 #include "gpuhist/adjust.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/pipelines.hpp"
@@ -72,12 +73,13 @@ class GpuAdjuster {
   // Commands recorded before the first batch's dispatch, in its submission.
   using Prologue = std::function<void(vk::Submission&)>;
 
-  // Runs `pipeline` over the image in batches of rows, `data` at binding 2;
-  // `params` fills the push constants of a batch (its pixels and first row set).
+  // Runs `pipeline` over the image in batches of rows, `data` at binding 2:
+  // clahe_apply.comp with `clahe`'s push constants (each batch's pixels and
+  // first row set), else apply_lut.comp.
   // `resident`: the whole image is in input_ already (one batch), or will be
   // once `prologue` has run.
   void run_rows(const ImageView& image, PixelFormat out_format, VkPipeline pipeline,
-                const vk::Buffer& data, vk::PushParams params, std::span<std::byte> out,
+                const vk::Buffer& data, const ClaheParams* clahe, std::span<std::byte> out,
                 bool resident = false, const Prologue& prologue = {});
   // data_ holding at least `bytes`, mapped, for the host to write.
   [[nodiscard]] void* host_data(VkDeviceSize bytes);
@@ -103,7 +105,7 @@ class GpuAdjuster {
                                                       LumaWeights luma);
   // Whether an image (and its counters) fits one buffer.
   [[nodiscard]] bool fits(const ImageView& image, const ClaheGeometry& geometry) const;
-  [[nodiscard]] VkPipeline pipeline(vk::Shader shader, PixelFormat format, std::uint32_t luma601,
+  [[nodiscard]] VkPipeline pipeline(Shader shader, PixelFormat format, std::uint32_t luma601,
                                     std::uint32_t target);
 
   const vk::Device& device_;

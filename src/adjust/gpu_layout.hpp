@@ -9,6 +9,7 @@
 #include <vulkan/vulkan.h>
 
 #include "adjust/clahe_plan.hpp"
+#include "adjust/shaders.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_view.hpp"
 #include "vulkan/device.hpp"
@@ -62,15 +63,15 @@ inline void put_axes(const ClahePlan& plan, const PlanLayout& layout, std::uint3
   put_axis(plan.rows, data + layout.row_data);
 }
 
-// clahe_apply.comp's ClaheParams.
-inline vk::PushParams clahe_params(const ImageView& image, const ClahePlan& plan,
-                                   const PlanLayout& layout) {
-  vk::PushParams params;
+// clahe_apply.comp's ClaheParams, less each batch's pixels and first row.
+inline ClaheParams clahe_params(const ImageView& image, const ClahePlan& plan,
+                                const PlanLayout& layout) {
+  ClaheParams params;
   params.width = image.width;
-  params.chunk_count = static_cast<std::uint32_t>(layout.row_data);  // rowData
-  params.stride = static_cast<std::uint32_t>(layout.table_data);     // tableData
-  params.first = plan.tiles_x;                                       // tilesX
-  params.group_count = plan.lut_channels;                            // lutChannels
+  params.row_data = static_cast<std::uint32_t>(layout.row_data);
+  params.table_data = static_cast<std::uint32_t>(layout.table_data);
+  params.tiles_x = plan.tiles_x;
+  params.lut_channels = plan.lut_channels;
   return params;
 }
 

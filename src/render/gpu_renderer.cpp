@@ -15,6 +15,7 @@ namespace {
 struct DrawParams {
   std::uint32_t width, height, bins, scale_mode, channels, background;
 };
+static_assert(sizeof(DrawParams) == 6 * 4);
 
 }  // namespace
 

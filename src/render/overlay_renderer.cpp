@@ -17,6 +17,7 @@ struct OverlayParams {
   std::uint32_t width, height, bins, scale_mode, left_channels, background, right_channels;
   std::uint32_t panel_width, panel_height, left_x, right_x, panel_y, sample_step;
 };
+static_assert(sizeof(OverlayParams) == 13 * 4);
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 
@@ -30,7 +31,8 @@ OverlayRenderer::OverlayRenderer(const vk::Device& device, VkFormat format,
 void OverlayRenderer::set_frame(const ImageView& frame, const Histogram& histogram,
                                 std::uint32_t width, std::uint32_t height) {
   validate_overlay(frame, width, height);
-  if (histogram.bins() == 0) throw Error(ErrorKind::InvalidArgument, "cannot draw an empty histogram");
+  if (histogram.bins() == 0)
+    throw Error(ErrorKind::InvalidArgument, "cannot draw an empty histogram");
 
   const VkDeviceSize counts_bytes = VkDeviceSize{histogram.bins()} * 16;
   vk::ensure_buffer(counts_, device_, counts_bytes, kStorage, vk::MemoryUse::Upload);
@@ -101,8 +103,7 @@ Picture OverlayRenderer::draw(const ImageView& frame, const Histogram& histogram
                               const OverlayStyle& style) {
   set_frame(frame, histogram, width, height);
   return passes_.draw_offscreen(
-      width, height,
-      [&](VkCommandBuffer cmd, VkFramebuffer target) { record(cmd, target, style); },
+      width, height, [&](VkCommandBuffer cmd, VkFramebuffer target) { record(cmd, target, style); },
       "the overlay");
 }
 

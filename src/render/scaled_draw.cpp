@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "shaders/fullscreen_vert_spv.hpp"
 #include "shaders/hist_scale_comp_spv.hpp"
 #include "vulkan/builders.hpp"
 #include "vulkan/device.hpp"
@@ -24,13 +25,14 @@ ScaledDraw::ScaledDraw(const vk::Device& device, std::uint32_t buffers, std::uin
   render_pass_ = vk::make_render_pass(dev, format, final_layout);
   const auto scale_module = vk::make_shader_module(dev, spirv::hist_scale_comp);
   scale_pipeline_ = vk::make_compute_pipeline(dev, layout_.get(), scale_module.get(), nullptr);
-  draw_pipeline_ = vk::make_fullscreen_pipeline(dev, layout_.get(), render_pass_.get(), fragment);
+  draw_pipeline_ = vk::make_fullscreen_pipeline(dev, layout_.get(), render_pass_.get(),
+                                                spirv::fullscreen_vert, fragment);
   scale_ = vk::Buffer(device, 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::DeviceLocal);
 }
 
 void ScaledDraw::record(VkCommandBuffer cmd, VkDescriptorSet set, const void* params,
-                        std::uint32_t params_bytes, VkFramebuffer framebuffer,
-                        std::uint32_t width, std::uint32_t height) const {
+                        std::uint32_t params_bytes, VkFramebuffer framebuffer, std::uint32_t width,
+                        std::uint32_t height) const {
   vkCmdPushConstants(cmd, layout_.get(), kStages, 0, params_bytes, params);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &set, 0,
                           nullptr);
@@ -44,8 +46,7 @@ void ScaledDraw::record(VkCommandBuffer cmd, VkDescriptorSet set, const void* pa
 
 Picture ScaledDraw::draw_offscreen(
     std::uint32_t width, std::uint32_t height,
-    const std::function<void(VkCommandBuffer, VkFramebuffer)>& record_into,
-    std::string_view what) {
+    const std::function<void(VkCommandBuffer, VkFramebuffer)>& record_into, std::string_view what) {
   target_.ensure(render_pass_.get(), width, height);
   const VkDeviceSize picture_bytes = VkDeviceSize{width} * height * 4;
   vk::ensure_buffer(readback_, device_, picture_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,

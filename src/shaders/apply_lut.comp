@@ -8,8 +8,12 @@
 // Mirrors apply_lut_cpu (src/adjust/apply_cpu.cpp), and is tested for equal bytes.
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 256) in;
-#include "params.glsl"
 #include "binning.glsl"
+
+// src/adjust/shaders.hpp mirrors it (ApplyParams).
+layout(push_constant) uniform ApplyParams {
+  uint pixelCount;  // pixels in this batch of rows
+} pc;
 
 layout(constant_id = 24) const uint TARGET = 0u;
 

@@ -4,22 +4,25 @@
 // workgroups every device takes) takes counted table g (BINS counts, one bin
 // per sample value) to a table of BINS values in 0..BINS-1, written as 16-bit
 // values two per word — the cumulative sum between the histogram
-// and the lookup. KIND:
-//  0 equalisation, as equalize_table (OpenCV's equalizeHist);
-//  1 contrast stretch between two nearest-rank percentiles, as stretch_table;
-//  2 matching to a reference's cumulative counts, as match_table;
-//  3 CLAHE's clipped and redistributed tile table, as OpenCV's CLAHE_CalcLut_Body.
+// and the lookup. KIND (table_kinds.h):
+//  TABLE_EQUALIZE equalisation, as equalize_table (OpenCV's equalizeHist);
+//  TABLE_STRETCH contrast stretch between two nearest-rank percentiles, as stretch_table;
+//  TABLE_MATCH matching to a reference's cumulative counts, as match_table;
+//  TABLE_CLAHE CLAHE's clipped and redistributed tile table, as OpenCV's CLAHE_CalcLut_Body.
 // Integer kinds are exact in 32-bit words (64-bit products through
 // umulExtended); CLAHE's scale is one float product rounded to even, as
 // OpenCV's saturate_cast. Tested for equal bytes against the host's tables.
 // 128 invocations, or more (a power of two, at most BINS / 2) where the device
 // takes them.
+#extension GL_GOOGLE_include_directive : require
+#include "table_kinds.h"
+
 layout(local_size_x_id = 10) in;
 
 layout(constant_id = 2) const uint BINS = 256u;   // 256 or 65536
-layout(constant_id = 25) const uint KIND = 0u;
+layout(constant_id = 25) const uint KIND = TABLE_EQUALIZE;
 
-// The histogram pipelines' push-constant block, read under these names.
+// src/adjust/shaders.hpp mirrors it (TableParams).
 layout(push_constant) uniform TableParams {
   uint low;        // CLAHE: the clip limit (0: none); stretch: the rank of the low percentile
   uint high;       // CLAHE: float bits of the scale; stretch: the rank of the high percentile
@@ -70,7 +73,7 @@ uint roundedRatio(uint n, uint m, uint d) {
 // every spacing-th bin from the first.
 uint height(uint base, uint v, uint excess) {
   uint c = counts[base + v];
-  if (KIND != 3u || pc.low == 0u) return c;
+  if (KIND != TABLE_CLAHE || pc.low == 0u) return c;
   uint batch = excess / BINS;
   uint residual = excess - batch * BINS;
   uint spacing = residual != 0u ? max(BINS / residual, 1u) : 1u;
@@ -126,13 +129,13 @@ void main() {
   uint mine = 0u;
   for (uint v = begin; v < end; ++v) {
     uint c = counts[base + v];
-    if (KIND == 3u && pc.low != 0u && c > pc.low) mine += c - pc.low;
-    if (KIND == 0u && c != 0u) {
+    if (KIND == TABLE_CLAHE && pc.low != 0u && c > pc.low) mine += c - pc.low;
+    if (KIND == TABLE_EQUALIZE && c != 0u) {
       atomicMin(firstBin, v);
       break;
     }
   }
-  if (KIND == 3u && mine != 0u) atomicAdd(clipped, mine);
+  if (KIND == TABLE_CLAHE && mine != 0u) atomicAdd(clipped, mine);
   barrier();
   const uint excess = clipped;
 
@@ -149,7 +152,7 @@ void main() {
   const uint total = scan[GROUP - 1u];
   const uint below = lid > 0u ? scan[lid - 1u] : 0u;  // counts of the bins before `begin`
 
-  if (KIND == 1u) {  // the nearest ranks: the first values whose cumulative count reaches them
+  if (KIND == TABLE_STRETCH) {  // the nearest ranks: the first values whose cumulative count reaches them
     uint cumulative = below;
     for (uint v = begin; v < end; ++v) {
       uint before = cumulative;
@@ -160,7 +163,7 @@ void main() {
     barrier();
   }
   const uint first = firstBin;
-  const uint firstCount = KIND == 0u ? counts[base + min(first, top)] : 0u;
+  const uint firstCount = KIND == TABLE_EQUALIZE ? counts[base + min(first, top)] : 0u;
   const uint lo = lowBin, hi = highBin;
   const float scale = uintBitsToFloat(pc.high);
 
@@ -171,14 +174,14 @@ void main() {
     for (uint k = 0u; k < 2u; ++k) {
       uint value = v + k;
       cumulative += height(base, v + k, excess);
-      if (KIND == 0u) {
+      if (KIND == TABLE_EQUALIZE) {
         if (firstCount == total) {
           value = first;  // one value: kept
         } else {
           value = v + k <= first ? 0u
                                  : roundedRatio(cumulative - firstCount, top, total - firstCount);
         }
-      } else if (KIND == 1u) {
+      } else if (KIND == TABLE_STRETCH) {
         uint x = v + k;
         if (hi > lo) {
           if (x <= lo) {
@@ -191,7 +194,7 @@ void main() {
             value = q + (2u * (n - q * d) >= d ? 1u : 0u);
           }
         }
-      } else if (KIND == 2u) {
+      } else if (KIND == TABLE_MATCH) {
         // The lowest w whose cumulative share of the reference reaches v's.
         matched = matchFrom(base, matched, total, cumulative);
         value = matched;

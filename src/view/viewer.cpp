@@ -2,47 +2,27 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <chrono>
-#include <map>
-#include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
-#include "cpu/parallel.hpp"
-#include "cpu/reference.hpp"
+#include "engine/window_context.hpp"
 #include "gpuhist/error.hpp"
-#include "gpuhist/image_file.hpp"
-#include "gpuhist/pipeline.hpp"
-#include "gpuhist/video_file.hpp"
 #include "render/overlay_renderer.hpp"
+#include "view/adjustment_cycle.hpp"
 #include "view/display_frame.hpp"
-#include "view/frame_adjuster.hpp"
+#include "view/frame_source.hpp"
 #include "view/present_loop.hpp"
 #include "view/swapchain.hpp"
 #include "view/window.hpp"
 #include "vulkan/device.hpp"
-#include "vulkan/device_select.hpp"
-#include "vulkan/gpu_counter.hpp"
-#include "vulkan/instance.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
 namespace gpuhist {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Files with an extension of an image format OpenImageIO reads are shown as
-// still pictures, except GIFs (which may be animated: FFmpeg plays them);
-// anything else is opened as a video.
-bool is_still(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext != ".gif" && has_image_extension(path, FormatSet::All);
-}
 
 // The window's first size: the picture's, scaled down to fit 1600 x 900.
 void initial_size(const ViewerOptions& options, std::uint32_t w, std::uint32_t h,
@@ -55,33 +35,6 @@ void initial_size(const ViewerOptions& options, std::uint32_t w, std::uint32_t h
   const double fit = std::min({1.0, 1600.0 / w, 900.0 / h});
   width = std::max(2U, static_cast<std::uint32_t>(w * fit));
   height = std::max(2U, static_cast<std::uint32_t>(h * fit));
-}
-
-// Destroys the window's surface before the instance.
-class Surface {
- public:
-  Surface(VkInstance instance, VkSurfaceKHR surface) : instance_(instance), surface_(surface) {}
-  Surface(const Surface&) = delete;
-  Surface& operator=(const Surface&) = delete;
-  Surface(Surface&&) = delete;
-  Surface& operator=(Surface&&) = delete;
-  ~Surface() { vkDestroySurfaceKHR(instance_, surface_, nullptr); }
-  [[nodiscard]] VkSurfaceKHR get() const noexcept { return surface_; }
-
- private:
-  VkInstance instance_;
-  VkSurfaceKHR surface_;
-};
-
-// The device `spec` names among those that can draw to `surface`.
-std::unique_ptr<vk::Device> open_presenting_device(const vk::Instance& instance,
-                                                   VkSurfaceKHR surface, std::string_view spec) {
-  vk::DeviceRequest request;
-  request.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
-  request.present_to = surface;
-  std::unique_ptr<vk::Device> device = vk::open_device(instance, spec, request);
-  if (!device) throw Error(ErrorKind::Device, "no Vulkan device can draw to the window");
-  return device;
 }
 
 const char* channels_name(std::uint32_t channels) {
@@ -99,7 +52,66 @@ const char* channels_name(std::uint32_t channels) {
   }
 }
 
+// What the keys do: the table the loop reads and the help text is made from.
+enum class Action : std::uint8_t { Pause, Channels, Scale, Adjustment, Quit };
+struct KeyBinding {
+  std::array<int, 2> keys;  // GLFW key codes; 0: none
+  const char* label;
+  Action action;
+};
+constexpr std::array<KeyBinding, 5> kKeys = {{
+    {{GLFW_KEY_SPACE, 0}, "space", Action::Pause},
+    {{GLFW_KEY_C, 0}, "c", Action::Channels},
+    {{GLFW_KEY_S, 0}, "s", Action::Scale},
+    {{GLFW_KEY_A, 0}, "a", Action::Adjustment},
+    {{GLFW_KEY_Q, GLFW_KEY_ESCAPE}, "q or Esc", Action::Quit},
+}};
+
+std::string action_help(Action action) {
+  switch (action) {
+    case Action::Pause:
+      return "pause/play";
+    case Action::Channels:
+      return "cycle channels";
+    case Action::Scale:
+      return "cycle scale";
+    case Action::Adjustment: {
+      std::string help = "cycle adjustments (none";
+      for (const AdjustmentInfo& row : kAdjustments) {
+        if (!row.in_viewer) continue;
+        help += row.needs_reference ? ", and " + std::string(row.name) + " with --reference"
+                                    : ", " + std::string(row.name);
+      }
+      return help + ")";
+    }
+    case Action::Quit:
+      return "quit";
+  }
+  return {};
+}
+
+std::optional<Action> action_of(int key) {
+  for (const KeyBinding& binding : kKeys) {
+    if (std::find(binding.keys.begin(), binding.keys.end(), key) != binding.keys.end()) {
+      return binding.action;
+    }
+  }
+  return std::nullopt;
+}
+
+using Clock = std::chrono::steady_clock;
+double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
+
 }  // namespace
+
+std::string viewer_keys() {
+  std::string keys;
+  for (const KeyBinding& binding : kKeys) {
+    if (!keys.empty()) keys += ", ";
+    keys += std::string(binding.label) + ": " + action_help(binding.action);
+  }
+  return keys;
+}
 
 std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& options) {
   validate(options.histogram);
@@ -108,7 +120,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
     throw Error(ErrorKind::InvalidArgument,
                 "the viewer draws with Vulkan: --device cpu is not possible");
   }
-  if (options.adjust_at_start && options.adjustment.kind == AdjustKind::Match &&
+  if (options.adjust_at_start && info(options.adjustment.kind).needs_reference &&
       !options.reference) {
     throw Error(ErrorKind::InvalidArgument, "matching needs a reference picture");
   }
@@ -116,158 +128,95 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
     if (options.on_status) options.on_status(line);
   };
 
-  // The source: one still picture, or a video decoded ahead on its own thread.
-  std::optional<Image> still;
-  std::unique_ptr<VideoReader> reader;
-  std::uint32_t source_w = 0, source_h = 0;
-  if (is_still(path)) {
-    still = options.load_still ? options.load_still(path) : load_image(path);
-    source_w = still->width;
-    source_h = still->height;
-  } else {
-    reader = std::make_unique<VideoReader>(path);
-    source_w = reader->width();
-    source_h = reader->height();
-  }
-
+  view::FrameSource source(path, options.load_still, options.on_damage);
   std::uint32_t width = 0, height = 0;
-  initial_size(options, source_w, source_h, width, height);
+  initial_size(options, source.width(), source.height(), width, height);
   view::Window window(width, height, "gpuhist: " + path.filename().string());
-  const std::vector<const char*> extensions = view::Window::required_extensions();
-  std::optional<vk::Instance> instance = vk::Instance::create(extensions);
-  if (!instance) throw Error(ErrorKind::Device, "Vulkan is not available on this machine");
-  const Surface surface(instance->get(), window.create_surface(instance->get()));
-  const std::unique_ptr<vk::Device> device =
-      open_presenting_device(*instance, surface.get(), options.device);
-  status("drawing on " + device->info().name);
+  const Context context = ContextAccess::open_for_window(
+      options.device, view::Window::required_extensions(),
+      [&](VkInstance instance) { return window.create_surface(instance); });
+  const vk::Device& device = ContextAccess::device(context);
+  const VkSurfaceKHR surface = ContextAccess::surface(context);
+  status("drawing on " + device.info().name);
 
-  const Strategy strategy = options.run.strategy.value_or(Strategy::Gpu);
-  vk::GpuCounter counter(*device);
-  const auto count_with = [&](const ImageView& image, const HistogramOptions& histogram) {
-    if (strategy == Strategy::CpuReference) return cpu::count_reference(image, histogram);
-    if (strategy == Strategy::Cpu) return cpu::count_parallel(image, histogram);
-    return counter.count(image, histogram, strategy, options.run.chunk);
-  };
-  const auto count = [&](const ImageView& image) { return count_with(image, options.histogram); };
-  view::FrameAdjuster adjuster(*device, count_with);
+  // Counted on the GPU unless a strategy is given (the picture is there to be drawn).
+  RunOptions run = options.run;
+  if (!run.strategy) run.strategy = Strategy::Gpu;
+  view::AdjustmentCycle adjustments(context, run, options.histogram, options.adjustment,
+                                    options.reference, options.adjust_at_start);
+  const VkSurfaceFormatKHR format = view::choose_surface_format(device.physical(), surface);
+  render::OverlayRenderer overlay(device, format.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+  view::Swapchain swapchain(device, surface, format, overlay.render_pass());
+  view::PresentLoop presenter(device, swapchain);
 
-  const VkSurfaceFormatKHR format = view::choose_surface_format(device->physical(), surface.get());
-  render::OverlayRenderer overlay(*device, format.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
-  view::Swapchain swapchain(*device, surface.get(), format, overlay.render_pass());
-  view::PresentLoop presenter(*device, swapchain);
-
-  std::unique_ptr<DecodeAhead> frames;
-  if (reader) frames = std::make_unique<DecodeAhead>(*reader, options.on_damage);
   Image shown;  // RGB8 or RGB16: a video frame as decoded, a still converted once
   Histogram histogram;
-  // The shown picture adjusted (`a`), with its own histogram.
-  std::optional<Adjustment> adjustment;
-  if (options.adjust_at_start) adjustment = options.adjustment;
-  std::optional<Image> adjusted;
-  Histogram adjusted_histogram;
-  // The reference's histogram for each bit depth shown (one bin per value).
-  std::map<std::uint32_t, Histogram> references;
-  const auto readjust = [&] {
-    adjusted.reset();
-    if (!adjustment) return;
-    if (adjustment->kind == AdjustKind::Match) {
-      const HistogramOptions tone = tone_options(shown.format, adjustment->luma);
-      auto [it, added] = references.try_emplace(tone.bins);
-      if (added) it->second = count_with(options.reference->view(), tone);
-      adjustment->reference = &it->second;
-    }
-    adjusted = adjuster.adjust(shown, *adjustment);
-    adjusted_histogram = count(adjusted->view());
-  };
-  if (still) {
-    histogram = count(still->view());
-    shown = display_frame(still->view());
-    readjust();
-  }
   OverlayStyle style = options.style;
-  bool paused = false, ended = !frames;
-  double clock_origin = 0;  // steady seconds at which video time 0 is shown
-  bool have_frame = static_cast<bool>(still);
-  std::optional<VideoFrame> pending;  // decoded, waiting for its time
   std::int64_t presented = 0;
   bool dirty = true;  // something changed since the last frame drawn
   std::uint32_t drawn_w = 0, drawn_h = 0;
-  const auto now_s = [] {
-    return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
-  };
 
   while (!window.should_close()) {
     for (int key : window.take_keys()) {
-      if (key == GLFW_KEY_Q || key == GLFW_KEY_ESCAPE) return presented;
-      if (key == GLFW_KEY_SPACE && frames) {
-        paused = !paused;
-        if (!paused && pending) clock_origin = now_s() - pending->time;
-        status(paused ? "paused" : "playing");
-        dirty = true;
-      } else if (key == GLFW_KEY_C) {
-        constexpr std::array<std::uint32_t, 5> kCycle = {
-            kDrawRed | kDrawGreen | kDrawBlue, kDrawRed, kDrawGreen, kDrawBlue,
-            kDrawRed | kDrawGreen | kDrawBlue | kDrawLuminance};
-        const auto* at = std::find(kCycle.begin(), kCycle.end(), style.left_channels);
-        style.left_channels = at == kCycle.end() || at + 1 == kCycle.end() ? kCycle[0] : *(at + 1);
-        status(std::string("channels: ") + channels_name(style.left_channels));
-        dirty = true;
-      } else if (key == GLFW_KEY_S) {
-        style.scale = style.scale == ScaleMode::Seed  ? ScaleMode::Max
-                      : style.scale == ScaleMode::Max ? ScaleMode::Log
-                                                      : ScaleMode::Seed;
-        status("scale: " + std::string(to_string(style.scale)));
-        dirty = true;
-      } else if (key == GLFW_KEY_A) {
-        const std::optional<AdjustKind> kind =
-            view::next_adjustment(adjustment ? std::optional(adjustment->kind) : std::nullopt,
-                                  options.reference.has_value());
-        if (kind) {
-          Adjustment next = options.adjustment;
-          next.kind = *kind;
-          adjustment = next;
-        } else {
-          adjustment.reset();
+      const std::optional<Action> action = action_of(key);
+      if (!action) continue;
+      switch (*action) {
+        case Action::Quit:
+          return presented;
+        case Action::Pause:
+          if (source.toggle_pause(now_s())) status(source.paused() ? "paused" : "playing");
+          break;
+        case Action::Channels: {
+          constexpr std::array<std::uint32_t, 5> kCycle = {
+              kDrawRed | kDrawGreen | kDrawBlue, kDrawRed, kDrawGreen, kDrawBlue,
+              kDrawRed | kDrawGreen | kDrawBlue | kDrawLuminance};
+          const auto* at = std::find(kCycle.begin(), kCycle.end(), style.left_channels);
+          style.left_channels =
+              at == kCycle.end() || at + 1 == kCycle.end() ? kCycle[0] : *(at + 1);
+          status(std::string("channels: ") + channels_name(style.left_channels));
+          break;
         }
-        status("adjustment: " + std::string(kind ? to_string(*kind) : "none"));
-        if (have_frame) readjust();
-        dirty = true;
+        case Action::Scale:
+          style.scale = style.scale == ScaleMode::Seed  ? ScaleMode::Max
+                        : style.scale == ScaleMode::Max ? ScaleMode::Log
+                                                        : ScaleMode::Seed;
+          status("scale: " + std::string(to_string(style.scale)));
+          break;
+        case Action::Adjustment: {
+          const std::optional<AdjustKind> kind = adjustments.next();
+          status("adjustment: " + std::string(kind ? to_string(*kind) : "none"));
+          if (shown.width != 0) adjustments.adjust(shown);  // once a picture is shown
+          break;
+        }
       }
+      dirty = true;
     }
 
-    // The next video frame, once its time has come.
-    if (frames && !paused && !ended) {
-      if (!pending) {
-        pending = frames->next();
-        if (!pending) {
-          ended = true;
-          status("end of video");
-          if (options.exit_at_end) return presented;
-        } else if (!have_frame) {
-          clock_origin = now_s() - pending->time;
-        }
-      }
-      if (pending && now_s() >= clock_origin + pending->time) {
-        histogram = count(pending->image.view());
-        shown = std::move(pending->image);  // decoded frames are 8- or 16-bit RGB already
-        readjust();
-        have_frame = true;
-        dirty = true;
-        pending.reset();
-      }
+    // The next picture, once its time has come.
+    bool ended = false;
+    if (std::optional<Image> picture = source.next(now_s(), ended)) {
+      histogram = context.compute(picture->view(), options.histogram, run);
+      shown = source.is_video() ? std::move(*picture) : display_frame(picture->view());
+      adjustments.adjust(shown);
+      dirty = true;
+    }
+    if (ended) {
+      status("end of video");
+      if (options.exit_at_end) return presented;
     }
 
     std::uint32_t fb_w = 0, fb_h = 0;
     window.framebuffer_size(fb_w, fb_h);
-    if (!have_frame || fb_w < 2 || fb_h < 2) {
+    if (shown.width == 0 || fb_w < 2 || fb_h < 2) {
       window.poll(0.005);  // minimised, or the first frame is still decoding
       continue;
     }
     if (dirty || fb_w != drawn_w || fb_h != drawn_h) {
+      const Image* adjusted = adjustments.picture();
       if (presenter.draw(fb_w, fb_h,
                          [&](VkCommandBuffer cmd, VkFramebuffer target, VkExtent2D extent) {
                            overlay.set_frame(adjusted ? adjusted->view() : shown.view(),
-                                             adjusted ? adjusted_histogram : histogram,
+                                             adjusted ? adjustments.histogram() : histogram,
                                              extent.width, extent.height);
                            overlay.record(cmd, target, style);
                          })) {
@@ -278,7 +227,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       }
     }
     // Playback polls; a still picture or a paused video waits for events.
-    window.poll(frames && !paused && !ended ? 0.001 : 0.05);
+    window.poll(source.playing() ? 0.001 : 0.05);
   }
   return presented;
 }

@@ -3,7 +3,6 @@
 #include <array>
 
 #include "gpuhist/error.hpp"
-#include "shaders/fullscreen_vert_spv.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/builders.hpp"
 #include "vulkan/check.hpp"
@@ -57,8 +56,9 @@ UniqueRenderPass make_render_pass(VkDevice device, VkFormat format, VkImageLayou
 }
 
 UniquePipeline make_fullscreen_pipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass pass,
+                                        std::span<const std::uint32_t> vertex,
                                         std::span<const std::uint32_t> fragment) {
-  const auto vertex_module = make_shader_module(device, spirv::fullscreen_vert);
+  const auto vertex_module = make_shader_module(device, vertex);
   const auto fragment_module = make_shader_module(device, fragment);
   std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
   stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;

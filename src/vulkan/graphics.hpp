@@ -21,10 +21,12 @@ class Device;
 [[nodiscard]] UniqueRenderPass make_render_pass(VkDevice device, VkFormat format,
                                                 VkImageLayout final_layout);
 
-// src/shaders/fullscreen.vert with `fragment`: one triangle over the viewport,
-// no blending, viewport and scissor set when drawing.
+// `vertex` (a shader that draws one triangle over the viewport from three
+// vertex indices, no vertex buffers) with `fragment`: no blending, viewport
+// and scissor set when drawing.
 [[nodiscard]] UniquePipeline make_fullscreen_pipeline(VkDevice device, VkPipelineLayout layout,
                                                       VkRenderPass pass,
+                                                      std::span<const std::uint32_t> vertex,
                                                       std::span<const std::uint32_t> fragment);
 
 // Records `pass` over the whole of `framebuffer`, one full-screen triangle.

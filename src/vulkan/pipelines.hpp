@@ -1,12 +1,14 @@
-// One pipeline builder for every histogram shader: all share one descriptor
-// set layout (three storage buffers) and one push-constant block, and differ
-// only in their SPIR-V and specialization constants.
+// A cache of compute pipelines that share one pipeline layout (three storage
+// buffers and one push-constant block of a size the owner gives) and differ
+// in their SPIR-V and specialization constants. The SPIR-V comes from the
+// caller: each layer embeds its own shaders.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -17,65 +19,6 @@
 namespace gpuhist::vk {
 
 class Device;
-
-enum class Shader : std::uint8_t {
-  HistSingle,
-  HistAtomic,
-  HistChunks,
-  ChunksSum,
-  ChunksReduce,
-  HistPrivatized,
-  HistPrivatizedSubgroup,
-  CopyQuads,
-  ReadQuads,
-  MergeCopies,
-  SplitPlanes,
-  ApplyLut,
-  ClaheApply,
-  ClaheTiles,
-  MakeTables,
-};
-
-// Mirrors `Params` in src/shaders/params.glsl.
-struct PushParams {
-  std::uint32_t pixel_count = 0;
-  std::uint32_t width = 0;
-  std::uint32_t chunk_base = 0;
-  std::uint32_t chunk_count = 0;
-  std::uint32_t stride = 0;
-  std::uint32_t first = 0;
-  std::uint32_t group_count = 0;
-};
-
-// Specialization constant ids, as declared in the shaders.
-enum SpecId : std::uint32_t {
-  kSpecChannels = 0,
-  kSpecSampleBits = 1,
-  kSpecBins = 2,
-  kSpecLuma601 = 3,
-  kSpecSharedWords = 4,
-  kSpecUseShared = 5,
-  kSpecCopies = 6,
-  kSpecCopyShift = 7,
-  kSpecWide = 8,
-  kSpecInterleave = 9,
-  kSpecLocalX = 10,
-  kSpecLocalY = 11,
-  kSpecUnroll = 12,
-  kSpecMergeCopies = 13,
-  kSpecSplit = 14,
-  kSpecHalves = 15,
-  kSpecFinish = 16,
-  kSpecQuadRuns = 17,
-  kSpecVoteRuns = 18,
-  kSpecGlobalRounds = 19,
-  kSpecRanges = 20,
-  kSpecRoundIters = 21,
-  kSpecPlanes = 22,
-  kSpecRows = 23,
-  kSpecLutTarget = 24,
-  kSpecTableKind = 25,
-};
 
 struct SpecConstant {
   std::uint32_t id;
@@ -89,18 +32,29 @@ inline constexpr std::uint32_t kBufferBindings = 3;
 
 class Pipelines {
  public:
-  explicit Pipelines(const Device& device);
+  // Every pipeline pushes at most `push_bytes` of constants.
+  Pipelines(const Device& device, std::uint32_t push_bytes);
 
-  // The pipeline for a shader specialised with `constants`, built on first use
-  // and cached. Throws Error(Device) when the driver rejects it.
-  VkPipeline get(Shader shader, std::span<const SpecConstant> constants);
+  // The pipeline for the shader `spirv` (which must outlive the cache: the
+  // embedded shaders do) specialised with `constants`, built on first use and
+  // cached. Throws Error(Device) when the driver rejects it.
+  VkPipeline get(std::span<const std::uint32_t> spirv, std::span<const SpecConstant> constants);
+  // The same for a layer's shader id, whose SPIR-V shader_code(id) gives (found by
+  // argument-dependent lookup in the id's namespace).
+  template <class ShaderId>
+  requires std::is_enum_v<ShaderId> VkPipeline get(ShaderId id,
+                                                   std::span<const SpecConstant> constants) {
+    return get(shader_code(id), constants);
+  }
+  [[nodiscard]] std::uint32_t push_bytes() const noexcept { return push_bytes_; }
 
   [[nodiscard]] VkPipelineLayout layout() const noexcept { return layout_.get(); }
   [[nodiscard]] VkDescriptorSetLayout set_layout() const noexcept { return set_layout_.get(); }
 
  private:
-  using Key = std::pair<Shader, std::vector<SpecConstant>>;
+  using Key = std::pair<const std::uint32_t*, std::vector<SpecConstant>>;
   const Device& device_;
+  std::uint32_t push_bytes_;
   UniqueDescriptorSetLayout set_layout_;
   UniquePipelineLayout layout_;
   std::mutex mutex_;

@@ -1,5 +1,8 @@
 #include "vulkan/submission.hpp"
 
+#include <string>
+
+#include "gpuhist/error.hpp"
 #include "vulkan/device.hpp"
 
 namespace gpuhist::vk {
@@ -30,11 +33,15 @@ void Submission::zero(VkBuffer buffer, VkDeviceSize size) {
   vkCmdFillBuffer(commands_.get(), buffer, 0, size, 0);
 }
 
-void Submission::dispatch(VkPipeline pipeline, const PushParams& params, std::uint32_t groups_x,
-                          std::uint32_t groups_y) {
+void Submission::dispatch_bytes(VkPipeline pipeline, const void* params, std::uint32_t bytes,
+                                std::uint32_t groups_x, std::uint32_t groups_y) {
+  if (bytes > pipelines_.push_bytes()) {
+    throw Error(ErrorKind::Device, "push constants of " + std::to_string(bytes) +
+                                       " bytes exceed the pipeline layout's (an internal error)");
+  }
   vkCmdBindPipeline(commands_.get(), VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  vkCmdPushConstants(commands_.get(), pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                     sizeof(PushParams), &params);
+  vkCmdPushConstants(commands_.get(), pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, bytes,
+                     params);
   vkCmdDispatch(commands_.get(), groups_x, groups_y, 1);
 }
 

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -33,8 +34,17 @@ class Submission {
   void bind(const std::array<VkBuffer, kBufferBindings>& buffers);
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize size);
   void zero(VkBuffer buffer, VkDeviceSize size);
-  void dispatch(VkPipeline pipeline, const PushParams& params, std::uint32_t groups_x,
-                std::uint32_t groups_y = 1);
+  // Dispatches with `params` as the push constants: the C++ mirror of the
+  // shader's push-constant block.
+  template <class Params>
+  void dispatch(VkPipeline pipeline, const Params& params, std::uint32_t groups_x,
+                std::uint32_t groups_y = 1) {
+    static_assert(std::is_trivially_copyable_v<Params> && sizeof(Params) % 4 == 0);
+    dispatch_bytes(pipeline, &params, sizeof(Params), groups_x, groups_y);
+  }
+  // `bytes` of push constants at `params`, at most the pipelines' push_bytes().
+  void dispatch_bytes(VkPipeline pipeline, const void* params, std::uint32_t bytes,
+                      std::uint32_t groups_x, std::uint32_t groups_y = 1);
   // Makes earlier transfer and shader writes visible to later transfers and shaders.
   void barrier();
   // Makes earlier writes visible to the host after the wait.

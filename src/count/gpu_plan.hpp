@@ -7,10 +7,15 @@
 
 #include <vulkan/vulkan.h>
 
+#include <optional>
+
+#include "gpuhist/device_info.hpp"
+#include "gpuhist/histogram_options.hpp"
+#include "gpuhist/image_view.hpp"
 #include "gpuhist/strategy.hpp"
 #include "vulkan/pipelines.hpp"
 
-namespace gpuhist::vk {
+namespace gpuhist::count {
 
 // Software drivers cap the iterations of a shader loop, nested loops counted
 // together (Mesa llvmpipe stops after 65535): grids, spans and waves are sized
@@ -47,10 +52,59 @@ struct Batch {
   return static_cast<std::uint32_t>(bpp % 3 == 0 ? 12 / bpp : 16 / bpp);
 }
 
+// Sizes that bound one submission's buffers. The defaults suit every device;
+// tests shrink them to exercise batching and waves on small images.
+struct GpuLimits {
+  std::uint64_t max_batch_bytes = 256ULL << 20;  // pixel bytes uploaded per batch
+  std::uint64_t max_wave_bytes = 256ULL << 20;   // chunk-histogram bytes per wave
+};
+
+// Variants of the `gpu` strategy that lost on every device measured
+// (docs/PERFORMANCE_JOURNAL.md): off unless the benchmark sets them, each still
+// tested for exact counts.
+struct GpuExperiments {
+  std::optional<bool> uniform_runs;            // subgroup-wide adds for uniform pixels
+  std::optional<bool> interleave;              // copies of one counter side by side
+  std::optional<std::uint32_t> global_rounds;  // grouping rounds before global atomics (0)
+  std::optional<bool> quad_runs;               // subgroups of one-colour loads add 4 at once
+  // RGBA8: each 32 neighbouring invocations read their 32 16-byte loads as
+  // four rows of 32 pixels, so that one atomic of theirs meets 32 neighbouring
+  // pixels rather than every fourth of 128.
+  std::optional<bool> rows;
+};
+
+// Knobs of the `gpu` strategy. Unset fields are derived from the device's
+// limits; the benchmark sets them to search for better defaults.
+struct GpuTuning {
+  std::optional<std::uint32_t> group_size;       // invocations per workgroup
+  std::optional<std::uint32_t> copies;           // private histograms per workgroup
+  std::optional<std::uint32_t> copy_shift;       // invocation i uses copy (i >> shift) % copies
+  std::optional<std::uint32_t> groups_per_unit;  // persistent workgroups per compute unit
+  std::optional<bool> wide_loads;             // RGBA and grey in 16-byte loads, RGB in three words
+  std::optional<std::uint32_t> unroll;        // wide loads per loop step
+  std::optional<std::uint32_t> slice_pixels;  // pixels per dispatch (0: the whole batch)
+  std::optional<std::uint32_t> merge_copies;  // global histograms, workgroup g adds to g % n
+  std::optional<std::uint32_t> split;         // 1, 2 or 4 channel groups (default: fewest that fit)
+  std::optional<bool> packed;  // 16-bit shared counters (default: only with ranges of bins)
+  // Ranges of bins per channel, each counted in shared memory by its own
+  // workgroups with 16-bit counters. 0 counts in global memory what shared
+  // memory cannot hold; N uses at least N ranges (more where N do not fit);
+  // unset, the fewest that fit, for integer samples of which one channel does
+  // not fit in shared memory with 32-bit counters.
+  std::optional<std::uint32_t> bin_ranges;
+  // Ranges of bins of colour images counted from four planes of 16-bit bins
+  // that a first pass writes (8 bytes per pixel of device memory), so that
+  // each range reads its channel's plane rather than the whole image
+  // (default: on, except in streams).
+  std::optional<bool> planes;
+  std::optional<bool> last_group_sums;  // no merge pass: the last workgroup sums the copies
+  GpuExperiments experiments;
+};
+
 // Everything about one count() call that does not change between batches.
 struct GpuPlan {
   Strategy strategy = Strategy::Gpu;
-  std::vector<SpecConstant> binning;  // channels, sample bits, bins, luma
+  std::vector<vk::SpecConstant> binning;  // channels, sample bits, bins, luma
   std::uint32_t bins = 0;
   VkDeviceSize histogram_bytes = 0;  // bins * 4 channels * 4 bytes
   std::uint32_t chunk_x = 256, chunk_y = 1;
@@ -95,4 +149,17 @@ struct GpuPlan {
   }
 };
 
-}  // namespace gpuhist::vk
+// How the strategy `strategy` counts `image` (its shape and format: the
+// pixels are not read) on a device of `device`'s limits: the batches within
+// `limits`, and for `gpu` where its counters live (private copies, channel
+// groups, 16-bit counters, ranges of bins or global memory) and how its
+// workgroups are laid out, from `tuning` where it sets a knob. A pure
+// function, tested without a device. `planes_allowed`: one planes buffer may
+// serve the plan (not for streams, whose frames are in flight together).
+// Throws Error(InvalidArgument) for a chunk shape the device cannot run.
+[[nodiscard]] GpuPlan plan_gpu(const DeviceInfo& device, const GpuLimits& limits,
+                               const GpuTuning& tuning, const ImageView& image,
+                               const HistogramOptions& options, Strategy strategy, ChunkShape chunk,
+                               bool planes_allowed = true);
+
+}  // namespace gpuhist::count

@@ -1,18 +1,18 @@
 // The `gpu` strategies' plans: batches within the device's buffer limits and,
 // for the `gpu` strategy, where its counters live and how its workgroups are
 // laid out, from the device's limits and the tuning.
-#include "vulkan/gpu_plan.hpp"
+#include "count/gpu_plan.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <thread>
 
+#include "count/gpu_counter.hpp"
 #include "gpuhist/error.hpp"
 #include "vulkan/device.hpp"
-#include "vulkan/gpu_counter.hpp"
 
-namespace gpuhist::vk {
+namespace gpuhist::count {
 namespace {
 
 // Sample indices (pixel * 4 + channel) and per-bin counters stay below 2^32.
@@ -88,14 +88,17 @@ std::vector<Batch> plan_batches(std::uint32_t width, std::uint32_t height,
   return batches;
 }
 
+namespace {
+
 // Where the `gpu` strategy's counters live: private copies in shared memory,
-// channel groups, 16-bit counters and ranges of bins, or global memory.
-void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool planes_allowed) const {
-  const DeviceInfo& info = device_.info();
+// channel groups, 16-bit counters and ranges of bins, or global memory. Needs
+// the plan's bins, bytes per pixel and workgroup size.
+void plan_counters(GpuPlan& plan, const DeviceInfo& info, const GpuTuning& tuning,
+                   const ImageView& image, bool planes_allowed) {
   // Private copies spread a flat image's atomics over more addresses (at
   // most half the shared memory, so that several workgroups fit on one
   // compute unit); on the H200 one copy measured fastest.
-  plan.interleave = tuning_.interleave.value_or(false);
+  plan.interleave = tuning.experiments.interleave.value_or(false);
   // A histogram too large for shared memory is counted a channel group per
   // workgroup: the pixels are read 2 or 4 times, but counted in shared memory.
   const std::uint32_t pad = plan.interleave ? 0 : 4;
@@ -103,8 +106,8 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool plane
     return plan.histogram_bytes / split + pad <= info.max_shared_memory;
   };
   plan.split = 1;
-  if (tuning_.split) {
-    plan.split = *tuning_.split == 4 ? 4U : *tuning_.split == 2 ? 2U : 1U;
+  if (tuning.split) {
+    plan.split = *tuning.split == 4 ? 4U : *tuning.split == 2 ? 2U : 1U;
   } else if (!fits(1)) {
     plan.split = fits(2) ? 2U : 4U;
   }
@@ -115,7 +118,7 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool plane
   if (plan.grey && plan.split > 1) plan.split = 4;
   const std::uint64_t copy_bytes = plan.histogram_bytes / plan.split + pad;
   const std::uint64_t fit = info.max_shared_memory / copy_bytes;
-  const std::uint64_t wanted = tuning_.copies.value_or(
+  const std::uint64_t wanted = tuning.copies.value_or(
       info.hardware() ? static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
                             info.max_shared_memory / 2 / copy_bytes, 1, kGpuCopies))
                       : 1U);
@@ -130,7 +133,7 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool plane
   // range reads the whole image; float pixels, 16 bytes for four samples,
   // stay in global memory (H200, 65536 bins, 1.07 GB: 3.12 / 3.21 / 3.04 ms
   // in ranges against 3.02 / 0.69 / 3.17 ms).
-  std::optional<std::uint32_t> ranges = tuning_.bin_ranges;
+  std::optional<std::uint32_t> ranges = tuning.bin_ranges;
   if (!ranges && !fits(4) && image.format.sample != SampleType::F32) ranges = 1;
   if (ranges && *ranges > 0) {
     std::uint32_t r = *ranges;
@@ -142,13 +145,13 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool plane
       // Colour pixels: each range reads its channel's plane of bins instead
       // (H200, 65536 bins, RGBA16 1.07 GB: 2.63 / 2.43 / 2.56 ms against
       // 3.88 / 3.55 / 3.65 ms reading the pixels; RGB16 and RGBA8 as much faster).
-      plan.planes = planes_allowed && !plan.grey && tuning_.planes.value_or(true);
+      plan.planes = planes_allowed && !plan.grey && tuning.planes.value_or(true);
     }
   }
-  if (plan.ranges == 1 && tuning_.packed.value_or(false)) {
+  if (plan.ranges == 1 && tuning.packed.value_or(false)) {
     // The fewest channel groups that fit, unless the tuning names some.
-    std::uint32_t split = tuning_.split.value_or(1);
-    if (!tuning_.split) {
+    std::uint32_t split = tuning.split.value_or(1);
+    if (!tuning.split) {
       while (split < 4 && !halves_fit(split, 1)) split *= 2;
     }
     if (plan.grey && split > 1) split = 4;
@@ -165,9 +168,11 @@ void GpuCounter::plan_counters(GpuPlan& plan, const ImageView& image, bool plane
   }
 }
 
-GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& options,
-                              Strategy strategy, ChunkShape chunk, bool planes_allowed) const {
-  const DeviceInfo& info = device_.info();
+}  // namespace
+
+GpuPlan plan_gpu(const DeviceInfo& info, const GpuLimits& limits, const GpuTuning& tuning,
+                 const ImageView& image, const HistogramOptions& options, Strategy strategy,
+                 ChunkShape chunk, bool planes_allowed) {
   GpuPlan plan;
   plan.strategy = strategy;
   plan.bins = options.bins;
@@ -196,17 +201,17 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     plan.chunk_shared = fits_shared;
     // The chunks' histograms of a wave within one storage buffer's range.
     const std::uint64_t wave_bytes =
-        std::min<std::uint64_t>(limits_.max_wave_bytes, info.max_storage_buffer_range);
+        std::min<std::uint64_t>(limits.max_wave_bytes, info.max_storage_buffer_range);
     plan.wave_chunks = static_cast<std::uint32_t>(
         std::clamp<std::uint64_t>(wave_bytes / plan.histogram_bytes, 1,
                                   std::min(info.max_workgroup_count[0], kMaxLoopIterations)));
   }
   if (strategy == Strategy::Gpu) {
-    plan.group_size = std::clamp(
-        tuning_.group_size.value_or(info.hardware() ? kGpuGroupSize : kSoftwareGroupSize), 1U,
-        max_group);
-    plan_counters(plan, image, planes_allowed);
-    plan.copy_shift = tuning_.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
+    plan.group_size =
+        std::clamp(tuning.group_size.value_or(info.hardware() ? kGpuGroupSize : kSoftwareGroupSize),
+                   1U, max_group);
+    plan_counters(plan, info, tuning, image, planes_allowed);
+    plan.copy_shift = tuning.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
     const std::uint32_t units = info.compute_units.value_or(
         info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));
     // Channel groups each stride over the whole image: twice as many
@@ -221,7 +226,7 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
                                         : plan.ranges > 1           ? 8U
                                         : plan.channel_groups() > 1 ? 2 * plan.channel_groups()
                                                                     : 1U;
-    const std::uint32_t per_unit = tuning_.groups_per_unit.value_or(
+    const std::uint32_t per_unit = tuning.groups_per_unit.value_or(
         info.hardware() ? std::max(1U, kGpuInvocationsPerUnit / plan.group_size) * groups_factor
                         : 2U);
     plan.groups_cap = std::clamp(units * per_unit, 1U, info.max_workgroup_count[0]);
@@ -231,19 +236,19 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     const bool rgb_or_grey =
         image.format.layout == ChannelLayout::Grey ||
         (image.format.layout == ChannelLayout::RGB && image.format.sample != SampleType::F32);
-    plan.wide =
-        (rgba8 || rgba16 || rgb_or_grey || plan.planes) && tuning_.wide_loads.value_or(true);
+    plan.wide = (rgba8 || rgba16 || rgb_or_grey || plan.planes) && tuning.wide_loads.value_or(true);
     const bool can_vote = has_operation(info, "vote") && has_operation(info, "ballot");
-    plan.uniform_runs = can_vote && tuning_.uniform_runs.value_or(false);
+    plan.uniform_runs = can_vote && tuning.experiments.uniform_runs.value_or(false);
     // Off by default: on the H200 it made flat images 13% faster and photographs 15% slower.
-    plan.quad_runs = can_vote && plan.wide && rgba8 && tuning_.quad_runs.value_or(false);
+    plan.quad_runs = can_vote && plan.wide && rgba8 && tuning.experiments.quad_runs.value_or(false);
     plan.rows = plan.wide && rgba8 && !plan.planes && plan.group_size % 32 == 0 &&
-                tuning_.rows.value_or(false);
+                tuning.experiments.rows.value_or(false);
     // Off by default: on the H200 it gained at most 6% on photographs with
     // 65536 bins and slowed the other kinds of data.
-    plan.global_rounds =
-        can_vote && plan.copies == 0 ? std::min(tuning_.global_rounds.value_or(0U), 8U) : 0U;
-    plan.unroll = std::clamp(tuning_.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
+    plan.global_rounds = can_vote && plan.copies == 0
+                             ? std::min(tuning.experiments.global_rounds.value_or(0U), 8U)
+                             : 0U;
+    plan.unroll = std::clamp(tuning.unroll.value_or(info.hardware() ? kGpuUnroll : 1U), 1U, 4U);
     if (plan.packed) {
       // Rounds in which no 16-bit counter gains more than kHalfCarry.
       const std::uint32_t per_load = plan.wide ? pixels_per_load(plan.count_bpp()) : 1;
@@ -257,23 +262,23 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
     // count a whole batch in one dispatch: each dispatch's workgroups add up
     // to a whole histogram each to the global one.
     const std::uint32_t slice = info.hardware() && plan.ranges == 1 ? kGpuSlicePixels : 0U;
-    plan.slice_pixels = tuning_.slice_pixels.value_or(slice) / 16 * 16;
+    plan.slice_pixels = tuning.slice_pixels.value_or(slice) / 16 * 16;
     // Counting straight into global memory, the copies also spread the
     // counting's own atomics: 16 of them (4 made a flat 16-bit image with
     // 65536 bins 1.8x slower).
     const std::uint32_t merge =
-        tuning_.merge_copies.value_or(!info.hardware()   ? 1U
-                                      : plan.copies == 0 ? kGpuGlobalMergeCopies
-                                                         : kGpuMergeCopies);
+        tuning.merge_copies.value_or(!info.hardware()   ? 1U
+                                     : plan.copies == 0 ? kGpuGlobalMergeCopies
+                                                        : kGpuMergeCopies);
     plan.merge_copies = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
         std::min<std::uint64_t>(merge, kMaxMergeBytes / plan.histogram_bytes), 1, plan.groups_cap));
     const bool small_sum = std::uint64_t{plan.bins} * 4 * plan.merge_copies <= kMaxLastGroupWords;
     plan.last_group_sums =
-        plan.merged() && tuning_.last_group_sums.value_or(info.hardware() && small_sum);
+        plan.merged() && tuning.last_group_sums.value_or(info.hardware() && small_sum);
   }
 
   const std::uint64_t byte_limit =
-      std::min<std::uint64_t>(limits_.max_batch_bytes, info.max_storage_buffer_range);
+      std::min<std::uint64_t>(limits.max_batch_bytes, info.max_storage_buffer_range);
   std::uint64_t batch_pixels = std::min(kMaxBatchPixels, byte_limit / plan.bpp);
   // Planes take 8 bytes per pixel, in one buffer.
   if (plan.planes) batch_pixels = std::min(batch_pixels, info.max_storage_buffer_range / 8);
@@ -281,4 +286,10 @@ GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& op
   return plan;
 }
 
-}  // namespace gpuhist::vk
+GpuPlan GpuCounter::make_plan(const ImageView& image, const HistogramOptions& options,
+                              Strategy strategy, ChunkShape chunk, bool planes_allowed) const {
+  return plan_gpu(device_.info(), limits_, tuning_, image, options, strategy, chunk,
+                  planes_allowed);
+}
+
+}  // namespace gpuhist::count

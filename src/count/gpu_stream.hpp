@@ -9,14 +9,14 @@
 #include <memory>
 #include <vector>
 
+#include "count/gpu_counter.hpp"
+#include "count/gpu_plan.hpp"
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
 #include "gpuhist/image_view.hpp"
 #include "vulkan/buffer.hpp"
-#include "vulkan/gpu_counter.hpp"
-#include "vulkan/gpu_plan.hpp"
 
-namespace gpuhist::vk {
+namespace gpuhist::count {
 
 class GpuStream {
  public:
@@ -54,15 +54,15 @@ class GpuStream {
 
  private:
   struct Frame {
-    Buffer host;      // the frame, where the host writes it
-    Buffer device;    // its device-local copy (StreamMode::Copy)
-    Buffer copies;    // the merge copies
-    Buffer result;    // its counts
-    Buffer readback;  // its counts, for the host
+    vk::Buffer host;      // the frame, where the host writes it
+    vk::Buffer device;    // its device-local copy (StreamMode::Copy)
+    vk::Buffer copies;    // the merge copies
+    vk::Buffer result;    // its counts
+    vk::Buffer readback;  // its counts, for the host
   };
   struct Slot {
     std::vector<Frame> frames;
-    std::unique_ptr<Submission> work;  // recorded once, submitted for every use of the slot
+    std::unique_ptr<vk::Submission> work;  // recorded once, submitted for every use of the slot
     bool busy = false;
   };
 
@@ -78,4 +78,4 @@ class GpuStream {
   std::vector<Slot> slots_;
 };
 
-}  // namespace gpuhist::vk
+}  // namespace gpuhist::count

@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "count/gpu_counter.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
+#include "engine/context_impl.hpp"
 #include "gpuhist/error.hpp"
 #include "render/gpu_renderer.hpp"
 #include "render/overlay_renderer.hpp"
-#include "vulkan/context_impl.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/device_info.hpp"
 #include "vulkan/device_select.hpp"
-#include "vulkan/gpu_counter.hpp"
 #include "vulkan/instance.hpp"
 
 namespace gpuhist {
@@ -36,7 +36,7 @@ Context Context::open(std::string_view device) {
   }
   impl->device = vk::open_device(*impl->instance, device);
   if (!impl->device) return Context(std::move(impl));
-  impl->counter = std::make_unique<vk::GpuCounter>(*impl->device);
+  impl->counter = std::make_unique<count::GpuCounter>(*impl->device);
   return Context(std::move(impl));
 }
 

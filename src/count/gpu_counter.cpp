@@ -1,4 +1,4 @@
-#include "vulkan/gpu_counter.hpp"
+#include "count/gpu_counter.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,10 +8,10 @@
 #include "vulkan/device.hpp"
 #include "vulkan/submission.hpp"
 
-namespace gpuhist::vk {
+namespace gpuhist::count {
 
-GpuCounter::GpuCounter(const Device& device, GpuLimits limits)
-    : device_(device), limits_(limits), pipelines_(device) {}
+GpuCounter::GpuCounter(const vk::Device& device, GpuLimits limits)
+    : device_(device), limits_(limits), pipelines_(device, sizeof(CountParams)) {}
 
 const DeviceInfo& GpuCounter::device_info() const noexcept { return device_.info(); }
 
@@ -41,29 +41,29 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   const bool direct = device_.unified_memory();
   // 16 bytes more than the pixels: the shaders may read whole 16-byte quads.
   const VkDeviceSize pixel_bytes = largest_batch_pixels * bpp + 16;
-  ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
-                direct ? MemoryUse::Mappable : MemoryUse::DeviceLocal);
-  if (!direct) ensure_buffer(staging_, device_, pixel_bytes, src, MemoryUse::Upload);
-  ensure_buffer(result_, device_, plan.histogram_bytes, storage | dst | src,
-                MemoryUse::DeviceLocal);
-  ensure_buffer(readback_, device_, plan.histogram_bytes, dst, MemoryUse::Readback);
+  vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
+                    direct ? vk::MemoryUse::Mappable : vk::MemoryUse::DeviceLocal);
+  if (!direct) vk::ensure_buffer(staging_, device_, pixel_bytes, src, vk::MemoryUse::Upload);
+  vk::ensure_buffer(result_, device_, plan.histogram_bytes, storage | dst | src,
+                    vk::MemoryUse::DeviceLocal);
+  vk::ensure_buffer(readback_, device_, plan.histogram_bytes, dst, vk::MemoryUse::Readback);
   if (plan.planes) {
     // Four planes of whole 16-byte quads, 8 bins each.
-    ensure_buffer(planes_, device_, 4 * ceil_div(largest_batch_pixels, 8) * 16, storage,
-                  MemoryUse::DeviceLocal);
+    vk::ensure_buffer(planes_, device_, 4 * ceil_div(largest_batch_pixels, 8) * 16, storage,
+                      vk::MemoryUse::DeviceLocal);
   }
   if (plan.strategy == Strategy::GpuChunksSum || plan.strategy == Strategy::GpuChunksReduce) {
-    ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.wave_chunks, storage | dst,
-                  MemoryUse::DeviceLocal);
+    vk::ensure_buffer(chunks_, device_, plan.histogram_bytes * plan.wave_chunks, storage | dst,
+                      vk::MemoryUse::DeviceLocal);
     clean_copy_bytes_ = 0;  // chunk histograms are left in it
   }
-  if (plan.merged() &&
-      ensure_buffer(chunks_, device_, plan.copies_bytes(), storage | dst, MemoryUse::DeviceLocal)) {
+  if (plan.merged() && vk::ensure_buffer(chunks_, device_, plan.copies_bytes(), storage | dst,
+                                         vk::MemoryUse::DeviceLocal)) {
     clean_copy_bytes_ = 0;
   }
 }
 
-bool GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) {
+bool GpuCounter::zero_counters(vk::Submission& submission, const GpuPlan& plan) {
   // The merge pass writes the whole result.
   if (!plan.merged()) {
     submission.zero(result_.get(), plan.histogram_bytes);
@@ -77,7 +77,7 @@ bool GpuCounter::zero_counters(Submission& submission, const GpuPlan& plan) {
   return dirty;
 }
 
-std::array<VkBuffer, kBufferBindings> GpuCounter::bindings(const GpuPlan& plan) const {
+std::array<VkBuffer, vk::kBufferBindings> GpuCounter::bindings(const GpuPlan& plan) const {
   const bool chunked = plan.strategy == Strategy::GpuChunksSum ||
                        plan.strategy == Strategy::GpuChunksReduce || plan.merged();
   return {pixels_.get(), chunked ? chunks_.get() : result_.get(), result_.get()};
@@ -87,7 +87,7 @@ void GpuCounter::add_readback(const GpuPlan& plan, Histogram& out) const {
   add_counts(plan, readback_, out);
 }
 
-void GpuCounter::add_counts(const GpuPlan& plan, const Buffer& readback, Histogram& out) {
+void GpuCounter::add_counts(const GpuPlan& plan, const vk::Buffer& readback, Histogram& out) {
   const auto* counts = static_cast<const std::uint32_t*>(readback.mapped());
   for (Channel channel : out.channels()) {
     auto dst = out.counts(channel);
@@ -108,7 +108,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   const CountersGuard guard(*this);
   for (const Batch& batch : plan.batches) {
     upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
-    Submission submission(device_, pipelines_, bindings(plan));
+    vk::Submission submission(device_, pipelines_, bindings(plan));
     if (!direct) submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
     (void)zero_counters(submission, plan);
     // The uploaded pixels and the zeroed counters must land before any shader reads them.
@@ -126,12 +126,12 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   return out;
 }
 
-void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch& batch) {
-  PushParams params{};
+void GpuCounter::record(vk::Submission& submission, const GpuPlan& plan, const Batch& batch) {
+  CountParams params{};
   params.pixel_count = batch.pixel_count;
   params.width = batch.width;
   const std::uint32_t max_groups = device_.info().max_workgroup_count[0];
-  std::vector<SpecConstant> constants = plan.binning;
+  std::vector<vk::SpecConstant> constants = plan.binning;
   switch (plan.strategy) {
     case Strategy::GpuSingle: {
       // One invocation walks everything; on a software device it walks in
@@ -154,7 +154,7 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
       // max_groups * 256 * kMaxLoopIterations is far above the batch limit of 2^30 pixels.
       return;
     case Strategy::Gpu: {
-      const std::array<VkBuffer, kBufferBindings> buffers = bindings(plan);
+      const std::array<VkBuffer, vk::kBufferBindings> buffers = bindings(plan);
       if (plan.planes) record_planes(submission, batch, buffers, params, constants);
       const std::uint32_t shared_words =
           plan.packed ? halves_words(plan.bins, plan.split, plan.ranges)
@@ -226,9 +226,9 @@ void GpuCounter::record(Submission& submission, const GpuPlan& plan, const Batch
               "strategy " + std::string(to_string(plan.strategy)) + " does not run on a GPU");
 }
 
-void GpuCounter::record_planes(Submission& submission, const Batch& batch,
-                               const std::array<VkBuffer, kBufferBindings>& buffers,
-                               PushParams& params, std::vector<SpecConstant>& constants) {
+void GpuCounter::record_planes(vk::Submission& submission, const Batch& batch,
+                               const std::array<VkBuffer, vk::kBufferBindings>& buffers,
+                               CountParams& params, std::vector<vk::SpecConstant>& constants) {
   // Every pixel's bins into the four planes (binding 1)...
   submission.bind({buffers[0], planes_.get(), buffers[2]});
   params.stride = ceil_div(batch.pixel_count, 8);  // 16-byte quads per plane
@@ -239,20 +239,21 @@ void GpuCounter::record_planes(Submission& submission, const Batch& batch,
   submission.barrier();
   // ...which the count reads where it reads pixels, as one 16-bit channel each.
   submission.bind({planes_.get(), buffers[1], buffers[2]});
-  for (SpecConstant& c : constants) {
+  for (vk::SpecConstant& c : constants) {
     if (c.id == kSpecChannels) c.value = 1;
     if (c.id == kSpecSampleBits) c.value = 16;
   }
 }
 
-void GpuCounter::record_chunks(Submission& submission, const GpuPlan& plan, const Batch& batch) {
-  std::vector<SpecConstant> count_constants = plan.binning;
+void GpuCounter::record_chunks(vk::Submission& submission, const GpuPlan& plan,
+                               const Batch& batch) {
+  std::vector<vk::SpecConstant> count_constants = plan.binning;
   count_constants.push_back({kSpecSharedWords, plan.chunk_shared ? plan.bins * 4 : 1U});
   count_constants.push_back({kSpecUseShared, plan.chunk_shared ? 1U : 0U});
   count_constants.push_back({kSpecLocalX, plan.chunk_x});
   count_constants.push_back({kSpecLocalY, plan.chunk_y});
   const VkPipeline count = pipelines_.get(Shader::HistChunks, count_constants);
-  const std::vector<SpecConstant> bins_only = {{kSpecBins, plan.bins}};
+  const std::vector<vk::SpecConstant> bins_only = {{kSpecBins, plan.bins}};
   const VkPipeline sum = pipelines_.get(Shader::ChunksSum, bins_only);
   const VkPipeline reduce = plan.strategy == Strategy::GpuChunksReduce
                                 ? pipelines_.get(Shader::ChunksReduce, bins_only)
@@ -261,7 +262,7 @@ void GpuCounter::record_chunks(Submission& submission, const GpuPlan& plan, cons
   const std::uint32_t rows = ceil_div(batch.pixel_count, batch.width);
   const std::uint64_t total =
       std::uint64_t{ceil_div(batch.width, plan.chunk_x)} * ceil_div(rows, plan.chunk_y);
-  PushParams params{};
+  CountParams params{};
   params.pixel_count = batch.pixel_count;
   params.width = batch.width;
   for (std::uint64_t base = 0; base < total; base += plan.wave_chunks) {
@@ -296,4 +297,4 @@ void GpuCounter::record_chunks(Submission& submission, const GpuPlan& plan, cons
   }
 }
 
-}  // namespace gpuhist::vk
+}  // namespace gpuhist::count

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "adjust/gpu_apply.hpp"
+#include "count/gpu_counter.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
 #include "gpuhist/context.hpp"
@@ -15,16 +16,31 @@
 #include "render/gpu_renderer.hpp"
 #include "render/overlay_renderer.hpp"
 #include "vulkan/device.hpp"
-#include "vulkan/gpu_counter.hpp"
 #include "vulkan/instance.hpp"
 
 namespace gpuhist {
 
-// Members in destruction order: the counter, then the device, then the instance.
+// A window's surface, destroyed before the instance.
+struct OwnedSurface {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkSurfaceKHR surface = VK_NULL_HANDLE;
+  OwnedSurface() = default;
+  OwnedSurface(const OwnedSurface&) = delete;
+  OwnedSurface& operator=(const OwnedSurface&) = delete;
+  OwnedSurface(OwnedSurface&&) = delete;
+  OwnedSurface& operator=(OwnedSurface&&) = delete;
+  ~OwnedSurface() {
+    if (surface != VK_NULL_HANDLE) vkDestroySurfaceKHR(instance, surface, nullptr);
+  }
+};
+
+// Members in destruction order: the counter, then the device, the window's
+// surface (for a context opened for a window), then the instance.
 struct Context::Impl {
   std::optional<vk::Instance> instance;
+  OwnedSurface surface;
   std::unique_ptr<vk::Device> device;
-  std::unique_ptr<vk::GpuCounter> counter;
+  std::unique_ptr<count::GpuCounter> counter;
   std::unique_ptr<render::GpuRenderer> renderer;     // built on first use
   std::unique_ptr<render::OverlayRenderer> overlay;  // built on first use
   std::unique_ptr<adjust::GpuAdjuster> adjuster;     // built on first use
@@ -49,7 +65,7 @@ struct Context::Impl {
   }
 
   // The counter for a GPU strategy; throws Error(InvalidArgument) without a device.
-  vk::GpuCounter& counter_for(Strategy strategy) const {
+  count::GpuCounter& counter_for(Strategy strategy) const {
     if (!counter) {
       throw Error(ErrorKind::InvalidArgument,
                   "strategy " + std::string(to_string(strategy)) +

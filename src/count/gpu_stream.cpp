@@ -1,6 +1,6 @@
 // Frames counted from host-visible slots with several in flight, and the
 // benchmark's stream of them.
-#include "vulkan/gpu_stream.hpp"
+#include "count/gpu_stream.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include "vulkan/device.hpp"
 #include "vulkan/submission.hpp"
 
-namespace gpuhist::vk {
+namespace gpuhist::count {
 
 GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const HistogramOptions& options,
                      const StreamSetup& setup)
@@ -28,7 +28,7 @@ GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const Histogra
   }
   batch_ = plan_.batches.front();
   frame_bytes_ = std::uint64_t{batch_.pixel_count} * plan_.bpp;
-  const Device& device = counter.device_;
+  const vk::Device& device = counter.device_;
   constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -38,16 +38,19 @@ GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const Histogra
     slot.frames.resize(per_submit_);
     for (Frame& f : slot.frames) {
       // 16 bytes more than the pixels: the shader may read whole 16-byte quads.
-      f.host = Buffer(device, frame_bytes_ + 16, storage | src,
-                      setup.cached ? MemoryUse::Readback : MemoryUse::Upload);
+      f.host = vk::Buffer(device, frame_bytes_ + 16, storage | src,
+                          setup.cached ? vk::MemoryUse::Readback : vk::MemoryUse::Upload);
       if (mode == StreamMode::Copy) {
-        f.device = Buffer(device, frame_bytes_ + 16, storage | dst, MemoryUse::DeviceLocal);
+        f.device = vk::Buffer(device, frame_bytes_ + 16, storage | dst, vk::MemoryUse::DeviceLocal);
       }
-      f.copies = Buffer(device, plan_.copies_bytes(), storage | dst, MemoryUse::DeviceLocal);
-      f.result = Buffer(device, plan_.histogram_bytes, storage | dst | src, MemoryUse::DeviceLocal);
+      f.copies =
+          vk::Buffer(device, plan_.copies_bytes(), storage | dst, vk::MemoryUse::DeviceLocal);
+      f.result = vk::Buffer(device, plan_.histogram_bytes, storage | dst | src,
+                            vk::MemoryUse::DeviceLocal);
       // With merge copies the counts are written straight here (by the merge
       // pass, or by the last workgroup to merge).
-      f.readback = Buffer(device, plan_.histogram_bytes, storage | dst, MemoryUse::Readback);
+      f.readback =
+          vk::Buffer(device, plan_.histogram_bytes, storage | dst, vk::MemoryUse::Readback);
     }
   }
 
@@ -55,8 +58,8 @@ GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const Histogra
   if (merged) {
     // Each run leaves its merge copies (and ticket) zero: they are cleared once, here.
     const Frame& any = slots_[0].frames[0];
-    Submission clear(device, counter.pipelines_,
-                     {any.host.get(), any.copies.get(), any.result.get()});
+    vk::Submission clear(device, counter.pipelines_,
+                         {any.host.get(), any.copies.get(), any.result.get()});
     for (Slot& slot : slots_) {
       for (Frame& f : slot.frames) clear.zero(f.copies.get(), plan_.copies_bytes());
     }
@@ -65,15 +68,15 @@ GpuStream::GpuStream(GpuCounter& counter, const ImageView& shape, const Histogra
   queues_ = std::clamp(setup.queues, 1U, device.queue_count());
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = slots_[i];
-    std::unique_ptr<Submission> s;
+    std::unique_ptr<vk::Submission> s;
     for (Frame& f : slot.frames) {
       const VkBuffer pixels = mode == StreamMode::Copy ? f.device.get() : f.host.get();
-      const std::array<VkBuffer, kBufferBindings> buffers{
+      const std::array<VkBuffer, vk::kBufferBindings> buffers{
           pixels, merged ? f.copies.get() : f.result.get(),
           merged ? f.readback.get() : f.result.get()};
       if (!s) {
-        s = std::make_unique<Submission>(device, counter.pipelines_, buffers, true,
-                                         static_cast<std::uint32_t>(i % queues_));
+        s = std::make_unique<vk::Submission>(device, counter.pipelines_, buffers, true,
+                                             static_cast<std::uint32_t>(i % queues_));
       } else {
         s->bind(buffers);
       }
@@ -192,4 +195,4 @@ StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& 
   return out;
 }
 
-}  // namespace gpuhist::vk
+}  // namespace gpuhist::count

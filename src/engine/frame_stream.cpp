@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "count/gpu_stream.hpp"
+#include "engine/context_impl.hpp"
 #include "gpuhist/error.hpp"
-#include "vulkan/context_impl.hpp"
-#include "vulkan/gpu_stream.hpp"
 
 namespace gpuhist {
 
@@ -22,7 +22,7 @@ struct FrameStream::Impl {
   ImageView shape;                  // the frames' size and format (no pixels)
   HistogramOptions options;
   RunOptions run;
-  std::optional<vk::GpuStream> slots;  // absent: each frame is counted when pushed
+  std::optional<count::GpuStream> slots;  // absent: each frame is counted when pushed
   struct Submitted {
     std::size_t slot;
     std::uint32_t frames;  // the first `frames` of the slot's frames were written
@@ -101,11 +101,11 @@ FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint3
   s.run.strategy = run.strategy.value_or(context.default_strategy());
   const bool gpu = *s.run.strategy != Strategy::Cpu && *s.run.strategy != Strategy::CpuReference;
   if (!gpu) return;
-  vk::GpuCounter& counter = s.shared->counter_for(*s.run.strategy);
+  count::GpuCounter& counter = s.shared->counter_for(*s.run.strategy);
   if (*s.run.strategy != Strategy::Gpu) return;
   std::lock_guard lock(s.shared->mutex);
   try {
-    vk::StreamSetup setup;
+    count::StreamSetup setup;
     setup.slots = stream.in_flight;
     setup.frames_per_submit = stream.frames_per_submit;
     s.slots.emplace(counter, s.shape, options, setup);

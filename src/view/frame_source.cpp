@@ -1,0 +1,67 @@
+#include "view/frame_source.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <utility>
+
+#include "gpuhist/image_file.hpp"
+
+namespace gpuhist::view {
+namespace {
+
+bool is_still(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext != ".gif" && has_image_extension(path, FormatSet::All);
+}
+
+}  // namespace
+
+FrameSource::FrameSource(const std::filesystem::path& path, const LoadStill& load_still,
+                         OnDamage on_damage) {
+  if (is_still(path)) {
+    still_ = load_still ? load_still(path) : load_image(path);
+    width_ = still_->width;
+    height_ = still_->height;
+    return;
+  }
+  reader_ = std::make_unique<VideoReader>(path);
+  width_ = reader_->width();
+  height_ = reader_->height();
+  frames_ = std::make_unique<DecodeAhead>(*reader_, std::move(on_damage));
+}
+
+FrameSource::~FrameSource() = default;
+
+bool FrameSource::toggle_pause(double now) {
+  if (!is_video()) return false;
+  paused_ = !paused_;
+  if (!paused_ && pending_) clock_origin_ = now - pending_->time;
+  return true;
+}
+
+std::optional<Image> FrameSource::next(double now, bool& ended) {
+  if (still_) {
+    if (started_) return std::nullopt;
+    started_ = true;
+    return std::move(still_);
+  }
+  if (!playing()) return std::nullopt;
+  if (!pending_) {
+    pending_ = frames_->next();
+    if (!pending_) {
+      ended_ = ended = true;
+      return std::nullopt;
+    }
+    if (!started_) clock_origin_ = now - pending_->time;
+  }
+  if (now < clock_origin_ + pending_->time) return std::nullopt;
+  started_ = true;
+  Image frame = std::move(pending_->image);
+  pending_.reset();
+  return frame;
+}
+
+}  // namespace gpuhist::view

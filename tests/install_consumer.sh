@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the build tree into a temporary prefix, builds examples/count_image
+# against it with find_package(gpuhist), runs it on the sample photo on the
+# CPU and with the gpu strategy on the default device, and checks its counts equal those of
+# `gpuhist compute --format json`; checks the man page and the pkg-config
+# files too. Usage: tests/install_consumer.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd)
+source=$(cd "$2" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/usr
+cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+test -f "$prefix/include/gpuhist/gpuhist.hpp"
+test -x "$prefix/bin/gpuhist"
+grep -q '^\.SH EQUALIZE' "$prefix/share/man/man1/gpuhist.1"
+PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --exists --print-errors gpuhist gpuhist-io
+
+cmake -S "$source/examples/count_image" -B "$work/example" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_TYPE=Release >"$work/configure.log"
+cmake --build "$work/example" >"$work/build.log"
+
+photo=$source/data/coffee.png
+"$work/example/count_image" "$photo" 64 cpu >"$work/cpu.txt"
+# The default device with the gpu strategy (Vulkan's software device where there is no GPU).
+"$work/example/count_image" "$photo" 64 auto gpu >"$work/gpu.txt"
+"$prefix/bin/gpuhist" compute "$photo" --bins 64 --device cpu --format json >"$work/expected.json"
+/usr/bin/python3 - "$work/expected.json" "$work/cpu.txt" "$work/gpu.txt" <<'PY'
+import json, sys
+expected = json.load(open(sys.argv[1]))["histograms"]
+for name in sys.argv[2:]:
+    got = {}
+    for line in open(name):
+        channel, counts = line.split(":", 1)
+        got[channel] = [int(c) for c in counts.split()]
+    if got != expected:
+        sys.exit(f"{name}: the example's counts differ from gpuhist compute's")
+print("install_consumer: the installed library built the example; its counts match")
+PY
