@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "bench_stream.hpp"
 #include "count/gpu_counter.hpp"
 #include "cpu/reference.hpp"
 #include "device_probes.hpp"
@@ -104,7 +105,7 @@ TEST(Stream, FramesFromHostMemoryCountExactly) {
           // Frames copied in on several threads (push), in host-cached or upload memory.
           setup.copy_threads = batch == 3 ? 3 : 0;
           setup.cached = in_flight != 3;
-          const count::StreamResult r = counter.stream(image.view, {}, 7, setup);
+          const bench::StreamResult r = bench::stream_rate(counter, image.view, {}, 7, setup);
           const std::string what = "merge " + std::to_string(merge) + " last group " +
                                    std::to_string(last_group) + " in flight " +
                                    std::to_string(in_flight) + " batch " + std::to_string(batch);

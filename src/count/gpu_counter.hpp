@@ -1,8 +1,7 @@
 // Runs the GPU strategies of the ladder on one device: splits an image into
 // batches that fit the device's buffer limits and 32-bit counters, uploads each,
 // records the strategy's dispatches, and adds the read-back counts in 64 bits.
-// Also times strategies on resident pixels and streams of frames, for the
-// benchmarks (gpu_profile.cpp, gpu_stream.cpp).
+// Also times strategies on resident pixels, for the benchmark (gpu_profile.cpp).
 #pragma once
 
 #include <cstdint>
@@ -51,17 +50,6 @@ struct StreamSetup {
   bool cached = true;
 };
 
-struct StreamResult {
-  Histogram histogram;          // of the last frame
-  std::uint32_t frames = 0;     // counted: the frames asked for, rounded up to whole submissions
-  std::uint32_t differing = 0;  // frames whose histogram differs from the last one's
-  std::uint32_t frames_per_submit = 1;
-  double seconds = 0;  // from the first submission to the last frame's counts on the host
-  double gbps = 0;     // frame bytes per second
-  double fps = 0;
-  std::uint32_t queues = 1;  // queues the frames took in turn
-};
-
 class GpuCounter {
  public:
   friend class GpuStream;  // builds its slots from the counter's plan, pipelines and recording
@@ -83,12 +71,6 @@ class GpuCounter {
   // timestamps on its compute queue.
   [[nodiscard]] Profile profile(const ImageView& image, const HistogramOptions& options,
                                 Strategy strategy, ChunkShape chunk, std::uint32_t repetitions);
-
-  // Counts `frames` frames held in host-visible memory with the `gpu`
-  // strategy, laid out and filled as `setup` says (the frames rounded up to
-  // whole submissions). The image must fit in one batch.
-  [[nodiscard]] StreamResult stream(const ImageView& frame, const HistogramOptions& options,
-                                    std::uint32_t frames, const StreamSetup& setup);
 
  private:
   // plan_gpu for this counter's device, limits and tuning.

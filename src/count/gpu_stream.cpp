@@ -151,48 +151,4 @@ std::vector<Histogram> GpuStream::collect(std::size_t i) {
   return out;
 }
 
-StreamResult GpuCounter::stream(const ImageView& frame, const HistogramOptions& options,
-                                std::uint32_t frames, const StreamSetup& setup) {
-  GpuStream slots(*this, frame, options, setup);
-  const StreamMode mode = setup.mode;
-  const std::uint32_t k = slots.frames_per_submit();
-  const auto write_all = [&](std::size_t i) {
-    for (std::uint32_t j = 0; j < k; ++j) slots.write(i, frame, j);
-  };
-  // Every slot holds the same frame, written once, as a ring of frame
-  // buffers filled by a decoder would be; or written before each submission.
-  if (mode != StreamMode::Push) {
-    for (std::size_t i = 0; i < slots.size(); ++i) write_all(i);
-  }
-  StreamResult out{Histogram(options.bins, is_colour(frame.format.layout))};
-  out.queues = slots.queues();
-  out.frames_per_submit = k;
-  std::vector<Histogram> counted;
-  const auto collect = [&](std::size_t i) {
-    for (Histogram& h : slots.collect(i)) counted.push_back(std::move(h));
-  };
-  const std::uint32_t submissions = ceil_div(frames, k);
-  const auto start = std::chrono::steady_clock::now();
-  for (std::uint32_t f = 0; f < submissions; ++f) {
-    const std::size_t i = f % slots.size();
-    if (slots.busy(i)) collect(i);
-    if (mode == StreamMode::Push) write_all(i);
-    slots.submit(i);
-  }
-  for (std::size_t n = 0; n < slots.size(); ++n) {
-    const std::size_t i = (submissions + n) % slots.size();
-    if (slots.busy(i)) collect(i);
-  }
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out.frames = submissions * k;
-  out.histogram = counted.back();
-  for (const Histogram& h : counted) {
-    if (h != out.histogram) ++out.differing;
-  }
-  const double bytes = static_cast<double>(slots.frame_bytes()) * out.frames;
-  out.gbps = out.seconds > 0 ? bytes / out.seconds / 1e9 : 0;
-  out.fps = out.seconds > 0 ? out.frames / out.seconds : 0;
-  return out;
-}
-
 }  // namespace gpuhist::count
