@@ -34,7 +34,15 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/gpuhistConfigVersion.cmake
 install(FILES ${CMAKE_BINARY_DIR}/gpuhistConfig.cmake ${CMAKE_BINARY_DIR}/gpuhistConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpuhist)
 
-# pkg-config: the engine (gpuhist) and, with files and the viewer, gpuhist-io.
+# pkg-config: the engine (gpuhist) and the files (gpuhist-io). The prefix is
+# found from the .pc file's own place, so a tree installed with --prefix works.
+set(PC_PREFIX "\${pcfiledir}/..")
+set(libdir_rest ${CMAKE_INSTALL_LIBDIR})
+while(libdir_rest MATCHES "/")
+  string(REGEX REPLACE "/[^/]*$" "" libdir_rest "${libdir_rest}")
+  string(APPEND PC_PREFIX "/..")
+endwhile()
+string(APPEND PC_PREFIX "/..")
 set(PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
 set(PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/gpuhist.pc.in ${CMAKE_BINARY_DIR}/gpuhist.pc @ONLY)

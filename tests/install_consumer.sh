@@ -14,7 +14,16 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 test -f "$prefix/include/gpuhist/gpuhist.hpp"
 test -x "$prefix/bin/gpuhist"
 grep -q '^\.SH EQUALIZE' "$prefix/share/man/man1/gpuhist.1"
-PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --exists --print-errors gpuhist gpuhist-io
+# The pkg-config files name the tree they are in, wherever it was installed.
+pcdir=$(dirname "$(find "$prefix" -name gpuhist.pc | head -1)")
+include=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=includedir gpuhist-io)
+libdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir gpuhist)
+if [ "$(realpath "$include")" != "$(realpath "$prefix/include")" ] ||
+  [ "$(realpath "$libdir")" != "$(realpath "$pcdir/..")" ]; then
+  echo "install_consumer: pkg-config names $include and $libdir, not the tree in $prefix" >&2
+  exit 1
+fi
+PKG_CONFIG_PATH=$pcdir pkg-config --exists --print-errors gpuhist gpuhist-io
 
 cmake -S "$source/examples/count_image" -B "$work/example" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_BUILD_TYPE=Release >"$work/configure.log"

@@ -103,9 +103,13 @@ std::vector<Clip> make_clips(const fs::path& dir, const std::vector<Shape>& shap
       const Clip& c = clips[i];
       const std::string index = std::to_string(i - first);
       // testsrc2 draws at even sizes; an odd one is cropped from the next even size in RGB.
+      // Each source ends after its frames: an ffmpeg of many endless inputs can spin
+      // without end once some of its outputs have all their frames.
       inputs += " -f lavfi -i testsrc2=size=" + std::to_string(c.shape.width + c.shape.width % 2) +
                 "x" + std::to_string(c.shape.height + c.shape.height % 2) +
-                ":rate=10,format=rgb24,crop=" + std::to_string(c.shape.width) + ":" +
+                ":rate=10:duration=" + std::to_string(frames / 10) + "." +
+                std::to_string(frames % 10) +
+                ",format=rgb24,crop=" + std::to_string(c.shape.width) + ":" +
                 std::to_string(c.shape.height) + ":0:0";
       std::string extension;
       outputs += " -map " + index + ":v -frames:v " + std::to_string(frames) + " -pix_fmt " +

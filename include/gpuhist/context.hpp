@@ -79,7 +79,7 @@ class Context {
   void clahe(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,
              const RunOptions& run = {}) const;
 
-  // adjust_image (gpuhist/adjustment.hpp) with the tables applied on the GPU.
+  // adjust_image (gpuhist/adjust_image.hpp) with the tables applied on the GPU.
   // When the image fits one buffer it is uploaded once, counted, given its
   // tables and adjusted on the device in one submission (Otsu's and the
   // triangle thresholds computed on the host from the counts); otherwise

@@ -1,10 +1,8 @@
-// Frames counted from host-visible slots with several in flight, and the
-// benchmark's stream of them.
+// Frames counted from host-visible slots with several in flight.
 #include "count/gpu_stream.hpp"
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstring>
 
 #include "core/row_parts.hpp"

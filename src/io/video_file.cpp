@@ -9,11 +9,13 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <mutex>
 
 #include "gpuhist/error.hpp"
@@ -202,6 +204,10 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   // is most of a video job's time. Frames still come out in order.
   s.codec->thread_count = 0;
   s.codec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+  // Frames over the limit are refused by the decoder too, before its threads
+  // hold several of them (convert() names the limit).
+  s.codec->max_pixels = static_cast<std::int64_t>(
+      std::min<std::uint64_t>(max_pixels, std::numeric_limits<std::int64_t>::max()));
   if (const int e = avcodec_open2(s.codec.get(), decoder, nullptr); e < 0) {
     s.fail("cannot open the " + std::string(decoder->name) + " decoder: " + av_message(e));
   }

@@ -10,7 +10,7 @@
 layout(local_size_x = 256) in;
 #include "binning.glsl"
 
-// The histogram pipelines' push-constant block, read under these names.
+// src/adjust/shaders.hpp mirrors it (ClaheParams).
 layout(push_constant) uniform ClaheParams {
   uint pixelCount;   // pixels in this batch of rows
   uint width;        // pixels per row

@@ -19,7 +19,7 @@ layout(constant_id = 4) const uint SHARED_WORDS = 1024u;
 // Colour pixels: 0: red, green, blue; 1: luminance; 2: red, green, blue, luminance.
 layout(constant_id = 24) const uint COLOUR_TABLES = 0u;
 
-// The histogram pipelines' push-constant block, read under these names.
+// src/adjust/shaders.hpp mirrors it (TileParams).
 layout(push_constant) uniform TileParams {
   uint width;       // the image's
   uint height;

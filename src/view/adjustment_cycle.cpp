@@ -12,7 +12,7 @@ std::optional<AdjustKind> next_adjustment(std::optional<AdjustKind> current, boo
                                 [&](const AdjustmentInfo& row) { return row.kind == current; });
   for (auto* row = current ? at + 1 : kAdjustments.begin(); row < kAdjustments.end(); ++row) {
     if (!row->in_viewer) continue;
-    if (row->needs_reference && !can_match) return std::nullopt;
+    if (row->needs_reference && !can_match) continue;
     return row->kind;
   }
   return std::nullopt;

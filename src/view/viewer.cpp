@@ -164,7 +164,8 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
         case Action::Quit:
           return presented;
         case Action::Pause:
-          if (source.toggle_pause(now_s())) status(source.paused() ? "paused" : "playing");
+          if (!source.toggle_pause(now_s())) continue;  // a still picture does not pause
+          status(source.paused() ? "paused" : "playing");
           break;
         case Action::Channels: {
           constexpr std::array<std::uint32_t, 5> kCycle = {

@@ -19,7 +19,7 @@ Pipelines::Pipelines(const Device& device, std::uint32_t push_bytes)
 VkPipeline Pipelines::get(std::span<const std::uint32_t> spirv,
                           std::span<const SpecConstant> constants) {
   std::lock_guard lock(mutex_);
-  Key key{spirv.data(), {constants.begin(), constants.end()}};
+  Key key{spirv.data(), spirv.size(), {constants.begin(), constants.end()}};
   if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
 
   const UniqueShaderModule module = make_shader_module(device_.get(), spirv);

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <span>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -52,7 +53,14 @@ class Pipelines {
   [[nodiscard]] VkDescriptorSetLayout set_layout() const noexcept { return set_layout_.get(); }
 
  private:
-  using Key = std::pair<const std::uint32_t*, std::vector<SpecConstant>>;
+  struct Key {
+    const std::uint32_t* code;
+    std::size_t words;
+    std::vector<SpecConstant> constants;
+    friend bool operator<(const Key& a, const Key& b) {
+      return std::tie(a.code, a.words, a.constants) < std::tie(b.code, b.words, b.constants);
+    }
+  };
   const Device& device_;
   std::uint32_t push_bytes_;
   UniqueDescriptorSetLayout set_layout_;
