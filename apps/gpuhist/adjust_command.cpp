@@ -139,7 +139,7 @@ std::optional<bool> parse_apply(const std::string& apply, const Context& context
     return std::nullopt;
   }
   return apply == "gpu" ||
-         (apply.empty() && context.device() != nullptr && context.device()->hardware());
+         (apply.empty() && context.hardware());
 }
 
 CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {

@@ -71,7 +71,7 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
   fs::create_directories(dir);
   // The overlay is drawn by the GPU on a hardware GPU; a software device draws
   // it slower than the CPU composes it.
-  const bool gpu_draws = context->device() != nullptr && context->device()->hardware();
+  const bool gpu_draws = context->hardware();
   out << "device " << (context->device() ? context->device()->name : std::string("none (CPU)"))
       << ", strategy " << to_string(strategy) << ", overlay drawn by the "
       << (gpu_draws ? "GPU" : "CPU") << " (and adjusted there), " << args.frames

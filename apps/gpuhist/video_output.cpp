@@ -84,8 +84,7 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     return usage_error("--renderer gpu needs a Vulkan device, and none is in use");
   }
   // A software device draws the whole frame slower than the CPU composes it.
-  const bool gpu_renderer = renderer == "gpu" || (renderer.empty() && context.device() != nullptr &&
-                                                  context.device()->hardware());
+  const bool gpu_renderer = renderer == "gpu" || (renderer.empty() && context.hardware());
   VideoEdit edit;
   edit.panels = args.overlay;
   if (!args.adjust.empty()) {

@@ -32,7 +32,9 @@ class Context {
  public:
   // Opens a device. `device` is "auto" (a hardware GPU, else the software
   // Vulkan device, else none), "cpu" (no Vulkan), a device index, or a
-  // case-insensitive substring of a device name.
+  // case-insensitive substring of a device name. On a machine with no GPU
+  // device node (/dev/dri/renderD*, /dev/nvidia*, /dev/dxg), "auto" creates no
+  // Vulkan instance until something first needs the software device.
   // Throws Error(InvalidArgument) for an index or name that matches no device,
   // Error(Device) when the device cannot be opened.
   static Context open(std::string_view device = "auto");
@@ -43,8 +45,12 @@ class Context {
   Context& operator=(Context&&) noexcept;
   ~Context();
 
-  // The open Vulkan device; nullptr for a CPU-only context.
-  [[nodiscard]] const DeviceInfo* device() const noexcept;
+  // The open Vulkan device; nullptr for a CPU-only context. Opens the
+  // software device an "auto" context deferred, and throws Error(Device) as
+  // open() does if that fails.
+  [[nodiscard]] const DeviceInfo* device() const;
+  // Whether the device is a hardware GPU; never opens a deferred device.
+  [[nodiscard]] bool hardware() const noexcept;
   // `gpu` on a hardware GPU, `cpu` otherwise.
   [[nodiscard]] Strategy default_strategy() const noexcept;
 

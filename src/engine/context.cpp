@@ -25,28 +25,41 @@ Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
 
+void Context::Impl::open(std::string_view spec) {
+  instance = vk::Instance::create();
+  if (!instance) {
+    if (spec == "auto" || spec.empty()) return;
+    throw Error(ErrorKind::InvalidArgument, "no Vulkan device matches '" + std::string(spec) +
+                                                "' (Vulkan is not available on this machine)");
+  }
+  device = vk::open_device(*instance, spec);
+  if (device) counter = std::make_unique<count::GpuCounter>(*device);
+}
+
 Context Context::open(std::string_view device) {
   auto impl = std::make_unique<Impl>();
   if (device == "cpu") return Context(std::move(impl));
-  impl->instance = vk::Instance::create();
-  if (!impl->instance) {
-    if (device == "auto" || device.empty()) return Context(std::move(impl));
-    throw Error(ErrorKind::InvalidArgument, "no Vulkan device matches '" + std::string(device) +
-                                                "' (Vulkan is not available on this machine)");
+  if ((device == "auto" || device.empty()) && !vk::gpu_device_node_present()) {
+    impl->deferred = true;
+    return Context(std::move(impl));
   }
-  impl->device = vk::open_device(*impl->instance, device);
-  if (!impl->device) return Context(std::move(impl));
-  impl->counter = std::make_unique<count::GpuCounter>(*impl->device);
+  impl->open(device);
   return Context(std::move(impl));
 }
 
-const DeviceInfo* Context::device() const noexcept {
-  return impl_ && impl_->device ? &impl_->device->info() : nullptr;
+const DeviceInfo* Context::device() const {
+  if (!impl_) return nullptr;
+  impl_->open_deferred();
+  return impl_->device ? &impl_->device->info() : nullptr;
+}
+
+bool Context::hardware() const noexcept {
+  // A deferred device is at best a software one: asking needs no Vulkan.
+  return impl_ && !impl_->deferred && impl_->device && impl_->device->info().hardware();
 }
 
 Strategy Context::default_strategy() const noexcept {
-  const DeviceInfo* info = device();
-  return info != nullptr && info->hardware() ? Strategy::Gpu : Strategy::Cpu;
+  return hardware() ? Strategy::Gpu : Strategy::Cpu;
 }
 
 Histogram Context::compute(const ImageView& image, const HistogramOptions& options,

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "adjust/gpu_apply.hpp"
 #include "count/gpu_counter.hpp"
@@ -37,6 +38,11 @@ struct OwnedSurface {
 // Members in destruction order: the counter, then the device, the window's
 // surface (for a context opened for a window), then the instance.
 struct Context::Impl {
+  // "auto" on a machine with no GPU device node: the software device (and the
+  // Vulkan instance) is opened only when something first needs it, since the
+  // CPU strategy counts faster than a software device and needs neither.
+  bool deferred = false;
+  std::once_flag deferred_open;
   std::optional<vk::Instance> instance;
   OwnedSurface surface;
   std::unique_ptr<vk::Device> device;
@@ -48,7 +54,8 @@ struct Context::Impl {
 
   // The device for the GPU renderers and the table applier; throws
   // Error(InvalidArgument) naming `what` without one.
-  const vk::Device& drawing_device(const char* what = "the GPU renderer") const {
+  const vk::Device& drawing_device(const char* what = "the GPU renderer") {
+    open_deferred();
     if (!device) {
       throw Error(ErrorKind::InvalidArgument,
                   std::string(what) + " needs a Vulkan device, but none is in use");
@@ -56,16 +63,24 @@ struct Context::Impl {
     return *device;
   }
 
+  // Opens the Vulkan device (or finds there is none) as open() does, once;
+  // for "auto" on a machine without a GPU device node, open() defers it.
+  void open(std::string_view spec);
+  void open_deferred() {
+    if (deferred) std::call_once(deferred_open, [this] { open("auto"); });
+  }
+
   // Counts as Context::compute does; the caller holds `mutex` for a GPU strategy.
   Histogram count(const ImageView& image, const HistogramOptions& options, Strategy strategy,
-                  ChunkShape chunk) const {
+                  ChunkShape chunk) {
     if (strategy == Strategy::CpuReference) return cpu::count_reference(image, options);
     if (strategy == Strategy::Cpu) return cpu::count_parallel(image, options);
     return counter_for(strategy).count(image, options, strategy, chunk);
   }
 
   // The counter for a GPU strategy; throws Error(InvalidArgument) without a device.
-  count::GpuCounter& counter_for(Strategy strategy) const {
+  count::GpuCounter& counter_for(Strategy strategy) {
+    open_deferred();
     if (!counter) {
       throw Error(ErrorKind::InvalidArgument,
                   "strategy " + std::string(to_string(strategy)) +

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "gpuhist/error.hpp"
 #include "vulkan/device.hpp"
@@ -102,6 +105,29 @@ std::unique_ptr<Device> open_device(const Instance& instance, std::string_view s
   const auto chosen = select_device(devices.info, spec);
   if (!chosen) return nullptr;
   return std::make_unique<Device>(devices.physical[*chosen], devices.info[*chosen], request);
+}
+
+namespace {
+
+bool any_entry_starting(const char* folder, std::string_view prefix) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->path().filename().string().starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool gpu_device_node_present() {
+  for (const char* variable : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"}) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0') return true;
+  }
+  std::error_code error;
+  return any_entry_starting("/dev/dri", "renderD") || any_entry_starting("/dev", "nvidia") ||
+         std::filesystem::exists("/dev/dxg", error);
 }
 
 }  // namespace gpuhist::vk

@@ -36,6 +36,12 @@ struct ComputeDevices {
 // Opens the device `spec` selects (see select_device) among those that can
 // serve `request` (present to its surface, when it names one); nullptr when
 // it selects none.
+// Whether this machine can have a hardware Vulkan device: a GPU device node
+// exists (/dev/dri/renderD*, /dev/nvidia*, /dev/dxg), or the loader was
+// pointed at drivers (VK_DRIVER_FILES, VK_ICD_FILENAMES, VK_ADD_DRIVER_FILES).
+// Loads no driver.
+[[nodiscard]] bool gpu_device_node_present();
+
 [[nodiscard]] std::unique_ptr<Device> open_device(const Instance& instance, std::string_view spec,
                                                   const DeviceRequest& request = {});
 

@@ -1,0 +1,52 @@
+// Context::open("auto") on a machine without a GPU device node creates no
+// Vulkan instance until the software device is needed; counting on the CPU
+// never needs it. Its own program, so that no other test has loaded a driver.
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpuhist/context.hpp"
+#include "support/synthetic_images.hpp"
+#include "vulkan/device_select.hpp"
+
+namespace gpuhist {
+namespace {
+
+// Whether a Vulkan driver (Mesa's are libvulkan_NAME.so) is mapped into this process.
+bool driver_loaded() {
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    if (line.find("/libvulkan_") != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(ContextOpen, AutoWithoutGpuDeviceNodeDefersTheSoftwareDevice) {
+  if (vk::gpu_device_node_present()) {
+    const Context context = Context::open("auto");
+    ASSERT_NE(context.device(), nullptr) << "a GPU device node, but no Vulkan device";
+    EXPECT_EQ(context.hardware(), context.device()->hardware());
+    GTEST_SKIP() << "this machine has a GPU device node: auto opens its device at once";
+  }
+  ASSERT_FALSE(driver_loaded());
+  const Context context = Context::open("auto");
+  EXPECT_FALSE(context.hardware());
+  EXPECT_EQ(context.default_strategy(), Strategy::Cpu);
+  const test::TestImage image =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 64, 48, test::Content::Random, 7);
+  const Histogram counted = context.compute(image.view);
+  EXPECT_EQ(counted, Context::open("cpu").compute(image.view, {}, {Strategy::CpuReference}));
+  EXPECT_FALSE(driver_loaded()) << "counting on the CPU loaded a Vulkan driver";
+
+  // What needs a device opens the software one, as "auto" always did.
+  const DeviceInfo* device = context.device();
+  if (device == nullptr) GTEST_SKIP() << "no software Vulkan device on this machine";
+  EXPECT_FALSE(device->hardware());
+  EXPECT_TRUE(driver_loaded());
+  EXPECT_EQ(context.compute(image.view, {}, {Strategy::Gpu}), counted);
+  EXPECT_FALSE(context.hardware());
+}
+
+}  // namespace
+}  // namespace gpuhist
