@@ -201,10 +201,13 @@ int run_adjust(const AdjustArgs& args) {
   }
   ReadOptions with_alpha = read;
   with_alpha.alpha = true;
+  // Decoding runs ahead: an output replaces at most its own input (checked
+  // above), which is decoded before it is written.
+  InputDecoder decoder(inputs.files, with_alpha);
   for (std::size_t i = 0; i < inputs.files.size(); ++i) {
     const auto& path = inputs.files[i];
     const bool go_on = batch.run(path, [&] {
-      const Image image = load_input(path, with_alpha);
+      const Image image = decoder.next();
       if (image.format.sample == SampleType::F32) {
         throw Error(ErrorKind::Input, path.string() +
                                           ": adjustments need 8- or 16-bit samples, and this "

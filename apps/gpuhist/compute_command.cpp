@@ -118,13 +118,14 @@ int run_compute(const ComputeArgs& args) {
   total.file = "(total)";
   total.strategy = strategy;
   std::size_t merged = 0;
+  InputDecoder decoder(inputs.files, read);
   Progress progress(inputs.files.size(), !args.no_progress);
   for (std::size_t i = 0; i < inputs.files.size(); ++i) {
     const auto& path = inputs.files[i];
     progress.update(i, path.string());
     std::optional<Image> image;
     const bool go_on = batch.run(path, [&] {
-      image = load_input(path, read);
+      image = decoder.next();
       Entry entry;
       entry.file = path.string();
       entry.width = image->width;

@@ -151,10 +151,11 @@ int run_draw(const DrawArgs& args) {
   }
   BatchStatus batch;
   batch.add(report_problems(inputs));
+  InputDecoder decoder(inputs.files, read);
   for (std::size_t i = 0; i < inputs.files.size(); ++i) {
     const auto& path = inputs.files[i];
     const bool go_on = batch.run(path, [&] {
-      const Image image = load_input(path, read);
+      const Image image = decoder.next();
       const Histogram histogram = context->compute(image.view(), counting->options, run);
       if (args.report) {
         DrawOptions panel = options;

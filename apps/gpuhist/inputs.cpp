@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <stdexcept>
 #include <system_error>
 
 #include "batch.hpp"
@@ -73,6 +74,18 @@ Image load_input(const std::filesystem::path& path, const ReadOptions& options) 
   }
   const QuietStderr quiet;
   return load_image(path, load);
+}
+
+InputDecoder::InputDecoder(const std::vector<std::filesystem::path>& files,
+                           const ReadOptions& options)
+    : files_(
+          files, [options](const std::filesystem::path& path) { return load_input(path, options); },
+          options.isolate || options.formats == FormatSet::All ? 1U : 0U) {}
+
+Image InputDecoder::next() {
+  std::optional<Image> image = files_.next();
+  if (!image) throw std::logic_error("InputDecoder::next: past the last file");
+  return std::move(*image);
 }
 
 void add_read_options(CLI::App* cmd, ReadOptions& options, std::string& formats) {

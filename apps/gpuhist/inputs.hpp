@@ -4,13 +4,16 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "gpuhist/decode_files.hpp"
 #include "gpuhist/image_file.hpp"
+#include "quiet_stderr.hpp"
 
 namespace gpuhist::cli {
 
@@ -44,6 +47,21 @@ struct ReadOptions {
 // outside the common set, and every file with `isolate`, are decoded in a
 // separate process (decode_worker.hpp): a decoder that crashes costs one file.
 [[nodiscard]] Image load_input(const std::filesystem::path& path, const ReadOptions& options);
+
+// The inputs' files decoded as load_input does, on one thread per core, and
+// handed over in order (on one thread with --isolate or --formats all, whose
+// worker process decodes one file at a time). Stderr is silenced for the
+// decoder's life, the CLI's own messages still shown (SilencedStderr).
+class InputDecoder {
+ public:
+  InputDecoder(const std::vector<std::filesystem::path>& files, const ReadOptions& options);
+  // The next file's image; throws what load_input threw for it.
+  [[nodiscard]] Image next();
+
+ private:
+  SilencedStderr silenced_;  // made first, ended after the threads are joined
+  DecodeFiles files_;
+};
 
 // Adds --max-pixels, --formats and --isolate to a command.
 void add_read_options(CLI::App* cmd, ReadOptions& options, std::string& formats);

@@ -2,13 +2,29 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
+#include "quiet_stderr.hpp"
+
 namespace gpuhist::cli {
+namespace {
+
+void write_all(const char* data, std::size_t size) {
+  std::fflush(stderr);
+  while (size > 0) {
+    const ssize_t written = ::write(message_fd(), data, size);
+    if (written <= 0) return;
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
+
+}  // namespace
 
 Progress::Progress(std::size_t total, bool enabled)
-    : total_(total), active_(enabled && total > 1 && isatty(STDERR_FILENO) != 0) {}
+    : total_(total), active_(enabled && total > 1 && isatty(message_fd()) != 0) {}
 
 Progress::~Progress() { clear(); }
 
@@ -19,14 +35,15 @@ void Progress::update(std::size_t done, std::string_view current) {
   std::string bar(filled, '#');
   bar.resize(kWidth, '.');
   std::string name(current.substr(current.size() > 40 ? current.size() - 40 : 0));
-  std::fprintf(stderr, "\r\033[K[%s] %zu/%zu %s", bar.c_str(), done, total_, name.c_str());
-  std::fflush(stderr);
+  char line[160];
+  const int length = std::snprintf(line, sizeof line, "\r\033[K[%s] %zu/%zu %s", bar.c_str(), done,
+                                   total_, name.c_str());
+  write_all(line, length < 0 ? 0 : std::min<std::size_t>(length, sizeof line - 1));
 }
 
 void Progress::clear() {
   if (!active_) return;
-  std::fprintf(stderr, "\r\033[K");
-  std::fflush(stderr);
+  write_all("\r\033[K", 4);
 }
 
 }  // namespace gpuhist::cli
