@@ -292,6 +292,69 @@ TEST_F(Video, OverlayCopiesTheAudio) {
   EXPECT_EQ(stream_packets(out), source);
 }
 
+// The codec name and decoded frame count ffprobe reads: "h264,12".
+std::string codec_and_frames(const fs::path& file) {
+  const fs::path listing = file.string() + ".codec";
+  const std::string command =
+      "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+      "stream=codec_name,nb_read_frames -of csv=p=0 '" +
+      file.string() + "' > '" + listing.string() + "'";
+  if (std::system(command.c_str()) != 0) return "ffprobe failed";
+  std::ifstream in(listing);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+TEST_F(Video, OverlayEncoderCrfAndPreset) {
+  const fs::path clip = dir_ / "clip.mp4";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=96x64:rate=10 -frames:v 12 -c:v libx264 '" +
+                           clip.string() + "'"));
+  const std::vector<std::pair<std::string, std::string>> codecs = {
+      {"h264", "h264"}, {"hevc", "hevc"}, {"vp9", "vp9"}, {"av1", "av1"}, {"mpeg4", "mpeg4"}};
+  for (const auto& [option, name] : codecs) {
+    const fs::path out = dir_ / ("over-" + option + ".mkv");
+    const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(),
+                                  "--codec", option, "--no-progress"});
+    ASSERT_EQ(r.status, 0) << option << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << option << ": " << r.err;
+    EXPECT_EQ(codec_and_frames(out), name + ",12") << option;
+  }
+  // Lower crf, more bits; a slower preset is taken.
+  std::uintmax_t sizes[2] = {};
+  for (const int crf : {4, 48}) {
+    const fs::path out = dir_ / ("crf" + std::to_string(crf) + ".mp4");
+    const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(), "--crf",
+                                  std::to_string(crf), "--preset", "medium"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(codec_and_frames(out), "h264,12");
+    sizes[crf == 4 ? 0 : 1] = fs::file_size(out);
+  }
+  EXPECT_GT(sizes[0], 2 * sizes[1]);
+
+  const fs::path out = dir_ / "refused.mp4";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"--codec", "theora"}, "unknown video codec 'theora'"},
+      {{"--crf", "52"}, "out of H.264's range 0..51"},
+      {{"--codec", "vp9", "--crf", "64"}, "out of VP9's range 0..63"},
+      {{"--codec", "mpeg4", "--crf", "20"}, "not taken by the MPEG-4 encoder"},
+      {{"--preset", "fastest"}, "unknown --preset 'fastest'"},
+      {{"--codec", "av1", "--preset", "14"}, "unknown --preset '14' for AV1"},
+      {{"--codec", "vp9", "--preset", "fast"}, "which takes none"},
+  };
+  for (const auto& [extra, message] : refused) {
+    std::vector<std::string> args = {"video", clip.string(), "--overlay", "-o", out.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.status, 2) << message;
+    test::expect_one_line_error(r, message);
+    EXPECT_FALSE(fs::exists(out)) << message;
+  }
+  const auto rows = test::run_cli({"video", clip.string(), "--codec", "hevc"});
+  EXPECT_EQ(rows.status, 2);
+  test::expect_one_line_error(rows, "go with --overlay or --adjust");
+}
+
 // A frame whose JPEG data is wiped in the middle of an MJPEG clip: reported,
 // skipped, and every other frame still counted.
 TEST_F(Video, DamagedFrameIsReportedAndSkipped) {

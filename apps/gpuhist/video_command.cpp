@@ -121,6 +121,15 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_flag("--overlay", args.overlay,
                 "Write -o as a video with the RGB and luminance histograms drawn on every frame");
   cmd->add_option("--size", args.size, "Size WxH of the --overlay video (default: the input's)");
+  cmd->add_option("--codec", args.encoding.codec,
+                  "Encoder of the written video: h264 (default), hevc, vp9, av1 or mpeg4");
+  cmd->add_option("--crf", args.encoding.crf,
+                  "Constant quality of the written video: 0..51 (h264, hevc), 0..63 (vp9, av1); "
+                  "lower is better")
+      ->check(whole_number());
+  cmd->add_option("--preset", args.encoding.preset,
+                  "Encoder speed: ultrafast .. veryfast (default) .. placebo (h264, hevc), "
+                  "0..13 (av1)");
   cmd->add_option("--renderer", args.renderer,
                   "Who draws the --overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)");
   cmd->add_option("--percentiles", args.percentiles,
@@ -156,6 +165,18 @@ int run_video(const VideoArgs& args) {
   if (!args.size.empty() && !writes_video) {
     return usage_error(
         "--size sets the size of a written video: it goes with --overlay or --adjust");
+  }
+  if ((!args.encoding.codec.empty() || args.encoding.crf || !args.encoding.preset.empty()) &&
+      !writes_video) {
+    return usage_error("--codec, --crf and --preset set how a written video is encoded: they go "
+                       "with --overlay or --adjust");
+  }
+  if (writes_video) {
+    try {
+      validate(args.encoding);
+    } catch (const Error& e) {
+      return usage_error(e.what());
+    }
   }
   if (args.compare_previous && !args.compare.empty()) {
     return usage_error("--compare and --compare-previous do not go together");

@@ -12,6 +12,7 @@
 #include "adjust_command.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/video_file.hpp"
+#include "gpuhist/video_writer.hpp"
 
 #include "gpuhist/image_file.hpp"
 
@@ -28,6 +29,7 @@ struct VideoArgs {
   bool no_progress = false;
   std::uint64_t max_pixels = kDefaultMaxPixels;  // frames larger than this are refused
   bool overlay = false;                          // -o names an annotated video instead of the rows
+  VideoEncoding encoding;  // --codec, --crf, --preset of a written video
   std::string size;               // overlay video size WxH (default: the input's, made even)
   std::string renderer;           // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)
   std::string percentiles;        // extra percentiles of every frame, "5,95"

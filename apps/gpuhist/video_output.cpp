@@ -87,6 +87,7 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   const bool gpu_renderer = renderer == "gpu" || (renderer.empty() && context.hardware());
   VideoEdit edit;
   edit.panels = args.overlay;
+  edit.encoding = args.encoding;
   if (!args.adjust.empty()) {
     const std::optional<AdjustKind> kind = parse_adjust_kind(args.adjust);
     if (!kind) {
@@ -157,7 +158,7 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
                                   const RunOptions& run, bool gpu_renderer,
                                   const std::function<void(const std::string&)>& on_damage,
                                   const std::filesystem::path& audio_from, const VideoEdit& edit) {
-  VideoWriter writer(output, width, height, reader.frame_rate(), audio_from);
+  VideoWriter writer(output, width, height, reader.frame_rate(), audio_from, edit.encoding);
   // Decoding runs ahead on one thread, encoding behind on another; counting
   // and drawing (on the device when there is one) take the frames between.
   DecodeAhead frames(reader, on_damage);

@@ -21,6 +21,7 @@ namespace gpuhist::cli {
 struct VideoEdit {
   bool panels = true;                             // the histogram panels over the frame
   std::function<void(VideoFrame& frame)> adjust;  // applied to the frame first; RGB out
+  VideoEncoding encoding;                         // how the video is encoded
 };
 
 struct OverlayResult {

@@ -1,24 +1,47 @@
-// Writing RGB8 frames to a video file through FFmpeg's libraries: H.264 where
-// the encoder exists, otherwise MPEG-4 Part 2. Part of the gpuhist::io library.
+// Writing RGB8 frames to a video file through FFmpeg's libraries, with the
+// encoder and its quality settings chosen (H.264 by default). Part of the
+// gpuhist::io library.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "gpuhist/render.hpp"
 
 namespace gpuhist {
 
+// The encoder and its settings. `codec`: "h264" (libx264; MPEG-4 Part 2
+// where FFmpeg has no libx264 and no codec was asked for), "hevc" (libx265),
+// "vp9" (libvpx-vp9), "av1" (libsvtav1) or "mpeg4". `crf`: constant quality,
+// 0..51 for h264 and hevc, 0..63 for vp9 and av1 (unset: the encoder's
+// default); mpeg4 has none. `preset`: for h264 and hevc one of x264's names
+// (ultrafast, superfast, veryfast, faster, fast, medium, slow, slower,
+// veryslow, placebo), for av1 0..13; empty: veryfast for h264 and hevc, the
+// encoder's default otherwise; vp9 and mpeg4 take none.
+struct VideoEncoding {
+  std::string codec;  // empty: h264
+  std::optional<int> crf;
+  std::string preset;
+};
+
+// Throws Error(InvalidArgument) naming the problem when `encoding` asks for
+// a codec FFmpeg has no encoder for, a crf out of the codec's range, or a
+// preset the codec does not take.
+void validate(const VideoEncoding& encoding);
+
 class VideoWriter {
  public:
   // Opens `path` (the container follows the extension) for frames of
   // width x height (even numbers) at `frame_rate`. With `audio_from`, the first
   // audio stream of that file is copied in, packet for packet, interleaved by
-  // time with the frames. Throws Error(Output).
+  // time with the frames. Throws Error(InvalidArgument) as validate() does or
+  // for a container that cannot hold the codec, Error(Output) otherwise.
   VideoWriter(const std::filesystem::path& path, std::uint32_t width, std::uint32_t height,
-              double frame_rate, const std::filesystem::path& audio_from = {});
+              double frame_rate, const std::filesystem::path& audio_from = {},
+              const VideoEncoding& encoding = {});
   VideoWriter(const VideoWriter&) = delete;
   VideoWriter& operator=(const VideoWriter&) = delete;
   VideoWriter(VideoWriter&&) noexcept;

@@ -8,6 +8,7 @@ extern "C" {
 }
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -20,7 +21,79 @@ namespace {
 
 using io::av_message;
 
+struct CodecSpec {
+  const char* name;     // as --codec takes it
+  const char* encoder;  // FFmpeg's encoder
+  const char* label;    // in messages
+  int max_crf;          // 0: no crf
+  bool named_presets;   // x264's preset names
+  bool numbered_presets;
+};
+
+constexpr CodecSpec kCodecs[] = {
+    {"h264", "libx264", "H.264", 51, true, false},   {"hevc", "libx265", "HEVC", 51, true, false},
+    {"vp9", "libvpx-vp9", "VP9", 63, false, false},  {"av1", "libsvtav1", "AV1", 63, false, true},
+    {"mpeg4", "mpeg4", "MPEG-4", 0, false, false},
+};
+
+constexpr const char* kPresets[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
+                                    "medium",    "slow",      "slower",   "veryslow", "placebo"};
+
+const CodecSpec& codec_spec(const std::string& name) {
+  const std::string wanted = name.empty() ? "h264" : name == "h265" ? "hevc" : name;
+  for (const CodecSpec& spec : kCodecs) {
+    if (wanted == spec.name) return spec;
+  }
+  throw Error(ErrorKind::InvalidArgument,
+              "unknown video codec '" + name + "' (h264, hevc, vp9, av1, mpeg4)");
+}
+
+bool numbered_preset(const std::string& preset) {
+  if (preset.empty() || preset.size() > 2) return false;
+  for (const char c : preset) {
+    if (c < '0' || c > '9') return false;
+  }
+  return std::stoi(preset) <= 13;
+}
+
 }  // namespace
+
+void validate(const VideoEncoding& encoding) {
+  const CodecSpec& spec = codec_spec(encoding.codec);
+  if (encoding.crf) {
+    if (spec.max_crf == 0) {
+      throw Error(ErrorKind::InvalidArgument,
+                  std::string("--crf is not taken by the ") + spec.label + " encoder");
+    }
+    if (*encoding.crf < 0 || *encoding.crf > spec.max_crf) {
+      throw Error(ErrorKind::InvalidArgument, std::string("--crf ") +
+                                                  std::to_string(*encoding.crf) + " is out of " +
+                                                  spec.label + "'s range 0.." +
+                                                  std::to_string(spec.max_crf));
+    }
+  }
+  if (!encoding.preset.empty()) {
+    bool known = false;
+    if (spec.named_presets) {
+      for (const char* preset : kPresets) known = known || encoding.preset == preset;
+    }
+    if (spec.numbered_presets) known = numbered_preset(encoding.preset);
+    if (!known) {
+      throw Error(ErrorKind::InvalidArgument,
+                  "unknown --preset '" + encoding.preset + "' for " + spec.label +
+                      (spec.named_presets    ? std::string(" (ultrafast, superfast, veryfast, faster, "
+                                                           "fast, medium, slow, slower, veryslow, "
+                                                           "placebo)")
+                       : spec.numbered_presets ? std::string(" (0..13)")
+                                               : std::string(", which takes none")));
+    }
+  }
+  if (avcodec_find_encoder_by_name(spec.encoder) == nullptr &&
+      !(encoding.codec.empty() && avcodec_find_encoder(AV_CODEC_ID_MPEG4) != nullptr)) {
+    throw Error(ErrorKind::InvalidArgument, std::string("this FFmpeg has no ") + spec.label +
+                                                " encoder (" + spec.encoder + ")");
+  }
+}
 
 struct VideoWriter::Impl {
   std::filesystem::path path;
@@ -107,8 +180,10 @@ struct VideoWriter::Impl {
 
 VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
                          std::uint32_t height, double frame_rate,
-                         const std::filesystem::path& audio_from)
+                         const std::filesystem::path& audio_from,
+                         const VideoEncoding& encoding)
     : impl_(std::make_unique<Impl>()) {
+  validate(encoding);
   Impl& s = *impl_;
   s.path = path;
   if (width == 0 || height == 0 || width % 2 != 0 || height % 2 != 0) {
@@ -123,14 +198,15 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
                                        : "'" + extension + "' files") +
                     " (use .mp4, .mkv, .mov or .avi)");
   }
-  const AVCodec* encoder = avcodec_find_encoder_by_name("libx264");
-  if (encoder == nullptr) encoder = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
-  if (encoder == nullptr) s.fail("no H.264 or MPEG-4 encoder");
+  const CodecSpec& spec = codec_spec(encoding.codec);
+  const AVCodec* encoder = avcodec_find_encoder_by_name(spec.encoder);
+  if (encoder == nullptr && encoding.codec.empty()) encoder = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
+  if (encoder == nullptr) s.fail(std::string("no ") + spec.label + " encoder");
   // 0: the container cannot hold it; a negative answer: the muxer does not say.
   if (avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL) == 0) {
     throw Error(ErrorKind::InvalidArgument,
                 path.string() + ": the '" + extension + "' container does not hold " +
-                    (encoder->id == AV_CODEC_ID_H264 ? "H.264" : "MPEG-4") +
+                    avcodec_get_name(encoder->id) +
                     " video (use .mp4, .mkv, .mov or .avi)");
   }
   s.stream = avformat_new_stream(s.format, nullptr);
@@ -155,7 +231,22 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
     s.codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
   }
   AVDictionary* options = nullptr;
-  if (std::string(encoder->name) == "libx264") av_dict_set(&options, "preset", "veryfast", 0);
+  const std::string name = encoder->name;
+  if (name == "libx264" || name == "libx265") {
+    av_dict_set(&options, "preset", encoding.preset.empty() ? "veryfast" : encoding.preset.c_str(),
+                0);
+  } else if (!encoding.preset.empty()) {
+    av_dict_set(&options, "preset", encoding.preset.c_str(), 0);
+  }
+  if (name == "libx265") av_dict_set(&options, "x265-params", "log-level=error", 0);
+  if (name == "libsvtav1") {
+    setenv("SVT_LOG", "1", 0);  // SVT-AV1 prints its configuration unless told errors only
+    av_dict_set(&options, "svtav1-params", "pred-struct=1", 0);  // low delay: frames in order
+  }
+  if (encoding.crf) {
+    av_dict_set(&options, "crf", std::to_string(*encoding.crf).c_str(), 0);
+    if (name == "libvpx-vp9") s.codec->bit_rate = 0;  // constant quality, no bit-rate cap
+  }
   const int opened = avcodec_open2(s.codec, encoder, &options);
   av_dict_free(&options);
   s.check(opened, "opening the encoder");
