@@ -269,6 +269,8 @@ std::vector<unsigned char> without_jpeg_metadata(const std::filesystem::path& pa
   return out;
 }
 
+std::uint64_t max_expansion(const std::string& format);
+
 // Sizes a header claims that a decoder would allocate for before reading a
 // pixel: refused here when they exceed the limits or the file itself.
 void check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
@@ -280,6 +282,31 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       fail(path, "its GIF screen of " + std::to_string(w) + "x" + std::to_string(sh) + " = " +
                      std::to_string(w * sh) + " pixels exceeds the limit of " +
                      std::to_string(max_pixels) + " (--max-pixels)");
+    }
+  }
+  if (format == "bmp" && h.size >= 26) {
+    // OpenImageIO's BMP reader decodes run-length coded images whole as it
+    // opens the file, into a buffer sized from the header. Height is signed
+    // (negative: rows top-down); OS/2 headers (12 bytes) hold 16-bit sides.
+    const bool core = le32(h.bytes.data() + 14) == 12;
+    const auto side = [&](std::size_t core_at, std::size_t info_at) -> std::int64_t {
+      if (core) return le16(h.bytes.data() + core_at);
+      return static_cast<std::int32_t>(le32(h.bytes.data() + info_at));
+    };
+    const std::int64_t w = side(18, 18), ht = side(20, 22);
+    const std::uint64_t width = static_cast<std::uint64_t>(w < 0 ? -w : w);
+    const std::uint64_t height = static_cast<std::uint64_t>(ht < 0 ? -ht : ht);
+    if (width == 0 || height == 0) fail(path, "image has zero size");
+    const std::uint64_t pixels = height > max_pixels / width ? max_pixels + 1 : width * height;
+    if (pixels > max_pixels) {
+      fail(path, "its BMP header claims " + std::to_string(width) + "x" + std::to_string(height) +
+                     " pixels, over the limit of " + std::to_string(max_pixels) +
+                     " (--max-pixels)");
+    }
+    if (pixels * 4 > file_bytes * max_expansion(format) + (1U << 20)) {
+      fail(path, "corrupt image: its header claims " + std::to_string(width) + "x" +
+                     std::to_string(height) + " pixels, more than its " +
+                     std::to_string(file_bytes) + " bytes can hold");
     }
   }
   if (format == "openexr") {
