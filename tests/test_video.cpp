@@ -355,6 +355,86 @@ TEST_F(Video, OverlayEncoderCrfAndPreset) {
   test::expect_one_line_error(rows, "go with --overlay or --adjust");
 }
 
+// --space ycbcr against ffmpeg's own planes: the clip written out as raw
+// video in its decoded pixel format (a copy, no conversion), each plane's
+// levels counted here.
+struct PlaneCase {
+  std::string encode;  // ffmpeg options making the clip
+  std::string file;
+  std::string raw_format;  // its decoded pixel format
+  std::uint32_t w, h, chroma_w, chroma_h, depth;
+  std::string range;
+};
+
+TEST_F(Video, YCbCrPlanesAreTheDecodedLevels) {
+  const std::vector<PlaneCase> cases = {
+      {"-c:v libx264 -pix_fmt yuv420p", "a.mp4", "yuv420p", 98, 54, 49, 27, 8, "unspecified"},
+      {"-c:v libx264 -pix_fmt yuv420p -bsf:v h264_metadata=video_full_range_flag=0", "b.mp4", "yuv420p", 64, 48, 32, 24, 8,
+       "limited"},
+      {"-c:v mjpeg -pix_fmt yuvj422p", "c.avi", "yuvj422p", 74, 40, 37, 40, 8, "full"},
+      {"-c:v libx264 -pix_fmt yuv444p", "d.mkv", "yuv444p", 32, 16, 32, 16, 8, "limited"},
+      {"-c:v libx264 -pix_fmt yuv420p10le", "e.mkv", "yuv420p10le", 50, 30, 25, 15, 10,
+       "limited"},
+      {"-c:v ffv1 -pix_fmt gray", "f.mkv", "gray", 30, 8, 0, 0, 8, "full"},
+  };
+  for (const PlaneCase& c : cases) {
+    const fs::path clip = dir_ / c.file;
+    ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=" + std::to_string(c.w) + "x" +
+                             std::to_string(c.h) + ":rate=10 -frames:v 4 " + c.encode + " '" +
+                             clip.string() + "'"))
+        << c.file;
+    const fs::path raw = dir_ / (c.file + ".yuv");
+    ASSERT_TRUE(test::ffmpeg("-i '" + clip.string() + "' -f rawvideo -pix_fmt " + c.raw_format +
+                             " '" + raw.string() + "'"));
+    std::ifstream in(raw, std::ios::binary);
+    const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
+                                           std::istreambuf_iterator<char>());
+    const std::uint32_t bins = 1U << c.depth;  // one bin per level
+    const auto r = test::run_cli({"video", clip.string(), "--space", "ycbcr", "--bins",
+                                  std::to_string(bins), "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << c.file << ": " << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::size_t at = 0, frames = 0;
+    const std::size_t sample = c.depth > 8 ? 2 : 1;
+    while (std::getline(lines, line)) {
+      const json row = json::parse(line);
+      EXPECT_EQ(row["pixel_format"], c.raw_format) << c.file;
+      EXPECT_EQ(row["range"], c.range) << c.file;
+      EXPECT_EQ(row["depth"], c.depth) << c.file;
+      const std::vector<std::string> keys =
+          c.chroma_w == 0 ? std::vector<std::string>{"y"}
+                          : std::vector<std::string>{"y", "cb", "cr"};
+      EXPECT_EQ(row["histograms"].size(), keys.size()) << c.file;
+      for (const std::string& key : keys) {
+        const std::size_t pixels = key == "y" ? std::size_t{c.w} * c.h
+                                              : std::size_t{c.chroma_w} * c.chroma_h;
+        ASSERT_LE(at + pixels * sample, bytes.size()) << c.file;
+        std::vector<std::uint64_t> expected(bins, 0);
+        for (std::size_t i = 0; i < pixels; ++i, at += sample) {
+          const unsigned level = sample == 1 ? bytes[at] : bytes[at] | (bytes[at + 1] << 8U);
+          ++expected[level];
+        }
+        EXPECT_EQ(row["histograms"][key].get<std::vector<std::uint64_t>>(), expected)
+            << c.file << " frame " << frames << " " << key;
+      }
+      ++frames;
+    }
+    EXPECT_EQ(frames, 4U) << c.file;
+    EXPECT_EQ(at, bytes.size()) << c.file;
+  }
+  // A format whose planes are not one component each is refused, with its name.
+  const fs::path nv12 = dir_ / "nv12.nut";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=32x16:rate=10 -frames:v 2 -c:v rawvideo "
+                           "-pix_fmt nv12 '" + nv12.string() + "'"));
+  const auto refused = test::run_cli({"video", nv12.string(), "--space", "ycbcr"});
+  EXPECT_EQ(refused.status, 1);
+  test::expect_one_line_error(refused, "this stream is nv12");
+  const auto bad = test::run_cli({"video", nv12.string(), "--space", "yuv"});
+  EXPECT_EQ(bad.status, 2);
+  test::expect_one_line_error(bad, "unknown --space 'yuv'");
+}
+
 // A frame whose JPEG data is wiped in the middle of an MJPEG clip: reported,
 // skipped, and every other frame still counted.
 TEST_F(Video, DamagedFrameIsReportedAndSkipped) {

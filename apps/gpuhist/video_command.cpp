@@ -56,6 +56,32 @@ nlohmann::ordered_json frame_json(const FrameCounts& frame, Strategy strategy,
   return row;
 }
 
+// A frame counted plane by plane (--space ycbcr): {"frame", "time", "width",
+// "height", "space", "pixel_format", "range", "histograms": {"y", "cb", "cr"},
+// "stats"}.
+nlohmann::ordered_json planes_json(const VideoFrame& frame, const std::vector<Histogram>& planes,
+                                   const ReportFields& fields) {
+  static constexpr const char* kNames[] = {"y", "cb", "cr"};
+  nlohmann::ordered_json row;
+  row["frame"] = frame.index;
+  row["time"] = frame.time;
+  row["width"] = frame.planes[0].width;
+  row["height"] = frame.planes[0].height;
+  row["space"] = "ycbcr";
+  row["pixel_format"] = frame.pixel_format;
+  row["depth"] = frame.depth;
+  row["range"] = frame.range;
+  nlohmann::ordered_json histograms, stats;
+  for (std::size_t i = 0; i < planes.size(); ++i) {
+    const auto counts = planes[i].counts(Channel::Luminance);
+    histograms[kNames[i]] = std::vector<std::uint64_t>(counts.begin(), counts.end());
+    stats[kNames[i]] = stats_json(counts, fields.percentiles);
+  }
+  row["histograms"] = std::move(histograms);
+  row["stats"] = std::move(stats);
+  return row;
+}
+
 // frame,time,width,height, then per channel its statistics, its comparison
 // (`metrics`: with a reference image or the frame before) and its counts.
 void csv_header(std::ostream& out, std::uint32_t bins, const ReportFields& fields, bool metrics) {
@@ -120,6 +146,10 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
       ->check(whole_number());
   cmd->add_flag("--overlay", args.overlay,
                 "Write -o as a video with the RGB and luminance histograms drawn on every frame");
+  cmd->add_option("--space", args.space,
+                  "rgb: count R, G, B and luminance of frames converted to RGB; ycbcr: count the "
+                  "Y', Cb and Cr planes as decoded, with no conversion (jsonl keys y, cb, cr)")
+      ->capture_default_str();
   cmd->add_option("--size", args.size, "Size WxH of the --overlay video (default: the input's)");
   cmd->add_option("--codec", args.encoding.codec,
                   "Encoder of the written video: h264 (default), hevc, vp9, av1 or mpeg4");
@@ -181,6 +211,14 @@ int run_video(const VideoArgs& args) {
   if (args.compare_previous && !args.compare.empty()) {
     return usage_error("--compare and --compare-previous do not go together");
   }
+  if (args.space != "rgb" && args.space != "ycbcr") {
+    return usage_error("unknown --space '" + args.space + "' (rgb, ycbcr)");
+  }
+  const bool planes = args.space == "ycbcr";
+  if (planes && (writes_video || args.format != "jsonl" || !args.compare.empty() ||
+                 args.compare_previous)) {
+    return usage_error("--space ycbcr gives jsonl rows, without --overlay, --adjust or --compare");
+  }
   RunOptions run = counting->run;
   int open_status = kExitOk;
   std::optional<Context> context = open_for(args.device, run, open_status);
@@ -196,7 +234,9 @@ int run_video(const VideoArgs& args) {
   }
   std::optional<VideoReader> reader;
   BatchStatus batch;
-  if (!batch.run(args.input, [&] { reader.emplace(args.input, args.max_pixels); })) {
+  if (!batch.run(args.input, [&] {
+        reader.emplace(args.input, args.max_pixels, planes ? FrameSpace::YCbCr : FrameSpace::Rgb);
+      })) {
     return batch.status();
   }
   if (!reader) return batch.status();
@@ -223,6 +263,21 @@ int run_video(const VideoArgs& args) {
   Progress progress(estimate > 0 ? static_cast<std::size_t>(estimate) : 0, !args.no_progress);
   std::int64_t frames = 0;
   const bool counted_all = batch.run(args.input, [&] {
+    if (planes) {
+      // Each plane as decoded, counted while the next frames decode.
+      DecodeAhead decoded(*reader, report_damage);
+      std::vector<Histogram> counts;
+      while (std::optional<VideoFrame> frame = decoded.next()) {
+        counts.clear();
+        for (const Image& plane : frame->planes) {
+          counts.push_back(context->compute(plane.view(), counting->options, run));
+        }
+        out << json_text(planes_json(*frame, counts, fields)) << '\n';
+        ++frames;
+        progress.update(static_cast<std::size_t>(frames), args.input);
+      }
+      return;
+    }
     // Decoding runs ahead on one thread and formatting behind on another,
     // while this one counts.
     DecodeAhead decoded(*reader, report_damage);

@@ -29,6 +29,7 @@ struct VideoArgs {
   bool no_progress = false;
   std::uint64_t max_pixels = kDefaultMaxPixels;  // frames larger than this are refused
   bool overlay = false;                          // -o names an annotated video instead of the rows
+  std::string space = "rgb";  // rgb | ycbcr: what is counted
   VideoEncoding encoding;  // --codec, --crf, --preset of a written video
   std::string size;               // overlay video size WxH (default: the input's, made even)
   std::string renderer;           // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)

@@ -7,17 +7,30 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gpuhist/image_file.hpp"
 
 namespace gpuhist {
 
-// One decoded frame: RGB8 for sources of 8 bits per sample, RGB16 for deeper
-// ones (10-bit video goes through the 16-bit path).
+// What a reader delivers: RGB (converted as the ffmpeg command line converts)
+// or the Y', Cb and Cr planes as the decoder produced them, with no conversion.
+enum class FrameSpace : std::uint8_t { Rgb, YCbCr };
+
+// One decoded frame. Rgb: `image` is RGB8 for sources of 8 bits per sample,
+// RGB16 for deeper ones (10-bit video goes through the 16-bit path). YCbCr:
+// `planes` holds Y' (full size), then Cb and Cr at their subsampled size
+// (none for a grey stream), as Grey8 for 8-bit streams and Grey16 for deeper
+// ones, whose levels are shifted up to fill 16 bits (level L of a 10-bit
+// stream is L * 64), so that `bins` bins put 2^depth / bins levels in each.
 struct VideoFrame {
   std::int64_t index = 0;  // 0, 1, 2, ... in decoding order of the frames delivered
   double time = 0.0;       // presentation time in seconds
   Image image;
+  std::vector<Image> planes;
+  std::string range;         // YCbCr: "limited", "full" or "unspecified", as the stream says
+  std::string pixel_format;  // YCbCr: FFmpeg's name of the decoded format
+  std::uint32_t depth = 8;   // YCbCr: bits per sample as decoded
 };
 
 class VideoReader {
@@ -26,8 +39,11 @@ class VideoReader {
   // for a missing or unreadable file, no video stream, no decoder for it, or
   // frames of more than `max_pixels` (checked before any frame is decoded,
   // and for every frame, whose size may change).
+  // With FrameSpace::YCbCr, also for a stream that is not planar Y'CbCr or
+  // grey (8 to 16 bits, little-endian): NV12, packed 4:2:2, RGB, palettes.
   explicit VideoReader(const std::filesystem::path& path,
-                       std::uint64_t max_pixels = kDefaultMaxPixels);
+                       std::uint64_t max_pixels = kDefaultMaxPixels,
+                       FrameSpace space = FrameSpace::Rgb);
   VideoReader(const VideoReader&) = delete;
   VideoReader& operator=(const VideoReader&) = delete;
   VideoReader(VideoReader&&) noexcept;

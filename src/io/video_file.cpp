@@ -113,6 +113,7 @@ struct VideoReader::Impl {
   std::unique_ptr<SwsContext, ScaleFreer> scaler;
   int stream = -1;
   bool deep = false;      // more than 8 bits per sample: RGB48
+  FrameSpace space = FrameSpace::Rgb;
   bool draining = false;  // the container is exhausted; the decoder is being flushed
   bool finished = false;
   std::int64_t delivered = 0;
@@ -130,10 +131,90 @@ struct VideoReader::Impl {
     }
   }
 
-  // Converts the decoded frame to RGB8 or RGB16 samples.
+  // Refuses a pixel format whose planes are not one component each.
+  void check_planar(AVPixelFormat pixel_format) const {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pixel_format);
+    bool planar = d != nullptr && (d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL |
+                                               AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_BITSTREAM |
+                                               AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_HWACCEL)) == 0;
+    const int colours = d == nullptr ? 0 : (d->nb_components >= 3 ? 3 : 1);
+    if (planar && d->nb_components != 1 && d->nb_components != 3 && d->nb_components != 4) {
+      planar = false;
+    }
+    for (int c = 0; planar && c < colours; ++c) {
+      const AVComponentDescriptor& comp = d->comp[c];
+      const int bytes = comp.depth > 8 ? 2 : 1;
+      planar = comp.plane == c && comp.offset == 0 && comp.shift == 0 && comp.step == bytes &&
+               comp.depth >= 8 && comp.depth <= 16 && comp.depth == d->comp[0].depth;
+    }
+    if (!planar) {
+      fail("--space ycbcr reads planar Y'CbCr or grey video, and this stream is " +
+           std::string(d != nullptr ? d->name : "of an unknown pixel format") +
+           " (count it as RGB instead)");
+    }
+  }
+
+  // Copies the decoded planes as they are (levels of deeper streams shifted
+  // up to 16 bits).
+  void copy_planes(VideoFrame& out) {
+    const AVFrame& f = *decoded;
+    const auto pixel_format = static_cast<AVPixelFormat>(f.format);
+    check_planar(pixel_format);
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pixel_format);
+    const int depth = d->comp[0].depth;
+    const int colours = d->nb_components >= 3 ? 3 : 1;
+    const PixelFormat grey{ChannelLayout::Grey, depth > 8 ? SampleType::U16 : SampleType::U8};
+    out.planes.resize(static_cast<std::size_t>(colours));
+    for (int c = 0; c < colours; ++c) {
+      const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
+      const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
+      Image& plane = out.planes[static_cast<std::size_t>(c)];
+      if (plane.width != static_cast<std::uint32_t>(w) ||
+          plane.height != static_cast<std::uint32_t>(h) || plane.format != grey) {
+        plane = Image::allocate(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h), grey);
+      }
+      const std::size_t row_bytes = std::size_t(w) * (depth > 8 ? 2 : 1);
+      for (int y = 0; y < h; ++y) {
+        const std::uint8_t* from = f.data[c] + std::ptrdiff_t(f.linesize[c]) * y;
+        std::byte* to = plane.storage.data() + plane.stride * static_cast<std::size_t>(y);
+        std::memcpy(to, from, row_bytes);
+        if (depth > 8 && depth < 16) {
+          // Rows of 16-bit samples start 2-aligned (Image::allocate).
+          auto* samples = reinterpret_cast<std::uint16_t*>(to);
+          const unsigned mask = (1U << depth) - 1U;
+          for (int x = 0; x < w; ++x) {
+            samples[x] = static_cast<std::uint16_t>((samples[x] & mask) << (16 - depth));
+          }
+        }
+      }
+    }
+    const bool full = f.color_range == AVCOL_RANGE_JPEG || pixel_format == AV_PIX_FMT_YUVJ420P ||
+                      pixel_format == AV_PIX_FMT_YUVJ422P || pixel_format == AV_PIX_FMT_YUVJ444P ||
+                      pixel_format == AV_PIX_FMT_YUVJ440P || pixel_format == AV_PIX_FMT_YUVJ411P;
+    out.range = full ? "full" : f.color_range == AVCOL_RANGE_MPEG ? "limited" : "unspecified";
+    out.pixel_format = d->name;
+    out.depth = static_cast<std::uint32_t>(depth);
+  }
+
+  // The frame's time and index.
+  void stamp(VideoFrame& out) {
+    const AVRational base = format->streams[stream]->time_base;
+    const std::int64_t pts =
+        decoded->best_effort_timestamp != AV_NOPTS_VALUE ? decoded->best_effort_timestamp : 0;
+    // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
+    out.time = static_cast<double>(pts) * base.num / base.den;
+    out.index = delivered++;
+  }
+
+  // Converts the decoded frame to RGB8 or RGB16 samples, or copies its planes.
   void convert(VideoFrame& out) {
     const AVFrame& f = *decoded;
     check_size(f.width, f.height);
+    if (space == FrameSpace::YCbCr) {
+      copy_planes(out);
+      stamp(out);
+      return;
+    }
     const AVPixelFormat target = deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24;
     // The same conversion as the ffmpeg command line: bicubic, default colour space.
     scaler.reset(sws_getCachedContext(scaler.release(), f.width, f.height,
@@ -158,20 +239,17 @@ struct VideoReader::Impl {
     const int strides[4] = {static_cast<int>(stride), 0, 0, 0};
     const int rows = sws_scale(scaler.get(), f.data, f.linesize, 0, f.height, planes, strides);
     if (rows != f.height) fail("cannot convert a frame of pixel format " + pixel_format_name(f));
-    const AVRational base = format->streams[stream]->time_base;
-    const std::int64_t pts =
-        f.best_effort_timestamp != AV_NOPTS_VALUE ? f.best_effort_timestamp : 0;
-    // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
-    out.time = static_cast<double>(pts) * base.num / base.den;
-    out.index = delivered++;
+    stamp(out);
   }
 };
 
-VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pixels)
+VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pixels,
+                         FrameSpace space)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   s.path = path;
   s.max_pixels = max_pixels;
+  s.space = space;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) s.fail("no such file");
   if (std::filesystem::is_directory(path, ec)) s.fail("is a directory");
@@ -215,6 +293,9 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   s.check_size(s.codec->width, s.codec->height);
   const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(s.codec->pix_fmt);
   s.deep = desc != nullptr && desc->comp[0].depth > 8;
+  if (space == FrameSpace::YCbCr && s.codec->pix_fmt != AV_PIX_FMT_NONE) {
+    s.check_planar(s.codec->pix_fmt);
+  }
 }
 
 VideoReader::VideoReader(VideoReader&&) noexcept = default;
