@@ -35,13 +35,18 @@ int claim_slot() {
   return -1;  // more outputs at once than slots: still written safely, not removed on a signal
 }
 
-// The slot's file exists now: a signal handler may remove it from here on.
-void publish_slot(int slot, const std::string& name) {
-  if (slot < 0) return;
+// Creates the temporary file from `pattern` (mkstemps) with its name already
+// in the slot, marked in use: mkstemps writes each name it tries before it
+// creates the file, so a signal at any moment finds the file's name (or a name
+// that does not exist) in the slot. Returns the descriptor; `pattern` becomes the name.
+int create_published(int slot, std::string& pattern, int suffix) {
+  if (slot < 0 || pattern.size() >= kNameBytes) return ::mkstemps(pattern.data(), suffix);
   Slot& s = slots[static_cast<std::size_t>(slot)];
-  if (name.size() >= kNameBytes) return;
-  std::memcpy(s.name.data(), name.c_str(), name.size() + 1);
+  std::memcpy(s.name.data(), pattern.c_str(), pattern.size() + 1);
   s.state.store(2, std::memory_order_release);
+  const int fd = ::mkstemps(s.name.data(), suffix);
+  pattern.assign(s.name.data(), pattern.size());
+  return fd;
 }
 
 void release_slot(int slot) {
@@ -89,12 +94,12 @@ OutputFile::OutputFile(const std::filesystem::path& target) : target_(target) {
   name.append(extension);
   std::string pattern = ((folder.empty() ? std::filesystem::path(".") : folder) / name).string();
   slot_ = claim_slot();
-  const int fd = ::mkstemps(pattern.data(), static_cast<int>(extension.size()));
+  const int fd = create_published(slot_, pattern, static_cast<int>(extension.size()));
   if (fd < 0) {
+    const int error = errno;
     release_slot(slot_);
-    output_failed(target, cause_of(errno));
+    output_failed(target, cause_of(error));
   }
-  publish_slot(slot_, pattern);
   // A file that is replaced keeps its permissions; a new one gets 0666 less the umask.
   ::fchmod(fd, exists ? (info.st_mode & 07777) : new_file_mode());
   ::close(fd);
