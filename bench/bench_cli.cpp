@@ -17,6 +17,9 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_flag("--quick", args.quick,
                "Small sizes and few repetitions (under a minute on a software device)");
   app.add_flag("--tune", args.tune, "Sweep the gpu strategy's knobs on the largest size");
+  app.add_flag("--e2e", args.e2e,
+               "Only one image in host memory to counts, each way it reaches the device, "
+               "against the bus time and the cpu strategy (--sizes sets the sizes)");
   app.add_option("--format", args.format, "table or json")->capture_default_str();
   app.add_option("-o,--output", args.output, "Write the report to FILE");
   app.add_option("--device", args.device, "auto, cpu, a device index or a name substring")
@@ -102,10 +105,13 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
     }
     return std::nullopt;
   };
+  config.host_only = args.e2e;
+  if (args.e2e && args.tune) return usage("--e2e and --tune are separate runs");
   if (!args.sizes.empty()) {
     if (const auto bad = parse_sizes(args.sizes, config.sizes)) {
       return usage("bad --sizes entry '" + *bad + "' (expected WxH)");
     }
+    config.host_sizes = config.sizes;
     config.stream_sizes = {*std::min_element(
         config.sizes.begin(), config.sizes.end(), [](const auto& a, const auto& b) {
           return std::uint64_t{a.first} * a.second < std::uint64_t{b.first} * b.second;
@@ -224,6 +230,12 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
     for (const Row& row : report.rows) {
       if (mismatch(row.check)) {
         std::cerr << "gpuhist: error: a strategy's counts differed from the cpu strategy\n";
+        return 70;
+      }
+    }
+    for (const HostRow& row : report.host) {
+      if (mismatch(row.check)) {
+        std::cerr << "gpuhist: error: counts from host memory differed from the cpu strategy\n";
         return 70;
       }
     }

@@ -15,6 +15,7 @@ namespace gpuhist::bench {
 struct BenchArgs {
   bool quick = false;
   bool tune = false;
+  bool e2e = false;                         // host memory to counts only
   std::string format = "table";
   std::string output;
   std::string device = "auto";

@@ -31,6 +31,22 @@ void print_stream(const Report& report, std::ostream& out) {
   }
 }
 
+// One image in host memory to counts: each way against the bus time of its bytes.
+void print_host(const Report& report, std::ostream& out) {
+  out << "host memory to counts (RGBA8, 256 bins, random pixels; wall time of one call)\n"
+      << std::left << std::setw(13) << "size" << std::setw(14) << "memory" << std::setw(8)
+      << "way" << std::right << std::setw(10) << "wall ms" << std::setw(9) << "GB/s"
+      << std::setw(9) << "bus ms" << std::setw(9) << "x bus"
+      << "  check\n";
+  for (const HostRow& r : report.host) {
+    out << std::left << std::setw(13) << (std::to_string(r.width) + "x" + std::to_string(r.height))
+        << std::setw(14) << r.memory << std::setw(8) << r.way << std::right << std::setw(10)
+        << fixed(r.ms, 3) << std::setw(9) << fixed(r.gbps, 1) << std::setw(9)
+        << (r.bus_ms > 0 ? fixed(r.bus_ms, 3) : "-") << std::setw(9)
+        << (r.bus_ms > 0 ? fixed(r.ms / r.bus_ms, 2) : "-") << "  " << r.check << '\n';
+  }
+}
+
 }  // namespace
 
 void print_table(const Report& report, std::ostream& out) {
@@ -65,6 +81,7 @@ void print_table(const Report& report, std::ostream& out) {
     out << '\n';
   }
   if (!report.stream.empty()) print_stream(report, out);
+  if (!report.host.empty()) print_host(report, out);
   if (report.adjust.empty()) return;
   out << "adjustments (photo frames, host memory to host memory: count, tables, apply)\n"
       << std::left << std::setw(12) << "size" << std::setw(8) << "format" << std::setw(11)
@@ -142,6 +159,18 @@ void print_json(const Report& report, std::ostream& out) {
                       {"check", r.check}});
   }
   j["adjust"] = std::move(adjust);
+  nlohmann::ordered_json host = nlohmann::ordered_json::array();
+  for (const HostRow& r : report.host) {
+    host.push_back({{"width", r.width},
+                    {"height", r.height},
+                    {"memory", r.memory},
+                    {"way", r.way},
+                    {"wall_ms", r.ms},
+                    {"gbps", r.gbps},
+                    {"bus_ms", r.bus_ms},
+                    {"check", r.check}});
+  }
+  j["host"] = std::move(host);
   out << j.dump(2) << '\n';
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "bench_adjust.hpp"
+#include "bench_host.hpp"
 #include "bench_images.hpp"
 #include "bench_measure.hpp"
 #include "bench_stream.hpp"
@@ -36,7 +37,9 @@ Config default_config(bool quick) {
     config.stream_sizes = {{320, 240}};
     config.stream_frames = 12;
     config.adjust_sizes = {{320, 240}};
+    config.host_sizes = {{640, 480}, {2448, 1505}};
   } else {
+    config.host_sizes = {{2448, 1505}, {7680, 4320}, {16384, 16384}};
     config.sizes = {{2448, 1505}, {7680, 4320}, {16384, 16384}};
     config.cases = {{rgba8, 256}, {rgba16, 4096}, {rgba16, 65536}, {rgbaf, 1024}};
     config.stream_sizes = {{1920, 1080}, {3840, 2160}, {7680, 4320}};
@@ -54,7 +57,11 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
   if (device) report.device = device->info();
 
   std::uint64_t largest_bytes = 0;
+  for (const auto& [w, h] : config.host_sizes) {
+    if (config.host_only) largest_bytes = std::max(largest_bytes, std::uint64_t{w} * h * 4);
+  }
   for (const auto& [w, h] : config.sizes) {
+    if (config.host_only) break;
     for (const Case& c : config.cases) {
       largest_bytes = std::max(largest_bytes, std::uint64_t{w} * h * pixel_bytes(c.format));
     }
@@ -74,6 +81,10 @@ Report run(const Config& config, const std::function<void(const Row&)>& progress
         std::clamp<std::uint64_t>(largest_bytes, 64ULL << 20, 256ULL << 20), config.repetitions);
     report.shader_copy_gbps = probes.shader_copy_rate(copy_bytes, config.repetitions);
     report.shader_read_gbps = probes.shader_read_rate(copy_bytes, config.repetitions);
+  }
+  if (config.host_only) {
+    run_host(config, device.get(), report);
+    return report;
   }
   const double copy_limit = std::max(report.copy_gbps, report.shader_copy_gbps);
 

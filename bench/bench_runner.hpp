@@ -61,6 +61,20 @@ struct Config {
   // Frame sizes of the adjustments (photo frames); none: not measured.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> adjust_sizes;
   std::vector<PixelFormat> adjust_formats{{ChannelLayout::RGB, SampleType::U8}};
+  // One RGBA8 image in host memory to counts (`--e2e`): only these are measured.
+  bool host_only = false;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> host_sizes;
+};
+
+// One image in host memory counted by one way of reaching the device (or the cpu strategy).
+struct HostRow {
+  std::uint32_t width = 0, height = 0;
+  std::string memory;  // "pageable" (malloc, off a page boundary) or "page-aligned"
+  std::string way;     // cpu, or the upload: auto, import, parts, staged
+  double ms = 0.0;     // median wall time of the call, counts on the host
+  double gbps = 0.0;   // image bytes per second
+  double bus_ms = 0.0;  // the same bytes at the measured host-to-device copy rate
+  std::string check;
 };
 
 // One adjustment of a frame: count, tables, apply, host memory to host memory.
@@ -116,6 +130,7 @@ struct Report {
   std::vector<Row> rows;
   std::vector<StreamRow> stream;
   std::vector<AdjustRow> adjust;
+  std::vector<HostRow> host;
 };
 
 // Runs the benchmark; `progress` receives a line per measurement. Throws

@@ -8,7 +8,8 @@
 #   bench/h200.sh run [PHASE...]
 #                           there: runs the tuning sweeps (tune), the benchmark (bench),
 #                           the ladder (ladder), RGB images (rgb), the stream with four
-#                           frames per submission (stream), the adjustments of
+#                           frames per submission (stream), one image from host
+#                           memory to counts (e2e), the adjustments of
 #                           video frames (adjust), CUB (cub) and the probe
 #                           of shared atomics (atomics), all of them
 #                           unless phases are named, writing every report into $OUT (or
@@ -43,11 +44,11 @@ run() {
   local out="${OUT:-bench-out}"
   mkdir -p "$out"
   local phases=("$@")
-  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream adjust cub atomics)
+  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream e2e adjust cub atomics)
   for phase in "${phases[@]}"; do
     case "$phase" in
-      tune | bench | ladder | rgb | stream | adjust | cub | atomics) ;;
-      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, adjust, cub, atomics)" >&2; exit 2 ;;
+      tune | bench | ladder | rgb | stream | e2e | adjust | cub | atomics) ;;
+      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, e2e, adjust, cub, atomics)" >&2; exit 2 ;;
     esac
   done
   # The Vulkan loader and the GL dispatch libraries the NVIDIA driver's ICD needs.
@@ -100,6 +101,14 @@ phase_stream() {
   cat "$1/stream-batch4.txt"
 }
 
+# One image in host memory to counts, each way it reaches the device (CUB's
+# figures for the same in the cub phase).
+phase_e2e() {
+  "$bench" --e2e --sizes 640x480,1280x720,2448x1505,3840x2160,7680x4320,16384x16384 \
+    -o "$1/e2e.txt" 2>"$1/e2e.log"
+  cat "$1/e2e.txt"
+}
+
 # The adjustments of video-sized frames, 8- and 16-bit, on the GPU and on the CPU.
 phase_adjust() {
   "$bench" --photo "$photo" --sizes 64x64 --strategies gpu --data photo --cases rgba8:256 \
@@ -122,5 +131,5 @@ phase_atomics() {
 case "${1:-}" in
   prepare) prepare ;;
   run) shift; run "$@" ;;
-  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|adjust|cub|atomics ...]" >&2; exit 2 ;;
+  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|e2e|adjust|cub|atomics ...]" >&2; exit 2 ;;
 esac

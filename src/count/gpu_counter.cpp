@@ -5,7 +5,9 @@
 #include <string>
 
 #include "gpuhist/error.hpp"
+#include "count/host_upload.hpp"
 #include "vulkan/device.hpp"
+#include "vulkan/host_import.hpp"
 #include "vulkan/submission.hpp"
 
 namespace gpuhist::count {
@@ -34,7 +36,7 @@ void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destin
 }
 
 void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels,
-                         std::uint64_t bpp) {
+                         std::uint64_t bpp, std::optional<bool> staging) {
   constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -43,7 +45,10 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   const VkDeviceSize pixel_bytes = largest_batch_pixels * bpp + 16;
   vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
                     direct ? vk::MemoryUse::Mappable : vk::MemoryUse::DeviceLocal);
-  if (!direct) vk::ensure_buffer(staging_, device_, pixel_bytes, src, vk::MemoryUse::Upload);
+  if (staging.value_or(!direct)) {
+    // Host-cached where offered: the host writes it faster (the device reads it as fast).
+    vk::ensure_buffer(staging_, device_, pixel_bytes, src, vk::MemoryUse::Readback);
+  }
   vk::ensure_buffer(result_, device_, plan.histogram_bytes, storage | dst | src,
                     vk::MemoryUse::DeviceLocal);
   vk::ensure_buffer(readback_, device_, plan.histogram_bytes, dst, vk::MemoryUse::Readback);
@@ -101,16 +106,35 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   const GpuPlan plan = make_plan(image, options, strategy, chunk);
   std::uint64_t largest = 0;
   for (const Batch& b : plan.batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
-  prepare(plan, largest, plan.bpp);
-  const bool direct = device_.unified_memory();
+  // On unified memory the host writes the pixels where the shaders read them.
+  const bool in_place = device_.unified_memory() && upload_.path == Upload::Auto;
+  std::optional<vk::HostImport> imported;
+  if (!in_place && (upload_.path == Upload::Auto || upload_.path == Upload::Import)) {
+    const std::size_t span =
+        (image.height - 1) * image.stride + std::size_t{image.width} * plan.bpp;
+    imported = vk::HostImport::create(device_, image.data, span);
+  }
+  const bool staged = !in_place && !imported && upload_.path == Upload::Staged;
+  const bool parts = !in_place && !imported && !staged;
+  prepare(plan, largest, plan.bpp, staged || parts);
 
   Histogram out(options.bins, is_colour(image.format.layout));
   const CountersGuard guard(*this);
   for (const Batch& batch : plan.batches) {
-    upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
     vk::Submission submission(device_, pipelines_, bindings(plan));
-    if (!direct) submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
     (void)zero_counters(submission, plan);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> rows;
+    if (in_place) {
+      write_batch(image, batch, pixels_.mapped());
+    } else if (imported) {
+      submission.copy(imported->get(), pixels_.get(),
+                      import_regions(image, batch, plan.bpp, imported->offset()));
+    } else if (staged) {
+      write_batch(image, batch, staging_.mapped());
+      submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
+    } else {
+      rows = record_parts(submission, image, batch);
+    }
     // The uploaded pixels and the zeroed counters must land before any shader reads them.
     submission.barrier();
     record(submission, plan, batch);
@@ -119,7 +143,13 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
     submission.copy(result_.get(), readback_.get(), plan.histogram_bytes);
     // The copy must be complete and visible before the host reads it after the wait.
     submission.barrier_to_host();
-    submission.submit_and_wait();
+    if (parts) {
+      submission.submit();
+      write_parts(image, batch, rows);
+      submission.wait();
+    } else {
+      submission.submit_and_wait();
+    }
     counters_settled();
     add_readback(plan, out);
   }

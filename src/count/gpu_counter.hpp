@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "count/gpu_plan.hpp"
@@ -17,6 +18,7 @@
 #include "gpuhist/image_view.hpp"
 #include "gpuhist/strategy.hpp"
 #include "vulkan/buffer.hpp"
+#include "vulkan/handles.hpp"
 #include "vulkan/pipelines.hpp"
 
 namespace gpuhist::vk {
@@ -50,6 +52,25 @@ struct StreamSetup {
   bool cached = true;
 };
 
+// How count() brings an image from host memory to the device.
+enum class Upload : std::uint8_t {
+  // Import where the device can import the image's memory, else Parts; on
+  // unified memory the host writes the pixels where the shaders read them.
+  Auto,
+  Staged,  // the host copies each batch into a staging buffer, then the device copies it
+  // As Staged, in parts written on several threads: the device copies each
+  // part to its memory as soon as the host has written it.
+  Parts,
+  // The device copies from the caller's memory itself (VK_EXT_external_memory_host);
+  // Parts where it cannot import it.
+  Import,
+};
+struct UploadSetup {
+  Upload path = Upload::Auto;
+  std::uint64_t part_bytes = 0;  // bytes of one part (Parts; 0: by the batch's size)
+  std::uint32_t threads = 0;     // threads writing parts or batches (0: by size, up to the cores)
+};
+
 class GpuCounter {
  public:
   friend class GpuStream;  // builds its slots from the counter's plan, pipelines and recording
@@ -57,6 +78,7 @@ class GpuCounter {
   explicit GpuCounter(const vk::Device& device, GpuLimits limits = {});
 
   void set_tuning(const GpuTuning& tuning) { tuning_ = tuning; }
+  void set_upload(const UploadSetup& upload) { upload_ = upload; }
   [[nodiscard]] const DeviceInfo& device_info() const noexcept;
   [[nodiscard]] const vk::Device& device() const noexcept { return device_; }
 
@@ -77,8 +99,23 @@ class GpuCounter {
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,
                                   Strategy strategy, ChunkShape chunk,
                                   bool planes_allowed = true) const;
-  void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp);
+  // Sizes the buffers for batches of up to `largest_batch_pixels`; a staging
+  // buffer when `staging` (by default, when the device's memory is not mapped).
+  void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp,
+               std::optional<bool> staging = std::nullopt);
+  // Copies the batch's pixels, tightly packed, to `destination`.
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
+  // As upload(), on several threads for large batches of whole rows (host_upload.cpp).
+  void write_batch(const ImageView& image, const Batch& batch, void* destination) const;
+  // Upload::Parts: records, for each part of the batch, a wait for the host
+  // and the device's copy of the part from staging_ to pixels_; returns the
+  // parts' image rows (one part, rows {0, 0}, for a piece of a row).
+  [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> record_parts(
+      vk::Submission& submission, const ImageView& image, const Batch& batch);
+  // Writes the parts record_parts() returned into staging_ on several threads,
+  // setting each part's event as it lands; every event is set when it returns.
+  void write_parts(const ImageView& image, const Batch& batch,
+                   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts);
   [[nodiscard]] std::array<VkBuffer, vk::kBufferBindings> bindings(const GpuPlan& plan) const;
   void record(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);
   void record_chunks(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);
@@ -100,6 +137,8 @@ class GpuCounter {
   const vk::Device& device_;
   GpuLimits limits_;
   GpuTuning tuning_;
+  UploadSetup upload_;
+  std::vector<vk::UniqueEvent> events_;  // one per part of a batch (Upload::Parts)
   vk::Pipelines pipelines_;
   vk::Buffer staging_;   // pixels as written by the host (absent on unified memory)
   vk::Buffer pixels_;    // pixels as read by the shaders

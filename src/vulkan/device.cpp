@@ -53,12 +53,16 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
   queue_info.queueFamilyIndex = *family;
   queue_info.queueCount = queue_count_;
   queue_info.pQueuePriorities = priorities;
+  // Host memory import, where offered: counts read the caller's pixels in place.
+  std::vector<const char*> extensions = request.extensions;
+  const bool import = has_extension(physical, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (import) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   VkDeviceCreateInfo device_info{};
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
-  device_info.enabledExtensionCount = static_cast<std::uint32_t>(request.extensions.size());
-  device_info.ppEnabledExtensionNames = request.extensions.data();
+  device_info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  device_info.ppEnabledExtensionNames = extensions.data();
   VkDevice device = VK_NULL_HANDLE;
   check(vkCreateDevice(physical, &device_info, nullptr, &device),
         "opening device '" + info_.name + "'");
@@ -74,6 +78,18 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
   check(vkCreateCommandPool(device, &pool_info, nullptr, &pool), "creating a command pool");
   pool_ = UniqueCommandPool(device, pool);
 
+  if (import) {
+    host_pointer_properties_ = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        vkGetDeviceProcAddr(device, "vkGetMemoryHostPointerPropertiesEXT"));
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{};
+    host.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT;
+    VkPhysicalDeviceProperties2 properties{};
+    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    properties.pNext = &host;
+    vkGetPhysicalDeviceProperties2(physical, &properties);
+    if (host_pointer_properties_ != nullptr) import_alignment_ = host.minImportedHostPointerAlignment;
+  }
+
   vkGetPhysicalDeviceMemoryProperties(physical, &memory_);
   constexpr VkMemoryPropertyFlags kMappable = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
                                               VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
@@ -82,6 +98,13 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
   for (std::uint32_t i = 0; i < memory_.memoryTypeCount && integrated; ++i) {
     if ((memory_.memoryTypes[i].propertyFlags & kMappable) == kMappable) unified_memory_ = true;
   }
+}
+
+VkResult Device::host_pointer_properties(VkExternalMemoryHandleTypeFlagBits kind,
+                                         const void* pointer,
+                                         VkMemoryHostPointerPropertiesEXT* out) const {
+  if (host_pointer_properties_ == nullptr) return VK_ERROR_FEATURE_NOT_PRESENT;
+  return host_pointer_properties_(device_.get(), kind, pointer, out);
 }
 
 }  // namespace gpuhist::vk

@@ -55,6 +55,13 @@ class Device {
   [[nodiscard]] const VkPhysicalDeviceMemoryProperties& memory() const noexcept { return memory_; }
   // True when device-local memory can also be mapped (CPU devices, integrated GPUs).
   [[nodiscard]] bool unified_memory() const noexcept { return unified_memory_; }
+  // The alignment of host memory the device can import
+  // (VK_EXT_external_memory_host, enabled where offered); 0 when it cannot.
+  [[nodiscard]] VkDeviceSize host_import_alignment() const noexcept { return import_alignment_; }
+  // vkGetMemoryHostPointerPropertiesEXT; VK_ERROR_FEATURE_NOT_PRESENT without the extension.
+  [[nodiscard]] VkResult host_pointer_properties(VkExternalMemoryHandleTypeFlagBits kind,
+                                                 const void* pointer,
+                                                 VkMemoryHostPointerPropertiesEXT* out) const;
 
  private:
   LogicalDevice device_;  // destroyed last
@@ -65,6 +72,8 @@ class Device {
   std::uint32_t queue_count_ = 1;
   VkPhysicalDeviceMemoryProperties memory_{};
   bool unified_memory_ = false;
+  VkDeviceSize import_alignment_ = 0;
+  PFN_vkGetMemoryHostPointerPropertiesEXT host_pointer_properties_ = nullptr;
 };
 
 }  // namespace gpuhist::vk

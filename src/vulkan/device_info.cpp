@@ -55,6 +55,8 @@ std::string version_text(std::uint32_t v) {
          "." + std::to_string(VK_API_VERSION_PATCH(v));
 }
 
+}  // namespace
+
 bool has_extension(VkPhysicalDevice device, const char* name) {
   std::uint32_t count = 0;
   vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
@@ -64,6 +66,8 @@ bool has_extension(VkPhysicalDevice device, const char* name) {
     return std::strcmp(e.extensionName, name) == 0;
   });
 }
+
+namespace {
 
 std::vector<std::string> subgroup_operation_names(VkSubgroupFeatureFlags flags) {
   static constexpr std::pair<VkSubgroupFeatureFlags, const char*> kNames[] = {

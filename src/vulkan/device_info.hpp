@@ -16,6 +16,9 @@ namespace gpuhist::vk {
 [[nodiscard]] std::optional<std::uint32_t> present_queue_family(VkPhysicalDevice device,
                                                                 VkSurfaceKHR surface);
 
+// Whether the device offers the device extension `name`.
+[[nodiscard]] bool has_extension(VkPhysicalDevice device, const char* name);
+
 // Everything `gpuhist devices` prints about one device.
 [[nodiscard]] DeviceInfo describe(VkPhysicalDevice device, std::uint32_t index);
 

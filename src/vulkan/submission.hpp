@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -33,6 +34,10 @@ class Submission {
   // Later dispatches see `buffers` at bindings 0, 1, 2 instead.
   void bind(const std::array<VkBuffer, kBufferBindings>& buffers);
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize size);
+  void copy(VkBuffer src, VkBuffer dst, std::span<const VkBufferCopy> regions);
+  // Later transfers wait until the host sets `event` (vkSetEvent), and see
+  // what the host wrote before it did.
+  void wait_for_host(VkEvent event);
   void zero(VkBuffer buffer, VkDeviceSize size);
   // Dispatches with `params` as the push constants: the C++ mirror of the
   // shader's push-constant block.

@@ -1,0 +1,154 @@
+#include "count/host_upload.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <thread>
+
+#include "core/row_parts.hpp"
+#include "count/gpu_counter.hpp"
+#include "gpuhist/error.hpp"
+#include "vulkan/check.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/submission.hpp"
+
+namespace gpuhist::count {
+
+std::vector<VkBufferCopy> import_regions(const ImageView& image, const Batch& batch,
+                                         std::uint64_t bpp, VkDeviceSize offset) {
+  const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
+  const VkDeviceSize first = offset + std::uint64_t{batch.y0} * image.stride + batch.x0 * bpp;
+  if (batch.x0 != 0 || batch.width != image.width || image.stride == row_bytes) {
+    return {VkBufferCopy{first, 0, std::uint64_t{batch.pixel_count} * bpp}};
+  }
+  const std::uint32_t rows = batch.pixel_count / image.width;
+  std::vector<VkBufferCopy> regions(rows);
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    regions[r] = VkBufferCopy{first + std::uint64_t{r} * image.stride, r * row_bytes, row_bytes};
+  }
+  return regions;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> split_rows(std::uint32_t y0,
+                                                                std::uint32_t rows,
+                                                                std::size_t row_bytes,
+                                                                std::uint64_t part_bytes,
+                                                                std::size_t max_parts) {
+  std::uint64_t per_part = std::max<std::uint64_t>(1, part_bytes / std::max<std::size_t>(1, row_bytes));
+  const std::uint64_t fewest = (rows + std::max<std::size_t>(1, max_parts) - 1) /
+                               std::max<std::size_t>(1, max_parts);
+  per_part = std::max(per_part, fewest);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> parts;
+  for (std::uint64_t r = 0; r < rows; r += per_part) {
+    parts.emplace_back(static_cast<std::uint32_t>(y0 + r),
+                       static_cast<std::uint32_t>(y0 + std::min<std::uint64_t>(rows, r + per_part)));
+  }
+  return parts;
+}
+
+std::uint64_t default_part_bytes(std::uint64_t batch_bytes) noexcept {
+  return std::clamp<std::uint64_t>(batch_bytes / 16, std::uint64_t{1} << 20,
+                                   std::uint64_t{16} << 20);
+}
+
+std::uint32_t writer_threads(std::uint64_t bytes) noexcept {
+  const std::uint64_t by_size = std::max<std::uint64_t>(1, bytes / (std::uint64_t{4} << 20));
+  return static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(std::max(1U, std::thread::hardware_concurrency()), by_size));
+}
+
+namespace {
+
+// Most parts one batch is written in: each has an event.
+constexpr std::size_t kMaxParts = 256;
+
+bool whole_rows(const ImageView& image, const Batch& batch) {
+  return batch.x0 == 0 && batch.width == image.width;
+}
+
+}  // namespace
+
+void GpuCounter::write_batch(const ImageView& image, const Batch& batch,
+                             void* destination) const {
+  const std::size_t bpp = pixel_bytes(image.format);
+  const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
+  if (!whole_rows(image, batch)) {
+    upload(image, batch, destination);
+    return;
+  }
+  const std::uint32_t rows = batch.pixel_count / image.width;
+  const std::size_t row_bytes = std::size_t{image.width} * bpp;
+  const std::uint32_t threads =
+      std::min(rows, upload_.threads > 0 ? upload_.threads : writer_threads(bytes));
+  auto* out = static_cast<std::byte*>(destination);
+  for_row_parts(rows, threads, [&](std::uint32_t, std::uint32_t r0, std::uint32_t r1) {
+    upload(image, Batch{batch.y0 + r0, 0, (r1 - r0) * image.width, image.width},
+           out + std::size_t{r0} * row_bytes);
+  });
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::record_parts(
+    vk::Submission& submission, const ImageView& image, const Batch& batch) {
+  const std::uint64_t bpp = pixel_bytes(image.format);
+  const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
+  const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> parts =
+      whole_rows(image, batch)
+          ? split_rows(batch.y0, batch.pixel_count / image.width, row_bytes,
+                       upload_.part_bytes > 0 ? upload_.part_bytes : default_part_bytes(bytes),
+                       kMaxParts)
+          : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}};
+  while (events_.size() < parts.size()) {
+    VkEventCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO;
+    VkEvent event = VK_NULL_HANDLE;
+    vk::check(vkCreateEvent(device_.get(), &info, nullptr, &event), "creating an event");
+    events_.emplace_back(device_.get(), event);
+  }
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    vk::check(vkResetEvent(device_.get(), events_[k].get()), "resetting an event");
+    submission.wait_for_host(events_[k].get());
+    const auto [y0, y1] = parts[k];
+    const VkDeviceSize offset = (y0 - batch.y0) * row_bytes;
+    const VkDeviceSize size = y1 > y0 ? (y1 - y0) * row_bytes : bytes;
+    const VkBufferCopy region{offset, offset, size};
+    submission.copy(staging_.get(), pixels_.get(), std::span<const VkBufferCopy>(&region, 1));
+  }
+  return parts;
+}
+
+void GpuCounter::write_parts(const ImageView& image, const Batch& batch,
+                             const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts) {
+  auto* staging = static_cast<std::byte*>(staging_.mapped());
+  const std::size_t row_bytes = std::size_t{image.width} * pixel_bytes(image.format);
+  // Worker t writes parts t, t + threads, ...: the device copies them in
+  // order, each as soon as it has landed.
+  const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * pixel_bytes(image.format);
+  const auto threads = static_cast<std::uint32_t>(std::min<std::size_t>(
+      parts.size(), upload_.threads > 0 ? upload_.threads : writer_threads(bytes)));
+  const auto write = [&](std::uint32_t t) {
+    for (std::size_t k = t; k < parts.size(); k += threads) {
+      const auto [y0, y1] = parts[k];
+      if (y1 > y0) {
+        upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width},
+               staging + std::size_t{y0 - batch.y0} * row_bytes);
+      } else {
+        upload(image, batch, staging);
+      }
+      // Host memory is coherent: what was written is visible once the event is.
+      (void)vkSetEvent(device_.get(), events_[k].get());
+    }
+  };
+  try {
+    std::vector<std::jthread> workers;
+    workers.reserve(threads - 1);
+    for (std::uint32_t t = 1; t < threads; ++t) workers.emplace_back(write, t);
+    write(0);
+  } catch (...) {
+    // A thread that could not start: the device must not wait for its parts.
+    for (std::size_t k = 0; k < parts.size(); ++k) (void)vkSetEvent(device_.get(), events_[k].get());
+    throw;
+  }
+}
+
+}  // namespace gpuhist::count

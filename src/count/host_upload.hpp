@@ -1,0 +1,39 @@
+// How a batch of an image in host memory reaches the device: the regions the
+// device copies from imported host memory, and the parts a staged upload is
+// written and copied in. Pure functions, tested without a device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "count/gpu_plan.hpp"
+#include "gpuhist/image_view.hpp"
+
+namespace gpuhist::count {
+
+// The copies that pack `batch` of `image` (pixels of `bpp` bytes) tightly at
+// the start of the device's pixel buffer, from a buffer of imported host
+// memory in which the image's first byte lies at `offset`: one region for
+// packed rows or a piece of a row, one per row otherwise.
+[[nodiscard]] std::vector<VkBufferCopy> import_regions(const ImageView& image, const Batch& batch,
+                                                       std::uint64_t bpp, VkDeviceSize offset);
+
+// Image rows [y0, y1) of each part of a batch of `rows` whole rows from `y0`:
+// about `part_bytes` each (at least one row), at most `max_parts` parts.
+[[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> split_rows(
+    std::uint32_t y0, std::uint32_t rows, std::size_t row_bytes, std::uint64_t part_bytes,
+    std::size_t max_parts);
+
+// The part size of a staged upload of `batch_bytes`: a sixteenth of the
+// batch, from 1 MiB to 16 MiB.
+[[nodiscard]] std::uint64_t default_part_bytes(std::uint64_t batch_bytes) noexcept;
+
+// Threads that write `bytes`: one per 4 MiB (starting a thread costs about as
+// much as copying less), up to the cores.
+[[nodiscard]] std::uint32_t writer_threads(std::uint64_t bytes) noexcept;
+
+}  // namespace gpuhist::count

@@ -1,0 +1,177 @@
+// Images in host memory reach the device in three ways: imported where they
+// lie (VK_EXT_external_memory_host), written in parts that the device copies
+// as each lands, or written whole into a staging buffer. Every way, at every
+// alignment of the first pixel, with packed and padded rows, parts of every
+// size, several writing threads and batches of whole rows and of pieces of
+// rows, gives the counts of cpu-reference.
+#include <gtest/gtest.h>
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <vector>
+
+#include "count/gpu_counter.hpp"
+#include "count/host_upload.hpp"
+#include "cpu/reference.hpp"
+#include "support/compare.hpp"
+#include "support/synthetic_images.hpp"
+#include "support/test_device.hpp"
+#include "vulkan/device.hpp"
+#include "vulkan/host_import.hpp"
+
+namespace gpuhist {
+namespace {
+
+using Rows = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+TEST(SplitRows, CoversTheBatchInPartsOfAboutTheSizeAsked) {
+  EXPECT_EQ(count::split_rows(10, 7, 100, 300, 256), (Rows{{10, 13}, {13, 16}, {16, 17}}));
+  // At least one row a part.
+  EXPECT_EQ(count::split_rows(0, 3, 100, 1, 256), (Rows{{0, 1}, {1, 2}, {2, 3}}));
+  // No more parts than asked.
+  EXPECT_EQ(count::split_rows(0, 10, 1, 1, 4), (Rows{{0, 3}, {3, 6}, {6, 9}, {9, 10}}));
+  EXPECT_EQ(count::split_rows(5, 4, 8, 1 << 20, 256), (Rows{{5, 9}}));
+}
+
+TEST(ImportRegions, OneRegionForPackedRowsOrAPieceOfARowAndOneARowOtherwise) {
+  const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
+  const ImageView packed{reinterpret_cast<const void*>(64), 10, 6, 40, rgba8};
+  auto r = count::import_regions(packed, count::Batch{2, 0, 30, 10}, 4, 7);
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_EQ(r[0].srcOffset, 7U + 80U);
+  EXPECT_EQ(r[0].dstOffset, 0U);
+  EXPECT_EQ(r[0].size, 120U);
+  const ImageView padded{reinterpret_cast<const void*>(64), 10, 6, 48, rgba8};
+  r = count::import_regions(padded, count::Batch{1, 0, 20, 10}, 4, 3);
+  ASSERT_EQ(r.size(), 2U);
+  EXPECT_EQ(r[1].srcOffset, 3U + 48U + 48U);
+  EXPECT_EQ(r[1].dstOffset, 40U);
+  EXPECT_EQ(r[1].size, 40U);
+  r = count::import_regions(padded, count::Batch{4, 6, 4, 4}, 4, 0);
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_EQ(r[0].srcOffset, 4U * 48U + 24U);
+  EXPECT_EQ(r[0].size, 16U);
+}
+
+// The pixels of `image` copied `offset` bytes into a buffer of their own.
+struct Placed {
+  std::vector<std::byte> bytes;
+  ImageView view;
+};
+
+Placed place(const ImageView& image, std::size_t offset) {
+  Placed out;
+  const std::size_t span =
+      (image.height - 1) * image.stride + std::size_t{image.width} * pixel_bytes(image.format);
+  out.bytes.resize(offset + span + 64);
+  std::memcpy(out.bytes.data() + offset, image.data, span);
+  out.view = image;
+  out.view.data = out.bytes.data() + offset;
+  return out;
+}
+
+struct Case {
+  PixelFormat format;
+  std::uint32_t width, height, bins;
+  std::size_t pad;
+};
+
+const Case kCases[] = {
+    {{ChannelLayout::RGBA, SampleType::U8}, 97, 61, 256, 0},
+    {{ChannelLayout::RGBA, SampleType::U8}, 33, 40, 256, 12},
+    {{ChannelLayout::RGB, SampleType::U8}, 101, 23, 256, 5},
+    {{ChannelLayout::Grey, SampleType::U8}, 255, 9, 256, 0},
+    {{ChannelLayout::RGB, SampleType::U16}, 45, 31, 1000, 6},
+};
+
+TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  std::uint32_t seed = 1;
+  for (const Case& c : kCases) {
+    const auto image = test::make_image(c.format, c.width, c.height, test::Content::Random, seed++,
+                                        c.pad);
+    const HistogramOptions options{c.bins};
+    const Histogram expected = cpu::count_reference(image.view, options);
+    const std::size_t sample = sample_bytes(c.format.sample);
+    // Batches of whole rows, and pieces of rows (a batch smaller than a row).
+    for (const std::uint64_t batch_bytes : {std::uint64_t{1} << 20, std::uint64_t{1000}}) {
+      count::GpuCounter counter(*device, count::GpuLimits{batch_bytes, 256ULL << 20});
+      for (std::size_t offset = 0; offset < 24; offset += sample) {
+        const Placed placed = place(image.view, offset);
+        for (const count::Upload path : {count::Upload::Auto, count::Upload::Staged,
+                                         count::Upload::Parts, count::Upload::Import}) {
+          counter.set_upload({path, offset % 3 == 0 ? 0U : 700U, static_cast<std::uint32_t>(1 + offset % 3)});
+          EXPECT_TRUE(test::same_histograms(
+              counter.count(placed.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
+              << to_string(c.format) << " " << c.width << "x" << c.height << " stride "
+              << image.view.stride << " offset " << offset << " path " << static_cast<int>(path)
+              << " batch " << batch_bytes;
+        }
+      }
+    }
+  }
+}
+
+TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
+  const auto image = test::make_image(rgba8, 64, 50, test::Content::Random, 9, 8);
+  const HistogramOptions options{256};
+  const Histogram expected = cpu::count_reference(image.view, options);
+  count::GpuCounter counter(*device);
+  // One row a part up to the whole image in one part; more parts than threads
+  // and more threads than parts.
+  for (const std::uint64_t part : {1ULL, 256ULL, 257ULL, 1000ULL, 3000ULL, 12800ULL, 1ULL << 30}) {
+    for (const std::uint32_t threads : {1U, 2U, 3U, 7U}) {
+      counter.set_upload({count::Upload::Parts, part, threads});
+      EXPECT_TRUE(test::same_histograms(
+          counter.count(image.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
+          << "parts of " << part << " bytes, " << threads << " threads";
+    }
+  }
+  // The other strategies take the same upload.
+  counter.set_upload({count::Upload::Parts, 1000, 2});
+  for (const Strategy s : {Strategy::GpuAtomic, Strategy::GpuChunksReduce}) {
+    EXPECT_TRUE(test::same_histograms(counter.count(image.view, options, s, ChunkShape::Row256x1),
+                                      expected))
+        << to_string(s);
+  }
+}
+
+TEST(HostImport, ImportsTheCallersPagesWhereTheDeviceCanAndRefusesCleanlyOtherwise) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  std::vector<std::byte> bytes(10000);
+  const auto imported = vk::HostImport::create(*device, bytes.data() + 3, 5000);
+  if (device->host_import_alignment() == 0) {
+    EXPECT_FALSE(imported.has_value());
+    GTEST_SKIP() << "the device imports no host memory";
+  }
+  ASSERT_TRUE(imported.has_value()) << "a device with VK_EXT_external_memory_host refused heap memory";
+  EXPECT_EQ((reinterpret_cast<std::uintptr_t>(bytes.data() + 3) - imported->offset()) %
+                device->host_import_alignment(),
+            0U);
+  EXPECT_FALSE(vk::HostImport::create(*device, nullptr, 100).has_value());
+  EXPECT_FALSE(vk::HostImport::create(*device, bytes.data(), 0).has_value());
+  // A read-only mapping: imported or refused, the counts are exact either way.
+  const std::size_t size = 1 << 16;
+  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  auto* pixels = static_cast<std::uint8_t*>(map);
+  for (std::size_t i = 0; i < size; ++i) pixels[i] = static_cast<std::uint8_t>(i * 7 + i / 251);
+  ASSERT_EQ(::mprotect(map, size, PROT_READ), 0);
+  const ImageView view =
+      ImageView::packed(pixels + 16, 100, 100, {ChannelLayout::RGBA, SampleType::U8});
+  count::GpuCounter counter(*device);
+  counter.set_upload({count::Upload::Import});
+  EXPECT_TRUE(test::same_histograms(
+      counter.count(view, HistogramOptions{256}, Strategy::Gpu, ChunkShape::Row256x1),
+      cpu::count_reference(view, HistogramOptions{256})));
+  ::munmap(map, size);
+}
+
+}  // namespace
+}  // namespace gpuhist
