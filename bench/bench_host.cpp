@@ -5,10 +5,15 @@
 #include <iostream>
 #include <memory>
 #include <random>
+#include <thread>
 
 #include "bench_measure.hpp"
 #include "count/gpu_counter.hpp"
 #include "cpu/parallel.hpp"
+#include "vulkan/buffer.hpp"
+#include "vulkan/builders.hpp"
+#include "vulkan/check.hpp"
+#include "vulkan/pipelines.hpp"
 #include "vulkan/timestamps.hpp"
 
 namespace gpuhist::bench {
@@ -23,9 +28,9 @@ using Bytes = std::unique_ptr<std::byte, FreeBytes>;
 // placed 16 bytes in so that they start off any page boundary) or from
 // aligned_alloc at a page boundary; written once, so every page is resident.
 Bytes make_memory(std::size_t bytes, bool page_aligned, std::uint32_t seed) {
-  std::byte* raw = page_aligned
-                       ? static_cast<std::byte*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096))
-                       : static_cast<std::byte*>(std::malloc(bytes + 16));
+  std::byte* raw =
+      page_aligned ? static_cast<std::byte*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096))
+                   : static_cast<std::byte*>(std::malloc(bytes + 16));
   if (raw == nullptr) throw std::bad_alloc();
   Bytes out(raw);
   std::byte* pixels = page_aligned ? raw : raw + 16;
@@ -55,14 +60,82 @@ std::string path_name(count::Upload path) {
 
 void run_host(const Config& config, const vk::Device* device, Report& report) {
   std::unique_ptr<count::GpuCounter> counter;
-  if (device != nullptr) counter = std::make_unique<count::GpuCounter>(*device);
+  if (device != nullptr) {
+    counter = std::make_unique<count::GpuCounter>(*device);
+    // What a call costs before any pixel moves: an empty submission and its
+    // wait, and a set of three storage buffers made and released.
+    const vk::Pipelines pipelines(*device, 64);
+    const vk::Buffer a(*device, 1024, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                       vk::MemoryUse::DeviceLocal);
+    std::vector<double> submit, sets;
+    for (std::uint32_t i = 0; i < 100; ++i) {
+      submit.push_back(wall_ms([&] {
+        vk::OneTimeCommands commands(*device);
+        commands.submit_and_wait("an empty submission");
+      }));
+      sets.push_back(wall_ms([&] {
+        const VkDescriptorBufferInfo info{a.get(), 0, VK_WHOLE_SIZE};
+        const VkDescriptorBufferInfo infos[3] = {info, info, info};
+        const vk::StorageSet set =
+            vk::make_storage_set(device->get(), pipelines.set_layout(), infos);
+      }));
+    }
+    // The same commands submitted again, waited for with vkWaitForFences and
+    // by polling the fence.
+    std::vector<double> again, polled;
+    {
+      VkCommandBufferAllocateInfo alloc{};
+      alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+      alloc.commandPool = device->command_pool();
+      alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+      alloc.commandBufferCount = 1;
+      VkCommandBuffer cb = VK_NULL_HANDLE;
+      vk::check(vkAllocateCommandBuffers(device->get(), &alloc, &cb),
+                "allocating a command buffer");
+      VkCommandBufferBeginInfo begin{};
+      begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+      vk::check(vkBeginCommandBuffer(cb, &begin), "recording");
+      vkCmdFillBuffer(cb, a.get(), 0, 1024, 0);
+      vk::check(vkEndCommandBuffer(cb), "recording");
+      VkFenceCreateInfo fence_info{};
+      fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+      VkFence fence = VK_NULL_HANDLE;
+      vk::check(vkCreateFence(device->get(), &fence_info, nullptr, &fence), "creating a fence");
+      VkSubmitInfo submit_info{};
+      submit_info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+      submit_info.commandBufferCount = 1;
+      submit_info.pCommandBuffers = &cb;
+      for (std::uint32_t i = 0; i < 200; ++i) {
+        const bool poll = i % 2 == 1;
+        const double ms = wall_ms([&] {
+          vk::check(vkQueueSubmit(device->queue(), 1, &submit_info, fence), "submitting");
+          if (poll) {
+            while (vkGetFenceStatus(device->get(), fence) == VK_NOT_READY) {
+            }
+          } else {
+            vk::check(vkWaitForFences(device->get(), 1, &fence, VK_TRUE, UINT64_MAX), "waiting");
+          }
+        });
+        vk::check(vkResetFences(device->get(), 1, &fence), "resetting a fence");
+        (poll ? polled : again).push_back(ms);
+      }
+      vkDestroyFence(device->get(), fence, nullptr);
+      vkFreeCommandBuffers(device->get(), device->command_pool(), 1, &cb);
+    }
+    std::cerr << "  the same commands again: waited " << vk::median(again) << " ms, polled "
+              << vk::median(polled) << " ms\n";
+    report.empty_submission_ms = vk::median(submit);
+    report.storage_set_ms = vk::median(sets);
+    std::cerr << "  empty submission " << report.empty_submission_ms << " ms, storage set "
+              << report.storage_set_ms << " ms\n";
+  }
   const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
   const HistogramOptions options{256};
   for (const auto& [width, height] : config.host_sizes) {
     const std::size_t bytes = std::size_t{width} * height * 4;
     // More runs of the small sizes: their times are a fraction of a millisecond.
-    const std::uint32_t runs = bytes < (std::size_t{64} << 20) ? config.repetitions * 5
-                                                               : config.repetitions;
+    const std::uint32_t runs =
+        bytes < (std::size_t{64} << 20) ? config.repetitions * 5 : config.repetitions;
     for (const bool page_aligned : {false, true}) {
       const Bytes memory = make_memory(bytes, page_aligned, width * 31 + height);
       const ImageView view =
@@ -77,8 +150,8 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         row.way = way;
         row.ms = vk::median(times);
         row.gbps = static_cast<double>(bytes) / (row.ms * 1e6);
-        row.bus_ms = report.upload_gbps > 0 ? static_cast<double>(bytes) / (report.upload_gbps * 1e6)
-                                            : 0.0;
+        row.bus_ms =
+            report.upload_gbps > 0 ? static_cast<double>(bytes) / (report.upload_gbps * 1e6) : 0.0;
         row.check = check;
         std::cerr << "  host " << width << 'x' << height << ' ' << row.memory << ' ' << way << ": "
                   << row.ms << " ms " << check << '\n';
@@ -94,9 +167,23 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         add("cpu", times, compare(h, expected));
       }
       if (counter == nullptr) continue;
-      for (const count::Upload path : {count::Upload::Auto, count::Upload::Import,
-                                       count::Upload::Parts, count::Upload::Staged}) {
-        counter->set_upload({path});
+      // The parts also at fixed sizes and on every core, to place the defaults.
+      struct Way {
+        count::Upload path;
+        std::uint64_t part = 0;
+        std::uint32_t threads = 0;
+      };
+      const std::uint32_t cores = std::max(1U, std::thread::hardware_concurrency());
+      const Way ways[] = {{count::Upload::Auto},
+                          {count::Upload::Import},
+                          {count::Upload::Parts},
+                          {count::Upload::Parts, 256 << 10},
+                          {count::Upload::Parts, 1 << 20},
+                          {count::Upload::Parts, 4 << 20},
+                          {count::Upload::Parts, 0, cores},
+                          {count::Upload::Staged}};
+      for (const Way& way : ways) {
+        counter->set_upload({way.path, way.part, way.threads});
         std::vector<double> times;
         std::string check = "exact";
         for (std::uint32_t i = 0; i < config.warmup + runs; ++i) {
@@ -107,7 +194,10 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
           const std::string c = compare(h, expected);
           if (c != "exact") check = c;
         }
-        add(path_name(path), times, check);
+        std::string name = path_name(way.path);
+        if (way.part > 0) name.append("/").append(std::to_string(way.part >> 10)).append("K");
+        if (way.threads > 0) name.append("/").append(std::to_string(way.threads)).append("t");
+        add(name, times, check);
       }
       counter->set_upload({});
     }

@@ -34,13 +34,16 @@ void print_stream(const Report& report, std::ostream& out) {
 // One image in host memory to counts: each way against the bus time of its bytes.
 void print_host(const Report& report, std::ostream& out) {
   out << "host memory to counts (RGBA8, 256 bins, random pixels; wall time of one call)\n"
-      << std::left << std::setw(13) << "size" << std::setw(14) << "memory" << std::setw(8)
-      << "way" << std::right << std::setw(10) << "wall ms" << std::setw(9) << "GB/s"
-      << std::setw(9) << "bus ms" << std::setw(9) << "x bus"
+      << "a call's fixed costs: an empty submission and its wait "
+      << fixed(report.empty_submission_ms, 3) << " ms; a descriptor set made and released "
+      << fixed(report.storage_set_ms, 3) << " ms\n"
+      << std::left << std::setw(13) << "size" << std::setw(14) << "memory" << std::setw(13) << "way"
+      << std::right << std::setw(10) << "wall ms" << std::setw(9) << "GB/s" << std::setw(9)
+      << "bus ms" << std::setw(9) << "x bus"
       << "  check\n";
   for (const HostRow& r : report.host) {
     out << std::left << std::setw(13) << (std::to_string(r.width) + "x" + std::to_string(r.height))
-        << std::setw(14) << r.memory << std::setw(8) << r.way << std::right << std::setw(10)
+        << std::setw(14) << r.memory << std::setw(13) << r.way << std::right << std::setw(10)
         << fixed(r.ms, 3) << std::setw(9) << fixed(r.gbps, 1) << std::setw(9)
         << (r.bus_ms > 0 ? fixed(r.bus_ms, 3) : "-") << std::setw(9)
         << (r.bus_ms > 0 ? fixed(r.ms / r.bus_ms, 2) : "-") << "  " << r.check << '\n';
@@ -63,22 +66,25 @@ void print_table(const Report& report, std::ostream& out) {
   } else {
     out << "device none (CPU strategies only)\n";
   }
-  out << std::left << std::setw(12) << "size" << std::setw(8) << "format" << std::setw(7) << "bins"
-      << std::setw(11) << "data" << std::setw(19) << "strategy" << std::right << std::setw(10)
-      << "GPU ms" << std::setw(10) << "wall ms" << std::setw(9) << "GB/s" << std::setw(9)
-      << "Gpix/s" << std::setw(8) << "% copy" << std::setw(8) << "% read"
-      << "  check\n";
-  for (const Row& r : report.rows) {
-    out << std::left << std::setw(12) << (std::to_string(r.width) + "x" + std::to_string(r.height))
-        << std::setw(8) << to_string(r.format) << std::setw(7) << r.bins << std::setw(11)
-        << to_string(r.kind) << std::setw(19) << std::string(gpuhist::to_string(r.strategy))
-        << std::right << std::setw(10) << (r.gpu_ms ? fixed(*r.gpu_ms, 3) : "-") << std::setw(10)
-        << (r.wall_ms ? fixed(*r.wall_ms, 2) : "-") << std::setw(9) << fixed(r.gbps, 1)
-        << std::setw(9) << fixed(r.gpixels, 2) << std::setw(8)
-        << (r.gpu_ms ? fixed(r.copy_percent, 1) : "-") << std::setw(8)
-        << (r.gpu_ms ? fixed(r.read_percent, 1) : "-") << "  " << r.check;
-    if (!r.variant.empty()) out << "  [" << r.variant << "]";
-    out << '\n';
+  if (!report.rows.empty()) {
+    out << std::left << std::setw(12) << "size" << std::setw(8) << "format" << std::setw(7)
+        << "bins" << std::setw(11) << "data" << std::setw(19) << "strategy" << std::right
+        << std::setw(10) << "GPU ms" << std::setw(10) << "wall ms" << std::setw(9) << "GB/s"
+        << std::setw(9) << "Gpix/s" << std::setw(8) << "% copy" << std::setw(8) << "% read"
+        << "  check\n";
+    for (const Row& r : report.rows) {
+      out << std::left << std::setw(12)
+          << (std::to_string(r.width) + "x" + std::to_string(r.height)) << std::setw(8)
+          << to_string(r.format) << std::setw(7) << r.bins << std::setw(11) << to_string(r.kind)
+          << std::setw(19) << std::string(gpuhist::to_string(r.strategy)) << std::right
+          << std::setw(10) << (r.gpu_ms ? fixed(*r.gpu_ms, 3) : "-") << std::setw(10)
+          << (r.wall_ms ? fixed(*r.wall_ms, 2) : "-") << std::setw(9) << fixed(r.gbps, 1)
+          << std::setw(9) << fixed(r.gpixels, 2) << std::setw(8)
+          << (r.gpu_ms ? fixed(r.copy_percent, 1) : "-") << std::setw(8)
+          << (r.gpu_ms ? fixed(r.read_percent, 1) : "-") << "  " << r.check;
+      if (!r.variant.empty()) out << "  [" << r.variant << "]";
+      out << '\n';
+    }
   }
   if (!report.stream.empty()) print_stream(report, out);
   if (!report.host.empty()) print_host(report, out);
@@ -171,6 +177,8 @@ void print_json(const Report& report, std::ostream& out) {
                     {"check", r.check}});
   }
   j["host"] = std::move(host);
+  j["empty_submission_ms"] = report.empty_submission_ms;
+  j["storage_set_ms"] = report.storage_set_ms;
   out << j.dump(2) << '\n';
 }
 

@@ -131,6 +131,8 @@ struct Report {
   std::vector<StreamRow> stream;
   std::vector<AdjustRow> adjust;
   std::vector<HostRow> host;
+  double empty_submission_ms = 0.0;  // an empty submission and its wait (--e2e)
+  double storage_set_ms = 0.0;       // a descriptor set of three buffers made and released (--e2e)
 };
 
 // Runs the benchmark; `progress` receives a line per measurement. Throws

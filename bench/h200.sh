@@ -104,7 +104,7 @@ phase_stream() {
 # One image in host memory to counts, each way it reaches the device (CUB's
 # figures for the same in the cub phase).
 phase_e2e() {
-  "$bench" --e2e --sizes 640x480,1280x720,2448x1505,3840x2160,7680x4320,16384x16384 \
+  "$bench" --e2e --sizes 16x16,640x480,1280x720,2448x1505,3840x2160,7680x4320,16384x16384 \
     -o "$1/e2e.txt" 2>"$1/e2e.log"
   cat "$1/e2e.txt"
 }

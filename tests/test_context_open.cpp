@@ -1,11 +1,13 @@
 // Context::open("auto") on a machine without a GPU device node creates no
 // Vulkan instance until the software device is needed; counting on the CPU
 // never needs it. Its own program, so that no other test has loaded a driver.
+#include <cstdint>
 #include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "engine/auto_strategy.hpp"
 #include "gpuhist/context.hpp"
 #include "support/synthetic_images.hpp"
 #include "vulkan/device_select.hpp"
@@ -46,6 +48,34 @@ TEST(ContextOpen, AutoWithoutGpuDeviceNodeDefersTheSoftwareDevice) {
   EXPECT_TRUE(driver_loaded());
   EXPECT_EQ(context.compute(image.view, {}, {Strategy::Gpu}), counted);
   EXPECT_FALSE(context.hardware());
+}
+
+}  // namespace
+}  // namespace gpuhist
+
+namespace gpuhist {
+namespace {
+
+// The size from which `auto` counts on a hardware GPU: smaller on hosts of
+// fewer cores; never the GPU without a hardware one.
+TEST(AutoStrategy, TheCrossoverFollowsTheHostsCores) {
+  const std::uint64_t one = engine::gpu_crossover_bytes(1);
+  const std::uint64_t two = engine::gpu_crossover_bytes(2);
+  const std::uint64_t sixteen = engine::gpu_crossover_bytes(16);
+  EXPECT_LT(one, two);
+  EXPECT_LT(two, sixteen);
+  EXPECT_EQ(engine::gpu_crossover_bytes(64), sixteen);
+  // Between the two sizes measured on a 16-core host with an H200, where the
+  // CPU won at 16x16 RGBA8 and the GPU at 640x480.
+  EXPECT_GT(sixteen, std::uint64_t{16} * 16 * 4);
+  EXPECT_LT(sixteen, std::uint64_t{640} * 480 * 4);
+  const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
+  const ImageView tiny{reinterpret_cast<const void*>(64), 16, 16, 16 * 4, rgba8};
+  const ImageView vga{reinterpret_cast<const void*>(64), 640, 480, 640 * 4, rgba8};
+  EXPECT_EQ(engine::auto_strategy(tiny, true, 16), Strategy::Cpu);
+  EXPECT_EQ(engine::auto_strategy(vga, true, 16), Strategy::Gpu);
+  EXPECT_EQ(engine::auto_strategy(vga, true, 2), Strategy::Gpu);
+  EXPECT_EQ(engine::auto_strategy(vga, false, 16), Strategy::Cpu);
 }
 
 }  // namespace

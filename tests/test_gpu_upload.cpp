@@ -90,8 +90,8 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
   std::uint32_t seed = 1;
   for (const Case& c : kCases) {
-    const auto image = test::make_image(c.format, c.width, c.height, test::Content::Random, seed++,
-                                        c.pad);
+    const auto image =
+        test::make_image(c.format, c.width, c.height, test::Content::Random, seed++, c.pad);
     const HistogramOptions options{c.bins};
     const Histogram expected = cpu::count_reference(image.view, options);
     const std::size_t sample = sample_bytes(c.format.sample);
@@ -102,7 +102,8 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
         const Placed placed = place(image.view, offset);
         for (const count::Upload path : {count::Upload::Auto, count::Upload::Staged,
                                          count::Upload::Parts, count::Upload::Import}) {
-          counter.set_upload({path, offset % 3 == 0 ? 0U : 700U, static_cast<std::uint32_t>(1 + offset % 3)});
+          counter.set_upload(
+              {path, offset % 3 == 0 ? 0U : 700U, static_cast<std::uint32_t>(1 + offset % 3)});
           EXPECT_TRUE(test::same_histograms(
               counter.count(placed.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
               << to_string(c.format) << " " << c.width << "x" << c.height << " stride "
@@ -150,7 +151,8 @@ TEST(HostImport, ImportsTheCallersPagesWhereTheDeviceCanAndRefusesCleanlyOtherwi
     EXPECT_FALSE(imported.has_value());
     GTEST_SKIP() << "the device imports no host memory";
   }
-  ASSERT_TRUE(imported.has_value()) << "a device with VK_EXT_external_memory_host refused heap memory";
+  ASSERT_TRUE(imported.has_value())
+      << "a device with VK_EXT_external_memory_host refused heap memory";
   EXPECT_EQ((reinterpret_cast<std::uintptr_t>(bytes.data() + 3) - imported->offset()) %
                 device->host_import_alignment(),
             0U);

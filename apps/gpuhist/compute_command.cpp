@@ -49,7 +49,8 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
   cmd->add_option(
       "--strategy", args.strategy,
       "cpu-reference, cpu, gpu-single, gpu-atomic, gpu-chunks-sum, gpu-chunks-reduce or "
-      "gpu (default: gpu on a hardware GPU, else cpu)");
+      "gpu (default: on a hardware GPU, gpu from the image size where it is faster, about "
+      "0.2 MB, else cpu)");
   cmd->add_option("--chunk", args.chunk, "Chunk shape of the chunk strategies: 256x1 or 16x16")
       ->capture_default_str();
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
@@ -86,9 +87,12 @@ int run_compute(const ComputeArgs& args) {
   }
 
   int status = kExitOk;
+  const bool named = run.strategy.has_value();
   std::optional<Context> context = open_for(args.device, run, status);
   if (!context) return status;
   const Strategy strategy = *run.strategy;
+  // Unnamed, each image is counted by the strategy faster for its size.
+  if (!named) run.strategy.reset();
 
   // Every file is compared with the reference, so a reference that cannot be
   // counted stops the run before any file.
@@ -132,7 +136,7 @@ int run_compute(const ComputeArgs& args) {
       entry.height = image->height;
       entry.format = image->format;
       entry.alpha = image->alpha;
-      entry.strategy = strategy;
+      entry.strategy = run.strategy.value_or(context->strategy_for(image->view()));
       entry.histogram = context->compute(image->view(), options, run);
       progress.clear();
       warn_about_pages(path, *image);

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <thread>
-#include <vector>
+
+#include "core/worker_pool.hpp"
 
 namespace gpuhist {
 
@@ -19,20 +20,19 @@ namespace gpuhist {
 }
 
 // Runs fn(part, y0, y1) for rows [y0, y1) of each of `parts` nearly equal
-// parts of [0, rows), each on its own thread; returns when all are done.
+// parts of [0, rows), each on its own thread (kept between calls: see
+// run_parts); returns when all are done, rethrowing a part's exception.
 template <typename F>
 void for_row_parts(std::uint32_t rows, std::uint32_t parts, const F& fn) {
   if (parts <= 1) {
     fn(0U, 0U, rows);
     return;
   }
-  std::vector<std::jthread> workers;
-  workers.reserve(parts);
-  for (std::uint32_t t = 0; t < parts; ++t) {
+  run_parts(parts, [&](std::uint32_t t) {
     const auto y0 = static_cast<std::uint32_t>(std::uint64_t{rows} * t / parts);
     const auto y1 = static_cast<std::uint32_t>(std::uint64_t{rows} * (t + 1) / parts);
-    workers.emplace_back([&fn, t, y0, y1] { fn(t, y0, y1); });
-  }
+    fn(t, y0, y1);
+  });
 }
 
 }  // namespace gpuhist

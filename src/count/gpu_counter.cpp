@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "gpuhist/error.hpp"
 #include "count/host_upload.hpp"
+#include "gpuhist/error.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/host_import.hpp"
 #include "vulkan/submission.hpp"
@@ -35,8 +35,8 @@ void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destin
   }
 }
 
-void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels,
-                         std::uint64_t bpp, std::optional<bool> staging) {
+void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp,
+                         std::optional<bool> staging) {
   constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -109,7 +109,9 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   // On unified memory the host writes the pixels where the shaders read them.
   const bool in_place = device_.unified_memory() && upload_.path == Upload::Auto;
   std::optional<vk::HostImport> imported;
-  if (!in_place && (upload_.path == Upload::Auto || upload_.path == Upload::Import)) {
+  // Importing pins the pages on every call: on an NVIDIA H200 that cost more
+  // than the parts' copy at every size (docs/PERFORMANCE.md), so only when asked.
+  if (!in_place && upload_.path == Upload::Import) {
     const std::size_t span =
         (image.height - 1) * image.stride + std::size_t{image.width} * plan.bpp;
     imported = vk::HostImport::create(device_, image.data, span);

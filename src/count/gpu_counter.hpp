@@ -54,15 +54,16 @@ struct StreamSetup {
 
 // How count() brings an image from host memory to the device.
 enum class Upload : std::uint8_t {
-  // Import where the device can import the image's memory, else Parts; on
-  // unified memory the host writes the pixels where the shaders read them.
+  // Parts; on unified memory the host writes the pixels where the shaders
+  // read them, on several threads.
   Auto,
   Staged,  // the host copies each batch into a staging buffer, then the device copies it
   // As Staged, in parts written on several threads: the device copies each
   // part to its memory as soon as the host has written it.
   Parts,
   // The device copies from the caller's memory itself (VK_EXT_external_memory_host);
-  // Parts where it cannot import it.
+  // Parts where it cannot import it. Each call imports (pins) the pages anew,
+  // which on the devices measured cost more than the copy it saves.
   Import,
 };
 struct UploadSetup {

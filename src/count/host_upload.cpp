@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/row_parts.hpp"
+#include "core/worker_pool.hpp"
 #include "count/gpu_counter.hpp"
 #include "gpuhist/error.hpp"
 #include "vulkan/check.hpp"
@@ -34,21 +35,23 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> split_rows(std::uint32_t y0
                                                                 std::size_t row_bytes,
                                                                 std::uint64_t part_bytes,
                                                                 std::size_t max_parts) {
-  std::uint64_t per_part = std::max<std::uint64_t>(1, part_bytes / std::max<std::size_t>(1, row_bytes));
-  const std::uint64_t fewest = (rows + std::max<std::size_t>(1, max_parts) - 1) /
-                               std::max<std::size_t>(1, max_parts);
+  std::uint64_t per_part =
+      std::max<std::uint64_t>(1, part_bytes / std::max<std::size_t>(1, row_bytes));
+  const std::uint64_t fewest =
+      (rows + std::max<std::size_t>(1, max_parts) - 1) / std::max<std::size_t>(1, max_parts);
   per_part = std::max(per_part, fewest);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> parts;
   for (std::uint64_t r = 0; r < rows; r += per_part) {
-    parts.emplace_back(static_cast<std::uint32_t>(y0 + r),
-                       static_cast<std::uint32_t>(y0 + std::min<std::uint64_t>(rows, r + per_part)));
+    parts.emplace_back(
+        static_cast<std::uint32_t>(y0 + r),
+        static_cast<std::uint32_t>(y0 + std::min<std::uint64_t>(rows, r + per_part)));
   }
   return parts;
 }
 
-std::uint64_t default_part_bytes(std::uint64_t batch_bytes) noexcept {
-  return std::clamp<std::uint64_t>(batch_bytes / 16, std::uint64_t{1} << 20,
-                                   std::uint64_t{16} << 20);
+std::uint64_t default_part_bytes(std::uint64_t batch_bytes, std::uint32_t threads) noexcept {
+  return std::clamp<std::uint64_t>(batch_bytes / (8 * std::uint64_t{std::max(1U, threads)}),
+                                   std::uint64_t{1} << 20, std::uint64_t{4} << 20);
 }
 
 std::uint32_t writer_threads(std::uint64_t bytes) noexcept {
@@ -68,8 +71,7 @@ bool whole_rows(const ImageView& image, const Batch& batch) {
 
 }  // namespace
 
-void GpuCounter::write_batch(const ImageView& image, const Batch& batch,
-                             void* destination) const {
+void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* destination) const {
   const std::size_t bpp = pixel_bytes(image.format);
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
   if (!whole_rows(image, batch)) {
@@ -92,11 +94,13 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::record_parts(
   const std::uint64_t bpp = pixel_bytes(image.format);
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
+  const std::uint32_t threads = upload_.threads > 0 ? upload_.threads : writer_threads(bytes);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> parts =
       whole_rows(image, batch)
-          ? split_rows(batch.y0, batch.pixel_count / image.width, row_bytes,
-                       upload_.part_bytes > 0 ? upload_.part_bytes : default_part_bytes(bytes),
-                       kMaxParts)
+          ? split_rows(
+                batch.y0, batch.pixel_count / image.width, row_bytes,
+                upload_.part_bytes > 0 ? upload_.part_bytes : default_part_bytes(bytes, threads),
+                kMaxParts)
           : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}};
   while (events_.size() < parts.size()) {
     VkEventCreateInfo info{};
@@ -140,13 +144,11 @@ void GpuCounter::write_parts(const ImageView& image, const Batch& batch,
     }
   };
   try {
-    std::vector<std::jthread> workers;
-    workers.reserve(threads - 1);
-    for (std::uint32_t t = 1; t < threads; ++t) workers.emplace_back(write, t);
-    write(0);
+    run_parts(threads, write);
   } catch (...) {
     // A thread that could not start: the device must not wait for its parts.
-    for (std::size_t k = 0; k < parts.size(); ++k) (void)vkSetEvent(device_.get(), events_[k].get());
+    for (std::size_t k = 0; k < parts.size(); ++k)
+      (void)vkSetEvent(device_.get(), events_[k].get());
     throw;
   }
 }

@@ -1,14 +1,17 @@
 #include "gpuhist/context.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "count/gpu_counter.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
+#include "engine/auto_strategy.hpp"
 #include "engine/context_impl.hpp"
 #include "gpuhist/error.hpp"
 #include "render/gpu_renderer.hpp"
@@ -62,11 +65,16 @@ Strategy Context::default_strategy() const noexcept {
   return hardware() ? Strategy::Gpu : Strategy::Cpu;
 }
 
+Strategy Context::strategy_for(const ImageView& image) const noexcept {
+  return engine::auto_strategy(image, hardware(),
+                               std::max(1U, std::thread::hardware_concurrency()));
+}
+
 Histogram Context::compute(const ImageView& image, const HistogramOptions& options,
                            const RunOptions& run) const {
   validate(image);
   validate(options);
-  const Strategy strategy = run.strategy.value_or(default_strategy());
+  const Strategy strategy = run.strategy.value_or(strategy_for(image));
   if (strategy == Strategy::CpuReference || strategy == Strategy::Cpu) {
     return impl_->count(image, options, strategy, run.chunk);  // no device: no lock
   }

@@ -1,6 +1,7 @@
 #include "vulkan/builders.hpp"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gpuhist/error.hpp"
@@ -107,33 +108,27 @@ StorageSet make_storage_set(VkDevice device, VkDescriptorSetLayout layout,
 
 OneTimeCommands::OneTimeCommands(const Device& device, bool reusable, std::uint32_t queue)
     : device_(device), queue_(queue) {
-  VkFenceCreateInfo fence_info{};
-  fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  VkFence fence = VK_NULL_HANDLE;
-  check(vkCreateFence(device.get(), &fence_info, nullptr, &fence), "creating a fence");
-  fence_ = UniqueFence(device.get(), fence);
-
-  VkCommandBufferAllocateInfo alloc{};
-  alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  alloc.commandPool = device.command_pool();
-  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc.commandBufferCount = 1;
-  check(vkAllocateCommandBuffers(device.get(), &alloc, &commands_), "allocating a command buffer");
+  std::tie(commands_, fence_) = device.take_commands();
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = reusable ? 0 : VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vkBeginCommandBuffer(commands_, &begin), "recording commands");
+  // Beginning resets a command buffer that recorded before (the pool allows it).
+  const VkResult began = vkBeginCommandBuffer(commands_, &begin);
+  if (began != VK_SUCCESS) {
+    device.give_back_commands(commands_, fence_, false);
+    check(began, "recording commands");
+  }
 }
 
 OneTimeCommands::~OneTimeCommands() {
   if (submitted_) {
     // The commands may still run: they must finish before they are freed.
-    const VkFence fence = fence_.get();
-    (void)vkWaitForFences(device_.get(), 1, &fence, VK_TRUE, kWaitTimeoutNs);
+    if (vkWaitForFences(device_.get(), 1, &fence_, VK_TRUE, kWaitTimeoutNs) != VK_SUCCESS) {
+      // Still running, or the device is lost: not reused, released with the device.
+      return;
+    }
   }
-  if (commands_ != VK_NULL_HANDLE) {
-    vkFreeCommandBuffers(device_.get(), device_.command_pool(), 1, &commands_);
-  }
+  device_.give_back_commands(commands_, fence_, ran_);
 }
 
 void OneTimeCommands::submit_and_wait(std::string_view what) {
@@ -144,20 +139,20 @@ void OneTimeCommands::submit_and_wait(std::string_view what) {
 void OneTimeCommands::submit(std::string_view what) {
   if (!ended_) check(vkEndCommandBuffer(commands_), "recording commands");
   ended_ = true;
-  const VkFence fence = fence_.get();
+  const VkFence fence = fence_;
   if (ran_) check(vkResetFences(device_.get(), 1, &fence), "resetting a fence");
   ran_ = true;
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands_;
-  check(vkQueueSubmit(device_.queue(queue_), 1, &submit, fence_.get()),
+  check(vkQueueSubmit(device_.queue(queue_), 1, &submit, fence_),
         "submitting " + std::string(what));
   submitted_ = true;
 }
 
 void OneTimeCommands::wait(std::string_view what) {
-  const VkFence fence = fence_.get();
+  const VkFence fence = fence_;
   const VkResult result = vkWaitForFences(device_.get(), 1, &fence, VK_TRUE, kWaitTimeoutNs);
   if (result == VK_TIMEOUT) {
     throw Error(ErrorKind::Device, std::string(what) + " did not finish within 10 minutes");

@@ -67,10 +67,10 @@ class OneTimeCommands {
  private:
   const Device& device_;
   std::uint32_t queue_ = 0;
-  UniqueFence fence_;
-  bool submitted_ = false;  // submitted and not yet waited for
-  bool ended_ = false;      // recording has ended
-  bool ran_ = false;        // submitted at least once (the fence must be reset)
+  VkFence fence_ = VK_NULL_HANDLE;  // with commands_, taken from the device and given back
+  bool submitted_ = false;          // submitted and not yet waited for
+  bool ended_ = false;              // recording has ended
+  bool ran_ = false;                // submitted at least once (the fence must be reset)
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
 };
 

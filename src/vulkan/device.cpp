@@ -87,7 +87,8 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
     properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
     properties.pNext = &host;
     vkGetPhysicalDeviceProperties2(physical, &properties);
-    if (host_pointer_properties_ != nullptr) import_alignment_ = host.minImportedHostPointerAlignment;
+    if (host_pointer_properties_ != nullptr)
+      import_alignment_ = host.minImportedHostPointerAlignment;
   }
 
   vkGetPhysicalDeviceMemoryProperties(physical, &memory_);
@@ -97,6 +98,56 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
   const bool integrated = info_.type == DeviceType::Cpu || info_.type == DeviceType::IntegratedGpu;
   for (std::uint32_t i = 0; i < memory_.memoryTypeCount && integrated; ++i) {
     if ((memory_.memoryTypes[i].propertyFlags & kMappable) == kMappable) unified_memory_ = true;
+  }
+}
+
+std::pair<VkCommandBuffer, VkFence> Device::take_commands() const {
+  {
+    const std::lock_guard lock(kept_mutex_);
+    if (!kept_.empty()) {
+      const VkCommandBuffer commands = kept_.back().first;
+      const VkFence fence = kept_.back().second.get();
+      // The fence's ownership passes to the caller, without destroying it.
+      (void)std::move(kept_.back().second).release();
+      kept_.pop_back();
+      return {commands, fence};
+    }
+  }
+  VkFenceCreateInfo fence_info{};
+  fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  VkFence fence = VK_NULL_HANDLE;
+  check(vkCreateFence(device_.get(), &fence_info, nullptr, &fence), "creating a fence");
+  UniqueFence owned(device_.get(), fence);
+  VkCommandBufferAllocateInfo alloc{};
+  alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  alloc.commandPool = pool_.get();
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  check(vkAllocateCommandBuffers(device_.get(), &alloc, &commands), "allocating a command buffer");
+  return {commands, std::move(owned).release()};
+}
+
+void Device::give_back_commands(VkCommandBuffer commands, VkFence fence,
+                                bool signalled) const noexcept {
+  constexpr std::size_t kKept = 16;
+  UniqueFence owned(device_.get(), fence);
+  // A command buffer given back while still recording (an error before its
+  // submission) could not begin again without a reset.
+  if (vkResetCommandBuffer(commands, 0) != VK_SUCCESS ||
+      (signalled && vkResetFences(device_.get(), 1, &fence) != VK_SUCCESS)) {
+    vkFreeCommandBuffers(device_.get(), pool_.get(), 1, &commands);
+    return;
+  }
+  const std::lock_guard lock(kept_mutex_);
+  if (kept_.size() >= kKept) {
+    vkFreeCommandBuffers(device_.get(), pool_.get(), 1, &commands);
+    return;  // the fence is destroyed with `owned`
+  }
+  try {
+    kept_.emplace_back(commands, std::move(owned));
+  } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory: released instead of kept
+    vkFreeCommandBuffers(device_.get(), pool_.get(), 1, &commands);
   }
 }
 

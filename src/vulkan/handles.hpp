@@ -30,6 +30,9 @@ class DeviceHandle {
   [[nodiscard]] Handle get() const noexcept { return handle_; }
   explicit operator bool() const noexcept { return handle_ != VK_NULL_HANDLE; }
 
+  // Gives up ownership: the handle is returned and not destroyed.
+  [[nodiscard]] Handle release() && noexcept { return std::exchange(handle_, VK_NULL_HANDLE); }
+
   void reset() noexcept {
     if (handle_ != VK_NULL_HANDLE) Destroy(device_, handle_, nullptr);
     handle_ = VK_NULL_HANDLE;

@@ -48,9 +48,9 @@ std::optional<HostImport> HostImport::create(const Device& device, const void* d
   VkMemoryRequirements requirements{};
   vkGetBufferMemoryRequirements(device.get(), buffer, &requirements);
   // Host-coherent: what the host wrote before the submission is what the device reads.
-  const auto type = find_memory_type(
-      device.memory(), requirements.memoryTypeBits & pointer.memoryTypeBits,
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  const auto type =
+      find_memory_type(device.memory(), requirements.memoryTypeBits & pointer.memoryTypeBits,
+                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   if (!type || requirements.size > bytes) return std::nullopt;
 
   VkImportMemoryHostPointerInfoEXT import{};

@@ -1,0 +1,19 @@
+// Threads kept for work split into parts, so that a call does not pay for
+// starting a thread a part (tens of microseconds each, more than copying or
+// counting a small image takes).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace gpuhist {
+
+// Runs fn(0) .. fn(parts - 1) at once, fn(0) on the calling thread and the
+// others on the process's kept threads (started on first use, up to one
+// fewer than the hardware threads); returns when all are done, rethrowing
+// the first exception any part threw. A call made while the kept threads are
+// busy with another call, or from one of them, or for more parts than there
+// are kept threads, starts threads of its own instead.
+void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn);
+
+}  // namespace gpuhist

@@ -1,0 +1,66 @@
+// run_parts: every part runs exactly once, on kept threads or threads of its
+// own, from several callers at once and from inside a part; a part's
+// exception reaches the caller after every part has finished.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "core/row_parts.hpp"
+#include "core/worker_pool.hpp"
+
+namespace gpuhist {
+namespace {
+
+TEST(RunParts, EveryPartRunsOnceAtEveryCount) {
+  for (std::uint32_t parts = 0; parts <= 3 * std::thread::hardware_concurrency() + 2; ++parts) {
+    std::vector<std::atomic<int>> runs(parts);
+    for (int round = 0; round < 3; ++round) run_parts(parts, [&](std::uint32_t p) { ++runs[p]; });
+    for (std::uint32_t p = 0; p < parts; ++p) EXPECT_EQ(runs[p].load(), 3) << parts << " parts";
+  }
+}
+
+TEST(RunParts, RowPartsCoverEveryRowOnce) {
+  std::vector<std::atomic<int>> rows(1001);
+  for_row_parts(1001, 7, [&](std::uint32_t, std::uint32_t y0, std::uint32_t y1) {
+    for (std::uint32_t y = y0; y < y1; ++y) ++rows[y];
+  });
+  for (const auto& r : rows) EXPECT_EQ(r.load(), 1);
+}
+
+TEST(RunParts, SeveralCallersAndNestedCalls) {
+  std::atomic<long> total{0};
+  std::vector<std::jthread> callers;
+  for (int c = 0; c < 4; ++c) {
+    callers.emplace_back([&] {
+      for (int i = 0; i < 200; ++i) {
+        run_parts(3, [&](std::uint32_t) { run_parts(2, [&](std::uint32_t) { ++total; }); });
+      }
+    });
+  }
+  callers.clear();  // joined
+  EXPECT_EQ(total.load(), 4L * 200 * 3 * 2);
+}
+
+TEST(RunParts, APartsExceptionReachesTheCallerAfterEveryPartFinished) {
+  for (const std::uint32_t thrower : {0U, 1U}) {
+    std::atomic<int> finished{0};
+    EXPECT_THROW(run_parts(2,
+                           [&](std::uint32_t p) {
+                             if (p == thrower) throw std::runtime_error("part failed");
+                             std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                             ++finished;
+                           }),
+                 std::runtime_error);
+    EXPECT_EQ(finished.load(), 1);
+  }
+  // The kept threads still work after a failure.
+  std::atomic<int> runs{0};
+  run_parts(2, [&](std::uint32_t) { ++runs; });
+  EXPECT_EQ(runs.load(), 2);
+}
+
+}  // namespace
+}  // namespace gpuhist
