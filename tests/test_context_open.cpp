@@ -66,16 +66,18 @@ TEST(AutoStrategy, TheCrossoverFollowsTheHostsCores) {
   EXPECT_LT(two, sixteen);
   EXPECT_EQ(engine::gpu_crossover_bytes(64), sixteen);
   // Between the two sizes measured on a 16-core host with an H200, where the
-  // CPU won at 16x16 RGBA8 and the GPU at 640x480.
-  EXPECT_GT(sixteen, std::uint64_t{16} * 16 * 4);
-  EXPECT_LT(sixteen, std::uint64_t{640} * 480 * 4);
+  // CPU won at 1280x720 RGBA8 and the GPU at 2448x1505.
+  EXPECT_GT(sixteen, std::uint64_t{1280} * 720 * 4);
+  EXPECT_LT(sixteen, std::uint64_t{2448} * 1505 * 4);
   const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
   const ImageView tiny{reinterpret_cast<const void*>(64), 16, 16, 16 * 4, rgba8};
   const ImageView vga{reinterpret_cast<const void*>(64), 640, 480, 640 * 4, rgba8};
+  const ImageView photo{reinterpret_cast<const void*>(64), 2448, 1505, 2448 * 4, rgba8};
   EXPECT_EQ(engine::auto_strategy(tiny, true, 16), Strategy::Cpu);
-  EXPECT_EQ(engine::auto_strategy(vga, true, 16), Strategy::Gpu);
+  EXPECT_EQ(engine::auto_strategy(vga, true, 16), Strategy::Cpu);
+  EXPECT_EQ(engine::auto_strategy(photo, true, 16), Strategy::Gpu);
   EXPECT_EQ(engine::auto_strategy(vga, true, 2), Strategy::Gpu);
-  EXPECT_EQ(engine::auto_strategy(vga, false, 16), Strategy::Cpu);
+  EXPECT_EQ(engine::auto_strategy(photo, false, 16), Strategy::Cpu);
 }
 
 }  // namespace

@@ -6,16 +6,16 @@
 namespace gpuhist::engine {
 namespace {
 
-constexpr double kGpuCallSeconds = 0.07e-3;
+constexpr double kGpuCallSeconds = 0.3e-3;
 constexpr double kGpuBytesPerSecond = 27e9;
 constexpr double kCpuBytesPerSecondPerCore = 0.93e9;
-constexpr double kCpuSmallImageBytesPerSecond = 2.5e9;
+constexpr double kCpuMostBytesPerSecond = 11e9;
 
 }  // namespace
 
 std::uint64_t gpu_crossover_bytes(std::uint32_t cores) noexcept {
   const double cpu =
-      std::min(kCpuBytesPerSecondPerCore * (cores == 0 ? 1 : cores), kCpuSmallImageBytesPerSecond);
+      std::min(kCpuBytesPerSecondPerCore * (cores == 0 ? 1 : cores), kCpuMostBytesPerSecond);
   // t_cpu = b / cpu, t_gpu = call + b / gpu: equal where b (1/cpu - 1/gpu) = call.
   const double saved_per_byte = 1.0 / cpu - 1.0 / kGpuBytesPerSecond;
   if (saved_per_byte <= 0) return std::numeric_limits<std::uint64_t>::max();

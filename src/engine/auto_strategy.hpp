@@ -1,11 +1,10 @@
 // Which strategy counts an image from host memory faster when the caller
-// names none. On a hardware GPU a call costs a fixed time (recording,
-// submission, the wait: about 0.07 ms on an NVIDIA H200) and then moves the
-// pixels at the rate of the upload in parts (about 27 GB/s there); the `cpu`
-// strategy counts about 0.93 GB/s a core, but below a few megabytes, where
-// the two meet, it reaches no more than about 2.5 GB/s on any number of cores
-// (docs/PERFORMANCE.md, `gpuhist bench --e2e`). The GPU wins from the size
-// where the two times meet.
+// names none. On a hardware GPU a call costs, beyond moving the pixels at the
+// rate of the upload in parts (about 27 GB/s on an NVIDIA H200), about 0.3 ms
+// at the sizes where the two strategies meet (0.07 ms for an empty image);
+// the `cpu` strategy counts about 0.93 GB/s a core, up to about 11 GB/s at
+// those sizes (docs/PERFORMANCE.md, `gpuhist bench --e2e`). The GPU wins from
+// the size where the two times meet: about 5.6 MB on 16 cores.
 #pragma once
 
 #include <cstdint>
