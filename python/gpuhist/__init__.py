@@ -1,0 +1,47 @@
+"""Exact image histograms on the GPU (Vulkan) or the CPU.
+
+    import numpy as np, gpuhist
+    h = gpuhist.histogram(np.asarray(image))      # uint8, uint16 or float32 arrays
+    h.counts                                      # (channels, bins) uint64, read only
+    h.stats()["luminance"]["median"]
+    total = sum(gpuhist.histogram_file(p) for p in paths)   # exact merge
+
+Every strategy and device gives the same counts, bit for bit, as the gpuhist
+command line and C++ library. See help(gpuhist.histogram).
+"""
+
+from ._gpuhist import (
+    Context,
+    GpuError,
+    Histogram,
+    __version__,
+    autolevel,
+    clahe,
+    compare,
+    devices,
+    draw,
+    equalize,
+    histogram,
+    histogram_file,
+    match,
+    read,
+    threshold,
+)
+
+__all__ = [
+    "Context",
+    "GpuError",
+    "Histogram",
+    "__version__",
+    "autolevel",
+    "clahe",
+    "compare",
+    "devices",
+    "draw",
+    "equalize",
+    "histogram",
+    "histogram_file",
+    "match",
+    "read",
+    "threshold",
+]

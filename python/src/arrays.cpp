@@ -1,0 +1,129 @@
+#include "arrays.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "gpuhist/error.hpp"
+
+namespace py = pybind11;
+
+namespace gpuhist::python {
+namespace {
+
+pybind11::buffer_info request(const py::handle& array) {
+  if (PyObject_CheckBuffer(array.ptr()) == 0) {
+    // Array-likes without the buffer protocol (a PyTorch tensor, __array_interface__):
+    // numpy.asarray shares their memory where it can.
+    const py::object asarray = py::module_::import("numpy").attr("asarray");
+    return py::reinterpret_borrow<py::buffer>(asarray(array)).request();
+  }
+  return py::reinterpret_borrow<py::buffer>(array).request();
+}
+
+SampleType sample_of(const py::buffer_info& info) {
+  if (info.itemsize == 1 && (info.format == "B" || info.format == "=B" || info.format == "<B")) {
+    return SampleType::U8;
+  }
+  if (info.itemsize == 2 && (info.format == "H" || info.format == "=H" || info.format == "<H")) {
+    return SampleType::U16;
+  }
+  if (info.itemsize == 4 && (info.format == "f" || info.format == "=f" || info.format == "<f")) {
+    return SampleType::F32;
+  }
+  throw py::type_error(
+      "gpuhist: images must be uint8, uint16 or float32 (native byte order), not '" + info.format +
+      "'");
+}
+
+}  // namespace
+
+ArrayPixels::ArrayPixels(const py::handle& array) : info_(request(array)) {
+  const SampleType sample = sample_of(info_);
+  if (info_.ndim != 2 && info_.ndim != 3) {
+    throw py::type_error("gpuhist: images are (H, W), (H, W, 3) or (H, W, 4) arrays, not " +
+                         std::to_string(info_.ndim) + "-dimensional");
+  }
+  const py::ssize_t channels = info_.ndim == 3 ? info_.shape[2] : 1;
+  ChannelLayout layout = ChannelLayout::Grey;
+  if (channels == 3) {
+    layout = ChannelLayout::RGB;
+  } else if (channels == 4) {
+    layout = ChannelLayout::RGBA;
+  } else if (channels != 1) {
+    throw py::type_error("gpuhist: an image has 1, 3 or 4 channels, not " +
+                         std::to_string(channels));
+  }
+  const py::ssize_t height = info_.shape[0];
+  const py::ssize_t width = info_.shape[1];
+  if (height <= 0 || width <= 0) throw py::value_error("gpuhist: the image is empty");
+  if (height > 0xFFFFFFFF || width > 0xFFFFFFFF) {
+    throw py::value_error("gpuhist: the image is too large");
+  }
+  const auto item = static_cast<py::ssize_t>(info_.itemsize);
+  const py::ssize_t pixel = item * channels;
+  const py::ssize_t row_stride = info_.strides[0];
+  const py::ssize_t column_stride = info_.strides[1];
+  const py::ssize_t channel_stride = info_.ndim == 3 ? info_.strides[2] : item;
+  const py::ssize_t row_bytes = pixel * width;
+  // In place: packed pixels, rows forward, apart by whole samples, not overlapping.
+  const bool packed_row =
+      (channel_stride == item || channels == 1) && (column_stride == pixel || width == 1);
+  needs_copy_ =
+      !packed_row || (height > 1 && (row_stride < row_bytes || row_stride % item != 0)) ||
+      reinterpret_cast<std::uintptr_t>(info_.ptr) % static_cast<std::uintptr_t>(item) != 0;
+  const PixelFormat format{layout, sample};
+  view_.width = static_cast<std::uint32_t>(width);
+  view_.height = static_cast<std::uint32_t>(height);
+  view_.format = format;
+  if (!needs_copy_) {
+    view_.data = info_.ptr;
+    view_.stride =
+        height > 1 ? static_cast<std::size_t>(row_stride) : static_cast<std::size_t>(row_bytes);
+  }
+}
+
+void ArrayPixels::pack() {
+  if (!needs_copy_ || !copy_.empty()) return;
+  const std::size_t item = static_cast<std::size_t>(info_.itemsize);
+  const std::size_t channels = info_.ndim == 3 ? static_cast<std::size_t>(info_.shape[2]) : 1;
+  const std::size_t width = view_.width;
+  const std::size_t height = view_.height;
+  const std::size_t row_bytes = width * channels * item;
+  copy_.resize(row_bytes * height);
+  const auto* base = static_cast<const std::byte*>(info_.ptr);
+  const py::ssize_t rs = info_.strides[0];
+  const py::ssize_t cs = info_.strides[1];
+  const py::ssize_t ks = info_.ndim == 3 ? info_.strides[2] : 0;
+  for (std::size_t y = 0; y < height; ++y) {
+    std::byte* out = copy_.data() + y * row_bytes;
+    for (std::size_t x = 0; x < width; ++x) {
+      for (std::size_t c = 0; c < channels; ++c) {
+        const std::byte* in = base + static_cast<py::ssize_t>(y) * rs +
+                              static_cast<py::ssize_t>(x) * cs + static_cast<py::ssize_t>(c) * ks;
+        std::memcpy(out + (x * channels + c) * item, in, item);
+      }
+    }
+  }
+  view_.data = copy_.data();
+  view_.stride = row_bytes;
+}
+
+py::array to_array(Image image) {
+  auto* owned = new Image(std::move(image));  // NOLINT(cppcoreguidelines-owning-memory)
+  const py::capsule owner(owned, [](void* p) { delete static_cast<Image*>(p); });
+  const std::size_t channels = channel_count(owned->format.layout);
+  const std::size_t item = sample_bytes(owned->format.sample);
+  const py::dtype dtype = owned->format.sample == SampleType::U8    ? py::dtype::of<std::uint8_t>()
+                          : owned->format.sample == SampleType::U16 ? py::dtype::of<std::uint16_t>()
+                                                                    : py::dtype::of<float>();
+  std::vector<py::ssize_t> shape = {owned->height, owned->width};
+  std::vector<py::ssize_t> strides = {static_cast<py::ssize_t>(owned->stride),
+                                      static_cast<py::ssize_t>(channels * item)};
+  if (channels > 1) {
+    shape.push_back(static_cast<py::ssize_t>(channels));
+    strides.push_back(static_cast<py::ssize_t>(item));
+  }
+  return py::array(dtype, shape, strides, owned->storage.data(), owner);
+}
+
+}  // namespace gpuhist::python

@@ -1,0 +1,45 @@
+// Arrays in and out: any object with the buffer protocol (numpy arrays, and
+// through numpy.asarray anything array-like, such as a PyTorch CPU tensor) as
+// an ImageView read in place, and an Image as a numpy array that keeps it alive.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <vector>
+
+#include "gpuhist/image.hpp"
+#include "gpuhist/image_view.hpp"
+
+namespace gpuhist::python {
+
+// Pixels of an array: (H, W) grey, (H, W, 1) grey, (H, W, 3) RGB or (H, W, 4)
+// RGBA, of uint8, uint16 or float32. Read in place when each row's pixels are
+// packed (rows may be any positive distance apart); otherwise (columns or
+// channels strided, rows reversed or overlapping) copied into `copy`. The
+// buffer is held for as long as this lives.
+class ArrayPixels {
+ public:
+  // Throws TypeError (pybind11::type_error) for another dtype or shape,
+  // ValueError for an empty array.
+  explicit ArrayPixels(const pybind11::handle& array);
+  ArrayPixels(const ArrayPixels&) = delete;
+  ArrayPixels& operator=(const ArrayPixels&) = delete;
+
+  [[nodiscard]] const ImageView& view() const noexcept { return view_; }
+  // Copies a strided array into packed rows (call without the GIL: it reads only the buffer).
+  void pack();
+  [[nodiscard]] bool needs_copy() const noexcept { return needs_copy_; }
+
+ private:
+  pybind11::buffer_info info_;
+  ImageView view_;
+  bool needs_copy_ = false;
+  std::vector<std::byte> copy_;
+};
+
+// `image` as a numpy array of shape (H, W) or (H, W, C) and its sample dtype,
+// sharing its memory (the array owns the Image).
+[[nodiscard]] pybind11::array to_array(Image image);
+
+}  // namespace gpuhist::python

@@ -1,0 +1,226 @@
+// gpuhist.Context and the module's functions: counting arrays and files,
+// reading files, comparing, drawing, adjusting, the devices.
+#include "functions.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "arrays.hpp"
+#include "gpuhist/adjust.hpp"
+#include "gpuhist/adjust_image.hpp"
+#include "gpuhist/compare.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/device_info.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/render.hpp"
+#include "histogram_type.hpp"
+
+namespace py = pybind11;
+
+namespace gpuhist::python {
+namespace {
+
+HistogramOptions histogram_options(std::uint32_t bins, const std::string& luma) {
+  HistogramOptions options;
+  options.bins = bins;
+  const auto weights = parse_luma(luma);
+  if (!weights) throw py::value_error("gpuhist: luma is '709' or '601', not '" + luma + "'");
+  options.luma = *weights;
+  validate(options);
+  return options;
+}
+
+RunOptions run_options(const std::optional<std::string>& strategy, const Context& context) {
+  RunOptions run;
+  if (strategy) {
+    run.strategy = parse_strategy(*strategy);
+    if (!run.strategy) throw py::value_error("gpuhist: unknown strategy '" + *strategy + "'");
+    if (runs_on_gpu(*run.strategy) && context.device() == nullptr) {
+      throw Error(ErrorKind::Device,
+                  "gpuhist: strategy " + *strategy + " needs a Vulkan device, and there is none");
+    }
+  }
+  return run;
+}
+
+// One context per device name, opened on first use and shared by the module's functions.
+std::shared_ptr<const Context> shared_context(const std::string& device) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const Context>> contexts;
+  const std::lock_guard lock(mutex);
+  auto& slot = contexts[device];
+  if (!slot) {
+    py::gil_scoped_release release;
+    slot = std::make_shared<const Context>(Context::open(device));
+  }
+  return slot;
+}
+
+Image read_file(const std::string& path, std::uint64_t max_pixels, bool all_formats) {
+  LoadOptions options;
+  options.max_pixels = max_pixels;
+  options.formats = all_formats ? FormatSet::All : FormatSet::Common;
+  py::gil_scoped_release release;
+  return load_image(std::filesystem::path(path), options);
+}
+
+}  // namespace
+
+Histogram SharedContext::histogram(const py::handle& image, std::uint32_t bins,
+                                   const std::string& luma,
+                                   const std::optional<std::string>& strategy) const {
+  const HistogramOptions options = histogram_options(bins, luma);
+  const RunOptions run = run_options(strategy, *context);
+  ArrayPixels pixels(image);
+  py::gil_scoped_release release;
+  pixels.pack();
+  return context->compute(pixels.view(), options, run);
+}
+
+Histogram SharedContext::histogram_file(const std::string& path, std::uint32_t bins,
+                                        const std::string& luma,
+                                        const std::optional<std::string>& strategy,
+                                        std::uint64_t max_pixels) const {
+  const HistogramOptions options = histogram_options(bins, luma);
+  const RunOptions run = run_options(strategy, *context);
+  const Image image = read_file(path, max_pixels, false);
+  py::gil_scoped_release release;
+  return context->compute(image.view(), options, run);
+}
+
+py::array SharedContext::draw(const Histogram& histogram,
+                              std::pair<std::uint32_t, std::uint32_t> size,
+                              const std::string& scale, const std::vector<std::string>& channels,
+                              std::uint32_t background) const {
+  DrawOptions options;
+  options.width = size.first;
+  options.height = size.second;
+  const auto mode = parse_scale_mode(scale);
+  if (!mode) throw py::value_error("gpuhist: scale is 'seed', 'max' or 'log', not '" + scale + "'");
+  options.scale = *mode;
+  options.channels = 0;
+  for (const std::string& c : channels) {
+    if (c == "red")
+      options.channels |= kDrawRed;
+    else if (c == "green")
+      options.channels |= kDrawGreen;
+    else if (c == "blue")
+      options.channels |= kDrawBlue;
+    else if (c == "luminance")
+      options.channels |= kDrawLuminance;
+    else
+      throw py::value_error("gpuhist: unknown channel '" + c + "'");
+  }
+  options.background = background;
+  validate(options);
+  Picture picture;
+  {
+    py::gil_scoped_release release;
+    picture = context->device() != nullptr ? context->draw(histogram, options)
+                                           : draw_cpu(histogram, options);
+  }
+  py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(picture.height),
+                                 static_cast<py::ssize_t>(picture.width), py::ssize_t{4}});
+  std::memcpy(out.mutable_data(), picture.rgba.data(), picture.rgba.size());
+  return out;
+}
+
+py::array SharedContext::adjust(const py::handle& image, const Adjustment& adjustment) const {
+  ArrayPixels pixels(image);
+  const PixelFormat out_format = adjusted_format(pixels.view().format, adjustment);
+  const std::size_t row = std::size_t{pixels.view().width} * pixel_bytes(out_format);
+  const py::dtype dtype = out_format.sample == SampleType::U8 ? py::dtype::of<std::uint8_t>()
+                                                              : py::dtype::of<std::uint16_t>();
+  if (pixels.view().format.sample == SampleType::F32) {
+    throw py::type_error("gpuhist: adjustments take uint8 or uint16 images");
+  }
+  const std::int32_t top = pixels.view().format.sample == SampleType::U8 ? 255 : 65535;
+  if (adjustment.kind == AdjustKind::Threshold && adjustment.method == ThresholdMethod::Fixed &&
+      (adjustment.threshold < 0 || adjustment.threshold > top)) {
+    throw py::value_error("gpuhist: a threshold of " + std::to_string(adjustment.threshold) +
+                          " is outside the image's samples, 0 to " + std::to_string(top));
+  }
+  std::vector<py::ssize_t> shape = {pixels.view().height, pixels.view().width};
+  const std::size_t channels = channel_count(out_format.layout);
+  if (channels > 1) shape.push_back(static_cast<py::ssize_t>(channels));
+  py::array out(dtype, shape);
+  auto* bytes = static_cast<std::byte*>(out.mutable_data());
+  {
+    py::gil_scoped_release release;
+    pixels.pack();
+    const bool gpu = context->hardware();
+    (void)adjust_image(*context, pixels.view(), adjustment,
+                       std::span<std::byte>(bytes, row * pixels.view().height), {}, gpu);
+  }
+  return out;
+}
+
+std::shared_ptr<SharedContext> open_context(const std::string& device) {
+  auto out = std::make_shared<SharedContext>();
+  {
+    py::gil_scoped_release release;
+    out->context = std::make_shared<const Context>(Context::open(device));
+  }
+  return out;
+}
+
+std::shared_ptr<SharedContext> default_context(const std::optional<std::string>& device) {
+  auto out = std::make_shared<SharedContext>();
+  out->context = shared_context(device.value_or("auto"));
+  return out;
+}
+
+py::array read(const std::string& path, std::uint64_t max_pixels, bool all_formats) {
+  return to_array(read_file(path, max_pixels, all_formats));
+}
+
+py::dict compare_histograms(const Histogram& histogram, const Histogram& reference) {
+  if (histogram.bins() != reference.bins()) {
+    throw py::value_error("gpuhist: compared histograms need the same bins");
+  }
+  py::dict out;
+  for (Channel c : histogram.channels()) {
+    if (!reference.has(c)) continue;
+    const Comparison m = compare(histogram.counts(c), reference.counts(c));
+    py::dict d;
+    d["correlation"] = m.correlation;
+    d["chi_square"] = m.chi_square;
+    d["intersection"] = m.intersection;
+    d["bhattacharyya"] = m.bhattacharyya;
+    d["kl_divergence"] = m.kl_divergence;
+    d["emd"] = m.emd;
+    out[py::str(std::string(to_string(c)))] = d;
+  }
+  return out;
+}
+
+py::list devices() {
+  std::vector<DeviceInfo> list;
+  {
+    py::gil_scoped_release release;
+    list = list_devices();
+  }
+  py::list out;
+  for (const DeviceInfo& d : list) {
+    py::dict row;
+    row["index"] = d.index;
+    row["name"] = d.name;
+    row["type"] = std::string(to_string(d.type));
+    row["hardware"] = d.hardware();
+    row["vulkan"] = d.api_version;
+    row["driver"] = d.driver_name + " " + d.driver_info;
+    row["device_local_memory"] = d.device_local_memory;
+    out.append(row);
+  }
+  return out;
+}
+
+}  // namespace gpuhist::python

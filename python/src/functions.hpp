@@ -1,0 +1,52 @@
+// gpuhist.Context and the module's functions.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpuhist/adjustment.hpp"
+#include "gpuhist/context.hpp"
+#include "gpuhist/histogram.hpp"
+
+namespace gpuhist::python {
+
+// A Context shared by the Python objects that use it; calls on it are
+// serialised by the Context itself, with the GIL released.
+struct SharedContext {
+  std::shared_ptr<const Context> context;
+
+  [[nodiscard]] Histogram histogram(const pybind11::handle& image, std::uint32_t bins,
+                                    const std::string& luma,
+                                    const std::optional<std::string>& strategy) const;
+  [[nodiscard]] Histogram histogram_file(const std::string& path, std::uint32_t bins,
+                                         const std::string& luma,
+                                         const std::optional<std::string>& strategy,
+                                         std::uint64_t max_pixels) const;
+  [[nodiscard]] pybind11::array draw(const Histogram& histogram,
+                                     std::pair<std::uint32_t, std::uint32_t> size,
+                                     const std::string& scale,
+                                     const std::vector<std::string>& channels,
+                                     std::uint32_t background) const;
+  // The adjusted image, a new array of the input's dtype (grey for threshold).
+  [[nodiscard]] pybind11::array adjust(const pybind11::handle& image,
+                                       const Adjustment& adjustment) const;
+};
+
+[[nodiscard]] std::shared_ptr<SharedContext> open_context(const std::string& device);
+// The module's shared context for `device` (default "auto").
+[[nodiscard]] std::shared_ptr<SharedContext> default_context(
+    const std::optional<std::string>& device);
+
+[[nodiscard]] pybind11::array read(const std::string& path, std::uint64_t max_pixels,
+                                   bool all_formats);
+[[nodiscard]] pybind11::dict compare_histograms(const Histogram& histogram,
+                                                const Histogram& reference);
+[[nodiscard]] pybind11::list devices();
+
+}  // namespace gpuhist::python

@@ -1,0 +1,192 @@
+#include "histogram_type.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/operators.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "gpuhist/error.hpp"
+#include "gpuhist/statistics.hpp"
+
+namespace py = pybind11;
+
+namespace gpuhist::python {
+namespace {
+
+// "p50", "p99.9": the shortest decimals that read back as p (as the command line names them).
+std::string percentile_key(double p) {
+  std::array<char, 48> text{};
+  for (int decimals = 0; decimals <= 20; ++decimals) {
+    std::snprintf(text.data(), text.size(), "%.*f", decimals, p);
+    if (std::stod(text.data()) == p) break;
+  }
+  return std::string("p") + text.data();
+}
+
+py::tuple channel_names(const Histogram& h) {
+  py::tuple names(h.channels().size());
+  std::size_t i = 0;
+  for (Channel c : h.channels()) names[i++] = py::str(std::string(to_string(c)));
+  return names;
+}
+
+py::array counts_array(const Histogram& h) {
+  const auto channels = static_cast<py::ssize_t>(h.channels().size());
+  py::array_t<std::uint64_t> out({channels, static_cast<py::ssize_t>(h.bins())});
+  auto* data = out.mutable_data();
+  std::size_t row = 0;
+  for (Channel c : h.channels()) {
+    const auto counts = h.counts(c);
+    std::memcpy(data + row * h.bins(), counts.data(), counts.size_bytes());
+    ++row;
+  }
+  py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return out;
+}
+
+Histogram merged(const Histogram& a, const Histogram& b) {
+  if (a.bins() != b.bins() || a.colour() != b.colour()) {
+    throw py::value_error("gpuhist: histograms merge only with the same bins and channels (" +
+                          std::to_string(a.bins()) + " bins, " +
+                          std::to_string(a.channels().size()) + " channels against " +
+                          std::to_string(b.bins()) + " bins, " +
+                          std::to_string(b.channels().size()) + " channels)");
+  }
+  Histogram out = a;
+  out += b;
+  return out;
+}
+
+}  // namespace
+
+py::dict stats_dict(const Histogram& histogram, const std::vector<double>& percentiles) {
+  py::dict out;
+  for (Channel c : histogram.channels()) {
+    const auto counts = histogram.counts(c);
+    const ChannelStats s = statistics(counts);
+    py::dict d;
+    d["count"] = s.count;
+    d["min"] = s.min;
+    d["max"] = s.max;
+    d["mean"] = s.mean;
+    d["stddev"] = s.stddev;
+    d["median"] = s.median;
+    d["p1"] = s.p1;
+    d["p99"] = s.p99;
+    d["shadows"] = s.shadows;
+    d["highlights"] = s.highlights;
+    for (double p : percentiles) {
+      if (!std::isfinite(p) || p < 0 || p > 100) {
+        throw py::value_error("gpuhist: percentiles are 0 to 100");
+      }
+      const std::string key = percentile_key(p);
+      if (!d.contains(key)) d[py::str(key)] = percentile(counts, p);
+    }
+    out[py::str(std::string(to_string(c)))] = d;
+  }
+  return out;
+}
+
+void register_histogram(py::module_& m) {
+  py::class_<Histogram>(m, "Histogram", R"doc(
+Histograms of one image, or the exact sum over several: red, green, blue and
+luminance for colour images, luminance alone for grey ones, each of `bins`
+64-bit counts.
+
+    h = gpuhist.histogram(image)
+    h.counts            # read-only numpy uint64 array, shape (channels, bins)
+    h.channels          # ("red", "green", "blue", "luminance") or ("luminance",)
+    h.stats()           # the command line's statistics for each channel
+    total = h1 + h2     # exact merge (same bins and channels)
+    total = sum(histograms)
+)doc")
+      .def(py::init([](std::uint32_t bins, bool colour) { return Histogram(bins, colour); }),
+           py::arg("bins") = 256, py::arg("colour") = true,
+           "Zero counts: R, G, B and luminance when colour, else luminance alone.")
+      .def_property_readonly("bins", &Histogram::bins, "Bins of each channel.")
+      .def_property_readonly("channels", &channel_names, "The channels' names, in row order.")
+      .def_property_readonly(
+          "counts", &counts_array,
+          "The counts, a read-only numpy uint64 array of shape (channels, bins).")
+      .def(
+          "total",
+          [](const Histogram& h) {
+            return h.total(h.colour() ? Channel::Red : Channel::Luminance);
+          },
+          "The pixels counted.")
+      .def("stats", &stats_dict, py::arg("percentiles") = std::vector<double>{},
+           "The statistics of each channel, as `gpuhist compute --format json` gives them: count, "
+           "min, max, mean, stddev, median, p1, p99, shadows, highlights, and pNN for each "
+           "percentile asked for (0 to 100).")
+      .def(
+          "to_dict",
+          [](const Histogram& h, const std::vector<double>& percentiles) {
+            py::dict out;
+            out["bins"] = h.bins();
+            py::dict histograms;
+            for (Channel c : h.channels()) {
+              const auto counts = h.counts(c);
+              histograms[py::str(std::string(to_string(c)))] =
+                  std::vector<std::uint64_t>(counts.begin(), counts.end());
+            }
+            out["histograms"] = histograms;
+            out["stats"] = stats_dict(h, percentiles);
+            return out;
+          },
+          py::arg("percentiles") = std::vector<double>{},
+          "bins, histograms and stats in the shape of `gpuhist compute --format json`.")
+      .def("__add__", &merged, py::is_operator())
+      .def(
+          "__radd__",
+          [](const Histogram& h, const py::object& other) -> Histogram {
+            // sum() starts from 0.
+            if (py::isinstance<py::int_>(other) && other.cast<long long>() == 0) return h;
+            return merged(other.cast<const Histogram&>(), h);
+          },
+          py::is_operator())
+      .def(
+          "__iadd__",
+          [](Histogram& h, const Histogram& other) -> Histogram& {
+            h = merged(h, other);
+            return h;
+          },
+          py::is_operator())
+      .def(py::self == py::self)  // NOLINT(misc-redundant-expression)
+      .def("__repr__",
+           [](const Histogram& h) {
+             return "<gpuhist.Histogram " + std::to_string(h.bins()) + " bins, " +
+                    (h.colour() ? std::string("red, green, blue, luminance")
+                                : std::string("luminance")) +
+                    ", " + std::to_string(h.total(h.colour() ? Channel::Red : Channel::Luminance)) +
+                    " pixels>";
+           })
+      .def(py::pickle(
+          [](const Histogram& h) {
+            const py::array counts = counts_array(h);
+            return py::make_tuple(h.bins(), h.colour(),
+                                  py::bytes(static_cast<const char*>(counts.data()),
+                                            static_cast<std::size_t>(counts.nbytes())));
+          },
+          [](const py::tuple& state) {
+            if (state.size() != 3) throw py::value_error("gpuhist: not a pickled Histogram");
+            Histogram h(state[0].cast<std::uint32_t>(), state[1].cast<bool>());
+            const std::string bytes = state[2].cast<std::string>();
+            const std::size_t row = std::size_t{h.bins()} * sizeof(std::uint64_t);
+            if (bytes.size() != row * h.channels().size()) {
+              throw py::value_error("gpuhist: not a pickled Histogram");
+            }
+            std::size_t i = 0;
+            for (Channel c : h.channels()) {
+              std::memcpy(h.counts(c).data(), bytes.data() + i * row, row);
+              ++i;
+            }
+            return h;
+          }));
+}
+
+}  // namespace gpuhist::python

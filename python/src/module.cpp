@@ -1,0 +1,242 @@
+// The gpuhist Python module (gpuhist._gpuhist): exact image histograms of
+// numpy arrays and image files on the GPU or the CPU.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "arrays.hpp"
+#include "errors.hpp"
+#include "functions.hpp"
+#include "gpuhist/adjust.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/version.hpp"
+#include "histogram_type.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace gpuhist::python {
+namespace {
+
+ToneChannels tone_channels(const std::string& name) {
+  if (name == "luminance") return ToneChannels::Luminance;
+  if (name == "each") return ToneChannels::Each;
+  throw py::value_error("gpuhist: channels is 'luminance' or 'each', not '" + name + "'");
+}
+
+LumaWeights luma_weights(const std::string& luma) {
+  const auto weights = parse_luma(luma);
+  if (!weights) throw py::value_error("gpuhist: luma is '709' or '601', not '" + luma + "'");
+  return *weights;
+}
+
+const char* const kHistogramDoc = R"doc(
+The histograms of an image: red, green, blue and luminance for colour images,
+luminance for grey ones, each of `bins` exact 64-bit counts.
+
+image: a numpy array (or anything numpy.asarray takes without copying, such as
+    a PyTorch CPU tensor) of uint8, uint16 or float32, shaped (H, W) grey,
+    (H, W, 3) RGB or (H, W, 4) RGBA (alpha is not counted). Read in place when
+    each row's pixels are packed; other strides are copied first.
+bins: 1 to 65536. An integer sample v falls in bin min(v * bins // M, bins - 1),
+    M = 255 for uint8 and 65535 for uint16; a float sample, clamped to [0, 1]
+    (NaN as 0), in bin min(floor(float32(v * bins)), bins - 1). Luminance is
+    (2126 R + 7152 G + 722 B) / 10000 (601: 2990, 5870, 1140), binned alike.
+luma: the luminance weights, "709" (sRGB) or "601".
+strategy: None (the faster of "cpu" and "gpu" for the image's size), or one of
+    "cpu-reference", "cpu", "gpu-single", "gpu-atomic", "gpu-chunks-sum",
+    "gpu-chunks-reduce", "gpu". Every strategy gives the same counts.
+
+Raises TypeError for another dtype or shape, ValueError for bad options,
+gpuhist.GpuError for a GPU strategy without a device or a device failure.
+)doc";
+
+}  // namespace
+}  // namespace gpuhist::python
+
+PYBIND11_MODULE(_gpuhist, m) {
+  using namespace gpuhist;
+  using namespace gpuhist::python;
+  m.doc() = "Exact image histograms on the GPU (Vulkan) or the CPU, for numpy arrays and files.";
+  m.attr("__version__") = std::string(kVersion);
+  register_errors(m);
+  register_histogram(m);
+
+  py::class_<SharedContext, std::shared_ptr<SharedContext>>(m, "Context", R"doc(
+A device opened once and reused: "auto" (a hardware GPU, else the software
+Vulkan device when something needs one, else the CPU), "cpu" (no Vulkan), a
+device index from gpuhist.devices(), or a piece of a device's name. Safe to
+share between threads; calls on one context run one at a time, without the GIL.
+)doc")
+      .def(py::init(&open_context), "device"_a = "auto")
+      .def_property_readonly(
+          "device",
+          [](const SharedContext& c) -> std::optional<std::string> {
+            const DeviceInfo* d = c.context->device();
+            return d ? std::optional<std::string>(d->name) : std::nullopt;
+          },
+          "The Vulkan device's name, or None for the CPU alone.")
+      .def("histogram", &SharedContext::histogram, "image"_a, "bins"_a = 256, py::kw_only(),
+           "luma"_a = "709", "strategy"_a = std::nullopt, kHistogramDoc)
+      .def("histogram_file", &SharedContext::histogram_file, "path"_a, "bins"_a = 256,
+           py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
+           "max_pixels"_a = kDefaultMaxPixels,
+           "The histograms of an image file (read as gpuhist.read reads it).")
+      .def("draw", &SharedContext::draw, "histogram"_a, py::kw_only(),
+           "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
+           "channels"_a = std::vector<std::string>{"red", "green", "blue"},
+           "background"_a = 0x333333,
+           "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array.");
+
+  m.def(
+      "histogram",
+      [](const py::handle& image, std::uint32_t bins, const std::string& luma,
+         const std::optional<std::string>& strategy, const std::optional<std::string>& device) {
+        return default_context(device)->histogram(image, bins, luma, strategy);
+      },
+      "image"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
+      "device"_a = std::nullopt, kHistogramDoc);
+  m.def(
+      "histogram_file",
+      [](const std::string& path, std::uint32_t bins, const std::string& luma,
+         const std::optional<std::string>& strategy, const std::optional<std::string>& device,
+         std::uint64_t max_pixels) {
+        return default_context(device)->histogram_file(path, bins, luma, strategy, max_pixels);
+      },
+      "path"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
+      "device"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
+      "The histograms of an image file: its stored values, counted as gpuhist.histogram counts "
+      "an array. Raises FileNotFoundError or OSError naming the file and the cause.");
+  m.def("read", &gpuhist::python::read, "path"_a, py::kw_only(), "max_pixels"_a = kDefaultMaxPixels,
+        "all_formats"_a = false,
+        R"doc(
+An image file's pixels as stored: a numpy array (H, W) or (H, W, 3) of uint8,
+uint16 or float32 (alpha is dropped). The common formats by default (JPEG, PNG,
+TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, DPX); all_formats=True reads
+every format OpenImageIO knows, in this process. Images of more than
+max_pixels pixels are refused before anything is allocated. Raises
+FileNotFoundError or OSError naming the file and the cause.
+)doc");
+  m.def("compare", &compare_histograms, "histogram"_a, "reference"_a,
+        "The six comparison metrics of each channel both have (correlation, chi_square, "
+        "intersection, bhattacharyya, kl_divergence, emd), as `gpuhist compute --compare` gives.");
+  m.def(
+      "draw",
+      [](const Histogram& h, std::pair<std::uint32_t, std::uint32_t> size, const std::string& scale,
+         const std::vector<std::string>& channels, std::uint32_t background,
+         const std::optional<std::string>& device) {
+        return default_context(device.value_or("cpu"))->draw(h, size, scale, channels, background);
+      },
+      "histogram"_a, py::kw_only(), "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100},
+      "scale"_a = "seed", "channels"_a = std::vector<std::string>{"red", "green", "blue"},
+      "background"_a = 0x333333, "device"_a = std::nullopt,
+      "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array of "
+      "size=(W, H); drawn on the CPU unless a device is named (the same bytes either way).");
+  m.def("devices", &devices, "The Vulkan devices: index, name, type, hardware, vulkan, driver.");
+
+  const auto adjusted = [](const py::handle& image, Adjustment a,
+                           const std::optional<std::string>& device) {
+    return default_context(device)->adjust(image, a);
+  };
+  m.def(
+      "equalize",
+      [adjusted](const py::handle& image, const std::string& channels, const std::string& luma,
+                 const std::optional<std::string>& device) {
+        Adjustment a;
+        a.kind = AdjustKind::Equalize;
+        a.channels = tone_channels(channels);
+        a.luma = luma_weights(luma);
+        return adjusted(image, a, device);
+      },
+      "image"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",
+      "device"_a = std::nullopt,
+      "The image equalised, a new array of its dtype: by the luminance histogram applied to "
+      "every channel, or each channel by its own (channels='each'). uint8 or uint16.");
+  m.def(
+      "clahe",
+      [adjusted](const py::handle& image, std::pair<std::uint32_t, std::uint32_t> tiles,
+                 double clip_limit, const std::string& channels, const std::string& luma,
+                 const std::optional<std::string>& device) {
+        Adjustment a;
+        a.kind = AdjustKind::Clahe;
+        a.tiles_x = tiles.first;
+        a.tiles_y = tiles.second;
+        a.clip_limit = clip_limit;
+        a.channels = tone_channels(channels);
+        a.luma = luma_weights(luma);
+        return adjusted(image, a, device);
+      },
+      "image"_a, py::kw_only(), "tiles"_a = std::pair<std::uint32_t, std::uint32_t>{8, 8},
+      "clip_limit"_a = 2.0, "channels"_a = "luminance", "luma"_a = "709", "device"_a = std::nullopt,
+      "Contrast-limited adaptive histogram equalisation over tiles=(X, Y) tiles.");
+  m.def(
+      "autolevel",
+      [adjusted](const py::handle& image, double low, double high, const std::string& channels,
+                 const std::string& luma, const std::optional<std::string>& device) {
+        Adjustment a;
+        a.kind = AdjustKind::Autolevel;
+        a.low = low;
+        a.high = high;
+        a.channels = tone_channels(channels);
+        a.luma = luma_weights(luma);
+        return adjusted(image, a, device);
+      },
+      "image"_a, py::kw_only(), "low"_a = 0.5, "high"_a = 0.5, "channels"_a = "luminance",
+      "luma"_a = "709", "device"_a = std::nullopt,
+      "The contrast stretched, clipping low and high percent of the pixels to black and white.");
+  m.def(
+      "threshold",
+      [adjusted](const py::handle& image, const py::object& method, const std::string& luma,
+                 const std::optional<std::string>& device) {
+        Adjustment a;
+        a.kind = AdjustKind::Threshold;
+        a.luma = luma_weights(luma);
+        if (py::isinstance<py::int_>(method)) {
+          a.method = ThresholdMethod::Fixed;
+          a.threshold = method.cast<std::int32_t>();
+        } else {
+          const std::string name = method.cast<std::string>();
+          if (name == "otsu")
+            a.method = ThresholdMethod::Otsu;
+          else if (name == "triangle")
+            a.method = ThresholdMethod::Triangle;
+          else
+            throw py::value_error("gpuhist: method is 'otsu', 'triangle' or a level, not '" + name +
+                                  "'");
+        }
+        return adjusted(image, a, device);
+      },
+      "image"_a, py::kw_only(), "method"_a = "otsu", "luma"_a = "709", "device"_a = std::nullopt,
+      "The luminance binarised (a grey array of the input's dtype) at Otsu's threshold, the "
+      "triangle threshold, or a given level.");
+  m.def(
+      "match",
+      [adjusted](const py::handle& image, const py::handle& reference, const std::string& channels,
+                 const std::string& luma, const std::optional<std::string>& device) {
+        const std::shared_ptr<SharedContext> context = default_context(device);
+        ArrayPixels ref(reference);
+        ArrayPixels img(image);
+        if (ref.view().format.sample != img.view().format.sample) {
+          throw py::value_error("gpuhist: the reference must have the image's dtype");
+        }
+        Histogram counted;
+        {
+          py::gil_scoped_release release;
+          ref.pack();
+          counted = context->context->compute(ref.view(), tone_options(ref.view().format));
+        }
+        Adjustment a;
+        a.kind = AdjustKind::Match;
+        a.channels = tone_channels(channels);
+        a.luma = luma_weights(luma);
+        a.reference = &counted;
+        return adjusted(image, a, device);
+      },
+      "image"_a, "reference"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",
+      "device"_a = std::nullopt,
+      "The image with its histogram matched to the reference image's (same dtype).");
+}

@@ -1,0 +1,216 @@
+"""gpuhist.histogram against the documented bin formula (numpy) on arrays of
+every dtype, layout and stride, and against the command line on real files."""
+import json
+import pickle
+import subprocess
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import gpuhist
+from oracle import histograms
+
+RNG = np.random.default_rng(20261202)
+
+
+def random_image(shape, dtype):
+    if dtype == np.float32:
+        a = RNG.random(shape, dtype=np.float32) * 1.2 - 0.1
+        a.flat[::97] = np.nan
+        a.flat[::89] = np.inf
+        return a
+    top = 255 if dtype == np.uint8 else 65535
+    a = RNG.integers(0, top + 1, shape, dtype=dtype)
+    a.flat[::53] = top
+    return a
+
+
+SHAPES = [(37, 53), (37, 53, 1), (41, 29, 3), (23, 31, 4), (1, 1, 3), (1, 200), (300, 1, 4)]
+DTYPES = [np.uint8, np.uint16, np.float32]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("bins", [1, 7, 256, 1000])
+def test_counts_equal_the_bin_formula(shape, dtype, bins):
+    image = random_image(shape, dtype)
+    for strategy in (None, "cpu", "cpu-reference"):
+        h = gpuhist.histogram(image, bins, strategy=strategy)
+        np.testing.assert_array_equal(h.counts, histograms(image, bins))
+    assert h.bins == bins
+    assert h.channels == (("luminance",) if len(shape) == 2 or shape[2] == 1
+                          else ("red", "green", "blue", "luminance"))
+
+
+def test_sixteen_bit_at_65536_bins_and_601_weights():
+    image = random_image((64, 48, 3), np.uint16)
+    h = gpuhist.histogram(image, 65536, luma="601")
+    np.testing.assert_array_equal(h.counts, histograms(image, 65536, "601"))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_gpu_strategy_gives_the_same_counts(dtype):
+    image = random_image((45, 67, 4), dtype)
+    expected = histograms(image, 256)
+    for strategy in ("gpu", "gpu-atomic", "gpu-chunks-reduce"):
+        np.testing.assert_array_equal(
+            gpuhist.histogram(image, 256, strategy=strategy).counts, expected)
+
+
+@pytest.mark.parametrize("view", [
+    lambda a: a[3:40, 5:60],          # rows apart by more than a row: read in place
+    lambda a: a[::2],                 # every other row
+    lambda a: a[::-1],                # rows reversed (negative stride)
+    lambda a: a[:, ::-1],             # columns reversed
+    lambda a: a[:, ::3],              # columns strided
+    lambda a: a[..., ::-1],           # BGR as RGB: channels reversed
+    lambda a: a.transpose(1, 0, 2),   # Fortran order
+    lambda a: np.broadcast_to(a[:1], a.shape),  # every row the same memory
+    lambda a: a[:, :, :3],            # RGB out of RGBA
+])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_strided_views_are_read_correctly(view, dtype):
+    base = random_image((50, 70, 4), dtype)
+    image = view(base)
+    expected = histograms(np.ascontiguousarray(image))
+    np.testing.assert_array_equal(gpuhist.histogram(image).counts, expected)
+    np.testing.assert_array_equal(gpuhist.histogram(image, strategy="gpu").counts, expected)
+
+
+def test_non_numpy_buffers_and_array_likes():
+    image = random_image((20, 30, 3), np.uint8)
+    expected = histograms(image)
+    np.testing.assert_array_equal(gpuhist.histogram(memoryview(image)).counts, expected)
+
+    class ArrayInterface:
+        def __init__(self, a):
+            self.__array_interface__ = a.__array_interface__
+            self.keep = a
+
+    np.testing.assert_array_equal(gpuhist.histogram(ArrayInterface(image)).counts, expected)
+
+
+def test_the_same_counts_as_the_command_line(cli, data, tmp_path):
+    for name in ("coffee.png", "rocket.jpg"):
+        path = data / name
+        out = subprocess.run([cli, "compute", str(path), "--format", "json", "--bins", "64",
+                              "--device", "cpu", "--percentiles", "50,99.5"],
+                             check=True, capture_output=True, text=True).stdout
+        entry = json.loads(out)
+        entry = entry[0] if isinstance(entry, list) else entry
+        h = gpuhist.histogram_file(str(path), 64)
+        d = h.to_dict(percentiles=[50, 99.5])
+        assert d["histograms"] == entry["histograms"]
+        assert d["stats"] == entry["stats"]
+        assert d["bins"] == entry["bins"] == 64
+        # The array read, counted, equals the file counted.
+        assert gpuhist.histogram(gpuhist.read(str(path)), 64) == h
+
+
+def test_merging_is_exact_and_checked():
+    images = [random_image((30, 40, 3), np.uint8) for _ in range(5)]
+    parts = [gpuhist.histogram(i) for i in images]
+    total = sum(parts)
+    np.testing.assert_array_equal(total.counts, sum(histograms(i) for i in images))
+    assert total == parts[0] + parts[1] + parts[2] + parts[3] + parts[4]
+    merged = gpuhist.Histogram(256, True)
+    for p in parts:
+        merged += p
+    assert merged == total
+    assert total.total() == 5 * 30 * 40
+    with pytest.raises(ValueError):
+        parts[0] + gpuhist.histogram(images[0], 128)
+    with pytest.raises(ValueError):
+        parts[0] + gpuhist.histogram(images[0][..., 0])
+    with pytest.raises(TypeError):
+        parts[0] + 1
+
+
+def test_counts_are_read_only_and_pickle_round_trips():
+    h = gpuhist.histogram(random_image((10, 10, 4), np.uint16), 4096)
+    with pytest.raises(ValueError):
+        h.counts[0, 0] = 1
+    assert h.counts.dtype == np.uint64
+    again = pickle.loads(pickle.dumps(h))
+    assert again == h and again.bins == 4096 and again.channels == h.channels
+    with pytest.raises(ValueError):
+        gpuhist.Histogram.__new__(gpuhist.Histogram).__setstate__((256, True, b"short"))
+
+
+def test_bad_arrays_and_options_raise():
+    good = random_image((8, 8, 3), np.uint8)
+    for bad in (np.zeros((4, 4), np.int32), np.zeros((4, 4), np.float64),
+                np.zeros((4, 4), bool), np.zeros((4, 4), ">u2"), np.zeros((2, 2, 2, 3), np.uint8),
+                np.zeros((4, 4, 2), np.uint8), np.zeros((4, 4, 5), np.uint8), np.zeros(16, np.uint8),
+                "not an image"):
+        with pytest.raises(TypeError):
+            gpuhist.histogram(bad)
+    for kwargs in ({"bins": 0}, {"bins": 65537}, {"luma": "2020"}, {"strategy": "fast"}):
+        with pytest.raises(ValueError):
+            gpuhist.histogram(good, **kwargs)
+    with pytest.raises(ValueError):
+        gpuhist.histogram(np.zeros((0, 4, 3), np.uint8))
+    with pytest.raises(gpuhist.GpuError):
+        gpuhist.histogram(good, strategy="gpu", device="cpu")
+    with pytest.raises(ValueError):
+        gpuhist.Context("no such device anywhere")
+
+
+def test_files_that_cannot_be_read(tmp_path, data):
+    with pytest.raises(FileNotFoundError, match="missing.png"):
+        gpuhist.histogram_file(str(tmp_path / "missing.png"))
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 40)
+    with pytest.raises(OSError, match="broken.png"):
+        gpuhist.read(str(broken))
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(OSError):
+        gpuhist.histogram_file(str(empty))
+    # Too large for the limit: refused before anything is allocated.
+    with pytest.raises(OSError, match="coffee.png"):
+        gpuhist.read(str(data / "coffee.png"), max_pixels=1000)
+
+
+def test_threads_count_at_once_on_one_context():
+    context = gpuhist.Context("auto")
+    images = [random_image((64, 80, 4), np.uint8) for _ in range(16)]
+    expected = [histograms(i) for i in images]
+
+    def count(k):
+        strategy = "gpu" if k % 2 else "cpu"
+        return context.histogram(images[k], strategy=strategy).counts
+
+    with ThreadPoolExecutor(4) as pool:
+        for got, want in zip(pool.map(count, range(16)), expected):
+            np.testing.assert_array_equal(got, want)
+
+
+def test_the_gil_is_released_while_counting():
+    # Another Python thread runs while a large image is counted.
+    image = random_image((3000, 3000, 3), np.uint8)
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(1)
+            done.wait(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    for _ in range(3):
+        gpuhist.histogram(image, strategy="cpu-reference")
+    done.set()
+    t.join()
+    assert len(ticks) > 5
+
+
+def test_devices_and_context():
+    devices = gpuhist.devices()
+    assert all({"index", "name", "type", "hardware"} <= set(d) for d in devices)
+    assert gpuhist.Context("cpu").device is None
+    if devices:
+        assert gpuhist.Context("0").device == devices[0]["name"]
