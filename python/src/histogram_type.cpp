@@ -93,6 +93,14 @@ py::dict stats_dict(const Histogram& histogram, const std::vector<double>& perce
 }
 
 void register_histogram(py::module_& m) {
+  m.def(
+      "_merge_any",
+      [](Histogram a, const Histogram& b) {
+        a += b;  // grey into colour adds luminance, as `gpuhist compute --merge` does
+        return a;
+      },
+      "The sum of two histograms of the same bins, grey and colour mixed as the command line's "
+      "--merge mixes them (a grey image adds to luminance).");
   py::class_<Histogram>(m, "Histogram", R"doc(
 Histograms of one image, or the exact sum over several: red, green, blue and
 luminance for colour images, luminance alone for grey ones, each of `bins`

@@ -1,0 +1,243 @@
+"""Histograms of a whole data set on a Dask cluster, exactly.
+
+    result = gpuhist.dataset.histograms("photos/")          # a LocalCluster, one worker a core
+    result = gpuhist.dataset.histograms(paths, client=client, bins=256, batch=64)
+    result.total            # gpuhist.Histogram over every readable file (exact uint64)
+    result.files            # one row per file: path, bytes, width, height, channels, dtype, stats
+    result.failed           # (path, error) for every file that could not be read
+
+Each task counts `batch` files with the module and returns their merged
+histogram and rows; a tree of tasks merges those. Nothing accumulates in a
+worker, so when a worker dies its tasks run again elsewhere and the total is
+still exact. The command line:
+
+    python3 -m gpuhist.dataset FOLDER [--scheduler tcp://HOST:PORT] [--format json|csv] [-o OUT]
+
+gives the same total as `gpuhist compute FOLDER --merge`.
+"""
+import argparse
+import csv
+import glob as globbing
+import io
+import json
+import os
+import pathlib
+import sys
+from dataclasses import dataclass, field
+
+from . import _gpuhist
+
+# What `gpuhist compute FOLDER` takes from a folder: the common formats' extensions.
+EXTENSIONS = {".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".webp", ".exr", ".gif", ".bmp",
+              ".pbm", ".pgm", ".ppm", ".pnm", ".pfm", ".hdr", ".rgbe", ".tga", ".tpic", ".dpx"}
+
+
+@dataclass
+class DatasetResult:
+    """The merged histogram, a row for each file counted, and the files that failed."""
+    total: "_gpuhist.Histogram | None"
+    rows: list = field(default_factory=list)
+    failed: list = field(default_factory=list)
+
+    @property
+    def files(self):
+        """One row per file (a pandas DataFrame where pandas is installed, else a list of dicts)."""
+        try:
+            import pandas
+        except ImportError:
+            return self.rows
+        return pandas.DataFrame(self.rows)
+
+
+def expand(paths):
+    """The files of `paths`: a list of files, a folder (searched recursively for the
+    common formats' extensions) or a glob pattern, sorted as the command line sorts them."""
+    if isinstance(paths, (str, os.PathLike)):
+        text = os.fspath(paths)
+        if os.path.isdir(text):
+            found = [p for p in pathlib.Path(text).rglob("*")
+                     if p.suffix.lower() in EXTENSIONS and p.is_file()]
+            return sorted(str(p) for p in found)
+        if any(c in text for c in "*?["):
+            return sorted(globbing.glob(text, recursive=True))
+        return [text]
+    return [os.fspath(p) for p in paths]
+
+
+def device_for_worker(name, gpus):
+    """The device a worker opens on a machine of `gpus` hardware GPUs: one a worker,
+    by the worker's number (LocalCluster names them 0, 1, …); "auto" without GPUs."""
+    if gpus <= 0:
+        return "auto"
+    try:
+        return str(int(name) % gpus)
+    except (TypeError, ValueError):
+        return str(abs(hash(name)) % gpus)
+
+
+def _worker_device(default):
+    if default is not None:
+        return default
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return "auto"
+    return getattr(worker, "gpuhist_device", "auto")
+
+
+def count_batch(paths, bins, luma, device, max_pixels):
+    """One task: the merged histogram of `paths`, their rows and their failures."""
+    context_device = _worker_device(device)
+    total, rows, failed = None, [], []
+    for path in paths:
+        try:
+            image = _gpuhist.read(path, max_pixels=max_pixels)
+            h = _gpuhist.histogram(image, bins, luma=luma, device=context_device)
+        except (OSError, ValueError, TypeError, RuntimeError) as e:
+            failed.append((path, str(e)))
+            continue
+        rows.append({"path": path, "bytes": os.path.getsize(path), "width": image.shape[1],
+                     "height": image.shape[0],
+                     "channels": 1 if image.ndim == 2 else image.shape[2],
+                     "dtype": str(image.dtype), "stats": h.stats()})
+        total = h if total is None else _gpuhist._merge_any(total, h)
+    return DatasetResult(total, rows, failed)
+
+
+def merge_results(a, b):
+    """Two tasks' results as one: histograms added exactly, rows and failures in order."""
+    if a.total is None:
+        total = b.total
+    elif b.total is None:
+        total = a.total
+    else:
+        total = _gpuhist._merge_any(a.total, b.total)
+    return DatasetResult(total, a.rows + b.rows, a.failed + b.failed)
+
+
+class _AssignDevices:
+    """A worker plugin: each worker opens its own GPU where the machine has several."""
+    name = "gpuhist-devices"
+
+    def __init__(self, gpus):
+        self.gpus = gpus
+
+    def setup(self, worker):
+        worker.gpuhist_device = device_for_worker(worker.name, self.gpus)
+
+
+def _hardware_gpus():
+    try:
+        return sum(1 for d in _gpuhist.devices() if d["hardware"])
+    except Exception:  # noqa: BLE001 — no Vulkan at all: no GPU
+        return 0
+
+
+def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="709",
+               device=None, max_pixels=1 << 28, progress=False):
+    """The exact histograms of a data set, counted on a Dask cluster.
+
+    paths: a list of files, a folder or a glob. client: a distributed.Client;
+    scheduler: the address of one to connect to; neither: a LocalCluster with
+    one worker process per core (one per GPU on a machine with several), started
+    and stopped here. batch: files per task. device: the device every worker
+    opens (default: its own GPU, else "auto"). Files that cannot be read are in
+    .failed, never fatal and never dropped.
+    """
+    if batch < 1:
+        raise ValueError("gpuhist: batch is at least 1")
+    from distributed import Client, LocalCluster
+    files = expand(paths)
+    own_cluster = None
+    own_client = None
+    if client is None:
+        if scheduler is not None:
+            own_client = client = Client(scheduler)
+        else:
+            gpus = _hardware_gpus()
+            workers = gpus if gpus > 1 else (os.cpu_count() or 1)
+            own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+            own_client = client = Client(own_cluster)
+            if gpus > 1 and device is None:
+                client.register_worker_plugin(_AssignDevices(gpus))
+    try:
+        if not files:
+            return DatasetResult(None)
+        batches = [files[i:i + batch] for i in range(0, len(files), batch)]
+        futures = [client.submit(count_batch, b, bins, luma, device, max_pixels, pure=False)
+                   for b in batches]
+        if progress:
+            from distributed import progress as show_progress
+            show_progress(futures)
+        # A tree of merges: pairs, then pairs of pairs.
+        while len(futures) > 1:
+            pairs = [client.submit(merge_results, futures[i], futures[i + 1], pure=False)
+                     for i in range(0, len(futures) - 1, 2)]
+            if len(futures) % 2:
+                pairs.append(futures[-1])
+            futures = pairs
+        return futures[0].result()
+    finally:
+        if own_client is not None:
+            own_client.close()
+        if own_cluster is not None:
+            own_cluster.close()
+
+
+def _total_entry(result):
+    h = result.total
+    entry = {"file": "(total)", "files": len(result.rows)}
+    if h is not None:
+        entry.update(h.to_dict())
+    entry["failed"] = [{"file": p, "error": e} for p, e in result.failed]
+    return entry
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m gpuhist.dataset",
+        description="The merged histograms of a data set, counted on a Dask cluster.")
+    parser.add_argument("paths", nargs="+", help="files, folders or glob patterns")
+    parser.add_argument("--scheduler", help="a Dask scheduler's address (default: a LocalCluster)")
+    parser.add_argument("--format", choices=("json", "csv"), default="json")
+    parser.add_argument("-o", "--output", help="write here (default: standard output)")
+    parser.add_argument("--bins", type=int, default=256)
+    parser.add_argument("--batch", type=int, default=64, help="files per task")
+    parser.add_argument("--luma", default="709")
+    args = parser.parse_args(argv)
+    files = [f for p in args.paths for f in expand(p)]
+    try:
+        result = histograms(files, scheduler=args.scheduler, bins=args.bins, batch=args.batch,
+                            luma=args.luma, progress=sys.stderr.isatty())
+    except (ValueError, OSError) as e:
+        print(f"gpuhist: error: {e}", file=sys.stderr)
+        return 2 if isinstance(e, ValueError) else 1
+    text = io.StringIO()
+    if args.format == "json":
+        json.dump(_total_entry(result), text)
+        text.write("\n")
+    else:
+        writer = csv.writer(text, lineterminator="\n")
+        if result.total is not None:
+            writer.writerow(["file", "bin", *result.total.channels])
+            for b in range(result.total.bins):
+                writer.writerow(["(total)", b, *(int(c) for c in result.total.counts[:, b])])
+    for path, error in result.failed:
+        print(f"gpuhist: error: {path}: {error}", file=sys.stderr)
+    if args.output:
+        tmp = f"{args.output}.partial-{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text.getvalue())
+        os.replace(tmp, args.output)
+    else:
+        sys.stdout.write(text.getvalue())
+    if result.total is None:
+        print("gpuhist: error: no readable image", file=sys.stderr)
+        return 1
+    return 1 if result.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""gpuhist.dataset on Dask: a LocalCluster of two worker processes, a
+scheduler and two workers started as separate processes on localhost, a worker
+killed mid-run; the total equals `gpuhist compute --merge` and numpy."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import gpuhist
+import gpuhist.dataset as ds
+from oracle import histograms
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory, data):
+    """40 small images (PNG via ffmpeg, and the bundled JPEG and PNG), a corrupt
+    file and an empty one, in nested folders."""
+    root = tmp_path_factory.mktemp("set")
+    rng = np.random.default_rng(11)
+    expected = np.zeros((4, 256), np.uint64)
+    for k in range(38):
+        folder = root / f"part{k % 3}"
+        folder.mkdir(exist_ok=True)
+        pixels = rng.integers(0, 256, (17 + k, 23, 3), dtype=np.uint8)
+        raw = folder / f"{k}.raw"
+        raw.write_bytes(pixels.tobytes())
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
+                        "-s", f"23x{17 + k}", "-i", str(raw), "-frames:v", "1",
+                        str(folder / f"img{k:02d}.png")], check=True)
+        raw.unlink()
+        expected += histograms(pixels)
+    for name in ("coffee.png", "rocket.jpg"):
+        shutil.copy(data / name, root / name)
+        expected += histograms(gpuhist.read(str(data / name)))
+    (root / "part0" / "corrupt.jpg").write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
+    (root / "part1" / "empty.png").write_bytes(b"")
+    return root, expected
+
+
+def check(result, expected, root):
+    np.testing.assert_array_equal(result.total.counts, expected)
+    assert len(result.rows) == 40
+    assert sorted(os.path.basename(p) for p, _ in result.failed) == ["corrupt.jpg", "empty.png"]
+    assert all(str(root) in p for p, _ in result.failed)
+    paths = [r["path"] for r in result.rows]
+    assert len(set(paths)) == len(paths)  # none counted twice
+
+
+def test_a_local_cluster_of_two_workers(dataset, cli):
+    root, expected = dataset
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        result = ds.histograms(str(root), client=client, batch=7)
+        check(result, expected, root)
+        # The same as the command line's merged total.
+        out = subprocess.run([cli, "compute", str(root), "--merge", "--format", "json",
+                              "--device", "cpu"], capture_output=True, text=True)
+        assert out.returncode == 1  # the corrupt and the empty file
+        total = json.loads(out.stdout)[-1]
+        assert total["file"] == "(total)" and total["files"] == 40
+        assert result.total.to_dict()["histograms"] == total["histograms"]
+        # A glob and a list give the same.
+        globbed = ds.histograms(str(root / "**" / "*.png"), client=client, batch=5)
+        assert globbed.total == ds.histograms(
+            sorted(str(p) for p in root.rglob("*.png")), client=client).total
+        rows = result.rows[0]
+        assert {"path", "bytes", "width", "height", "channels", "dtype", "stats"} <= set(rows)
+        # Nothing to count.
+        assert ds.histograms([], client=client).total is None
+        with pytest.raises(ValueError):
+            ds.histograms(str(root), client=client, batch=0)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_workers(address, n, timeout=60):
+    with distributed.Client(address, timeout=timeout) as client:
+        client.wait_for_workers(n, timeout=timeout)
+
+
+def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_path):
+    root, expected = dataset
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = dict(os.environ)
+    bindir = os.path.dirname(shutil.which("dask-scheduler") or "/usr/bin/dask-scheduler")
+    procs = [subprocess.Popen([os.path.join(bindir, "dask-scheduler"), "--host", "127.0.0.1",
+                               "--port", str(port), "--dashboard-address", ":0"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        for _ in range(2):
+            procs.append(subprocess.Popen(
+                [os.path.join(bindir, "dask-worker"), address, "--nworkers", "1", "--nthreads", "1",
+                 "--no-nanny", "--dashboard-address", ":0"], env=env,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        wait_for_workers(address, 2)
+        # The command: the same total, as JSON.
+        out = tmp_path / "total.json"
+        run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--scheduler",
+                              address, "--batch", "4", "-o", str(out)], capture_output=True,
+                             text=True, env=env, timeout=300)
+        assert run.returncode == 1, run.stderr  # two files failed
+        assert "corrupt.jpg" in run.stderr and "empty.png" in run.stderr
+        total = json.loads(out.read_text())
+        assert total["files"] == 40 and len(total["failed"]) == 2
+        assert np.array_equal(
+            np.array([total["histograms"][c] for c in ("red", "green", "blue", "luminance")],
+                     np.uint64), expected)
+        # A worker killed while its tasks run: they run again on the other, exactly once each.
+        with distributed.Client(address) as client:
+            once = [str(p) for p in sorted(root.rglob("*.png"))]
+            repeats = 12
+            future_result = {}
+
+            def run_set():
+                future_result["r"] = ds.histograms(once * repeats, client=client, batch=1)
+
+            t = threading.Thread(target=run_set)
+            t.start()
+            time.sleep(0.7)
+            assert t.is_alive(), "the run finished before a worker could be killed"
+            procs[1].send_signal(signal.SIGKILL)
+            t.join(timeout=240)
+            assert not t.is_alive()
+            result = future_result["r"]
+            single = ds.histograms(once, client=client)
+            assert result.total == sum([single.total] * repeats)
+            assert len(result.rows) == repeats * len(single.rows)
+            assert len(result.failed) == repeats * len(single.failed)
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def test_devices_are_shared_out_one_a_worker():
+    assert ds.device_for_worker(0, 0) == "auto"
+    assert [ds.device_for_worker(n, 2) for n in range(4)] == ["0", "1", "0", "1"]
+    assert ds.device_for_worker("worker-x", 3) in {"0", "1", "2"}
