@@ -131,7 +131,10 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
   }
   const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
   const HistogramOptions options{256};
-  for (const auto& [width, height] : config.host_sizes) {
+  for (const auto& size : config.host_sizes) {
+    // Named copies: clang 14 cannot capture structured bindings in the lambdas below.
+    const std::uint32_t width = size.first;
+    const std::uint32_t height = size.second;
     const std::size_t bytes = std::size_t{width} * height * 4;
     // More runs of the small sizes: their times are a fraction of a millisecond.
     const std::uint32_t runs =
