@@ -54,6 +54,23 @@ TEST(ImportRegions, OneRegionForPackedRowsOrAPieceOfARowAndOneARowOtherwise) {
   EXPECT_EQ(r[0].size, 16U);
 }
 
+TEST(PartRegions, RowsFromTheBatchsFirstRowOrThePieceFromTheStart) {
+  const auto whole =
+      count::part_regions(count::Batch{10, 0, 70, 10}, Rows{{10, 13}, {13, 17}}, 40, 280);
+  ASSERT_EQ(whole.size(), 2U);
+  EXPECT_EQ(whole[0].srcOffset, 0U);
+  EXPECT_EQ(whole[0].size, 120U);
+  EXPECT_EQ(whole[1].srcOffset, 120U);
+  EXPECT_EQ(whole[1].dstOffset, 120U);
+  EXPECT_EQ(whole[1].size, 160U);
+  // A piece of row 7: the whole batch, from the start, whatever its row.
+  const auto piece = count::part_regions(count::Batch{7, 250, 250, 250}, Rows{{0, 0}}, 2400, 1000);
+  ASSERT_EQ(piece.size(), 1U);
+  EXPECT_EQ(piece[0].srcOffset, 0U);
+  EXPECT_EQ(piece[0].dstOffset, 0U);
+  EXPECT_EQ(piece[0].size, 1000U);
+}
+
 // The pixels of `image` copied `offset` bytes into a buffer of their own.
 struct Placed {
   std::vector<std::byte> bytes;
@@ -83,6 +100,8 @@ const Case kCases[] = {
     {{ChannelLayout::RGB, SampleType::U8}, 101, 23, 256, 5},
     {{ChannelLayout::Grey, SampleType::U8}, 255, 9, 256, 0},
     {{ChannelLayout::RGB, SampleType::U16}, 45, 31, 1000, 6},
+    // Rows of 2400 bytes: with batches of 1000 bytes, pieces of every row.
+    {{ChannelLayout::RGBA, SampleType::U8}, 600, 5, 256, 16},
 };
 
 TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
@@ -95,7 +114,7 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
     const HistogramOptions options{c.bins};
     const Histogram expected = cpu::count_reference(image.view, options);
     const std::size_t sample = sample_bytes(c.format.sample);
-    // Batches of whole rows, and pieces of rows (a batch smaller than a row).
+    // Batches of whole rows, and (for rows longer than 1000 bytes) pieces of rows.
     for (const std::uint64_t batch_bytes : {std::uint64_t{1} << 20, std::uint64_t{1000}}) {
       count::GpuCounter counter(*device, count::GpuLimits{batch_bytes, 256ULL << 20});
       for (std::size_t offset = 0; offset < 24; offset += sample) {

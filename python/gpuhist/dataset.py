@@ -13,7 +13,9 @@ still exact. The command line:
 
     python3 -m gpuhist.dataset FOLDER [--scheduler tcp://HOST:PORT] [--format json|csv] [-o OUT]
 
-gives the same total as `gpuhist compute FOLDER --merge`.
+gives the same total as `gpuhist compute FOLDER --merge`. Its exit status: 0, 1 when a file
+could not be read (each named on stderr) or none could, 2 for a bad option, 3 when the device
+failed, 4 when the output could not be written.
 """
 import argparse
 import csv
@@ -91,13 +93,18 @@ def count_batch(paths, bins, luma, device, max_pixels):
     context_device = _worker_device(device)
     total, rows, failed = None, [], []
     for path in paths:
+        # A device that fails is not the file's fault: GpuError fails the task, which
+        # Dask may run again elsewhere.
         try:
             image = _gpuhist.read(path, max_pixels=max_pixels)
+            size = os.path.getsize(path)
             h = _gpuhist.histogram(image, bins, luma=luma, device=context_device)
-        except (OSError, ValueError, TypeError, RuntimeError) as e:
+        except _gpuhist.GpuError:
+            raise
+        except (OSError, ValueError, TypeError) as e:
             failed.append((path, str(e)))
             continue
-        rows.append({"path": path, "bytes": os.path.getsize(path), "width": image.shape[1],
+        rows.append({"path": path, "bytes": size, "width": image.shape[1],
                      "height": image.shape[0],
                      "channels": 1 if image.ndim == 2 else image.shape[2],
                      "dtype": str(image.dtype), "stats": h.stats()})
@@ -147,6 +154,10 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
     """
     if batch < 1:
         raise ValueError("gpuhist: batch is at least 1")
+    # Options are checked here, not file by file in the tasks.
+    _gpuhist.Histogram(bins)
+    if luma not in ("709", "601", "rec709", "rec601"):
+        raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
     from distributed import Client, LocalCluster
     files = expand(paths)
     own_cluster = None
@@ -166,18 +177,23 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         if not files:
             return DatasetResult(None)
         batches = [files[i:i + batch] for i in range(0, len(files), batch)]
-        futures = [client.submit(count_batch, b, bins, luma, device, max_pixels, pure=False)
-                   for b in batches]
-        if progress:
-            from distributed import progress as show_progress
-            show_progress(futures)
-        # A tree of merges: pairs, then pairs of pairs.
+        counts = [client.submit(count_batch, b, bins, luma, device, max_pixels, pure=False)
+                  for b in batches]
+        # A tree of merges, submitted at once: pairs, then pairs of pairs.
+        futures = counts
         while len(futures) > 1:
             pairs = [client.submit(merge_results, futures[i], futures[i + 1], pure=False)
                      for i in range(0, len(futures) - 1, 2)]
             if len(futures) % 2:
                 pairs.append(futures[-1])
             futures = pairs
+        if progress:
+            # Dask's bar writes to stdout, which may hold the output: to stderr instead.
+            from contextlib import redirect_stdout
+
+            from distributed import progress as show_progress
+            with redirect_stdout(sys.stderr):
+                show_progress(counts)
         return futures[0].result()
     finally:
         if own_client is not None:
@@ -211,9 +227,15 @@ def main(argv=None):
     try:
         result = histograms(files, scheduler=args.scheduler, bins=args.bins, batch=args.batch,
                             luma=args.luma, progress=sys.stderr.isatty())
-    except (ValueError, OSError) as e:
+    except ValueError as e:
         print(f"gpuhist: error: {e}", file=sys.stderr)
-        return 2 if isinstance(e, ValueError) else 1
+        return 2
+    except _gpuhist.GpuError as e:
+        print(f"gpuhist: error: {e}", file=sys.stderr)
+        return 3
+    except OSError as e:
+        print(f"gpuhist: error: {e}", file=sys.stderr)
+        return 1
     text = io.StringIO()
     if args.format == "json":
         json.dump(_total_entry(result), text)
@@ -222,15 +244,25 @@ def main(argv=None):
         writer = csv.writer(text, lineterminator="\n")
         if result.total is not None:
             writer.writerow(["file", "bin", *result.total.channels])
+            counts = result.total.counts
             for b in range(result.total.bins):
-                writer.writerow(["(total)", b, *(int(c) for c in result.total.counts[:, b])])
+                writer.writerow(["(total)", b, *(int(c) for c in counts[:, b])])
     for path, error in result.failed:
         print(f"gpuhist: error: {path}: {error}", file=sys.stderr)
     if args.output:
-        tmp = f"{args.output}.partial-{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text.getvalue())
-        os.replace(tmp, args.output)
+        # Complete or absent: a temporary file beside it, renamed when whole.
+        folder = os.path.dirname(os.path.abspath(args.output))
+        tmp = os.path.join(folder, f".{os.path.basename(args.output)}-{os.getpid()}")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text.getvalue())
+            os.replace(tmp, args.output)
+        except OSError as e:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            print(f"gpuhist: error: {args.output}: cannot write: {e.strerror or e}",
+                  file=sys.stderr)
+            return 4
     else:
         sys.stdout.write(text.getvalue())
     if result.total is None:

@@ -1,5 +1,6 @@
 #include "arrays.hpp"
 
+#include <bit>
 #include <cstring>
 #include <string>
 
@@ -20,16 +21,19 @@ pybind11::buffer_info request(const py::handle& array) {
   return py::reinterpret_borrow<py::buffer>(array).request();
 }
 
+// One of the buffer protocol's codes for the native-order type `code`: "B",
+// "@B", "=B" (and "<B" on this little-endian target).
+bool is(const std::string& format, char code) {
+  static_assert(std::endian::native == std::endian::little, "'<' is taken as native order");
+  if (format.size() == 1) return format[0] == code;
+  return format.size() == 2 && format[1] == code &&
+         (format[0] == '@' || format[0] == '=' || format[0] == '<');
+}
+
 SampleType sample_of(const py::buffer_info& info) {
-  if (info.itemsize == 1 && (info.format == "B" || info.format == "=B" || info.format == "<B")) {
-    return SampleType::U8;
-  }
-  if (info.itemsize == 2 && (info.format == "H" || info.format == "=H" || info.format == "<H")) {
-    return SampleType::U16;
-  }
-  if (info.itemsize == 4 && (info.format == "f" || info.format == "=f" || info.format == "<f")) {
-    return SampleType::F32;
-  }
+  if (info.itemsize == 1 && is(info.format, 'B')) return SampleType::U8;
+  if (info.itemsize == 2 && is(info.format, 'H')) return SampleType::U16;
+  if (info.itemsize == 4 && is(info.format, 'f')) return SampleType::F32;
   throw py::type_error(
       "gpuhist: images must be uint8, uint16 or float32 (native byte order), not '" + info.format +
       "'");
@@ -44,6 +48,9 @@ ArrayPixels::ArrayPixels(const py::handle& array) : info_(request(array)) {
                          std::to_string(info_.ndim) + "-dimensional");
   }
   const py::ssize_t channels = info_.ndim == 3 ? info_.shape[2] : 1;
+  if (info_.shape[0] == 0 || info_.shape[1] == 0 || channels == 0) {
+    throw py::value_error("gpuhist: the image is empty");
+  }
   ChannelLayout layout = ChannelLayout::Grey;
   if (channels == 3) {
     layout = ChannelLayout::RGB;

@@ -53,14 +53,16 @@ RunOptions run_options(const std::optional<std::string>& strategy, const Context
 
 // One context per device name, opened on first use and shared by the module's functions.
 std::shared_ptr<const Context> shared_context(const std::string& device) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const Context>> contexts;
-  const std::lock_guard lock(mutex);
-  auto& slot = contexts[device];
-  if (!slot) {
-    py::gil_scoped_release release;
-    slot = std::make_shared<const Context>(Context::open(device));
-  }
+  // Never destroyed: closing Vulkan devices from static destructors after the
+  // interpreter has finalised could run after what they need is gone.
+  static auto* const mutex = new std::mutex;  // NOLINT(cppcoreguidelines-owning-memory)
+  static auto* const contexts =               // NOLINT(cppcoreguidelines-owning-memory)
+      new std::map<std::string, std::shared_ptr<const Context>>;
+  // Waited for without the GIL: the thread opening a device gives it up.
+  const py::gil_scoped_release release;
+  const std::lock_guard lock(*mutex);
+  auto& slot = (*contexts)[device];
+  if (!slot) slot = std::make_shared<const Context>(Context::open(device));
   return slot;
 }
 

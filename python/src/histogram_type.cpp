@@ -151,17 +151,20 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
       .def("__add__", &merged, py::is_operator())
       .def(
           "__radd__",
-          [](const Histogram& h, const py::object& other) -> Histogram {
+          [](const Histogram& h, const py::object& other) -> py::object {
             // sum() starts from 0.
-            if (py::isinstance<py::int_>(other) && other.cast<long long>() == 0) return h;
-            return merged(other.cast<const Histogram&>(), h);
+            if (py::isinstance<py::int_>(other) && other.equal(py::int_(0))) return py::cast(h);
+            if (!py::isinstance<Histogram>(other))
+              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            return py::cast(merged(other.cast<const Histogram&>(), h));
           },
           py::is_operator())
       .def(
           "__iadd__",
-          [](Histogram& h, const Histogram& other) -> Histogram& {
+          [](const py::object& self, const Histogram& other) {
+            auto& h = self.cast<Histogram&>();
             h = merged(h, other);
-            return h;
+            return self;  // the same object, merged in place
           },
           py::is_operator())
       .def(py::self == py::self)  // NOLINT(misc-redundant-expression)
@@ -181,8 +184,13 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
                                             static_cast<std::size_t>(counts.nbytes())));
           },
           [](const py::tuple& state) {
-            if (state.size() != 3) throw py::value_error("gpuhist: not a pickled Histogram");
-            Histogram h(state[0].cast<std::uint32_t>(), state[1].cast<bool>());
+            if (state.size() != 3 || !py::isinstance<py::int_>(state[0]) ||
+                !py::isinstance<py::bool_>(state[1]) || !py::isinstance<py::bytes>(state[2])) {
+              throw py::value_error("gpuhist: not a pickled Histogram");
+            }
+            const auto bins = state[0].cast<long long>();
+            if (bins < 1 || bins > 65536) throw py::value_error("gpuhist: not a pickled Histogram");
+            Histogram h(static_cast<std::uint32_t>(bins), state[1].cast<bool>());
             const std::string bytes = state[2].cast<std::string>();
             const std::size_t row = std::size_t{h.bins()} * sizeof(std::uint64_t);
             if (bytes.size() != row * h.channels().size()) {

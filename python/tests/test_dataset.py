@@ -80,6 +80,22 @@ def test_a_local_cluster_of_two_workers(dataset, cli):
         assert ds.histograms([], client=client).total is None
         with pytest.raises(ValueError):
             ds.histograms(str(root), client=client, batch=0)
+        # Bad options are the caller's error, not each file's.
+        for kwargs in ({"bins": 0}, {"bins": 70000}, {"luma": "999"}):
+            with pytest.raises(ValueError):
+                ds.histograms(str(root), client=client, **kwargs)
+
+
+def test_the_commands_exit_statuses(dataset, tmp_path):
+    root, _ = dataset
+    bad = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--bins", "0"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "bins" in bad.stderr and bad.stdout == ""
+    unwritable = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+                                 "-o", str(tmp_path / "no" / "such" / "out.json")],
+                                capture_output=True, text=True, timeout=120)
+    assert unwritable.returncode == 4 and "cannot write" in unwritable.stderr
+    assert not (tmp_path / "no").exists()
 
 
 def free_port():
@@ -124,7 +140,7 @@ def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_p
         # A worker killed while its tasks run: they run again on the other, exactly once each.
         with distributed.Client(address) as client:
             once = [str(p) for p in sorted(root.rglob("*.png"))]
-            repeats = 12
+            repeats = 60  # a few seconds of tasks: the kill lands mid-run
             future_result = {}
 
             def run_set():

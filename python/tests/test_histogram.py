@@ -126,6 +126,14 @@ def test_merging_is_exact_and_checked():
         parts[0] + gpuhist.histogram(images[0][..., 0])
     with pytest.raises(TypeError):
         parts[0] + 1
+    with pytest.raises(TypeError):
+        "x" + parts[0]
+    # += merges in place: the name keeps its object.
+    expected_sum = parts[1] + parts[2]
+    merged_in_place = parts[1]
+    before = merged_in_place
+    merged_in_place += parts[2]
+    assert merged_in_place is before and merged_in_place == expected_sum
 
 
 def test_counts_are_read_only_and_pickle_round_trips():
@@ -135,8 +143,10 @@ def test_counts_are_read_only_and_pickle_round_trips():
     assert h.counts.dtype == np.uint64
     again = pickle.loads(pickle.dumps(h))
     assert again == h and again.bins == 4096 and again.channels == h.channels
-    with pytest.raises(ValueError):
-        gpuhist.Histogram.__new__(gpuhist.Histogram).__setstate__((256, True, b"short"))
+    for state in ((256, True, b"short"), (0, True, b""), (-5, True, b""), (70000, False, b""),
+                  ("256", True, b""), (256, True)):
+        with pytest.raises(ValueError):
+            gpuhist.Histogram.__new__(gpuhist.Histogram).__setstate__(state)
 
 
 def test_bad_arrays_and_options_raise():
@@ -150,8 +160,10 @@ def test_bad_arrays_and_options_raise():
     for kwargs in ({"bins": 0}, {"bins": 65537}, {"luma": "2020"}, {"strategy": "fast"}):
         with pytest.raises(ValueError):
             gpuhist.histogram(good, **kwargs)
-    with pytest.raises(ValueError):
-        gpuhist.histogram(np.zeros((0, 4, 3), np.uint8))
+    for empty in (np.zeros((0, 4, 3), np.uint8), np.zeros((4, 0), np.uint8),
+                  np.zeros((4, 4, 0), np.uint8)):
+        with pytest.raises(ValueError):
+            gpuhist.histogram(empty)
     with pytest.raises(gpuhist.GpuError):
         gpuhist.histogram(good, strategy="gpu", device="cpu")
     with pytest.raises(ValueError):

@@ -13,6 +13,9 @@ namespace gpuhist {
 namespace {
 
 thread_local bool on_worker = false;
+// The calling thread runs part 0 while it holds the kept threads: a call from
+// inside that part must not wait for them.
+thread_local bool in_call = false;
 // A child of fork() has none of its parent's kept threads.
 bool forked = false;
 
@@ -26,14 +29,23 @@ class WorkerPool {
 
   // False when the kept threads cannot take this call (see run_parts).
   bool run(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn) {
-    if (on_worker || forked || parts - 1 > capacity_) return false;
+    if (on_worker || in_call || forked || parts - 1 > capacity_) return false;
     std::unique_lock call(call_mutex_, std::try_to_lock);
     if (!call.owns_lock()) return false;
     {
       std::unique_lock lock(mutex_);
-      while (threads_.size() < parts - 1) {
-        slots_.emplace_back();
-        threads_.emplace_back([this, k = slots_.size() - 1] { work(k); });
+      try {
+        slots_.reserve(parts - 1);
+        threads_.reserve(parts - 1);
+        while (threads_.size() < parts - 1) {
+          // The thread first, then its slot (which cannot fail once reserved): a
+          // thread that cannot start leaves no slot unserved, and a new thread
+          // cannot look at its slot before mutex_ is released.
+          threads_.emplace_back([this, k = threads_.size()] { work(k); });
+          slots_.emplace_back();
+        }
+      } catch (...) {
+        return false;  // no more threads (or memory) to be had: the caller starts its own
       }
       for (std::uint32_t k = 0; k + 1 < parts; ++k) slots_[k] = Slot{&fn, k + 1, true};
       remaining_ = parts - 1;
@@ -41,11 +53,13 @@ class WorkerPool {
     }
     wake_.notify_all();
     std::exception_ptr mine;
+    in_call = true;
     try {
       fn(0);
     } catch (...) {
       mine = std::current_exception();
     }
+    in_call = false;
     std::unique_lock lock(mutex_);
     done_.wait(lock, [&] { return remaining_ == 0; });
     if (mine) std::rethrow_exception(mine);

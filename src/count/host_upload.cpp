@@ -49,6 +49,23 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> split_rows(std::uint32_t y0
   return parts;
 }
 
+std::vector<VkBufferCopy> part_regions(
+    const Batch& batch, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
+    std::uint64_t row_bytes, std::uint64_t batch_bytes) {
+  std::vector<VkBufferCopy> regions;
+  regions.reserve(parts.size());
+  for (const auto& part : parts) {
+    if (part.second <= part.first) {
+      regions.push_back(VkBufferCopy{0, 0, batch_bytes});
+      continue;
+    }
+    const VkDeviceSize offset = VkDeviceSize{part.first - batch.y0} * row_bytes;
+    regions.push_back(
+        VkBufferCopy{offset, offset, VkDeviceSize{part.second - part.first} * row_bytes});
+  }
+  return regions;
+}
+
 std::uint64_t default_part_bytes(std::uint64_t batch_bytes, std::uint32_t threads) noexcept {
   return std::clamp<std::uint64_t>(batch_bytes / (8 * std::uint64_t{std::max(1U, threads)}),
                                    std::uint64_t{1} << 20, std::uint64_t{4} << 20);
@@ -109,14 +126,11 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::record_parts(
     vk::check(vkCreateEvent(device_.get(), &info, nullptr, &event), "creating an event");
     events_.emplace_back(device_.get(), event);
   }
+  const std::vector<VkBufferCopy> regions = part_regions(batch, parts, row_bytes, bytes);
   for (std::size_t k = 0; k < parts.size(); ++k) {
     vk::check(vkResetEvent(device_.get(), events_[k].get()), "resetting an event");
     submission.wait_for_host(events_[k].get());
-    const auto [y0, y1] = parts[k];
-    const VkDeviceSize offset = (y0 - batch.y0) * row_bytes;
-    const VkDeviceSize size = y1 > y0 ? (y1 - y0) * row_bytes : bytes;
-    const VkBufferCopy region{offset, offset, size};
-    submission.copy(staging_.get(), pixels_.get(), std::span<const VkBufferCopy>(&region, 1));
+    submission.copy(staging_.get(), pixels_.get(), std::span<const VkBufferCopy>(&regions[k], 1));
   }
   return parts;
 }

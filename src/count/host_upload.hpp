@@ -28,6 +28,14 @@ namespace gpuhist::count {
     std::uint32_t y0, std::uint32_t rows, std::size_t row_bytes, std::uint64_t part_bytes,
     std::size_t max_parts);
 
+// The device's copy of each part from staging to the pixel buffer (both
+// packed from the batch's first pixel): rows [y0, y1) of a batch of whole
+// rows from batch.y0, or, for the one part {0, 0} of a piece of a row, the
+// whole batch from offset 0.
+[[nodiscard]] std::vector<VkBufferCopy> part_regions(
+    const Batch& batch, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
+    std::uint64_t row_bytes, std::uint64_t batch_bytes);
+
 // The part size of an upload in parts of `batch_bytes` written by `threads`
 // threads: eight parts a thread, so that the device copies the first parts
 // while the threads write the rest (with a part a thread, all would land at

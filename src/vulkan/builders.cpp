@@ -124,7 +124,8 @@ OneTimeCommands::~OneTimeCommands() {
   if (submitted_) {
     // The commands may still run: they must finish before they are freed.
     if (vkWaitForFences(device_.get(), 1, &fence_, VK_TRUE, kWaitTimeoutNs) != VK_SUCCESS) {
-      // Still running, or the device is lost: not reused, released with the device.
+      // Still running, or the device is lost: not reused. The command buffer is
+      // freed with the pool; the fence, which may still be pending, is left.
       return;
     }
   }

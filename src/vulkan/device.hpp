@@ -76,7 +76,9 @@ class Device {
  private:
   LogicalDevice device_;  // destroyed last
   UniqueCommandPool pool_;
-  // Pairs given back (their command buffers freed with the pool).
+  // Pairs given back (their command buffers freed with the pool). The mutex
+  // guards the list only: the command pool itself is used, as before, under
+  // the callers' serialisation (a Context runs one call on its device at a time).
   mutable std::mutex kept_mutex_;
   mutable std::vector<std::pair<VkCommandBuffer, UniqueFence>> kept_;
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
