@@ -26,6 +26,8 @@ from ._gpuhist import (
     match,
     read,
     threshold,
+    video,
+    VideoHistograms,
 )
 
 __all__ = [
@@ -44,4 +46,6 @@ __all__ = [
     "match",
     "read",
     "threshold",
+    "video",
+    "VideoHistograms",
 ]

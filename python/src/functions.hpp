@@ -13,6 +13,7 @@
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/histogram.hpp"
+#include "gpuhist/image_view.hpp"
 
 namespace gpuhist::python {
 
@@ -21,6 +22,9 @@ namespace gpuhist::python {
 struct SharedContext {
   std::shared_ptr<const Context> context;
 
+  // Counts a view already in memory (the GIL is released inside).
+  [[nodiscard]] Histogram count(const ImageView& view, std::uint32_t bins, const std::string& luma,
+                                const std::optional<std::string>& strategy) const;
   [[nodiscard]] Histogram histogram(const pybind11::handle& image, std::uint32_t bins,
                                     const std::string& luma,
                                     const std::optional<std::string>& strategy) const;

@@ -15,6 +15,7 @@
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/version.hpp"
 #include "histogram_type.hpp"
+#include "video_iter.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -65,6 +66,7 @@ PYBIND11_MODULE(_gpuhist, m) {
   m.attr("__version__") = std::string(kVersion);
   register_errors(m);
   register_histogram(m);
+  register_video(m);
 
   py::class_<SharedContext, std::shared_ptr<SharedContext>>(m, "Context", R"doc(
 A device opened once and reused: "auto" (a hardware GPU, else the software

@@ -1,0 +1,42 @@
+"""gpuhist.video: every frame's histograms, against the frames themselves."""
+import subprocess
+
+import numpy as np
+import pytest
+
+import gpuhist
+from oracle import histograms
+
+
+def test_every_frame_of_a_clip_is_counted(tmp_path):
+    rng = np.random.default_rng(5)
+    frames = rng.integers(0, 256, (7, 36, 52, 3), dtype=np.uint8)
+    raw = tmp_path / "frames.rgb"
+    raw.write_bytes(frames.tobytes())
+    clip = tmp_path / "clip.mkv"
+    # PNG frames in Matroska: decoded as RGB with no conversion, so exactly these pixels.
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
+                    "-s", "52x36", "-r", "10", "-i", str(raw), "-c:v", "png", str(clip)], check=True)
+    video = gpuhist.video(str(clip), 64)
+    assert (video.width, video.height) == (52, 36) and video.frame_rate == pytest.approx(10)
+    got = list(video)
+    assert [i for i, _, _ in got] == list(range(7))
+    assert [t for _, t, _ in got] == pytest.approx([k / 10 for k in range(7)])
+    for k, (_, _, h) in enumerate(got):
+        np.testing.assert_array_equal(h.counts, histograms(frames[k], 64))
+    assert video.errors == 0
+    with pytest.raises(StopIteration):
+        next(video)
+    # The same counts on a GPU strategy.
+    assert [h for _, _, h in gpuhist.video(str(clip), 64, strategy="gpu")] == [h for _, _, h in got]
+
+
+def test_a_file_that_is_not_a_video(tmp_path, data):
+    with pytest.raises(FileNotFoundError):
+        gpuhist.video(str(tmp_path / "missing.mp4"))
+    junk = tmp_path / "junk.mp4"
+    junk.write_bytes(b"not a video at all" * 10)
+    with pytest.raises(OSError, match="junk.mp4"):
+        list(gpuhist.video(str(junk)))
+    with pytest.raises(ValueError):
+        next(iter(gpuhist.video(str(data / "coffee.png"), bins=0)))
