@@ -15,7 +15,8 @@ still exact. The command line:
 
 gives the same total as `gpuhist compute FOLDER --merge`. Its exit status: 0, 1 when a file
 could not be read (each named on stderr) or none could, 2 for a bad option, 3 when the device
-failed, 4 when the output could not be written.
+or the scheduler failed, 4 when the output could not be written, 70 when the cluster lost a
+task's every try.
 """
 import argparse
 import csv
@@ -25,6 +26,7 @@ import json
 import os
 import pathlib
 import sys
+import threading
 from dataclasses import dataclass, field
 
 from . import _gpuhist
@@ -88,17 +90,29 @@ def _worker_device(default):
     return getattr(worker, "gpuhist_device", "auto")
 
 
+_CONTEXTS = {}
+_CONTEXTS_LOCK = threading.Lock()
+
+
+def _context(device):
+    """One context per device in each worker process, opened by its first task."""
+    with _CONTEXTS_LOCK:
+        if device not in _CONTEXTS:
+            _CONTEXTS[device] = _gpuhist.Context(device)
+        return _CONTEXTS[device]
+
+
 def count_batch(paths, bins, luma, device, max_pixels):
     """One task: the merged histogram of `paths`, their rows and their failures."""
-    context_device = _worker_device(device)
+    # The device is opened before any file: a device that cannot be had, or that fails
+    # (GpuError), fails the task (run again by Dask up to its retries), not the files.
+    context = _context(_worker_device(device))
     total, rows, failed = None, [], []
     for path in paths:
-        # A device that fails is not the file's fault: GpuError fails the task, which
-        # Dask may run again elsewhere.
         try:
             image = _gpuhist.read(path, max_pixels=max_pixels)
             size = os.path.getsize(path)
-            h = _gpuhist.histogram(image, bins, luma=luma, device=context_device)
+            h = context.histogram(image, bins, luma=luma)
         except _gpuhist.GpuError:
             raise
         except (OSError, ValueError, TypeError) as e:
@@ -155,9 +169,12 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
     if batch < 1:
         raise ValueError("gpuhist: batch is at least 1")
     # Options are checked here, not file by file in the tasks.
-    _gpuhist.Histogram(bins)
+    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 65536:
+        raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {bins}")
     if luma not in ("709", "601", "rec709", "rec601"):
         raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
+    if device is not None:
+        _gpuhist.Context(device)  # ValueError for a device that does not exist
     from distributed import Client, LocalCluster
     files = expand(paths)
     own_cluster = None
@@ -177,7 +194,8 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         if not files:
             return DatasetResult(None)
         batches = [files[i:i + batch] for i in range(0, len(files), batch)]
-        counts = [client.submit(count_batch, b, bins, luma, device, max_pixels, pure=False)
+        counts = [client.submit(count_batch, b, bins, luma, device, max_pixels, pure=False,
+                                retries=2)
                   for b in batches]
         # A tree of merges, submitted at once: pairs, then pairs of pairs.
         futures = counts
@@ -233,9 +251,12 @@ def main(argv=None):
     except _gpuhist.GpuError as e:
         print(f"gpuhist: error: {e}", file=sys.stderr)
         return 3
-    except OSError as e:
+    except OSError as e:  # the scheduler cannot be reached
         print(f"gpuhist: error: {e}", file=sys.stderr)
-        return 1
+        return 3
+    except Exception as e:  # noqa: BLE001 — Dask's own failures (a task's workers all lost)
+        print(f"gpuhist: error: the cluster failed: {type(e).__name__}: {e}", file=sys.stderr)
+        return 70
     text = io.StringIO()
     if args.format == "json":
         json.dump(_total_entry(result), text)
@@ -272,4 +293,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as gpuhist.dataset, not __main__: the tasks' functions then reach the workers by
+    # name (importable there) instead of pickled with this module's globals.
+    from gpuhist.dataset import main as _main
+
+    sys.exit(_main())

@@ -76,12 +76,12 @@ Image read_file(const std::string& path, std::uint64_t max_pixels, bool all_form
 
 }  // namespace
 
-Histogram SharedContext::count(const ImageView& view, std::uint32_t bins, const std::string& luma,
-                               const std::optional<std::string>& strategy) const {
-  const HistogramOptions options = histogram_options(bins, luma);
-  const RunOptions run = run_options(strategy, *context);
-  py::gil_scoped_release release;
-  return context->compute(view, options, run);
+HistogramOptions SharedContext::options(std::uint32_t bins, const std::string& luma) {
+  return histogram_options(bins, luma);
+}
+
+RunOptions SharedContext::run(const std::optional<std::string>& strategy) const {
+  return run_options(strategy, *context);
 }
 
 Histogram SharedContext::histogram(const py::handle& image, std::uint32_t bins,

@@ -22,9 +22,14 @@ namespace gpuhist::python {
 struct SharedContext {
   std::shared_ptr<const Context> context;
 
-  // Counts a view already in memory (the GIL is released inside).
-  [[nodiscard]] Histogram count(const ImageView& view, std::uint32_t bins, const std::string& luma,
-                                const std::optional<std::string>& strategy) const;
+  // The options of a count, checked (ValueError; GpuError for a GPU strategy without a device).
+  [[nodiscard]] static HistogramOptions options(std::uint32_t bins, const std::string& luma);
+  [[nodiscard]] RunOptions run(const std::optional<std::string>& strategy) const;
+  // Counts a view already in memory; call without the GIL.
+  [[nodiscard]] Histogram count_unlocked(const ImageView& view, const HistogramOptions& options,
+                                         const RunOptions& run) const {
+    return context->compute(view, options, run);
+  }
   [[nodiscard]] Histogram histogram(const pybind11::handle& image, std::uint32_t bins,
                                     const std::string& luma,
                                     const std::optional<std::string>& strategy) const;

@@ -188,8 +188,11 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
                 !py::isinstance<py::bool_>(state[1]) || !py::isinstance<py::bytes>(state[2])) {
               throw py::value_error("gpuhist: not a pickled Histogram");
             }
-            const auto bins = state[0].cast<long long>();
-            if (bins < 1 || bins > 65536) throw py::value_error("gpuhist: not a pickled Histogram");
+            const py::int_ bins_value = state[0];
+            if (bins_value < py::int_(1) || bins_value > py::int_(65536)) {
+              throw py::value_error("gpuhist: not a pickled Histogram");
+            }
+            const auto bins = bins_value.cast<long long>();
             Histogram h(static_cast<std::uint32_t>(bins), state[1].cast<bool>());
             const std::string bytes = state[2].cast<std::string>();
             const std::size_t row = std::size_t{h.bins()} * sizeof(std::uint64_t);

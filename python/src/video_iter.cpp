@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -20,38 +21,56 @@ class VideoHistograms {
   VideoHistograms(const std::string& path, std::uint32_t bins, const std::string& luma,
                   const std::optional<std::string>& strategy,
                   const std::optional<std::string>& device, std::uint64_t max_pixels)
-      : context_(default_context(device)), bins_(bins), luma_(luma), strategy_(strategy) {
-    py::gil_scoped_release release;
+      : context_(default_context(device)),
+        options_(context_->options(bins, luma)),
+        run_(context_->run(strategy)) {
+    const py::gil_scoped_release release;
     reader_ = std::make_unique<VideoReader>(std::filesystem::path(path), max_pixels);
   }
 
   py::tuple next() {
-    VideoFrame frame;
+    std::int64_t index = 0;
+    double time = 0.0;
+    Histogram h;
     bool more = false;
     {
-      py::gil_scoped_release release;
-      more = reader_->next(frame);
+      // One thread decodes and counts at a time (the frame is reused); the GIL is
+      // released first, then the reader taken.
+      const py::gil_scoped_release release;
+      const std::lock_guard lock(mutex_);
+      more = reader_->next(frame_);
+      if (more) {
+        index = frame_.index;
+        time = frame_.time;
+        h = context_->count_unlocked(frame_.image.view(), options_, run_);
+      }
     }
     if (!more) throw py::stop_iteration();
-    Histogram h = context_->count(frame.image.view(), bins_, luma_, strategy_);
-    return py::make_tuple(frame.index, frame.time, std::move(h));
+    return py::make_tuple(index, time, std::move(h));
   }
 
-  [[nodiscard]] const VideoReader& reader() const { return *reader_; }
+  // Reads the reader under its lock (another thread may be decoding).
+  template <class F>
+  auto with_reader(const F& f) const {
+    const py::gil_scoped_release release;
+    const std::lock_guard lock(mutex_);
+    return f(*reader_);
+  }
 
  private:
   std::shared_ptr<SharedContext> context_;
-  std::uint32_t bins_;
-  std::string luma_;
-  std::optional<std::string> strategy_;
+  HistogramOptions options_;  // checked before anything is decoded
+  RunOptions run_;
+  mutable std::mutex mutex_;  // guards the reader and the frame
   std::unique_ptr<VideoReader> reader_;
+  VideoFrame frame_;  // reused: its image keeps its buffer between frames
 };
 
 }  // namespace
 
 void register_video(py::module_& m) {
   py::class_<VideoHistograms>(m, "VideoHistograms", R"doc(
-The frames of a video, each counted as it is decoded: iterating gives
+The frames of a video, each counted as it is decoded (one thread at a time): iterating gives
 (index, time, Histogram) for every frame in decoding order, time in seconds.
 width, height and frame_rate describe the stream; errors and first_error the
 damage the demuxer and decoder met so far (a file that ends early, a damaged
@@ -59,20 +78,38 @@ slice): a damaged stream still gives every frame it can, so check errors at the 
 )doc")
       .def("__iter__", [](py::object self) { return self; })
       .def("__next__", &VideoHistograms::next)
-      .def_property_readonly("width", [](const VideoHistograms& v) { return v.reader().width(); })
-      .def_property_readonly("height", [](const VideoHistograms& v) { return v.reader().height(); })
-      .def_property_readonly("frame_rate",
-                             [](const VideoHistograms& v) { return v.reader().frame_rate(); })
-      .def_property_readonly("codec", [](const VideoHistograms& v) { return v.reader().codec(); })
-      .def_property_readonly("errors", [](const VideoHistograms& v) { return v.reader().errors(); })
-      .def_property_readonly("first_error",
-                             [](const VideoHistograms& v) { return v.reader().first_error(); });
+      .def_property_readonly("width",
+                             [](const VideoHistograms& v) {
+                               return v.with_reader([](const VideoReader& r) { return r.width(); });
+                             })
+      .def_property_readonly(
+          "height",
+          [](const VideoHistograms& v) {
+            return v.with_reader([](const VideoReader& r) { return r.height(); });
+          })
+      .def_property_readonly(
+          "frame_rate",
+          [](const VideoHistograms& v) {
+            return v.with_reader([](const VideoReader& r) { return r.frame_rate(); });
+          })
+      .def_property_readonly("codec",
+                             [](const VideoHistograms& v) {
+                               return v.with_reader([](const VideoReader& r) { return r.codec(); });
+                             })
+      .def_property_readonly(
+          "errors",
+          [](const VideoHistograms& v) {
+            return v.with_reader([](const VideoReader& r) { return r.errors(); });
+          })
+      .def_property_readonly("first_error", [](const VideoHistograms& v) {
+        return v.with_reader([](const VideoReader& r) { return r.first_error(); });
+      });
   m.def(
       "video",
       [](const std::string& path, std::uint32_t bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
          std::uint64_t max_pixels) {
-        return VideoHistograms(path, bins, luma, strategy, device, max_pixels);
+        return std::make_unique<VideoHistograms>(path, bins, luma, strategy, device, max_pixels);
       },
       py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
       py::arg("strategy") = std::nullopt, py::arg("device") = std::nullopt,

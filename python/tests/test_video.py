@@ -1,5 +1,6 @@
 """gpuhist.video: every frame's histograms, against the frames themselves."""
 import subprocess
+import threading
 
 import numpy as np
 import pytest
@@ -29,6 +30,32 @@ def test_every_frame_of_a_clip_is_counted(tmp_path):
         next(video)
     # The same counts on a GPU strategy.
     assert [h for _, _, h in gpuhist.video(str(clip), 64, strategy="gpu")] == [h for _, _, h in got]
+
+
+def test_two_threads_share_one_iterator(tmp_path):
+    rng = np.random.default_rng(6)
+    frames = rng.integers(0, 256, (20, 24, 32, 3), dtype=np.uint8)
+    raw = tmp_path / "frames.rgb"
+    raw.write_bytes(frames.tobytes())
+    clip = tmp_path / "clip.mkv"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
+                    "-s", "32x24", "-i", str(raw), "-c:v", "png", str(clip)], check=True)
+    video = gpuhist.video(str(clip))
+    seen = [[], []]
+
+    def take(k):
+        for index, _, h in video:
+            seen[k].append((index, h))
+
+    threads = [threading.Thread(target=take, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    got = sorted(seen[0] + seen[1], key=lambda x: x[0])
+    assert [i for i, _ in got] == list(range(20))
+    for index, h in got:
+        np.testing.assert_array_equal(h.counts, histograms(frames[index]))
 
 
 def test_a_file_that_is_not_a_video(tmp_path, data):
