@@ -13,19 +13,6 @@
 #include "inputs.hpp"
 
 namespace gpuhist::cli {
-namespace {
-
-// "p5", "p99.9", "p0.05": the fewest decimals that read back as the same number.
-std::string percentile_key(double p) {
-  std::array<char, 48> text{};
-  for (int decimals = 0; decimals <= 20; ++decimals) {
-    std::snprintf(text.data(), text.size(), "%.*f", decimals, p);
-    if (std::stod(text.data()) == p) break;
-  }
-  return std::string("p") + text.data();
-}
-
-}  // namespace
 
 bool set_percentiles(const std::string& list, ReportFields& fields) {
   if (list.empty()) return true;
@@ -63,7 +50,7 @@ nlohmann::ordered_json stats_json(std::span<const std::uint64_t> counts,
                                    {"p1", s.p1},           {"p99", s.p99},
                                    {"shadows", s.shadows}, {"highlights", s.highlights}};
   for (double p : percentiles) {
-    const std::string key = percentile_key(p);
+    const std::string key = percentile_name(p);
     if (!object.contains(key)) object[key] = percentile(counts, p);
   }
   return object;

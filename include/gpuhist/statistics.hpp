@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace gpuhist {
 
@@ -30,6 +31,10 @@ struct ChannelStats {
 // The rank percentile() looks for among `total` counts: ceil(p / 100 * total),
 // at least 1, with p clamped to [0, 100] (NaN as 0).
 [[nodiscard]] std::uint64_t nearest_rank(std::uint64_t total, double p);
+
+// The name reports give percentile p: "p5", "p99.9", "p0.05" (the fewest
+// decimals that read back as the same number).
+[[nodiscard]] std::string percentile_name(double p);
 
 // Count, min, max, mean, standard deviation, median, p1, p99 and the clipped
 // fractions of one channel.

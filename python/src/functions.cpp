@@ -26,14 +26,19 @@
 namespace py = pybind11;
 
 namespace gpuhist::python {
+
+LumaWeights luma_weights(const std::string& luma) {
+  const auto weights = parse_luma(luma);
+  if (!weights) throw py::value_error("gpuhist: luma is '709' or '601', not '" + luma + "'");
+  return *weights;
+}
+
 namespace {
 
 HistogramOptions histogram_options(std::uint32_t bins, const std::string& luma) {
   HistogramOptions options;
   options.bins = bins;
-  const auto weights = parse_luma(luma);
-  if (!weights) throw py::value_error("gpuhist: luma is '709' or '601', not '" + luma + "'");
-  options.luma = *weights;
+  options.luma = luma_weights(luma);
   validate(options);
   return options;
 }

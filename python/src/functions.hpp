@@ -13,9 +13,13 @@
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/histogram.hpp"
+#include "gpuhist/histogram_options.hpp"
 #include "gpuhist/image_view.hpp"
 
 namespace gpuhist::python {
+
+// The luma weights named "709" or "601" (also "rec709", "rec601"); ValueError otherwise.
+[[nodiscard]] LumaWeights luma_weights(const std::string& luma);
 
 // A Context shared by the Python objects that use it; calls on it are
 // serialised by the Context itself, with the GIL released.

@@ -18,16 +18,6 @@ namespace py = pybind11;
 namespace gpuhist::python {
 namespace {
 
-// "p50", "p99.9": the shortest decimals that read back as p (as the command line names them).
-std::string percentile_key(double p) {
-  std::array<char, 48> text{};
-  for (int decimals = 0; decimals <= 20; ++decimals) {
-    std::snprintf(text.data(), text.size(), "%.*f", decimals, p);
-    if (std::stod(text.data()) == p) break;
-  }
-  return std::string("p") + text.data();
-}
-
 py::tuple channel_names(const Histogram& h) {
   py::tuple names(h.channels().size());
   std::size_t i = 0;
@@ -84,7 +74,7 @@ py::dict stats_dict(const Histogram& histogram, const std::vector<double>& perce
       if (!std::isfinite(p) || p < 0 || p > 100) {
         throw py::value_error("gpuhist: percentiles are 0 to 100");
       }
-      const std::string key = percentile_key(p);
+      const std::string key = percentile_name(p);
       if (!d.contains(key)) d[py::str(key)] = percentile(counts, p);
     }
     out[py::str(std::string(to_string(c)))] = d;

@@ -29,12 +29,6 @@ ToneChannels tone_channels(const std::string& name) {
   throw py::value_error("gpuhist: channels is 'luminance' or 'each', not '" + name + "'");
 }
 
-LumaWeights luma_weights(const std::string& luma) {
-  const auto weights = parse_luma(luma);
-  if (!weights) throw py::value_error("gpuhist: luma is '709' or '601', not '" + luma + "'");
-  return *weights;
-}
-
 const char* const kHistogramDoc = R"doc(
 The histograms of an image: red, green, blue and luminance for colour images,
 luminance for grey ones, each of `bins` exact 64-bit counts.

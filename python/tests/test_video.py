@@ -9,15 +9,23 @@ import gpuhist
 from oracle import histograms
 
 
+def make_clip(folder, frames, rate):
+    """A Matroska clip of PNG frames: decoded as RGB with no conversion, so exactly `frames`
+    (an (N, H, W, 3) uint8 array)."""
+    raw = folder / "frames.rgb"
+    raw.write_bytes(frames.tobytes())
+    clip = folder / "clip.mkv"
+    height, width = frames.shape[1:3]
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
+                    "-s", f"{width}x{height}", "-r", str(rate), "-i", str(raw), "-c:v", "png",
+                    str(clip)], check=True)
+    return clip
+
+
 def test_every_frame_of_a_clip_is_counted(tmp_path):
     rng = np.random.default_rng(5)
     frames = rng.integers(0, 256, (7, 36, 52, 3), dtype=np.uint8)
-    raw = tmp_path / "frames.rgb"
-    raw.write_bytes(frames.tobytes())
-    clip = tmp_path / "clip.mkv"
-    # PNG frames in Matroska: decoded as RGB with no conversion, so exactly these pixels.
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
-                    "-s", "52x36", "-r", "10", "-i", str(raw), "-c:v", "png", str(clip)], check=True)
+    clip = make_clip(tmp_path, frames, rate=10)
     video = gpuhist.video(str(clip), 64)
     assert (video.width, video.height) == (52, 36) and video.frame_rate == pytest.approx(10)
     got = list(video)
@@ -35,11 +43,7 @@ def test_every_frame_of_a_clip_is_counted(tmp_path):
 def test_two_threads_share_one_iterator(tmp_path):
     rng = np.random.default_rng(6)
     frames = rng.integers(0, 256, (20, 24, 32, 3), dtype=np.uint8)
-    raw = tmp_path / "frames.rgb"
-    raw.write_bytes(frames.tobytes())
-    clip = tmp_path / "clip.mkv"
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
-                    "-s", "32x24", "-i", str(raw), "-c:v", "png", str(clip)], check=True)
+    clip = make_clip(tmp_path, frames, rate=25)
     video = gpuhist.video(str(clip))
     seen = [[], []]
 

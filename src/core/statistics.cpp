@@ -1,8 +1,11 @@
 #include "gpuhist/statistics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
+#include <string>
 
 namespace gpuhist {
 
@@ -23,6 +26,15 @@ std::uint32_t percentile(std::span<const std::uint64_t> counts, double p) {
     if (cumulative >= rank) return static_cast<std::uint32_t>(bin);
   }
   return static_cast<std::uint32_t>(counts.size() - 1);
+}
+
+std::string percentile_name(double p) {
+  std::array<char, 48> text{};
+  for (int decimals = 0; decimals <= 20; ++decimals) {
+    std::snprintf(text.data(), text.size(), "%.*f", decimals, p);
+    if (std::stod(text.data()) == p) break;
+  }
+  return std::string("p") + text.data();
 }
 
 ChannelStats statistics(std::span<const std::uint64_t> counts) {
