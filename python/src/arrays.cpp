@@ -11,12 +11,48 @@ namespace py = pybind11;
 namespace gpuhist::python {
 namespace {
 
+// DLPack's device types that the host can read: the CPU, CUDA's pinned host
+// memory and ROCm's.
+bool host_readable(int device_type) { return device_type == 1 || device_type == 3 || device_type == 11; }
+
+// A DLPack producer's tensor as a numpy array sharing its memory. A tensor on
+// a GPU is refused before it is exported (numpy could not read it anyway).
+py::object from_dlpack(const py::handle& tensor) {
+  if (py::hasattr(tensor, "__dlpack_device__")) {
+    const py::tuple device = tensor.attr("__dlpack_device__")();
+    const int type = device.size() > 0 ? device[0].cast<int>() : 0;
+    if (!host_readable(type)) {
+      throw py::type_error("gpuhist: the tensor is on a device the host cannot read (DLPack device type " +
+                           std::to_string(type) + "): move it to the CPU first (tensor.cpu())");
+    }
+  }
+  const py::module_ numpy = py::module_::import("numpy");
+  if (!py::hasattr(numpy, "from_dlpack")) {
+    return numpy.attr("asarray")(tensor);  // numpy before 1.22
+  }
+  try {
+    return numpy.attr("from_dlpack")(tensor);
+  } catch (py::error_already_set& e) {
+    // numpy's BufferError / RuntimeError: a dtype, device or layout it cannot take.
+    if (e.matches(PyExc_TypeError)) throw;
+    throw py::type_error("gpuhist: cannot read the tensor through DLPack: " +
+                         std::string(py::str(e.value())));
+  }
+}
+
 pybind11::buffer_info request(const py::handle& array) {
   if (PyObject_CheckBuffer(array.ptr()) == 0) {
-    // Array-likes without the buffer protocol (a PyTorch tensor, __array_interface__):
-    // numpy.asarray shares their memory where it can.
-    const py::object asarray = py::module_::import("numpy").attr("asarray");
-    return py::reinterpret_borrow<py::buffer>(asarray(array)).request();
+    // DLPack producers (PyTorch, JAX, CuPy tensors) in place; other array-likes
+    // (__array_interface__, __array__) through numpy.asarray, which shares their
+    // memory where it can.
+    const py::object shared = py::hasattr(array, "__dlpack__")
+                                  ? from_dlpack(array)
+                                  : py::module_::import("numpy").attr("asarray")(array);
+    if (PyObject_CheckBuffer(shared.ptr()) == 0) {
+      throw py::type_error("gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not " +
+                           std::string(py::str(py::type::handle_of(array).attr("__name__"))));
+    }
+    return py::reinterpret_borrow<py::buffer>(shared).request();
   }
   return py::reinterpret_borrow<py::buffer>(array).request();
 }

@@ -1,6 +1,7 @@
-// Arrays in and out: any object with the buffer protocol (numpy arrays, and
-// through numpy.asarray anything array-like, such as a PyTorch CPU tensor) as
-// an ImageView read in place, and an Image as a numpy array that keeps it alive.
+// Arrays in and out: any object with the buffer protocol (numpy arrays), a
+// DLPack tensor on the CPU (PyTorch, JAX, CuPy's pinned memory; through
+// numpy.from_dlpack) or anything numpy.asarray shares, as an ImageView read
+// in place, and an Image as a numpy array that keeps it alive.
 #pragma once
 
 #include <pybind11/numpy.h>

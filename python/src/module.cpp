@@ -33,8 +33,9 @@ const char* const kHistogramDoc = R"doc(
 The histograms of an image: red, green, blue and luminance for colour images,
 luminance for grey ones, each of `bins` exact 64-bit counts.
 
-image: a numpy array (or anything numpy.asarray takes without copying, such as
-    a PyTorch CPU tensor) of uint8, uint16 or float32, shaped (H, W) grey,
+image: a numpy array, a CPU tensor with __dlpack__ (PyTorch, JAX; a tensor on
+    a GPU is a TypeError), or anything numpy.asarray shares, of uint8, uint16
+    or float32, shaped (H, W) grey,
     (H, W, 3) RGB or (H, W, 4) RGBA (alpha is not counted). Read in place when
     each row's pixels are packed; other strides are copied first.
 bins: 1 to 65536. An integer sample v falls in bin min(v * bins // M, bins - 1),

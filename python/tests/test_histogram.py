@@ -92,6 +92,81 @@ def test_non_numpy_buffers_and_array_likes():
     np.testing.assert_array_equal(gpuhist.histogram(ArrayInterface(image)).counts, expected)
 
 
+class DLPackOnly:
+    """A tensor that offers nothing but DLPack (as JAX or CuPy arrays do)."""
+
+    def __init__(self, a, device=None):
+        self.a = a
+        self.device = device
+
+    def __dlpack__(self, stream=None):
+        return self.a.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.device or self.a.__dlpack_device__()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dlpack_tensors_are_read_in_place(dtype):
+    base = random_image((40, 30, 4), dtype)
+    for image in (base, base[:, :, :3], base[:, :, 0], base[::-1], base[:, ::2]):
+        expected = histograms(np.ascontiguousarray(image))
+        tensor = DLPackOnly(image)
+        assert not hasattr(tensor, "__array_interface__")
+        np.testing.assert_array_equal(gpuhist.histogram(tensor).counts, expected)
+        np.testing.assert_array_equal(gpuhist.histogram(tensor, strategy="gpu").counts, expected)
+    # Adjustments take DLPack tensors too and give numpy arrays back.
+    grey = random_image((16, 16), np.uint8)
+    np.testing.assert_array_equal(gpuhist.equalize(DLPackOnly(grey)), gpuhist.equalize(grey))
+
+
+def test_dlpack_tensors_on_a_gpu_are_refused():
+    image = random_image((8, 8, 3), np.uint8)
+    with pytest.raises(TypeError, match="move it to the CPU"):
+        gpuhist.histogram(DLPackOnly(image, device=(2, 0)))  # kDLCUDA
+    with pytest.raises(TypeError, match="uint8, uint16 or float32"):
+        gpuhist.histogram(DLPackOnly(random_image((8, 8), np.uint8).astype(np.int16)))
+
+
+def test_a_dlpack_capsule_of_device_memory_is_refused_by_its_own_header():
+    """A producer whose capsule (not only __dlpack_device__) says CUDA: built
+    with ctypes as DLPack lays it out, so no GPU library is needed."""
+    import ctypes
+
+    class DLDevice(ctypes.Structure):
+        _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int)]
+
+    class DLDataType(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+    class DLTensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int),
+                    ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                    ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+    class DLManagedTensor(ctypes.Structure):
+        _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
+                    ("deleter", ctypes.c_void_p)]
+
+    shape = (ctypes.c_int64 * 2)(4, 4)
+    managed = DLManagedTensor()
+    managed.dl_tensor.data = 0x1000  # never read
+    managed.dl_tensor.device = DLDevice(2, 0)
+    managed.dl_tensor.ndim = 2
+    managed.dl_tensor.dtype = DLDataType(1, 8, 1)  # uint8
+    managed.dl_tensor.shape = shape
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+    class CudaTensor:
+        def __dlpack__(self, stream=None):
+            return new_capsule(ctypes.addressof(managed), b"dltensor", None)
+
+    with pytest.raises(TypeError, match="DLPack"):
+        gpuhist.histogram(CudaTensor())
+
+
 def test_the_same_counts_as_the_command_line(cli, data, tmp_path):
     for name in ("coffee.png", "rocket.jpg"):
         path = data / name
