@@ -1,18 +1,130 @@
 #include "gpuhist/pixel_buffer.hpp"
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <new>
+#include <vector>
 
 namespace gpuhist {
+namespace {
+
+constexpr std::align_val_t kAlign{PixelBuffer::kAlignment};
+
+// Large buffers: their pages are asked for as huge pages, and when freed they
+// are kept for the next buffer of about their size. Touching fresh memory
+// costs the kernel a fault a page (on virtual machines that return freed
+// memory to their host, about as long as decoding the pixels written there),
+// and a folder of photographs or a video's frames ask for the same sizes
+// again and again.
+constexpr std::size_t kLarge = PixelBuffer::kKeptFrom;
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+// At most this many bytes are kept free, in at most kKeptBuffers buffers; a
+// larger buffer is returned at once.
+constexpr std::size_t kKeptBytes = PixelBuffer::kKeptBytes;
+constexpr std::size_t kKeptBuffers = 8;
+
+struct Kept {
+  std::byte* data;
+  std::size_t capacity;
+};
+
+class Recycler {
+ public:
+  Recycler() = default;
+  Recycler(const Recycler&) = delete;
+  Recycler& operator=(const Recycler&) = delete;
+  ~Recycler() {
+    for (const Kept& k : kept_) ::operator delete[](k.data, kAlign);
+  }
+
+  // A kept buffer of at least `capacity` bytes and not much more, or null.
+  std::byte* take(std::size_t capacity, std::size_t& taken_capacity) {
+    const std::lock_guard lock(mutex_);
+    auto best = kept_.end();
+    for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+      if (it->capacity >= capacity && it->capacity - capacity <= capacity / 4 &&
+          (best == kept_.end() || it->capacity < best->capacity)) {
+        best = it;
+      }
+    }
+    if (best == kept_.end()) return nullptr;
+    std::byte* data = best->data;
+    taken_capacity = best->capacity;
+    bytes_ -= best->capacity;
+    kept_.erase(best);
+    return data;
+  }
+
+  // Keeps the buffer, dropping the oldest ones kept beyond the limits; false
+  // when it is too large to keep at all (the caller frees it).
+  bool keep(std::byte* data, std::size_t capacity) {
+    if (capacity > kKeptBytes) return false;
+    std::vector<std::byte*> dropped;
+    {
+      const std::lock_guard lock(mutex_);
+      try {
+        kept_.push_back({data, capacity});
+      } catch (const std::bad_alloc&) {
+        return false;
+      }
+      bytes_ += capacity;
+      while (bytes_ > kKeptBytes || kept_.size() > kKeptBuffers) {
+        bytes_ -= kept_.front().capacity;
+        dropped.push_back(kept_.front().data);
+        kept_.erase(kept_.begin());
+      }
+    }
+    for (std::byte* p : dropped) ::operator delete[](p, kAlign);
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Kept> kept_;  // oldest first
+  std::size_t bytes_ = 0;
+};
+
+Recycler& recycler() {
+  // Never destroyed before the last PixelBuffer: buffers freed by other
+  // statics' destructors still find it (its memory is returned at exit).
+  static Recycler* const instance = new Recycler();  // NOLINT(cppcoreguidelines-owning-memory)
+  return *instance;
+}
+
+// Asks for the whole 2 MiB pages inside [p, p + bytes) to be backed by huge
+// pages (the kernel's transparent huge pages, where it is set to "madvise").
+void advise_huge_pages(std::byte* p, std::size_t bytes) {
+  const auto start = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t first = (start + kHugePage - 1) / kHugePage * kHugePage;
+  const std::uintptr_t last = (start + bytes) / kHugePage * kHugePage;
+  if (last > first) {
+    (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  }
+}
+
+}  // namespace
 
 PixelBuffer::PixelBuffer(std::size_t bytes) : size_(bytes) {
   if (bytes == 0) return;
   if (bytes > std::numeric_limits<std::size_t>::max() - kPadding - kAlignment) {
     throw std::bad_alloc();
   }
-  data_.reset(static_cast<std::byte*>(
-      ::operator new[](capacity_of(bytes), std::align_val_t{kAlignment})));
+  const std::size_t capacity = capacity_of(bytes);
+  if (PixelBuffer::kKeepsFreed && capacity >= kLarge) {
+    std::size_t kept_capacity = 0;
+    if (std::byte* kept = recycler().take(capacity, kept_capacity)) {
+      data_ = std::unique_ptr<std::byte[], Free>(kept, Free{kept_capacity});
+      return;
+    }
+  }
+  data_ = std::unique_ptr<std::byte[], Free>(
+      static_cast<std::byte*>(::operator new[](capacity, kAlign)), Free{capacity});
+  if (capacity >= kLarge) advise_huge_pages(data_.get(), capacity);
 }
 
 PixelBuffer::PixelBuffer(const PixelBuffer& other) : PixelBuffer(other.size_) {
@@ -25,7 +137,8 @@ PixelBuffer& PixelBuffer::operator=(const PixelBuffer& other) {
 }
 
 void PixelBuffer::Free::operator()(std::byte* p) const noexcept {
-  ::operator delete[](p, std::align_val_t{kAlignment});
+  if (PixelBuffer::kKeepsFreed && capacity >= kLarge && recycler().keep(p, capacity)) return;
+  ::operator delete[](p, kAlign);
 }
 
 }  // namespace gpuhist

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -239,12 +240,16 @@ std::optional<ExrSize> exr_size(const std::filesystem::path& path, const Head& h
 // on: JFIF (APP0) and Adobe's colour transform (APP14) are kept, and so is
 // everything from the start of the scan on. Segments that stop making sense
 // before the scan end the copy there: the decoder then finds it truncated.
-std::vector<unsigned char> without_jpeg_metadata(const std::filesystem::path& path) {
+std::vector<unsigned char> without_jpeg_metadata(const std::filesystem::path& path,
+                                                 std::uintmax_t file_bytes) {
+  const auto storage = std::make_unique_for_overwrite<unsigned char[]>(file_bytes);
   std::ifstream in(path, std::ios::binary);
-  const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(in),
-                                         std::istreambuf_iterator<char>()};
-  std::vector<unsigned char> out(bytes.begin(),
-                                 bytes.begin() + std::min<std::ptrdiff_t>(2, std::ssize(bytes)));
+  in.read(reinterpret_cast<char*>(storage.get()), static_cast<std::streamsize>(file_bytes));
+  // Fewer bytes where the file shrank meanwhile.
+  const std::span<const unsigned char> bytes(storage.get(), static_cast<std::size_t>(in.gcount()));
+  std::vector<unsigned char> out;
+  out.reserve(bytes.size());
+  out.insert(out.end(), bytes.begin(), bytes.begin() + std::min<std::ptrdiff_t>(2, std::ssize(bytes)));
   std::size_t at = 2;
   while (at + 4 <= bytes.size() && bytes[at] == 0xFF) {
     const unsigned char marker = bytes[at + 1];
@@ -447,7 +452,11 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   std::optional<OIIO::Filesystem::IOMemReader> memory;
   std::unique_ptr<OIIO::ImageInput> input;
   if (format == "jpeg") {
-    stripped = without_jpeg_metadata(path);
+    try {
+      stripped = without_jpeg_metadata(path, file_bytes);
+    } catch (const std::bad_alloc&) {
+      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+    }
     memory.emplace(stripped.data(), stripped.size());
   }
   if (format.empty()) {

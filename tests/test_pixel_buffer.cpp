@@ -1,0 +1,92 @@
+// PixelBuffer: aligned, padded, copied and moved as values; large buffers
+// freed are kept and handed to the next buffer of about their size (not in
+// sanitizer builds, which must see every use after free).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "gpuhist/pixel_buffer.hpp"
+
+namespace gpuhist {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+bool aligned(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % PixelBuffer::kAlignment == 0;
+}
+
+TEST(PixelBuffer, AlignedPaddedAndWritableToItsCapacity) {
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{4095}, std::size_t{4096}, kMiB - 1, kMiB,
+                            3 * kMiB + 17}) {
+    PixelBuffer b(bytes);
+    EXPECT_TRUE(aligned(b.data())) << bytes;
+    EXPECT_EQ(b.size(), bytes);
+    EXPECT_GE(b.capacity(), bytes + PixelBuffer::kPadding);
+    std::memset(b.data(), 0x5A, b.capacity());  // every byte of the capacity may be touched
+  }
+  EXPECT_TRUE(PixelBuffer().empty());
+  EXPECT_EQ(PixelBuffer(0).data(), nullptr);
+}
+
+TEST(PixelBuffer, CopiesAndMovesKeepTheBytes) {
+  PixelBuffer a(2 * kMiB);
+  for (std::size_t i = 0; i < a.size(); ++i) a.data()[i] = std::byte(i * 7);
+  const PixelBuffer copy = a;
+  ASSERT_EQ(copy.size(), a.size());
+  EXPECT_EQ(std::memcmp(copy.data(), a.data(), a.size()), 0);
+  const std::byte* where = a.data();
+  PixelBuffer moved = std::move(a);
+  EXPECT_EQ(moved.data(), where);
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): a moved-from buffer is empty
+  EXPECT_EQ(std::memcmp(moved.data(), copy.data(), copy.size()), 0);
+}
+
+TEST(PixelBuffer, AFreedLargeBufferServesTheNextOfAboutItsSize) {
+  if (!PixelBuffer::kKeepsFreed) GTEST_SKIP() << "sanitizer build: nothing is kept";
+  const std::byte* first = nullptr;
+  {
+    PixelBuffer b(36 * kMiB);
+    first = b.data();
+  }
+  {
+    PixelBuffer again(36 * kMiB - 100);  // about the same size: the same memory
+    EXPECT_EQ(again.data(), first);
+    std::memset(again.data(), 1, again.capacity());
+  }
+  {
+    PixelBuffer smaller(8 * kMiB);  // far smaller: not given a 36 MiB buffer
+    EXPECT_NE(smaller.data(), first);
+  }
+}
+
+TEST(PixelBuffer, SmallBuffersAreNotKept) {
+  // Below kKeptFrom the allocator's own reuse applies; nothing here may fail.
+  std::vector<PixelBuffer> many;
+  for (int i = 0; i < 64; ++i) many.emplace_back(PixelBuffer::kKeptFrom / 2);
+  many.clear();
+  PixelBuffer b(PixelBuffer::kKeptFrom / 2);
+  EXPECT_TRUE(aligned(b.data()));
+}
+
+TEST(PixelBuffer, ManyThreadsAllocateAndFreeAtOnce) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t] {
+      for (int i = 0; i < 50; ++i) {
+        PixelBuffer b((2 + (i + t) % 5) * kMiB);
+        std::memset(b.data(), t, b.capacity());
+        // Nobody else writes into a buffer while it is held.
+        for (std::size_t at = 0; at < b.capacity(); at += 4096) ASSERT_EQ(b.data()[at], std::byte(t));
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+}  // namespace
+}  // namespace gpuhist
