@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "bench_measure.hpp"
+#include "core/stream_copy.hpp"
 #include "count/gpu_counter.hpp"
 #include "cpu/parallel.hpp"
 #include "vulkan/buffer.hpp"
@@ -169,24 +170,58 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         }
         add("cpu", times, compare(h, expected));
       }
+      const std::uint32_t cores = std::max(1U, std::thread::hardware_concurrency());
+      {
+        // What the host alone copies: the pixels into resident host memory on
+        // every core, with memcpy and with non-temporal stores.
+        const Bytes target = make_memory(bytes, true, 7);
+        for (const bool stream : {false, true}) {
+          std::vector<double> times;
+          for (std::uint32_t i = 0; i < config.warmup + runs; ++i) {
+            const double ms = wall_ms([&] {
+              std::vector<std::thread> threads;
+              const std::size_t share = (bytes / cores + 63) / 64 * 64;
+              for (std::uint32_t t = 0; t < cores && std::size_t{t} * share < bytes; ++t) {
+                threads.emplace_back([&, t] {
+                  const std::size_t at = std::size_t{t} * share;
+                  const std::size_t n = std::min(share, bytes - at);
+                  if (stream) {
+                    stream_copy(target.get() + at, static_cast<const std::byte*>(view.data) + at, n);
+                  } else {
+                    std::memcpy(target.get() + at, static_cast<const std::byte*>(view.data) + at, n);
+                  }
+                });
+              }
+              for (std::thread& thread : threads) thread.join();
+            });
+            if (i >= config.warmup) times.push_back(ms);
+          }
+          add(std::string("host copy only, ") + (stream ? "streaming" : "memcpy") + "/" +
+                  std::to_string(cores) + "t",
+              times, std::memcmp(target.get(), view.data, bytes) == 0 ? "exact" : "DIFFERS");
+        }
+      }
       if (counter == nullptr) continue;
       // The parts also at fixed sizes and on every core, to place the defaults.
       struct Way {
         count::Upload path;
         std::uint64_t part = 0;
         std::uint32_t threads = 0;
+        bool stream = false;
       };
-      const std::uint32_t cores = std::max(1U, std::thread::hardware_concurrency());
       const Way ways[] = {{count::Upload::Auto},
                           {count::Upload::Import},
                           {count::Upload::Parts},
+                          {count::Upload::Parts, 0, 0, true},
                           {count::Upload::Parts, 256 << 10},
                           {count::Upload::Parts, 1 << 20},
                           {count::Upload::Parts, 4 << 20},
+                          {count::Upload::Parts, 4 << 20, 0, true},
                           {count::Upload::Parts, 0, cores},
+                          {count::Upload::Parts, 0, cores, true},
                           {count::Upload::Staged}};
       for (const Way& way : ways) {
-        counter->set_upload({way.path, way.part, way.threads});
+        counter->set_upload({way.path, way.part, way.threads, way.stream});
         std::vector<double> times;
         std::string check = "exact";
         for (std::uint32_t i = 0; i < config.warmup + runs; ++i) {
@@ -200,6 +235,7 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         std::string name = path_name(way.path);
         if (way.part > 0) name.append("/").append(std::to_string(way.part >> 10)).append("K");
         if (way.threads > 0) name.append("/").append(std::to_string(way.threads)).append("t");
+        if (way.stream) name.append("/streaming");
         add(name, times, check);
       }
       counter->set_upload({});

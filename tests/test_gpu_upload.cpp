@@ -121,8 +121,9 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
         const Placed placed = place(image.view, offset);
         for (const count::Upload path : {count::Upload::Auto, count::Upload::Staged,
                                          count::Upload::Parts, count::Upload::Import}) {
-          counter.set_upload(
-              {path, offset % 3 == 0 ? 0U : 700U, static_cast<std::uint32_t>(1 + offset % 3)});
+          counter.set_upload({path, offset % 3 == 0 ? 0U : 700U,
+                              static_cast<std::uint32_t>(1 + offset % 3),
+                              (offset / sample) % 2 == 1});
           EXPECT_TRUE(test::same_histograms(
               counter.count(placed.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
               << to_string(c.format) << " " << c.width << "x" << c.height << " stride "
@@ -146,10 +147,12 @@ TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
   // and more threads than parts.
   for (const std::uint64_t part : {1ULL, 256ULL, 257ULL, 1000ULL, 3000ULL, 12800ULL, 1ULL << 30}) {
     for (const std::uint32_t threads : {1U, 2U, 3U, 7U}) {
-      counter.set_upload({count::Upload::Parts, part, threads});
-      EXPECT_TRUE(test::same_histograms(
-          counter.count(image.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
-          << "parts of " << part << " bytes, " << threads << " threads";
+      for (const bool stream : {false, true}) {
+        counter.set_upload({count::Upload::Parts, part, threads, stream});
+        EXPECT_TRUE(test::same_histograms(
+            counter.count(image.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
+            << "parts of " << part << " bytes, " << threads << " threads, stream " << stream;
+      }
     }
   }
   // The other strategies take the same upload.

@@ -1,6 +1,6 @@
-// PixelBuffer: aligned, padded, copied and moved as values; large buffers
+// PixelBuffer (aligned, padded, copied and moved as values; large buffers
 // freed are kept and handed to the next buffer of about their size (not in
-// sanitizer builds, which must see every use after free).
+// sanitizer builds, which must see every use after free)), and stream_copy.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/stream_copy.hpp"
 #include "gpuhist/pixel_buffer.hpp"
 
 namespace gpuhist {
@@ -86,6 +87,23 @@ TEST(PixelBuffer, ManyThreadsAllocateAndFreeAtOnce) {
     });
   }
   for (std::thread& thread : threads) thread.join();
+}
+
+TEST(StreamCopy, EqualsMemcpyAtEveryAlignmentAndLength) {
+  std::vector<unsigned char> source(4096 + 256);
+  for (std::size_t i = 0; i < source.size(); ++i) source[i] = static_cast<unsigned char>(i * 131 + 7);
+  std::vector<unsigned char> out(source.size() + 64), expected(out.size());
+  for (std::size_t from = 0; from < 20; ++from) {
+    for (std::size_t to = 0; to < 20; ++to) {
+      for (std::size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 127, 200, 1000, 4096}) {
+        std::fill(out.begin(), out.end(), 0xEE);
+        expected = out;
+        std::memcpy(expected.data() + to, source.data() + from, n);
+        stream_copy(out.data() + to, source.data() + from, n);
+        ASSERT_EQ(out, expected) << "from +" << from << " to +" << to << ", " << n << " bytes";
+      }
+    }
+  }
 }
 
 }  // namespace

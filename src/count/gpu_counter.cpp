@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/stream_copy.hpp"
 #include "count/host_upload.hpp"
 #include "gpuhist/error.hpp"
 #include "vulkan/device.hpp"
@@ -20,18 +21,25 @@ const DeviceInfo& GpuCounter::device_info() const noexcept { return device_.info
 void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destination) const {
   const std::size_t bpp = pixel_bytes(image.format);
   auto* out = static_cast<std::byte*>(destination);
+  const auto copy = [stream = upload_.stream](void* to, const void* from, std::size_t bytes) {
+    if (stream) {
+      stream_copy(to, from, bytes);
+    } else {
+      std::memcpy(to, from, bytes);
+    }
+  };
   if (batch.x0 != 0 || batch.width != image.width) {
-    std::memcpy(out, image.row(batch.y0) + batch.x0 * bpp, std::size_t{batch.pixel_count} * bpp);
+    copy(out, image.row(batch.y0) + batch.x0 * bpp, std::size_t{batch.pixel_count} * bpp);
     return;
   }
   const std::size_t row_bytes = std::size_t{image.width} * bpp;
   const std::uint32_t rows = batch.pixel_count / image.width;
   if (image.stride == row_bytes) {
-    std::memcpy(out, image.row(batch.y0), row_bytes * rows);
+    copy(out, image.row(batch.y0), row_bytes * rows);
     return;
   }
   for (std::uint32_t r = 0; r < rows; ++r) {
-    std::memcpy(out + r * row_bytes, image.row(batch.y0 + r), row_bytes);
+    copy(out + r * row_bytes, image.row(batch.y0 + r), row_bytes);
   }
 }
 
