@@ -4,8 +4,12 @@
 
 #include <OpenImageIO/imageio.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
@@ -116,6 +120,77 @@ TEST_F(ImageFiles, PalettePng) {
   EXPECT_GT(
       h.counts(Channel::Red)[255] + h.counts(Channel::Green)[255] + h.counts(Channel::Blue)[255],
       0U);
+}
+
+// Every way rows reach the image (straight into padded rows; through a
+// buffer of a few rows, converted, a channel subset, per-channel types, a data
+// window off the origin, rows in several chunks; tiles) gives the samples
+// OpenImageIO's own whole-image read gives, value for value.
+TEST_F(ImageFiles, RowsEqualTheImageLibrarysOwnRead) {
+  struct Case {
+    std::string name;
+    int width, height, channels;
+    OIIO::TypeDesc stored;
+    std::vector<OIIO::TypeDesc> per_channel;
+    int x = 0, y = 0, tile = 0;
+    bool alpha = false;
+  };
+  using T = OIIO::TypeDesc;
+  const std::vector<Case> cases = {
+      {"rgb8-odd.png", 37, 23, 3, T::UINT8, {}},             // padded rows, read in place
+      {"rgb8-odd.jpg", 333, 101, 3, T::UINT8, {}},
+      {"rgba8.png", 41, 17, 4, T::UINT8, {}},                // RGB out of RGBA
+      {"rgba8-alpha.png", 41, 17, 4, T::UINT8, {}, 0, 0, 0, true},
+      {"grey-alpha16.png", 29, 13, 2, T::UINT16, {}},        // grey out of grey + alpha
+      {"rgb-half.exr", 53, 21, 3, T::HALF, {}},              // half to float
+      {"mixed.exr", 53, 21, 3, T::FLOAT, {T::HALF, T::FLOAT, T::HALF}},
+      {"window.exr", 30, 20, 3, T::HALF, {}, 7, -5},         // data window off the origin
+      {"rgbf-chunks.tif", 700, 1700, 3, T::FLOAT, {}},       // 14 MB: rows in four chunks
+      {"rgb16-tiled.tif", 70, 50, 3, T::UINT16, {}, 0, 0, 16},
+      {"grey10.dpx", 64, 9, 3, T::UINT16, {}},
+  };
+  std::mt19937 random(5);
+  for (const Case& c : cases) {
+    const fs::path path = dir_ / c.name;
+    OIIO::ImageSpec spec(c.width, c.height, c.channels, c.stored);
+    spec.x = c.x;
+    spec.y = c.y;
+    spec.full_x = 0;
+    spec.full_y = 0;
+    spec.channelformats = c.per_channel;
+    if (c.tile > 0) spec.tile_width = spec.tile_height = c.tile;
+    if (c.name.find(".dpx") != std::string::npos) spec.attribute("oiio:BitsPerSample", 10);
+    spec.attribute("oiio:UnassociatedAlpha", 1);
+    std::vector<float> values(static_cast<std::size_t>(c.width) * c.height * c.channels);
+    for (float& v : values) v = static_cast<float>(random() % 1000) / 999.0f;
+    {
+      auto out = OIIO::ImageOutput::create(path.string());
+      ASSERT_TRUE(out && out->open(path.string(), spec)) << c.name << OIIO::geterror();
+      ASSERT_TRUE(out->write_image(T::FLOAT, values.data())) << c.name << out->geterror();
+      out->close();
+    }
+    LoadOptions options;
+    options.alpha = c.alpha;
+    const Image loaded = load_image(path, options);
+    ASSERT_EQ(loaded.width, static_cast<std::uint32_t>(c.width)) << c.name;
+    const int channels = static_cast<int>(channel_count(loaded.format.layout));
+    const T wanted = loaded.format.sample == SampleType::U8    ? T::UINT8
+                     : loaded.format.sample == SampleType::U16 ? T::UINT16
+                                                               : T::FLOAT;
+    OIIO::ImageSpec config;  // as gpuhist reads: samples as stored, alpha not applied
+    config.attribute("oiio:UnassociatedAlpha", 1);
+    auto in = OIIO::ImageInput::open(path.string(), &config);
+    ASSERT_TRUE(in) << c.name;
+    const std::size_t row_bytes = static_cast<std::size_t>(c.width) * channels * wanted.size();
+    std::vector<std::byte> expected(row_bytes * c.height);
+    ASSERT_TRUE(in->read_image(0, 0, 0, channels, wanted, expected.data())) << c.name;
+    for (int y = 0; y < c.height; ++y) {
+      ASSERT_EQ(std::memcmp(loaded.storage.data() + y * loaded.stride,
+                            expected.data() + y * row_bytes, row_bytes),
+                0)
+          << c.name << " row " << y << " (" << to_string(loaded.format) << ")";
+    }
+  }
 }
 
 TEST_F(ImageFiles, BadFilesThrowInputErrors) {

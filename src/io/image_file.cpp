@@ -16,7 +16,6 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <span>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -240,17 +239,20 @@ std::optional<ExrSize> exr_size(const std::filesystem::path& path, const Head& h
 // on: JFIF (APP0) and Adobe's colour transform (APP14) are kept, and so is
 // everything from the start of the scan on. Segments that stop making sense
 // before the scan end the copy there: the decoder then finds it truncated.
-std::vector<unsigned char> without_jpeg_metadata(const std::filesystem::path& path,
-                                                 std::uintmax_t file_bytes) {
-  const auto storage = std::make_unique_for_overwrite<unsigned char[]>(file_bytes);
+// The file is read into `bytes` (whose memory is reused from call to call)
+// and the segments dropped in place.
+void read_without_jpeg_metadata(const std::filesystem::path& path, std::uintmax_t file_bytes,
+                                std::vector<unsigned char>& bytes) {
+  bytes.resize(file_bytes);
   std::ifstream in(path, std::ios::binary);
-  in.read(reinterpret_cast<char*>(storage.get()), static_cast<std::streamsize>(file_bytes));
-  // Fewer bytes where the file shrank meanwhile.
-  const std::span<const unsigned char> bytes(storage.get(), static_cast<std::size_t>(in.gcount()));
-  std::vector<unsigned char> out;
-  out.reserve(bytes.size());
-  out.insert(out.end(), bytes.begin(), bytes.begin() + std::min<std::ptrdiff_t>(2, std::ssize(bytes)));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));  // fewer where the file shrank meanwhile
+  std::size_t kept = std::min<std::size_t>(2, bytes.size());  // SOI
   std::size_t at = 2;
+  const auto keep = [&](std::size_t from, std::size_t to) {
+    std::memmove(bytes.data() + kept, bytes.data() + from, to - from);
+    kept += to - from;
+  };
   while (at + 4 <= bytes.size() && bytes[at] == 0xFF) {
     const unsigned char marker = bytes[at + 1];
     if (marker == 0xFF) {  // fill byte
@@ -262,19 +264,75 @@ std::vector<unsigned char> without_jpeg_metadata(const std::filesystem::path& pa
     if (!standalone && (length < 2 || at + 2 + length > bytes.size())) break;
     const bool metadata = (marker >= 0xE1 && marker <= 0xEF && marker != 0xEE) || marker == 0xFE;
     const std::size_t end = at + 2 + length;
-    if (!metadata)
-      out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at),
-                 bytes.begin() + static_cast<std::ptrdiff_t>(end));
+    if (!metadata) keep(at, end);
     at = end;
     if (marker == 0xDA) {  // start of scan: the entropy-coded data follows, as it is
-      out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.end());
+      keep(at, bytes.size());
       break;
     }
   }
-  return out;
+  bytes.resize(kept);
 }
 
 std::uint64_t max_expansion(const std::string& format);
+
+// Reads the first `channels` channels of every row into the image's rows as
+// `wanted` samples. Rows whose samples are stored as wanted are read straight
+// into place, one by one; others are read a few rows at a time into a buffer
+// of at most kChunkBytes (or one row) and converted by OpenImageIO's own
+// conversion, as read_image would. (read_image itself converts through a
+// buffer of 64 MB, whatever the image's size, for any rows not packed end to
+// end, which padded rows are: a 64 MB allocation and a copy of every pixel.)
+// Tiled files go through read_image, which reads them tile by tile.
+bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channels,
+               OIIO::TypeDesc wanted, Image& image) {
+  const auto stride = static_cast<OIIO::stride_t>(image.stride);
+  if (spec.tile_width > 0) {
+    const bool native = spec.format == wanted && spec.channelformats.empty();
+    return input.read_image(0, 0, 0, channels, native ? OIIO::TypeDesc::UNKNOWN : wanted,
+                            image.storage.data(), OIIO::AutoStride, stride);
+  }
+  const int height = spec.height;
+  if (spec.format == wanted && spec.channelformats.empty() && channels == spec.nchannels) {
+    for (int y = 0; y < height; ++y) {
+      std::byte* row = image.storage.data() + static_cast<std::size_t>(y) * image.stride;
+      if (!input.read_native_scanlines(0, 0, spec.y + y, spec.y + y + 1, 0, row)) return false;
+    }
+    return true;
+  }
+  constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
+  const std::size_t pixel_bytes = spec.pixel_bytes(true);  // every channel, as stored
+  const std::size_t scanline = pixel_bytes * static_cast<std::size_t>(spec.width);
+  const int chunk = static_cast<int>(
+      std::clamp<std::size_t>(kChunkBytes / std::max<std::size_t>(1, scanline), 1,
+                              static_cast<std::size_t>(height)));
+  std::vector<std::byte> buffer(scanline * static_cast<std::size_t>(chunk));
+  const auto xstride = static_cast<OIIO::stride_t>(wanted.size() * static_cast<std::size_t>(channels));
+  for (int y0 = 0; y0 < height; y0 += chunk) {
+    const int rows = std::min(chunk, height - y0);
+    if (!input.read_native_scanlines(0, 0, spec.y + y0, spec.y + y0 + rows, 0, buffer.data())) {
+      return false;
+    }
+    std::byte* out = image.storage.data() + static_cast<std::size_t>(y0) * image.stride;
+    // Runs of channels stored alike are converted together.
+    std::size_t offset = 0;
+    for (int c = 0, n = 1; c < channels; c += n) {
+      const OIIO::TypeDesc stored = spec.channelformats.empty() ? spec.format : spec.channelformats[c];
+      n = 1;
+      while (!spec.channelformats.empty() && c + n < channels && spec.channelformats[c + n] == stored) ++n;
+      if (spec.channelformats.empty()) n = channels - c;
+      if (!OIIO::convert_image(n, spec.width, rows, 1, buffer.data() + offset, stored,
+                               static_cast<OIIO::stride_t>(pixel_bytes),
+                               static_cast<OIIO::stride_t>(scanline), OIIO::AutoStride,
+                               out + static_cast<std::size_t>(c) * wanted.size(), wanted, xstride,
+                               stride, OIIO::AutoStride)) {
+        return false;
+      }
+      offset += static_cast<std::size_t>(n) * stored.size();
+    }
+  }
+  return true;
+}
 
 // Sizes a header claims that a decoder would allocate for before reading a
 // pixel: refused here when they exceed the limits or the file itself.
@@ -448,12 +506,19 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   // parsers in the image library are not hardened (an IPTC block overran a
   // buffer there); the pixels do not depend on them. Declared before the
   // reader, which uses them until it is destroyed.
-  std::vector<unsigned char> stripped;
+  // Kept from file to file on each decoding thread: a fresh buffer a file
+  // costs a page fault every 4 KiB. Let go of after a very large file.
+  static thread_local std::vector<unsigned char> stripped;
+  struct Release {
+    ~Release() {
+      if (stripped.capacity() > (std::size_t{64} << 20)) std::vector<unsigned char>().swap(stripped);
+    }
+  } release;
   std::optional<OIIO::Filesystem::IOMemReader> memory;
   std::unique_ptr<OIIO::ImageInput> input;
   if (format == "jpeg") {
     try {
-      stripped = without_jpeg_metadata(path, file_bytes);
+      read_without_jpeg_metadata(path, file_bytes, stripped);
     } catch (const std::bad_alloc&) {
       fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
     }
@@ -530,11 +595,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     // Samples stored as they are wanted are read straight into the rows
     // (TypeDesc::UNKNOWN); asking for a type makes OpenImageIO convert
     // through a buffer of some 64 MB, whatever the image's size.
-    const OIIO::TypeDesc wanted = type_desc(pixel_format.sample);
-    const bool native = spec.format == wanted && spec.channelformats.empty();
-    ok = input->read_image(0, 0, 0, channels, native ? OIIO::TypeDesc::UNKNOWN : wanted,
-                           image.storage.data(), OIIO::AutoStride,
-                           static_cast<OIIO::stride_t>(image.stride));
+    ok = read_rows(*input, spec, channels, type_desc(pixel_format.sample), image);
   } catch (const std::bad_alloc&) {
     fail(path, "not enough memory to decode it");
   } catch (const std::exception& e) {
