@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -431,6 +432,104 @@ TEST_F(Video, YCbCrPlanesAreTheDecodedLevels) {
   EXPECT_EQ(refused.status, 1);
   test::expect_one_line_error(refused, "this stream is nv12");
   const auto bad = test::run_cli({"video", nv12.string(), "--space", "yuv"});
+  EXPECT_EQ(bad.status, 2);
+  test::expect_one_line_error(bad, "unknown --space 'yuv'");
+}
+
+// compute --space ycbcr: a JPEG's planes as FFmpeg's decoder hands them over,
+// against ffmpeg's own raw planes of the same file (4:2:0, 4:2:2, 4:4:4 and
+// grey from FFmpeg's encoder at odd sizes, and the bundled photograph from
+// another encoder); other formats and damaged files are their file's error,
+// the rest still counted; --merge adds the planes up.
+TEST_F(Video, ComputeCountsAJpegsPlanesAsDecoded) {
+  struct Jpeg {
+    std::string file, encode;
+  };
+  const std::vector<Jpeg> made = {
+      {"s420.jpg", "-s 101x37 -pix_fmt yuvj420p"},
+      {"s422.jpg", "-s 64x30 -pix_fmt yuvj422p"},
+      {"s444.jpg", "-s 33x17 -pix_fmt yuvj444p"},
+      {"grey.jpg", "-s 40x9 -pix_fmt gray"},
+  };
+  std::vector<fs::path> files;
+  for (const Jpeg& j : made) {
+    files.push_back(dir_ / j.file);
+    ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=320x240 -frames:v 1 " + j.encode +
+                             " -q:v 4 '" + files.back().string() + "'"))
+        << j.file;
+  }
+  files.push_back(fs::path(GPUHIST_SOURCE_DIR) / "data/rocket.jpg");
+  std::vector<std::string> args = {"compute", "--space", "ycbcr", "--format", "json", "--merge",
+                                   "--device", "cpu", "--no-progress"};
+  for (const fs::path& f : files) args.push_back(f.string());
+  const auto r = test::run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json entries = json::parse(r.out);
+  ASSERT_EQ(entries.size(), files.size() + 1);
+  std::map<std::string, std::vector<std::uint64_t>> total;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const json& e = entries[i];
+    const std::string name = files[i].filename().string();
+    EXPECT_EQ(e["space"], "ycbcr") << name;
+    EXPECT_EQ(e["range"], "full") << name;
+    const std::string pixel_format = e["pixel_format"];
+    const fs::path raw = dir_ / (name + ".raw");
+    ASSERT_TRUE(test::ffmpeg("-i '" + files[i].string() + "' -f rawvideo -pix_fmt " +
+                             pixel_format + " '" + raw.string() + "'"));
+    std::ifstream in(raw, std::ios::binary);
+    const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
+                                           std::istreambuf_iterator<char>());
+    const std::size_t w = e["width"], h = e["height"];
+    const bool grey = pixel_format == "gray";
+    const std::size_t cw = pixel_format == "yuvj444p" ? w : (w + 1) / 2;
+    const std::size_t ch = pixel_format == "yuvj420p" ? (h + 1) / 2 : h;
+    ASSERT_EQ(bytes.size(), w * h + (grey ? 0 : 2 * cw * ch)) << name << " " << pixel_format;
+    std::size_t at = 0;
+    for (const char* key : {"y", "cb", "cr"}) {
+      if (grey && std::string(key) != "y") {
+        EXPECT_FALSE(e["histograms"].contains(key)) << name;
+        continue;
+      }
+      const std::size_t n = std::string(key) == "y" ? w * h : cw * ch;
+      std::vector<std::uint64_t> expected(256, 0);
+      for (std::size_t k = 0; k < n; ++k) ++expected[bytes[at++]];
+      EXPECT_EQ(e["histograms"][key].get<std::vector<std::uint64_t>>(), expected)
+          << name << " " << key;
+      auto& sum = total[key];
+      sum.resize(256, 0);
+      for (std::size_t b = 0; b < 256; ++b) sum[b] += expected[b];
+    }
+  }
+  const json& merged = entries.back();
+  EXPECT_EQ(merged["file"], "(total)");
+  EXPECT_EQ(merged["files"], files.size());
+  for (const auto& [key, counts] : total) {
+    EXPECT_EQ(merged["histograms"][key].get<std::vector<std::uint64_t>>(), counts) << key;
+  }
+
+  // A PNG and a truncated JPEG are their files' errors; the JPEG between them is counted.
+  const fs::path cut = dir_ / "cut.jpg";
+  {
+    std::ifstream whole(files[0], std::ios::binary);
+    std::string data((std::istreambuf_iterator<char>(whole)), std::istreambuf_iterator<char>());
+    std::ofstream(cut, std::ios::binary) << data.substr(0, data.size() / 2);
+  }
+  const auto mixed = test::run_cli({"compute", "--space", "ycbcr", "--format", "json",
+                                    "--device", "cpu", "--no-progress",
+                                    (fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png").string(),
+                                    files[1].string(), cut.string()});
+  EXPECT_EQ(mixed.status, 1);
+  EXPECT_NE(mixed.err.find("coffee.png: --space ycbcr counts the Y'CbCr planes JPEG files store, "
+                           "and this is a PNG file"),
+            std::string::npos)
+      << mixed.err;
+  EXPECT_NE(mixed.err.find("cut.jpg: corrupt or truncated JPEG"), std::string::npos) << mixed.err;
+  const json counted = json::parse(mixed.out);
+  ASSERT_EQ(counted.size(), 1U);
+  EXPECT_EQ(counted[0]["file"], files[1].string());
+  // Only as JSON, and only rgb or ycbcr.
+  EXPECT_EQ(test::run_cli({"compute", "--space", "ycbcr", files[0].string()}).status, 2);
+  const auto bad = test::run_cli({"compute", "--space", "yuv", files[0].string()});
   EXPECT_EQ(bad.status, 2);
   test::expect_one_line_error(bad, "unknown --space 'yuv'");
 }

@@ -6,6 +6,7 @@
 
 #include "batch.hpp"
 #include "common_options.hpp"
+#include "compute_planes.hpp"
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/context.hpp"
@@ -64,6 +65,10 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
                   "Also give these percentiles of every channel, e.g. 5,25,75,95 (table, json)");
   cmd->add_option("--compare", args.compare,
                   "Compare every file's histograms with this image's (table, json)");
+  cmd->add_option("--space", args.space,
+                  "rgb: count R, G, B and luminance; ycbcr: count a JPEG's Y', Cb and Cr planes "
+                  "as decoded, with no conversion (json keys y, cb, cr)")
+      ->capture_default_str();
   return cmd;
 }
 
@@ -86,6 +91,14 @@ int run_compute(const ComputeArgs& args) {
     return usage_error("--percentiles and --compare need --format table or json");
   }
 
+  if (args.space != "rgb" && args.space != "ycbcr") {
+    return usage_error("unknown --space '" + args.space + "' (rgb, ycbcr)");
+  }
+  const bool planes = args.space == "ycbcr";
+  if (planes && (*format != OutputFormat::Json || !args.plot.empty() || !args.compare.empty())) {
+    return usage_error("--space ycbcr gives --format json, without --plot or --compare");
+  }
+
   int status = kExitOk;
   const bool named = run.strategy.has_value();
   std::optional<Context> context = open_for(args.device, run, status);
@@ -93,6 +106,7 @@ int run_compute(const ComputeArgs& args) {
   const Strategy strategy = *run.strategy;
   // Unnamed, each image is counted by the strategy faster for its size.
   if (!named) run.strategy.reset();
+  if (planes) return run_compute_planes(args, read, *context, options, run, fields);
 
   // Every file is compared with the reference, so a reference that cannot be
   // counted stops the run before any file.

@@ -27,6 +27,7 @@ struct ComputeArgs {
   std::string plot;         // report picture(s), as `draw --report`
   std::string percentiles;  // extra percentiles, "5,95"
   std::string compare;      // a reference image to compare every file with
+  std::string space = "rgb";  // rgb | ycbcr: what is counted
 };
 
 // Adds the `compute` subcommand and its options to the app.

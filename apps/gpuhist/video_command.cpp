@@ -20,6 +20,7 @@
 #include "gpuhist/video_file.hpp"
 #include "messages.hpp"
 #include "output_stream.hpp"
+#include "planes_json.hpp"
 #include "progress.hpp"
 #include "report_fields.hpp"
 #include "video_output.hpp"
@@ -56,29 +57,15 @@ nlohmann::ordered_json frame_json(const FrameCounts& frame, Strategy strategy,
   return row;
 }
 
-// A frame counted plane by plane (--space ycbcr): {"frame", "time", "width",
-// "height", "space", "pixel_format", "range", "histograms": {"y", "cb", "cr"},
-// "stats"}.
+// A frame counted plane by plane (--space ycbcr): {"frame", "time", then
+// add_planes_json's "width", "height", "space", "pixel_format", "depth",
+// "range", "histograms": {"y", "cb", "cr"}, "stats"}.
 nlohmann::ordered_json planes_json(const VideoFrame& frame, const std::vector<Histogram>& planes,
                                    const ReportFields& fields) {
-  static constexpr const char* kNames[] = {"y", "cb", "cr"};
   nlohmann::ordered_json row;
   row["frame"] = frame.index;
   row["time"] = frame.time;
-  row["width"] = frame.planes[0].width;
-  row["height"] = frame.planes[0].height;
-  row["space"] = "ycbcr";
-  row["pixel_format"] = frame.pixel_format;
-  row["depth"] = frame.depth;
-  row["range"] = frame.range;
-  nlohmann::ordered_json histograms, stats;
-  for (std::size_t i = 0; i < planes.size(); ++i) {
-    const auto counts = planes[i].counts(Channel::Luminance);
-    histograms[kNames[i]] = std::vector<std::uint64_t>(counts.begin(), counts.end());
-    stats[kNames[i]] = stats_json(counts, fields.percentiles);
-  }
-  row["histograms"] = std::move(histograms);
-  row["stats"] = std::move(stats);
+  add_planes_json(row, frame, planes, fields);
   return row;
 }
 

@@ -1,0 +1,128 @@
+#include "compute_planes.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "batch.hpp"
+#include "entry_json.hpp"
+#include "exit_codes.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/video_file.hpp"
+#include "messages.hpp"
+#include "output_names.hpp"
+#include "output_stream.hpp"
+#include "planes_json.hpp"
+#include "progress.hpp"
+
+namespace gpuhist::cli {
+namespace {
+
+// How the formats read by default are written in messages.
+std::string display_name(const std::string& format) {
+  static const std::map<std::string, std::string> names = {
+      {"png", "PNG"},   {"tiff", "TIFF"}, {"webp", "WebP"}, {"openexr", "OpenEXR"},
+      {"gif", "GIF"},   {"bmp", "BMP"},   {"pnm", "PNM"},   {"hdr", "Radiance HDR"},
+      {"targa", "Targa"}, {"dpx", "DPX"}};
+  const auto it = names.find(format);
+  return it != names.end() ? it->second : format;
+}
+
+// The planes of one JPEG file, as decoded.
+VideoFrame decode_planes(const std::filesystem::path& path, std::uint64_t max_pixels) {
+  const std::string format = common_format_of(path);
+  if (format != "jpeg") {
+    throw Error(ErrorKind::Input,
+                path.string() + ": --space ycbcr counts the Y'CbCr planes JPEG files store, and " +
+                    (format.empty() ? std::string("this is not a JPEG file")
+                                    : "this is a " + display_name(format) + " file") +
+                    " (count it as RGB instead)");
+  }
+  VideoReader reader(path, max_pixels, FrameSpace::YCbCr);
+  VideoFrame frame;
+  std::string damage;
+  const bool decoded =
+      reader.next(frame, [&](const std::string& cause) { damage = damage.empty() ? cause : damage; });
+  if (!damage.empty() || reader.errors() > 0) {
+    const std::string cause = !damage.empty() ? damage : reader.first_error();
+    throw Error(ErrorKind::Input, path.string() + ": corrupt or truncated JPEG: " + cause);
+  }
+  if (!decoded || frame.planes.empty()) {
+    throw Error(ErrorKind::Input, path.string() + ": corrupt JPEG: no picture decoded");
+  }
+  return frame;
+}
+
+}  // namespace
+
+int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const Context& context,
+                       const HistogramOptions& options, const RunOptions& run,
+                       const ReportFields& fields) {
+  const InputList inputs = expand_inputs(args.inputs, read.formats);
+  std::vector<std::filesystem::path> outputs;
+  if (!args.output.empty()) outputs.emplace_back(args.output);
+  if (const std::string clash = overwritten_input(outputs, inputs.files, false); !clash.empty()) {
+    return usage_error(clash);
+  }
+  BatchStatus batch;
+  batch.add(report_problems(inputs));
+  std::optional<OutputStream> output;
+  if (!batch.run(args.output, [&] { output.emplace(args.output); })) return batch.status();
+  if (!output) return batch.status();
+  std::ostream& out = output->stream();
+  const bool many = inputs.files.size() != 1 || inputs.from_folder || args.merge;
+  if (many) out << "[\n";
+  std::size_t written = 0;
+  const auto write = [&](const nlohmann::ordered_json& entry) {
+    if (many && written > 0) out << ",\n";
+    out << json_text(entry);
+    if (!many) out << '\n';
+    ++written;
+    out.flush();
+  };
+  std::vector<Histogram> total;
+  std::size_t merged = 0;
+  Progress progress(inputs.files.size(), !args.no_progress);
+  for (std::size_t i = 0; i < inputs.files.size(); ++i) {
+    const auto& path = inputs.files[i];
+    progress.update(i, path.string());
+    const bool go_on = batch.run(path, [&] {
+      const VideoFrame frame = decode_planes(path, read.max_pixels);
+      std::vector<Histogram> planes;
+      for (const Image& plane : frame.planes) {
+        planes.push_back(context.compute(plane.view(), options, run));
+      }
+      nlohmann::ordered_json entry;
+      entry["file"] = path.string();
+      add_planes_json(entry, frame, planes, fields);
+      entry["bins"] = options.bins;
+      progress.clear();
+      write(entry);
+      if (args.merge) {
+        add_planes(total, planes);
+        ++merged;
+      }
+    });
+    progress.clear();
+    if (!go_on) break;
+  }
+  progress.clear();
+  if (args.merge && merged > 0) {
+    nlohmann::ordered_json entry;
+    entry["file"] = "(total)";
+    entry["files"] = merged;
+    entry["space"] = "ycbcr";
+    add_plane_counts_json(entry, total, fields);
+    entry["bins"] = options.bins;
+    write(entry);
+  }
+  if (many) out << (written > 0 ? "\n]\n" : "]\n");
+  (void)batch.run(args.output, [&] { output->finish(); });
+  return batch.status();
+}
+
+}  // namespace gpuhist::cli
