@@ -175,63 +175,139 @@ std::uint32_t exr_type_size(const std::string& type) {
   return it == sizes.end() ? 0 : it->second;
 }
 
-std::optional<ExrSize> exr_size(const std::filesystem::path& path, const Head& h,
-                                std::uintmax_t file_bytes) {
-  const unsigned char* p = h.bytes.data() + 8;
-  const unsigned char* end = h.bytes.data() + h.size;
+// Whether a value of a variable-size attribute type, read as OpenEXR reads
+// it, takes exactly its stated length: OpenEXR goes on to the next attribute
+// from wherever the value's reader stopped, not from where the length says,
+// so a value read short or long puts every later length out of step with
+// this walk (a fuzzed file had OpenEXR ask for 1.9 GB that way), and some
+// readers size allocations from their own fields.
+bool exr_value_fits(const std::string& type, const unsigned char* v, std::uint32_t length) {
+  if (type == "chlist") {
+    // Channels: a name of at most 255 bytes and its NUL, then 16 bytes; a NUL ends the list.
+    const unsigned char* c = v;
+    const unsigned char* stop = v + length;
+    for (;;) {
+      if (c >= stop) return false;
+      const auto* zero =
+          static_cast<const unsigned char*>(std::memchr(c, 0, static_cast<std::size_t>(stop - c)));
+      if (zero == nullptr || zero - c > 255) return false;
+      if (zero == c) return zero + 1 == stop;
+      if (stop - zero - 1 < 16) return false;
+      c = zero + 17;
+    }
+  }
+  if (type == "stringvector") {
+    // Strings, each a 32-bit length and its bytes, up to the value's length.
+    std::uint64_t at = 0;
+    while (at < length) {
+      if (length - at < 4) return false;
+      const auto n = static_cast<std::int32_t>(le32(v + at));
+      at += 4;
+      if (n < 0 || static_cast<std::uint64_t>(n) > length - at) return false;
+      at += static_cast<std::uint64_t>(n);
+    }
+    return true;
+  }
+  if (type == "preview") {  // width, height, then width x height RGBA bytes
+    return length >= 8 && std::uint64_t{le32(v)} * le32(v + 4) * 4 + 8 == length;
+  }
+  if (type == "floatvector") return length % 4 == 0;
+  if (type == "idmanifest") return length >= 4;  // a 32-bit size, then the data
+  return true;  // strings and types OpenEXR does not know are read as their length says
+}
+
+// The parts of an OpenEXR file as its headers describe them (one for a
+// single-part file), walked as OpenEXR walks them before it opens the file.
+// Throws Error(Input) for a header OpenEXR would misread or allocate
+// gigabytes for: an attribute past the end of the file, a fixed-size type of
+// another length, a variable-size value its reader would read short or long,
+// a name OpenEXR would cut, a part with no data window, a header over 16 MB.
+std::vector<ExrSize> exr_parts(const std::filesystem::path& path, std::uintmax_t file_bytes) {
+  constexpr std::size_t kMostHeaderBytes = std::size_t{16} << 20;
+  std::vector<unsigned char> bytes(
+      static_cast<std::size_t>(std::min<std::uintmax_t>(file_bytes, kMostHeaderBytes)));
+  {
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  const auto too_short = [&] {
+    if (bytes.size() < file_bytes) {
+      fail(path, "its OpenEXR header is larger than 16 MB, which is not read");
+    }
+    fail(path, "corrupt image: its OpenEXR header ends before the end of its attributes");
+  };
+  if (bytes.size() < 8) too_short();
+  const bool multipart = (le32(bytes.data() + 4) & 0x1000U) != 0;
+  const unsigned char* p = bytes.data() + 8;
+  const unsigned char* end = bytes.data() + bytes.size();
   const auto text = [&](std::string& out) {
     const auto* zero =
         static_cast<const unsigned char*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
-    if (zero == nullptr) return false;
+    if (zero == nullptr) too_short();
+    if (zero - p > 255) fail(path, "corrupt image: an OpenEXR attribute name is over 255 bytes");
     out.assign(reinterpret_cast<const char*>(p), static_cast<std::size_t>(zero - p));
     p = zero + 1;
-    return true;
   };
-  ExrSize size;
-  bool window = false;
+  std::vector<ExrSize> parts;
   for (;;) {
-    std::string name, type;
-    if (p >= end || !text(name)) return std::nullopt;
-    if (name.empty()) break;  // the end of the header
-    if (!text(type) || end - p < 4) return std::nullopt;
-    const std::uint32_t length = le32(p);
-    p += 4;
-    // OpenEXR sizes each attribute's value from its length as it reads it.
-    if (length > file_bytes - static_cast<std::uintmax_t>(p - h.bytes.data())) {
-      fail(path,
-           "corrupt image: its OpenEXR attribute '" + name + "' runs past the end of the file");
-    }
-    if (static_cast<std::uint64_t>(end - p) < length) return std::nullopt;
-    // OpenEXR reads values of fixed-size types by their size, whatever the
-    // length says, and so would read the next attributes from elsewhere.
-    if (const std::uint32_t fixed = exr_type_size(type); fixed != 0 && fixed != length) {
-      fail(path, "corrupt image: its OpenEXR attribute '" + name + "' of type " + type + " has " +
-                     std::to_string(length) + " bytes, not " + std::to_string(fixed));
-    }
-    const unsigned char* value = p;
-    p += length;
-    if (name == "dataWindow" && type == "box2i" && length == 16) {
-      const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
-      size.width = std::int64_t{at(2)} - at(0) + 1;
-      size.height = std::int64_t{at(3)} - at(1) + 1;
-      window = true;
-    } else if (name == "compression" && type == "compression" && length == 1) {
-      size.compression = value[0];
-    } else if (name == "channels" && type == "chlist") {
-      // name, pixel type (0 uint, 1 half, 2 float), linear, reserved, x and y sampling.
-      const unsigned char* c = value;
-      const unsigned char* stop = value + length;
-      while (c < stop && *c != 0) {
-        const auto* zero = static_cast<const unsigned char*>(
-            std::memchr(c, 0, static_cast<std::size_t>(stop - c)));
-        if (zero == nullptr || stop - zero < 17) return std::nullopt;
-        size.pixel_bytes += le32(zero + 1) == 1 ? 2U : 4U;
-        c = zero + 17;
+    ExrSize size;
+    bool window = false;
+    bool any = false;
+    for (;;) {
+      std::string name, type;
+      if (p >= end) too_short();
+      text(name);
+      if (name.empty()) break;  // the end of this header
+      any = true;
+      text(type);
+      if (end - p < 4) too_short();
+      const std::uint32_t length = le32(p);
+      p += 4;
+      // OpenEXR sizes each attribute's value from its length as it reads it.
+      if (length > file_bytes - static_cast<std::uintmax_t>(p - bytes.data())) {
+        fail(path,
+             "corrupt image: its OpenEXR attribute '" + name + "' runs past the end of the file");
+      }
+      if (static_cast<std::uint64_t>(end - p) < length) too_short();
+      // OpenEXR reads values of fixed-size types by their size, whatever the
+      // length says, and so would read the next attributes from elsewhere.
+      if (const std::uint32_t fixed = exr_type_size(type); fixed != 0 && fixed != length) {
+        fail(path, "corrupt image: its OpenEXR attribute '" + name + "' of type " + type +
+                       " has " + std::to_string(length) + " bytes, not " + std::to_string(fixed));
+      }
+      if (!exr_value_fits(type, p, length)) {
+        fail(path, "corrupt image: its OpenEXR attribute '" + name + "' of type " + type +
+                       " does not fill its " + std::to_string(length) + " bytes");
+      }
+      const unsigned char* value = p;
+      p += length;
+      if (name == "dataWindow" && type == "box2i" && length == 16) {
+        const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
+        size.width = std::int64_t{at(2)} - at(0) + 1;
+        size.height = std::int64_t{at(3)} - at(1) + 1;
+        window = true;
+      } else if (name == "compression" && type == "compression" && length == 1) {
+        size.compression = value[0];
+      } else if (name == "channels" && type == "chlist") {
+        // name, pixel type (0 uint, 1 half, 2 float), linear, reserved, x and y sampling.
+        for (const unsigned char* c = value; *c != 0;) {
+          const auto* zero = static_cast<const unsigned char*>(std::memchr(c, 0, 256));
+          size.pixel_bytes += le32(zero + 1) == 1 ? 2U : 4U;
+          c = zero + 17;
+        }
       }
     }
+    if (!any) {
+      // An empty header ends a multi-part file's list of headers.
+      if (multipart && !parts.empty()) break;
+      fail(path, "corrupt image: its OpenEXR header has no attributes");
+    }
+    if (!window) fail(path, "corrupt image: its OpenEXR header has no data window");
+    parts.push_back(size);
+    if (!multipart) break;
   }
-  if (!window) fail(path, "corrupt image: its OpenEXR header has no data window");
-  return size;
+  return parts;
 }
 
 // A JPEG file's bytes without its APP1..APP13, APP15 and comment segments
@@ -316,11 +392,13 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
     std::byte* out = image.storage.data() + static_cast<std::size_t>(y0) * image.stride;
     // Runs of channels stored alike are converted together.
     std::size_t offset = 0;
+    const auto format_of = [&](int c) {
+      return spec.channelformats.empty() ? spec.format
+                                         : spec.channelformats[static_cast<std::size_t>(c)];
+    };
     for (int c = 0, n = 1; c < channels; c += n) {
-      const OIIO::TypeDesc stored = spec.channelformats.empty() ? spec.format : spec.channelformats[c];
-      n = 1;
-      while (!spec.channelformats.empty() && c + n < channels && spec.channelformats[c + n] == stored) ++n;
-      if (spec.channelformats.empty()) n = channels - c;
+      const OIIO::TypeDesc stored = format_of(c);
+      for (n = 1; c + n < channels && format_of(c + n) == stored;) ++n;
       if (!OIIO::convert_image(n, spec.width, rows, 1, buffer.data() + offset, stored,
                                static_cast<OIIO::stride_t>(pixel_bytes),
                                static_cast<OIIO::stride_t>(scanline), OIIO::AutoStride,
@@ -373,8 +451,9 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     }
   }
   if (format == "openexr") {
-    // OpenEXR sizes its decompression buffers from the data window as it opens the file.
-    if (const std::optional<ExrSize> exr = exr_size(path, h, file_bytes)) {
+    // OpenEXR sizes its decompression buffers from each part's data window as it opens the file.
+    for (const ExrSize& part : exr_parts(path, file_bytes)) {
+      const ExrSize* exr = &part;
       if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
       const auto width = static_cast<std::uint64_t>(exr->width);
       const auto height = static_cast<std::uint64_t>(exr->height);
