@@ -221,7 +221,10 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
                           {count::Upload::Parts, 0, cores, true},
                           {count::Upload::Staged}};
       for (const Way& way : ways) {
-        counter->set_upload({way.path, way.part, way.threads, way.stream});
+        // "auto" is the library's default setup, streaming stores included.
+        count::UploadSetup setup{way.path, way.part, way.threads, way.stream};
+        if (way.path == count::Upload::Auto) setup = {};
+        counter->set_upload(setup);
         std::vector<double> times;
         std::string check = "exact";
         for (std::uint32_t i = 0; i < config.warmup + runs; ++i) {

@@ -37,13 +37,13 @@ void print_host(const Report& report, std::ostream& out) {
       << "a call's fixed costs: an empty submission and its wait "
       << fixed(report.empty_submission_ms, 3) << " ms; a descriptor set made and released "
       << fixed(report.storage_set_ms, 3) << " ms\n"
-      << std::left << std::setw(13) << "size" << std::setw(14) << "memory" << std::setw(13) << "way"
+      << std::left << std::setw(13) << "size" << std::setw(14) << "memory" << std::setw(34) << "way"
       << std::right << std::setw(10) << "wall ms" << std::setw(9) << "GB/s" << std::setw(9)
       << "bus ms" << std::setw(9) << "x bus"
       << "  check\n";
   for (const HostRow& r : report.host) {
     out << std::left << std::setw(13) << (std::to_string(r.width) + "x" + std::to_string(r.height))
-        << std::setw(14) << r.memory << std::setw(13) << r.way << std::right << std::setw(10)
+        << std::setw(14) << r.memory << std::setw(34) << r.way << std::right << std::setw(10)
         << fixed(r.ms, 3) << std::setw(9) << fixed(r.gbps, 1) << std::setw(9)
         << (r.bus_ms > 0 ? fixed(r.bus_ms, 3) : "-") << std::setw(9)
         << (r.bus_ms > 0 ? fixed(r.ms / r.bus_ms, 2) : "-") << "  " << r.check << '\n';

@@ -71,8 +71,8 @@ struct UploadSetup {
   std::uint64_t part_bytes = 0;  // bytes of one part (Parts; 0: by the batch's size)
   std::uint32_t threads = 0;     // threads writing parts or batches (0: by size, up to the cores)
   // The host writes staging memory with non-temporal stores (stream_copy)
-  // rather than memcpy.
-  bool stream = false;
+  // rather than memcpy: 10-25% faster a call on the H200 (2026-12-02).
+  bool stream = true;
 };
 
 class GpuCounter {
