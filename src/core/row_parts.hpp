@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <thread>
 
+#include "core/cores.hpp"
 #include "core/worker_pool.hpp"
 
 namespace gpuhist {
@@ -15,8 +16,7 @@ namespace gpuhist {
 [[nodiscard]] inline std::uint32_t row_parts(std::uint64_t rows, std::uint64_t min_rows) {
   const std::uint64_t by_size =
       std::max<std::uint64_t>(1, rows / std::max<std::uint64_t>(1, min_rows));
-  return static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(std::max(1U, std::thread::hardware_concurrency()), by_size));
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(core_count(), by_size));
 }
 
 // Runs fn(part, y0, y1) for rows [y0, y1) of each of `parts` nearly equal

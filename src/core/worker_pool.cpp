@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/cores.hpp"
+
 namespace gpuhist {
 namespace {
 
@@ -21,7 +23,7 @@ bool forked = false;
 
 class WorkerPool {
  public:
-  WorkerPool() : capacity_(std::max(1U, std::thread::hardware_concurrency()) - 1) {}
+  WorkerPool() : capacity_(core_count() - 1) {}
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
   // Never destroyed (see pool()): its threads end with the process.

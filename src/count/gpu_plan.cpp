@@ -1,6 +1,7 @@
 // The `gpu` strategies' plans: batches within the device's buffer limits and,
 // for the `gpu` strategy, where its counters live and how its workgroups are
 // laid out, from the device's limits and the tuning.
+#include "core/cores.hpp"
 #include "count/gpu_plan.hpp"
 
 #include <algorithm>
@@ -212,8 +213,7 @@ GpuPlan plan_gpu(const DeviceInfo& info, const GpuLimits& limits, const GpuTunin
                    1U, max_group);
     plan_counters(plan, info, tuning, image, planes_allowed);
     plan.copy_shift = tuning.copy_shift.value_or(log2_floor(std::max(1U, info.subgroup_size)));
-    const std::uint32_t units = info.compute_units.value_or(
-        info.hardware() ? 64U : std::max(1U, std::thread::hardware_concurrency()));
+    const std::uint32_t units = info.compute_units.value_or(info.hardware() ? 64U : core_count());
     // Channel groups each stride over the whole image: twice as many
     // workgroups per group as there are groups (measured on the H200: 4 per
     // unit for two groups against 1, 0.59-0.62 against 0.76 ms on 1 GB).

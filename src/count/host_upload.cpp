@@ -5,6 +5,7 @@
 #include <exception>
 #include <thread>
 
+#include "core/cores.hpp"
 #include "core/row_parts.hpp"
 #include "core/worker_pool.hpp"
 #include "count/gpu_counter.hpp"
@@ -73,8 +74,7 @@ std::uint64_t default_part_bytes(std::uint64_t batch_bytes, std::uint32_t thread
 
 std::uint32_t writer_threads(std::uint64_t bytes) noexcept {
   const std::uint64_t by_size = std::max<std::uint64_t>(1, bytes / (std::uint64_t{4} << 20));
-  return static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(std::max(1U, std::thread::hardware_concurrency()), by_size));
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(core_count(), by_size));
 }
 
 namespace {

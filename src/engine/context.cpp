@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/cores.hpp"
 #include "count/gpu_counter.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
@@ -66,8 +67,7 @@ Strategy Context::default_strategy() const noexcept {
 }
 
 Strategy Context::strategy_for(const ImageView& image) const noexcept {
-  return engine::auto_strategy(image, hardware(),
-                               std::max(1U, std::thread::hardware_concurrency()));
+  return engine::auto_strategy(image, hardware(), core_count());
 }
 
 Histogram Context::compute(const ImageView& image, const HistogramOptions& options,

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/cores.hpp"
+
 namespace gpuhist {
 
 DecodeFiles::DecodeFiles(std::vector<std::filesystem::path> files, Load load, unsigned threads,
                          std::size_t ahead)
     : files_(std::move(files)), load_(std::move(load)) {
-  if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
+  if (threads == 0) threads = core_count();
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, files_.size()));
   ahead_ = std::max<std::size_t>(1, ahead == 0 ? 2 * std::size_t{threads} : ahead);
   workers_.reserve(threads);
@@ -37,9 +39,8 @@ DecodeFiles::~DecodeFiles() {
 void DecodeFiles::work() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [&] {
-      return stopping_ || claimed_ == files_.size() || claimed_ < taken_ + ahead_;
-    });
+    changed_.wait(
+        lock, [&] { return stopping_ || claimed_ == files_.size() || claimed_ < taken_ + ahead_; });
     if (stopping_ || claimed_ == files_.size()) return;
     const std::size_t index = claimed_++;
     window_.resize(std::max(window_.size(), index - taken_ + 1));
