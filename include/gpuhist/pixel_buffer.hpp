@@ -1,11 +1,13 @@
 // Owned memory for pixels: aligned and padded so that SIMD code (FFmpeg's
 // scalers, OpenImageIO's readers) may read and write whole vectors at a row's
-// end, and so that a device can import it as host memory. Buffers of a
-// megabyte or more ask for huge pages, and when freed are kept (up to 256 MiB
-// in all) for the next buffer of about their size: a folder of photographs or
-// a video's frames then write to memory already mapped, instead of paying the
-// kernel a page fault every 4 KiB (sanitizer builds keep nothing, so that
-// every use after free is seen). The contents of a new buffer are undefined.
+// end, and so that a device can import it as host memory. Buffers of 64 KiB
+// or more are kept when freed (up to 8 of them, 256 MiB in all) for the next
+// buffer of about their size, and those of a megabyte or more ask for huge
+// pages: a folder of photographs or a video's frames then write to memory
+// already mapped, instead of paying the kernel a page fault every 4 KiB
+// (which allocators that return freed memory early, as Dask's workers are set
+// up to, make the rule). Sanitizer builds keep nothing, so that every use
+// after free is seen. The contents of a new buffer are undefined.
 #pragma once
 
 #include <cstddef>
@@ -35,7 +37,7 @@ class PixelBuffer {
 #else
   static constexpr bool kKeepsFreed = true;
 #endif
-  static constexpr std::size_t kKeptFrom = std::size_t{1} << 20;
+  static constexpr std::size_t kKeptFrom = std::size_t{64} << 10;
   static constexpr std::size_t kKeptBytes = std::size_t{256} << 20;
 
   PixelBuffer() noexcept = default;

@@ -15,13 +15,14 @@ namespace {
 
 constexpr std::align_val_t kAlign{PixelBuffer::kAlignment};
 
-// Large buffers: their pages are asked for as huge pages, and when freed they
-// are kept for the next buffer of about their size. Touching fresh memory
+// Buffers from kKept on are kept when freed for the next buffer of about their
+// size, and from kHuge on their pages are asked for as huge pages. Touching fresh memory
 // costs the kernel a fault a page (on virtual machines that return freed
 // memory to their host, about as long as decoding the pixels written there),
 // and a folder of photographs or a video's frames ask for the same sizes
 // again and again.
-constexpr std::size_t kLarge = PixelBuffer::kKeptFrom;
+constexpr std::size_t kKept = PixelBuffer::kKeptFrom;
+constexpr std::size_t kHuge = std::size_t{1} << 20;
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 // At most this many bytes are kept free, in at most kKeptBuffers buffers; a
 // larger buffer is returned at once.
@@ -115,7 +116,7 @@ PixelBuffer::PixelBuffer(std::size_t bytes) : size_(bytes) {
     throw std::bad_alloc();
   }
   const std::size_t capacity = capacity_of(bytes);
-  if (PixelBuffer::kKeepsFreed && capacity >= kLarge) {
+  if (PixelBuffer::kKeepsFreed && capacity >= kKept) {
     std::size_t kept_capacity = 0;
     if (std::byte* kept = recycler().take(capacity, kept_capacity)) {
       data_ = std::unique_ptr<std::byte[], Free>(kept, Free{kept_capacity});
@@ -124,7 +125,7 @@ PixelBuffer::PixelBuffer(std::size_t bytes) : size_(bytes) {
   }
   data_ = std::unique_ptr<std::byte[], Free>(
       static_cast<std::byte*>(::operator new[](capacity, kAlign)), Free{capacity});
-  if (capacity >= kLarge) advise_huge_pages(data_.get(), capacity);
+  if (capacity >= kHuge) advise_huge_pages(data_.get(), capacity);
 }
 
 PixelBuffer::PixelBuffer(const PixelBuffer& other) : PixelBuffer(other.size_) {
@@ -137,7 +138,7 @@ PixelBuffer& PixelBuffer::operator=(const PixelBuffer& other) {
 }
 
 void PixelBuffer::Free::operator()(std::byte* p) const noexcept {
-  if (PixelBuffer::kKeepsFreed && capacity >= kLarge && recycler().keep(p, capacity)) return;
+  if (PixelBuffer::kKeepsFreed && capacity >= kKept && recycler().keep(p, capacity)) return;
   ::operator delete[](p, kAlign);
 }
 
