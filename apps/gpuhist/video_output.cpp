@@ -7,6 +7,8 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "common_options.hpp"
 #include "counted_frames.hpp"
@@ -152,6 +154,32 @@ std::string errors_note(std::int64_t errors) {
   return "; " + std::to_string(errors) + (errors == 1 ? " error" : " errors") + " in the stream";
 }
 
+namespace {
+
+// Pictures the encoder is done with, drawn into again: a fresh picture a frame
+// cost zeroing 4 bytes a pixel and a page fault every 4 KiB.
+class SparePictures {
+ public:
+  void give(Picture&& picture) {
+    const std::lock_guard lock(mutex_);
+    if (spare_.size() < kKept) spare_.push_back(std::move(picture));
+  }
+  [[nodiscard]] Picture take() {
+    const std::lock_guard lock(mutex_);
+    if (spare_.empty()) return {};
+    Picture picture = std::move(spare_.back());
+    spare_.pop_back();
+    return picture;
+  }
+
+ private:
+  static constexpr std::size_t kKept = 8;  // more than the encoder's queue holds
+  std::mutex mutex_;
+  std::vector<Picture> spare_;
+};
+
+}  // namespace
+
 OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
                                   const std::filesystem::path& output, std::uint32_t width,
                                   std::uint32_t height, const HistogramOptions& options,
@@ -162,15 +190,24 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   // Decoding runs ahead on one thread, encoding behind on another; counting
   // and drawing (on the device when there is one) take the frames between.
   DecodeAhead frames(reader, on_damage);
-  WriteBehind<Picture> encode([&](Picture& picture) { writer.write(picture); });
+  SparePictures spare;
+  WriteBehind<Picture> encode([&](Picture& picture) {
+    writer.write(picture);
+    spare.give(std::move(picture));
+  });
   OverlayResult result;
   const OverlayStyle style;
   // Several frames are counted at once; each is drawn once its counts are in.
   CountedFrames counted(context, options, run);
   const CountedFrame draw = [&](VideoFrame& frame, Histogram& h) {
     const ImageView view = frame.image.view();
-    encode.push(gpu_renderer ? context.draw_overlay(view, h, width, height, style)
-                             : draw_overlay_cpu(view, h, width, height, style));
+    if (gpu_renderer) {
+      encode.push(context.draw_overlay(view, h, width, height, style));
+    } else {
+      Picture picture = spare.take();
+      draw_overlay_cpu(view, h, width, height, style, picture);
+      encode.push(std::move(picture));
+    }
     ++result.frames;
   };
   while (std::optional<VideoFrame> frame = frames.next()) {
@@ -178,7 +215,9 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
     if (edit.panels) {
       counted.push(std::move(*frame), draw);
     } else {
-      encode.push(compose_overlay(frame->image.view(), width, height, {}, {}, style.background));
+      Picture picture = spare.take();
+      compose_overlay(frame->image.view(), width, height, {}, {}, style.background, picture);
+      encode.push(std::move(picture));
       ++result.frames;
     }
   }

@@ -79,6 +79,11 @@ void validate_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t
 [[nodiscard]] Picture compose_overlay(const ImageView& frame, std::uint32_t width,
                                       std::uint32_t height, const Picture& rgb_panel,
                                       const Picture& luminance_panel, std::uint32_t background);
+// The same into `out`, whose memory is reused when it already has the size
+// (every byte is written): a video's frames then draw into the same buffers.
+void compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t height,
+                     const Picture& rgb_panel, const Picture& luminance_panel,
+                     std::uint32_t background, Picture& out);
 
 // How the overlay draws its two panels: scale mode, channels of the left panel
 // (RGB by default) and of the right one (luminance), background colour.
@@ -95,5 +100,8 @@ struct OverlayStyle {
 [[nodiscard]] Picture draw_overlay_cpu(const ImageView& frame, const Histogram& histogram,
                                        std::uint32_t width, std::uint32_t height,
                                        const OverlayStyle& style = {});
+// The same into `out`, reusing its memory as compose_overlay does.
+void draw_overlay_cpu(const ImageView& frame, const Histogram& histogram, std::uint32_t width,
+                      std::uint32_t height, const OverlayStyle& style, Picture& out);
 
 }  // namespace gpuhist

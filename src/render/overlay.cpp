@@ -28,28 +28,42 @@ void validate_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t
   }
 }
 
-Picture compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t height,
-                        const Picture& rgb_panel, const Picture& luminance_panel,
-                        std::uint32_t background) {
+void compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t height,
+                     const Picture& rgb_panel, const Picture& luminance_panel,
+                     std::uint32_t background, Picture& out) {
   validate_overlay(frame, width, height);
-  Picture out{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)};
+  const std::size_t bytes = std::size_t{width} * height * 4;
+  if (out.width != width || out.height != height || out.rgba.size() != bytes) {
+    out = Picture{width, height, std::vector<std::uint8_t>(bytes)};
+  }
   const render::Cover cover(frame.width, frame.height, width, height);
   const bool deep = frame.format.sample == SampleType::U16;
+  // The frame's sample offset of each target column, worked out once a frame.
+  std::vector<std::size_t> columns(width);
+  for (std::uint32_t x = 0; x < width; ++x) {
+    columns[x] = std::size_t{cover.source_x(x)} * 3 * (deep ? 2 : 1);
+  }
   for (std::uint32_t y = 0; y < height; ++y) {
     const std::byte* row = frame.row(cover.source_y(y));
-    for (std::uint32_t x = 0; x < width; ++x) {
-      const std::size_t sx = cover.source_x(x);
-      std::uint8_t* px = &out.rgba[(std::size_t{y} * width + x) * 4];
-      for (std::size_t c = 0; c < 3; ++c) {
-        if (deep) {
-          std::uint16_t v = 0;
-          std::memcpy(&v, row + (sx * 3 + c) * 2, 2);
-          px[c] = static_cast<std::uint8_t>(v >> 8);
-        } else {
-          px[c] = static_cast<std::uint8_t>(row[sx * 3 + c]);
-        }
+    std::uint8_t* px = &out.rgba[std::size_t{y} * width * 4];
+    if (deep) {
+      // The high byte of each 16-bit sample.
+      for (std::uint32_t x = 0; x < width; ++x, px += 4) {
+        std::uint16_t v[3];
+        std::memcpy(v, row + columns[x], sizeof v);
+        px[0] = static_cast<std::uint8_t>(v[0] >> 8);
+        px[1] = static_cast<std::uint8_t>(v[1] >> 8);
+        px[2] = static_cast<std::uint8_t>(v[2] >> 8);
+        px[3] = 0xFF;
       }
-      px[3] = 0xFF;
+    } else {
+      for (std::uint32_t x = 0; x < width; ++x, px += 4) {
+        const std::byte* s = row + columns[x];
+        px[0] = static_cast<std::uint8_t>(s[0]);
+        px[1] = static_cast<std::uint8_t>(s[1]);
+        px[2] = static_cast<std::uint8_t>(s[2]);
+        px[3] = 0xFF;
+      }
     }
   }
   const OverlayLayout layout = overlay_layout(width, height);
@@ -69,11 +83,18 @@ Picture compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32
       }
     }
   }
+}
+
+Picture compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t height,
+                        const Picture& rgb_panel, const Picture& luminance_panel,
+                        std::uint32_t background) {
+  Picture out;
+  compose_overlay(frame, width, height, rgb_panel, luminance_panel, background, out);
   return out;
 }
 
-Picture draw_overlay_cpu(const ImageView& frame, const Histogram& histogram, std::uint32_t width,
-                         std::uint32_t height, const OverlayStyle& style) {
+void draw_overlay_cpu(const ImageView& frame, const Histogram& histogram, std::uint32_t width,
+                      std::uint32_t height, const OverlayStyle& style, Picture& out) {
   validate_overlay(frame, width, height);
   const OverlayLayout layout = overlay_layout(width, height);
   DrawOptions panel;
@@ -85,7 +106,14 @@ Picture draw_overlay_cpu(const ImageView& frame, const Histogram& histogram, std
   const Picture left = draw_cpu(histogram, panel);
   panel.channels = style.right_channels;
   const Picture right = draw_cpu(histogram, panel);
-  return compose_overlay(frame, width, height, left, right, style.background);
+  compose_overlay(frame, width, height, left, right, style.background, out);
+}
+
+Picture draw_overlay_cpu(const ImageView& frame, const Histogram& histogram, std::uint32_t width,
+                         std::uint32_t height, const OverlayStyle& style) {
+  Picture out;
+  draw_overlay_cpu(frame, histogram, width, height, style, out);
+  return out;
 }
 
 }  // namespace gpuhist
