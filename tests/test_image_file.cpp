@@ -302,6 +302,35 @@ TEST_F(ImageFiles, MaxPixelsIsCheckedBeforeDecoding) {
   }
 }
 
+// A WebP's canvas is checked against the limit from its header, before the
+// reader sizes a buffer for it as it opens the file (lossy, lossless).
+TEST_F(ImageFiles, WebPCanvasIsCheckedFromTheHeader) {
+  const auto image =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 64, 48, test::Content::Gradient);
+  for (const bool lossless : {false, true}) {
+    const fs::path path = dir_ / (lossless ? "lossless.webp" : "lossy.webp");
+    {
+      auto out = OIIO::ImageOutput::create(path.string());
+      OIIO::ImageSpec spec(64, 48, 3, OIIO::TypeDesc::UINT8);
+      if (lossless) spec.attribute("compression", "lossless");
+      ASSERT_TRUE(out && out->open(path.string(), spec));
+      ASSERT_TRUE(out->write_image(OIIO::TypeDesc::UINT8, image.view.data, OIIO::AutoStride,
+                                   static_cast<OIIO::stride_t>(image.view.stride)));
+      out->close();
+    }
+    EXPECT_EQ(load_image(path, LoadOptions{64 * 48}).width, 64U) << path;
+    try {
+      (void)load_image(path, LoadOptions{64 * 48 - 1});
+      ADD_FAILURE() << path << " read over the limit";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("its WebP canvas of 64x48 = 3072 pixels exceeds the "
+                                           "limit of 3071"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(ImageExtensions, KnownAndUnknown) {
   EXPECT_TRUE(has_image_extension("a/b.PNG"));
   EXPECT_TRUE(has_image_extension("x.jpeg"));

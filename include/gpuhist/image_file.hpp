@@ -46,7 +46,8 @@ struct LoadOptions {
 // sees it. Throws Error(Input) naming the cause for a missing, unreadable,
 // unsupported, truncated or corrupt file, a zero-sized image, one over the
 // limits (header sizes are checked before the decoder allocates for them:
-// GIF screens, DPX user data), or not enough memory for its pixels.
+// GIF screens, WebP canvases, every OpenEXR part's data window and attribute,
+// DPX user data), or not enough memory for its pixels.
 [[nodiscard]] Image load_image(const std::filesystem::path& path, const LoadOptions& options = {});
 
 // The common format (OpenImageIO's name: "jpeg", "png", "tiff", "webp",

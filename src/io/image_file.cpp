@@ -416,6 +416,27 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
 // pixel: refused here when they exceed the limits or the file itself.
 void check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
                   std::uintmax_t file_bytes, std::uint64_t max_pixels) {
+  if (format == "webp" && h.size >= 30) {
+    // The canvas, which the reader sizes its buffer for as it opens the file.
+    const unsigned char* b = h.bytes.data();
+    std::uint64_t w = 0, ht = 0;
+    if (std::memcmp(b + 12, "VP8X", 4) == 0) {
+      w = 1 + (b[24] | b[25] << 8 | std::uint64_t{b[26]} << 16);
+      ht = 1 + (b[27] | b[28] << 8 | std::uint64_t{b[29]} << 16);
+    } else if (std::memcmp(b + 12, "VP8 ", 4) == 0) {
+      w = le16(b + 26) & 0x3FFFU;
+      ht = le16(b + 28) & 0x3FFFU;
+    } else if (std::memcmp(b + 12, "VP8L", 4) == 0 && b[20] == 0x2F) {
+      const std::uint32_t bits = le32(b + 21);
+      w = 1 + (bits & 0x3FFFU);
+      ht = 1 + ((bits >> 14) & 0x3FFFU);
+    }
+    if (w * ht > max_pixels) {
+      fail(path, "its WebP canvas of " + std::to_string(w) + "x" + std::to_string(ht) + " = " +
+                     std::to_string(w * ht) + " pixels exceeds the limit of " +
+                     std::to_string(max_pixels) + " (--max-pixels)");
+    }
+  }
   if (format == "gif" && h.size >= 10) {
     // The logical screen, which the reader allocates as one canvas.
     const std::uint64_t w = le16(h.bytes.data() + 6), sh = le16(h.bytes.data() + 8);
