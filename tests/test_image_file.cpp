@@ -2,6 +2,7 @@
 // with OpenImageIO, read back by load_image, and counted.
 #include <gtest/gtest.h>
 
+#include <OpenEXR/OpenEXRConfig.h>
 #include <OpenImageIO/imageio.h>
 
 #include <cstring>
@@ -137,7 +138,7 @@ TEST_F(ImageFiles, RowsEqualTheImageLibrarysOwnRead) {
   };
   using T = OIIO::TypeDesc;
   const std::vector<Case> cases = {
-      {"rgb8-odd.png", 37, 23, 3, T::UINT8, {}},             // padded rows, read in place
+      {"rgb8-odd.png", 37, 23, 3, T::UINT8, {}},             // read in place
       {"rgb8-odd.jpg", 333, 101, 3, T::UINT8, {}},
       {"rgba8.png", 41, 17, 4, T::UINT8, {}},                // RGB out of RGBA
       {"rgba8-alpha.png", 41, 17, 4, T::UINT8, {}, 0, 0, 0, true},
@@ -145,7 +146,8 @@ TEST_F(ImageFiles, RowsEqualTheImageLibrarysOwnRead) {
       {"rgb-half.exr", 53, 21, 3, T::HALF, {}},              // half to float
       {"mixed.exr", 53, 21, 3, T::FLOAT, {T::HALF, T::FLOAT, T::HALF}},
       {"window.exr", 30, 20, 3, T::HALF, {}, 7, -5},         // data window off the origin
-      {"rgbf-chunks.tif", 700, 1700, 3, T::FLOAT, {}},       // 14 MB: rows in four chunks
+      {"half-chunks.exr", 1100, 2000, 3, T::HALF, {}},       // 13 MB: converted in four chunks
+      {"rgbf-packed.tif", 300, 200, 3, T::FLOAT, {}},        // packed rows in one call
       {"rgb16-tiled.tif", 70, 50, 3, T::UINT16, {}, 0, 0, 16},
       {"grey10.dpx", 64, 9, 3, T::UINT16, {}},
   };
@@ -252,6 +254,69 @@ TEST_F(ImageFiles, OpenExrHeadersAreCheckedPartByPart) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A one-pixel OpenEXR file (one half channel R, no compression) built byte by
+// byte, with `extra` (whole attributes) before the end of its header.
+std::string tiny_exr(const std::string& extra) {
+  std::string h("\x76\x2f\x31\x01\x02\x00\x00\x00", 8);
+  const auto attribute = [&](const std::string& name, const std::string& type,
+                             const std::string& value) {
+    h += name + '\0' + type + '\0';
+    const auto n = static_cast<std::uint32_t>(value.size());
+    h += std::string{static_cast<char>(n), static_cast<char>(n >> 8), static_cast<char>(n >> 16),
+                     static_cast<char>(n >> 24)};
+    h += value;
+  };
+  const std::string one("\x01\x00\x00\x00", 4), zero4(4, '\0');
+  attribute("channels", "chlist", std::string("R\0", 2) + one + zero4 + one + one + '\0');
+  attribute("compression", "compression", std::string(1, '\0'));
+  attribute("dataWindow", "box2i", std::string(16, '\0'));
+  attribute("displayWindow", "box2i", std::string(16, '\0'));
+  attribute("lineOrder", "lineOrder", std::string(1, '\0'));
+  attribute("pixelAspectRatio", "float", std::string("\x00\x00\x80\x3f", 4));
+  attribute("screenWindowCenter", "v2f", std::string(8, '\0'));
+  attribute("screenWindowWidth", "float", std::string("\x00\x00\x80\x3f", 4));
+  h += extra;
+  h += '\0';  // the end of the header
+  const std::uint64_t chunk = h.size() + 8;  // one offset, then the one chunk
+  for (int i = 0; i < 8; ++i) h += static_cast<char>(chunk >> (8 * i));
+  h += zero4 + std::string("\x02\x00\x00\x00", 4) + std::string("\x00\x3c", 2);  // y 0, 2 bytes: 1.0
+  return h;
+}
+
+// An ID manifest is read by OpenEXR 3.1 as a 64-bit size and then its stated
+// length less 4 bytes, 4 more than stated: the walk of the header follows it
+// there, and refuses one too short to hold the size (a crafted file could
+// otherwise make OpenEXR read the next attribute out of step and allocate
+// gigabytes).
+TEST_F(ImageFiles, OpenExrIdManifestsAreWalkedAsOpenExrReadsThem) {
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir_ / name, std::ios::binary) << bytes;
+    return dir_ / name;
+  };
+  const Image plain = load_image(write("plain.exr", tiny_exr("")));
+  EXPECT_EQ(plain.width, 1U);
+  // The crafted case: a 4-byte manifest, then what the walk and OpenEXR would
+  // each take for the next attribute.
+  const std::string crafted = std::string("m\0idmanifest\0", 13) + std::string("\x04\0\0\0", 4) +
+                              std::string(4, '\0') + std::string("ABC\0x\0", 6) +
+                              std::string("\x10\0\0\0\0\0\0\x70", 8) + std::string(14, 'q');
+  try {
+    (void)load_image(write("crafted.exr", tiny_exr(crafted)));
+    FAIL() << "read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("attribute 'm' of type idmanifest does not fill its 4 bytes"),
+              std::string::npos)
+        << e.what();
+  }
+#if OPENEXR_VERSION_MAJOR == 3 && OPENEXR_VERSION_MINOR < 2
+  // A manifest as OpenEXR 3.1 writes it: stated 8 + n, 12 + n bytes read. The
+  // file reads, so the walk and the reader agree on where the header ends.
+  const std::string manifest = std::string("m\0idmanifest\0", 13) + std::string("\x0a\0\0\0", 4) +
+                               std::string(8, '\0') + std::string("xy", 2) + std::string(4, '\0');
+  EXPECT_EQ(load_image(write("manifest.exr", tiny_exr(manifest))).width, 1U);
+#endif
 }
 
 TEST_F(ImageFiles, BadFilesThrowInputErrors) {

@@ -65,13 +65,23 @@ TEST(PixelBuffer, AFreedLargeBufferServesTheNextOfAboutItsSize) {
   }
 }
 
-TEST(PixelBuffer, SmallBuffersAreNotKept) {
-  // Below kKeptFrom the allocator's own reuse applies; nothing here may fail.
-  std::vector<PixelBuffer> many;
-  for (int i = 0; i < 64; ++i) many.emplace_back(PixelBuffer::kKeptFrom / 2);
-  many.clear();
-  PixelBuffer b(PixelBuffer::kKeptFrom / 2);
-  EXPECT_TRUE(aligned(b.data()));
+TEST(PixelBuffer, TheNewestFreedAreKeptWithinTheLimits) {
+  if (!PixelBuffer::kKeepsFreed) GTEST_SKIP() << "sanitizer build: nothing is kept";
+  // Ten freed buffers of distinct sizes: the two oldest are dropped, the
+  // newest eight handed back to buffers of their sizes.
+  std::vector<const std::byte*> where;
+  {
+    std::vector<PixelBuffer> held;
+    for (std::size_t i = 0; i < 10; ++i) {
+      held.emplace_back((2 + 2 * i) * kMiB);
+      where.push_back(held.back().data());
+    }
+  }  // freed in order, 2 MiB first
+  std::vector<PixelBuffer> again;
+  for (std::size_t i = 2; i < 10; ++i) {
+    again.emplace_back((2 + 2 * i) * kMiB);
+    EXPECT_EQ(again.back().data(), where[i]) << i;
+  }
 }
 
 TEST(PixelBuffer, ManyThreadsAllocateAndFreeAtOnce) {

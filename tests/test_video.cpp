@@ -445,11 +445,12 @@ TEST_F(Video, ComputeCountsAJpegsPlanesAsDecoded) {
   struct Jpeg {
     std::string file, encode;
   };
+  // Grey first: the total then gains Cb and Cr from the files after it.
   const std::vector<Jpeg> made = {
+      {"grey.jpg", "-s 40x9 -pix_fmt gray"},
       {"s420.jpg", "-s 101x37 -pix_fmt yuvj420p"},
       {"s422.jpg", "-s 64x30 -pix_fmt yuvj422p"},
       {"s444.jpg", "-s 33x17 -pix_fmt yuvj444p"},
-      {"grey.jpg", "-s 40x9 -pix_fmt gray"},
   };
   std::vector<fs::path> files;
   for (const Jpeg& j : made) {
@@ -503,7 +504,9 @@ TEST_F(Video, ComputeCountsAJpegsPlanesAsDecoded) {
   const json& merged = entries.back();
   EXPECT_EQ(merged["file"], "(total)");
   EXPECT_EQ(merged["files"], files.size());
+  ASSERT_EQ(total.size(), 3U);
   for (const auto& [key, counts] : total) {
+    ASSERT_TRUE(merged["histograms"].contains(key)) << key;
     EXPECT_EQ(merged["histograms"][key].get<std::vector<std::uint64_t>>(), counts) << key;
   }
 
@@ -529,6 +532,10 @@ TEST_F(Video, ComputeCountsAJpegsPlanesAsDecoded) {
   EXPECT_EQ(counted[0]["file"], files[1].string());
   // Only as JSON, and only rgb or ycbcr.
   EXPECT_EQ(test::run_cli({"compute", "--space", "ycbcr", files[0].string()}).status, 2);
+  EXPECT_EQ(test::run_cli({"compute", "--space", "ycbcr", "--format", "json", "--isolate",
+                           files[0].string()})
+                .status,
+            2);
   const auto bad = test::run_cli({"compute", "--space", "yuv", files[0].string()});
   EXPECT_EQ(bad.status, 2);
   test::expect_one_line_error(bad, "unknown --space 'yuv'");

@@ -95,8 +95,10 @@ int run_compute(const ComputeArgs& args) {
     return usage_error("unknown --space '" + args.space + "' (rgb, ycbcr)");
   }
   const bool planes = args.space == "ycbcr";
-  if (planes && (*format != OutputFormat::Json || !args.plot.empty() || !args.compare.empty())) {
-    return usage_error("--space ycbcr gives --format json, without --plot or --compare");
+  if (planes && (*format != OutputFormat::Json || !args.plot.empty() || !args.compare.empty() ||
+                 read.isolate || read.formats != FormatSet::Common)) {
+    return usage_error(
+        "--space ycbcr gives --format json, without --plot, --compare, --isolate or --formats all");
   }
 
   int status = kExitOk;

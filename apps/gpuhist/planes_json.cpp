@@ -32,11 +32,13 @@ void add_plane_counts_json(nlohmann::ordered_json& row, const std::vector<Histog
 }
 
 void add_planes(std::vector<Histogram>& total, const std::vector<Histogram>& planes) {
-  if (total.empty()) {
-    total = planes;
-    return;
+  for (std::size_t i = 0; i < planes.size(); ++i) {
+    if (i < total.size()) {
+      total[i] += planes[i];
+    } else {
+      total.push_back(planes[i]);  // the first file with this plane (a grey JPEG has Y' alone)
+    }
   }
-  for (std::size_t i = 0; i < planes.size() && i < total.size(); ++i) total[i] += planes[i];
 }
 
 }  // namespace gpuhist::cli

@@ -23,8 +23,8 @@ void add_planes_json(nlohmann::ordered_json& row, const VideoFrame& frame,
 void add_plane_counts_json(nlohmann::ordered_json& row, const std::vector<Histogram>& planes,
                            const ReportFields& fields);
 
-// Adds each of `planes` into `total` (one histogram a plane; an empty total
-// takes them as they are).
+// Adds each of `planes` into `total` (one histogram a plane; a plane the
+// total has not had yet, as Cb after grey files, is taken as it is).
 void add_planes(std::vector<Histogram>& total, const std::vector<Histogram>& planes);
 
 }  // namespace gpuhist::cli

@@ -11,9 +11,11 @@ namespace py = pybind11;
 namespace gpuhist::python {
 namespace {
 
-// DLPack's device types that the host can read: the CPU, CUDA's pinned host
-// memory and ROCm's.
-bool host_readable(int device_type) { return device_type == 1 || device_type == 3 || device_type == 11; }
+// DLPack's device types that the host can read, as numpy takes them: the CPU,
+// CUDA's pinned host memory, ROCm's, and CUDA's managed memory.
+bool host_readable(int device_type) {
+  return device_type == 1 || device_type == 3 || device_type == 11 || device_type == 13;
+}
 
 // A DLPack producer's tensor as a numpy array sharing its memory. A tensor on
 // a GPU is refused before it is exported (numpy could not read it anyway).

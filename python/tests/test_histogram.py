@@ -107,7 +107,7 @@ class DLPackOnly:
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_dlpack_tensors_are_read_in_place(dtype):
+def test_dlpack_tensors_are_counted(dtype):
     base = random_image((40, 30, 4), dtype)
     for image in (base, base[:, :, :3], base[:, :, 0], base[::-1], base[:, ::2]):
         expected = histograms(np.ascontiguousarray(image))

@@ -1,8 +1,10 @@
 #include "gpuhist/pixel_buffer.hpp"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -40,60 +42,83 @@ class Recycler {
   Recycler(const Recycler&) = delete;
   Recycler& operator=(const Recycler&) = delete;
   ~Recycler() {
-    for (const Kept& k : kept_) ::operator delete[](k.data, kAlign);
+    for (std::size_t i = 0; i < count_; ++i) ::operator delete[](kept_[i].data, kAlign);
   }
 
   // A kept buffer of at least `capacity` bytes and not much more, or null.
   std::byte* take(std::size_t capacity, std::size_t& taken_capacity) {
     const std::lock_guard lock(mutex_);
-    auto best = kept_.end();
-    for (auto it = kept_.begin(); it != kept_.end(); ++it) {
-      if (it->capacity >= capacity && it->capacity - capacity <= capacity / 4 &&
-          (best == kept_.end() || it->capacity < best->capacity)) {
-        best = it;
+    std::size_t best = count_;
+    for (std::size_t i = 0; i < count_; ++i) {
+      const std::size_t c = kept_[i].capacity;
+      if (c >= capacity && c - capacity <= capacity / 4 &&
+          (best == count_ || c < kept_[best].capacity)) {
+        best = i;
       }
     }
-    if (best == kept_.end()) return nullptr;
-    std::byte* data = best->data;
-    taken_capacity = best->capacity;
-    bytes_ -= best->capacity;
-    kept_.erase(best);
+    if (best == count_) return nullptr;
+    std::byte* data = kept_[best].data;
+    taken_capacity = kept_[best].capacity;
+    bytes_ -= taken_capacity;
+    std::move(kept_.begin() + static_cast<std::ptrdiff_t>(best) + 1,
+              kept_.begin() + static_cast<std::ptrdiff_t>(count_),
+              kept_.begin() + static_cast<std::ptrdiff_t>(best));
+    --count_;
     return data;
   }
 
   // Keeps the buffer, dropping the oldest ones kept beyond the limits; false
-  // when it is too large to keep at all (the caller frees it).
-  bool keep(std::byte* data, std::size_t capacity) {
+  // when it is too large to keep at all (the caller frees it). Allocates
+  // nothing: it runs in a deleter, when memory may be short.
+  bool keep(std::byte* data, std::size_t capacity) noexcept {
     if (capacity > kKeptBytes) return false;
-    std::vector<std::byte*> dropped;
+    std::array<std::byte*, kKeptBuffers + 1> dropped{};
+    std::size_t drops = 0;
     {
       const std::lock_guard lock(mutex_);
-      try {
-        kept_.push_back({data, capacity});
-      } catch (const std::bad_alloc&) {
-        return false;
+      if (count_ == kKeptBuffers) {  // room for one more: the oldest goes
+        dropped[drops++] = kept_[0].data;
+        drop_oldest();
       }
+      kept_[count_++] = {data, capacity};
       bytes_ += capacity;
-      while (bytes_ > kKeptBytes || kept_.size() > kKeptBuffers) {
-        bytes_ -= kept_.front().capacity;
-        dropped.push_back(kept_.front().data);
-        kept_.erase(kept_.begin());
+      while (bytes_ > kKeptBytes) {
+        dropped[drops++] = kept_[0].data;
+        drop_oldest();
       }
     }
-    for (std::byte* p : dropped) ::operator delete[](p, kAlign);
+    for (std::size_t i = 0; i < drops; ++i) ::operator delete[](dropped[i], kAlign);
     return true;
   }
 
+  // Around fork(): the child gets the mutex unlocked whatever another thread
+  // of the parent was doing (pthread_atfork in recycler()).
+  void lock() { mutex_.lock(); }
+  void unlock() { mutex_.unlock(); }
+
  private:
+  void drop_oldest() noexcept {
+    bytes_ -= kept_[0].capacity;
+    std::move(kept_.begin() + 1, kept_.begin() + static_cast<std::ptrdiff_t>(count_), kept_.begin());
+    --count_;
+  }
+
   std::mutex mutex_;
-  std::vector<Kept> kept_;  // oldest first
+  std::array<Kept, kKeptBuffers> kept_{};  // the first count_, oldest first
+  std::size_t count_ = 0;
   std::size_t bytes_ = 0;
 };
 
 Recycler& recycler() {
   // Never destroyed before the last PixelBuffer: buffers freed by other
   // statics' destructors still find it (its memory is returned at exit).
-  static Recycler* const instance = new Recycler();  // NOLINT(cppcoreguidelines-owning-memory)
+  static Recycler* const instance = [] {
+    auto* r = new Recycler();  // NOLINT(cppcoreguidelines-owning-memory)
+    // A child of fork() must not inherit the mutex locked by a thread it lacks.
+    (void)::pthread_atfork([] { recycler().lock(); }, [] { recycler().unlock(); },
+                           [] { recycler().unlock(); });
+    return r;
+  }();
   return *instance;
 }
 

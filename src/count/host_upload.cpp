@@ -73,7 +73,7 @@ std::uint64_t default_part_bytes(std::uint64_t batch_bytes, std::uint32_t thread
 }
 
 std::uint32_t writer_threads(std::uint64_t bytes) noexcept {
-  const std::uint64_t by_size = std::max<std::uint64_t>(1, bytes / (std::uint64_t{4} << 20));
+  const std::uint64_t by_size = std::max<std::uint64_t>(1, bytes / (std::uint64_t{1} << 20));
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(core_count(), by_size));
 }
 

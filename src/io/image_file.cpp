@@ -1,6 +1,7 @@
 #include "gpuhist/image_file.hpp"
 
 #include <OpenImageIO/filesystem.h>
+#include <OpenEXR/OpenEXRConfig.h>
 #include <OpenImageIO/imageio.h>
 
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -134,10 +136,8 @@ std::string sniff(const Head& h) {
   return {};
 }
 
-// What an OpenEXR header says of the first part's size: its data window,
-// the bytes of one pixel of all its channels, and its compression; nullopt
-// when the attributes cannot be walked within the bytes read (the reader
-// then judges the file itself).
+// What an OpenEXR header says of one part's size: its data window, the bytes
+// of one pixel of all its channels, and its compression.
 struct ExrSize {
   std::int64_t width = 0, height = 0;
   std::uint64_t pixel_bytes = 0;
@@ -208,106 +208,140 @@ bool exr_value_fits(const std::string& type, const unsigned char* v, std::uint32
     }
     return true;
   }
-  if (type == "preview") {  // width, height, then width x height RGBA bytes
-    return length >= 8 && std::uint64_t{le32(v)} * le32(v + 4) * 4 + 8 == length;
+  if (type == "preview") {  // width, height (each under 2^31), then width x height RGBA bytes
+    return length >= 8 && le32(v) < 0x80000000U && le32(v + 4) < 0x80000000U &&
+           std::uint64_t{le32(v)} * le32(v + 4) * 4 + 8 == length;
   }
   if (type == "floatvector") return length % 4 == 0;
-  if (type == "idmanifest") return length >= 4;  // a 32-bit size, then the data
+  if (type == "idmanifest") return length >= 8;  // a 64-bit size, then the data
   return true;  // strings and types OpenEXR does not know are read as their length says
 }
 
-// The parts of an OpenEXR file as its headers describe them (one for a
-// single-part file), walked as OpenEXR walks them before it opens the file.
+// The bytes OpenEXR's reader of `type` takes for a value stated to be
+// `length` long, where that differs: OpenEXR before 3.2 reads an ID manifest's
+// 64-bit size and then length - 4 bytes, 4 more than stated.
+std::uint64_t exr_value_read(const std::string& type, std::uint32_t length) {
+#if OPENEXR_VERSION_MAJOR < 3 || (OPENEXR_VERSION_MAJOR == 3 && OPENEXR_VERSION_MINOR < 2)
+  if (type == "idmanifest") return std::uint64_t{length} + 4;
+#endif
+  return length;
+}
+
+// The parts of an OpenEXR file as the headers in `bytes` (the file's first
+// bytes) describe them (one for a single-part file), walked as OpenEXR walks
+// them before it opens the file; nullopt when the headers run past `bytes`.
 // Throws Error(Input) for a header OpenEXR would misread or allocate
 // gigabytes for: an attribute past the end of the file, a fixed-size type of
 // another length, a variable-size value its reader would read short or long,
-// a name OpenEXR would cut, a part with no data window, a header over 16 MB.
-std::vector<ExrSize> exr_parts(const std::filesystem::path& path, std::uintmax_t file_bytes) {
-  constexpr std::size_t kMostHeaderBytes = std::size_t{16} << 20;
-  std::vector<unsigned char> bytes(
-      static_cast<std::size_t>(std::min<std::uintmax_t>(file_bytes, kMostHeaderBytes)));
-  {
-    std::ifstream in(path, std::ios::binary);
-    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    bytes.resize(static_cast<std::size_t>(in.gcount()));
-  }
-  const auto too_short = [&] {
-    if (bytes.size() < file_bytes) {
-      fail(path, "its OpenEXR header is larger than 16 MB, which is not read");
-    }
-    fail(path, "corrupt image: its OpenEXR header ends before the end of its attributes");
-  };
-  if (bytes.size() < 8) too_short();
+// a name or type OpenEXR would cut, a part with no data window.
+std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path& path,
+                                                     std::span<const unsigned char> bytes,
+                                                     std::uintmax_t file_bytes) {
+  if (bytes.size() < 8) return std::nullopt;
   const bool multipart = (le32(bytes.data() + 4) & 0x1000U) != 0;
   const unsigned char* p = bytes.data() + 8;
   const unsigned char* end = bytes.data() + bytes.size();
+  struct RanOut {};
   const auto text = [&](std::string& out) {
     const auto* zero =
         static_cast<const unsigned char*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
-    if (zero == nullptr) too_short();
-    if (zero - p > 255) fail(path, "corrupt image: an OpenEXR attribute name is over 255 bytes");
+    if (zero == nullptr) {
+      if (end - p > 255) fail(path, "corrupt image: an OpenEXR attribute's name or type is over 255 bytes");
+      throw RanOut{};
+    }
+    if (zero - p > 255) fail(path, "corrupt image: an OpenEXR attribute's name or type is over 255 bytes");
     out.assign(reinterpret_cast<const char*>(p), static_cast<std::size_t>(zero - p));
     p = zero + 1;
   };
   std::vector<ExrSize> parts;
-  for (;;) {
-    ExrSize size;
-    bool window = false;
-    bool any = false;
+  try {
     for (;;) {
-      std::string name, type;
-      if (p >= end) too_short();
-      text(name);
-      if (name.empty()) break;  // the end of this header
-      any = true;
-      text(type);
-      if (end - p < 4) too_short();
-      const std::uint32_t length = le32(p);
-      p += 4;
-      // OpenEXR sizes each attribute's value from its length as it reads it.
-      if (length > file_bytes - static_cast<std::uintmax_t>(p - bytes.data())) {
-        fail(path,
-             "corrupt image: its OpenEXR attribute '" + name + "' runs past the end of the file");
-      }
-      if (static_cast<std::uint64_t>(end - p) < length) too_short();
-      // OpenEXR reads values of fixed-size types by their size, whatever the
-      // length says, and so would read the next attributes from elsewhere.
-      if (const std::uint32_t fixed = exr_type_size(type); fixed != 0 && fixed != length) {
-        fail(path, "corrupt image: its OpenEXR attribute '" + name + "' of type " + type +
-                       " has " + std::to_string(length) + " bytes, not " + std::to_string(fixed));
-      }
-      if (!exr_value_fits(type, p, length)) {
-        fail(path, "corrupt image: its OpenEXR attribute '" + name + "' of type " + type +
-                       " does not fill its " + std::to_string(length) + " bytes");
-      }
-      const unsigned char* value = p;
-      p += length;
-      if (name == "dataWindow" && type == "box2i" && length == 16) {
-        const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
-        size.width = std::int64_t{at(2)} - at(0) + 1;
-        size.height = std::int64_t{at(3)} - at(1) + 1;
-        window = true;
-      } else if (name == "compression" && type == "compression" && length == 1) {
-        size.compression = value[0];
-      } else if (name == "channels" && type == "chlist") {
-        // name, pixel type (0 uint, 1 half, 2 float), linear, reserved, x and y sampling.
-        for (const unsigned char* c = value; *c != 0;) {
-          const auto* zero = static_cast<const unsigned char*>(std::memchr(c, 0, 256));
-          size.pixel_bytes += le32(zero + 1) == 1 ? 2U : 4U;
-          c = zero + 17;
+      ExrSize size;
+      bool window = false;
+      bool any = false;
+      for (;;) {
+        std::string name, type;
+        if (p >= end) throw RanOut{};
+        text(name);
+        if (name.empty()) break;  // the end of this header
+        any = true;
+        text(type);
+        if (end - p < 4) throw RanOut{};
+        const std::uint32_t length = le32(p);
+        p += 4;
+        std::string shown = one_line(name);  // appended to: GCC 12 misreads '"'" + ...' (-Wrestrict)
+        shown.insert(0, 1, '\'');
+        shown.append("' of type ").append(one_line(type));
+        // OpenEXR sizes each attribute's value from its length as it reads it.
+        const std::uint64_t read = exr_value_read(type, length);
+        if (read > file_bytes - static_cast<std::uintmax_t>(p - bytes.data())) {
+          fail(path, "corrupt image: its OpenEXR attribute " + shown + " runs past the end of the file");
+        }
+        if (static_cast<std::uint64_t>(end - p) < read) throw RanOut{};
+        // OpenEXR reads values of fixed-size types by their size, whatever the
+        // length says, and so would read the next attributes from elsewhere.
+        if (const std::uint32_t fixed = exr_type_size(type); fixed != 0 && fixed != length) {
+          fail(path, "corrupt image: its OpenEXR attribute " + shown + " has " +
+                         std::to_string(length) + " bytes, not " + std::to_string(fixed));
+        }
+        if (!exr_value_fits(type, p, length)) {
+          fail(path, "corrupt image: its OpenEXR attribute " + shown + " does not fill its " +
+                         std::to_string(length) + " bytes");
+        }
+        const unsigned char* value = p;
+        p += read;
+        if (name == "dataWindow" && type == "box2i" && length == 16) {
+          const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
+          size.width = std::int64_t{at(2)} - at(0) + 1;
+          size.height = std::int64_t{at(3)} - at(1) + 1;
+          window = true;
+        } else if (name == "compression" && type == "compression" && length == 1) {
+          size.compression = value[0];
+        } else if (name == "channels" && type == "chlist") {
+          // name, pixel type (0 uint, 1 half, 2 float), linear, reserved, x and y sampling.
+          for (const unsigned char* c = value; *c != 0;) {
+            const auto* zero = static_cast<const unsigned char*>(std::memchr(c, 0, 256));
+            size.pixel_bytes += le32(zero + 1) == 1 ? 2U : 4U;
+            c = zero + 17;
+          }
         }
       }
+      if (!any) {
+        // An empty header ends a multi-part file's list of headers.
+        if (multipart && !parts.empty()) break;
+        fail(path, "corrupt image: its OpenEXR header has no attributes");
+      }
+      if (!window) fail(path, "corrupt image: its OpenEXR header has no data window");
+      parts.push_back(size);
+      if (!multipart) break;
     }
-    if (!any) {
-      // An empty header ends a multi-part file's list of headers.
-      if (multipart && !parts.empty()) break;
-      fail(path, "corrupt image: its OpenEXR header has no attributes");
-    }
-    if (!window) fail(path, "corrupt image: its OpenEXR header has no data window");
-    parts.push_back(size);
-    if (!multipart) break;
+  } catch (const RanOut&) {
+    return std::nullopt;
   }
   return parts;
+}
+
+// The parts of an OpenEXR file (walk_exr_headers), reading more of the file
+// as long headers need, up to 16 MB of them.
+std::vector<ExrSize> exr_parts(const std::filesystem::path& path, const Head& head,
+                               std::uintmax_t file_bytes) {
+  constexpr std::uintmax_t kMostHeaderBytes = std::uintmax_t{16} << 20;
+  if (auto parts = walk_exr_headers(path, std::span(head.bytes.data(), head.size), file_bytes)) {
+    return *parts;
+  }
+  std::vector<unsigned char> bytes;
+  for (std::uintmax_t want = std::uintmax_t{head.size} * 8;; want *= 8) {
+    want = std::min({want, file_bytes, kMostHeaderBytes});
+    bytes.resize(static_cast<std::size_t>(want));
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (static_cast<std::uintmax_t>(in.gcount()) != want) fail(path, "cannot read the file");
+    if (auto parts = walk_exr_headers(path, bytes, file_bytes)) return *parts;
+    if (want == file_bytes) {
+      fail(path, "corrupt image: its OpenEXR header ends before the end of its attributes");
+    }
+    if (want == kMostHeaderBytes) fail(path, "its OpenEXR header is larger than 16 MB, which is not read");
+  }
 }
 
 // A JPEG file's bytes without its APP1..APP13, APP15 and comment segments
@@ -354,12 +388,12 @@ std::uint64_t max_expansion(const std::string& format);
 
 // Reads the first `channels` channels of every row into the image's rows as
 // `wanted` samples. Rows whose samples are stored as wanted are read straight
-// into place, one by one; others are read a few rows at a time into a buffer
-// of at most kChunkBytes (or one row) and converted by OpenImageIO's own
-// conversion, as read_image would. (read_image itself converts through a
-// buffer of 64 MB, whatever the image's size, for any rows not packed end to
-// end, which padded rows are: a 64 MB allocation and a copy of every pixel.)
-// Tiled files go through read_image, which reads them tile by tile.
+// into place; others are read a few rows at a time into a buffer of at most
+// kChunkBytes (or one row) and converted by OpenImageIO's own conversion, as
+// read_image would. (read_image itself converts through a buffer of 64 MB,
+// whatever the image's size, whenever samples are converted or channels
+// left out: 8-bit PNGs with alpha, half-float EXRs, DPX.) Tiled files go
+// through read_image, which reads them tile by tile.
 bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channels,
                OIIO::TypeDesc wanted, Image& image) {
   const auto stride = static_cast<OIIO::stride_t>(image.stride);
@@ -370,6 +404,10 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   }
   const int height = spec.height;
   if (spec.format == wanted && spec.channelformats.empty() && channels == spec.nchannels) {
+    // Packed rows in one call (TIFF strips decode on several threads), else row by row.
+    if (image.stride == spec.scanline_bytes(true)) {
+      return input.read_native_scanlines(0, 0, spec.y, spec.y + height, 0, image.storage.data());
+    }
     for (int y = 0; y < height; ++y) {
       std::byte* row = image.storage.data() + static_cast<std::size_t>(y) * image.stride;
       if (!input.read_native_scanlines(0, 0, spec.y + y, spec.y + y + 1, 0, row)) return false;
@@ -473,7 +511,7 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
   }
   if (format == "openexr") {
     // OpenEXR sizes its decompression buffers from each part's data window as it opens the file.
-    for (const ExrSize& part : exr_parts(path, file_bytes)) {
+    for (const ExrSize& part : exr_parts(path, h, file_bytes)) {
       const ExrSize* exr = &part;
       if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
       const auto width = static_cast<std::uint64_t>(exr->width);
@@ -599,6 +637,10 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   }
   check_header(path, format, head, file_bytes, options.max_pixels);
 
+  // OpenEXR's C++ reader, whose walk of the headers exr_parts models (an
+  // environment could switch OpenImageIO to OpenEXRCore's other parser).
+  static const bool classic_exr = OIIO::attribute("openexr:core", 0);
+  (void)classic_exr;
   // Keep stored samples as they are: no premultiplication by alpha on read.
   OIIO::ImageSpec config;
   config.attribute("oiio:UnassociatedAlpha", 1);
@@ -607,11 +649,11 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   // buffer there); the pixels do not depend on them. Declared before the
   // reader, which uses them until it is destroyed.
   // Kept from file to file on each decoding thread: a fresh buffer a file
-  // costs a page fault every 4 KiB. Let go of after a very large file.
+  // costs a page fault every 4 KiB. Let go of after a file over 16 MB.
   static thread_local std::vector<unsigned char> stripped;
   struct Release {
     ~Release() {
-      if (stripped.capacity() > (std::size_t{64} << 20)) std::vector<unsigned char>().swap(stripped);
+      if (stripped.capacity() > (std::size_t{16} << 20)) std::vector<unsigned char>().swap(stripped);
     }
   } release;
   std::optional<OIIO::Filesystem::IOMemReader> memory;
