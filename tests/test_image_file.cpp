@@ -396,6 +396,41 @@ TEST_F(ImageFiles, WebPCanvasIsCheckedFromTheHeader) {
   }
 }
 
+// BMPs of every depth and coding FFmpeg writes read; a coding the depth does
+// not take (24-bit pixels run-length coded crashed the reader) and pixels
+// placed past the end of the file are refused from the header.
+TEST_F(ImageFiles, BmpCodingsAndOffsetsAreCheckedFromTheHeader) {
+  for (const char* pixels : {"bgr24", "bgra", "pal8", "gray", "rgb565", "rgb555", "monob"}) {
+    const fs::path path = dir_ / (std::string(pixels) + ".bmp");
+    ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=40x16 -frames:v 1 -pix_fmt " +
+                             std::string(pixels) + " '" + path.string() + "'"));
+    EXPECT_EQ(load_image(path).width, 40U) << pixels;
+  }
+  std::ifstream in(dir_ / "bgr24.bmp", std::ios::binary);
+  const std::string plain((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto patched = [&](const std::string& name, std::size_t at, std::uint32_t value) {
+    std::string bytes = plain;
+    for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>(value >> (8 * i));
+    std::ofstream(dir_ / name, std::ios::binary) << bytes;
+    return dir_ / name;
+  };
+  const std::pair<fs::path, std::string> refused[] = {
+      {patched("rle24.bmp", 30, 1), "a BMP of 24-bit pixels in coding 1"},
+      {patched("far.bmp", 10, 1U << 30), "its BMP pixels start at byte 1073741824, outside"},
+      {fs::path(GPUHIST_SOURCE_DIR) / "tests/fuzz/regressions/bmp-24bit-rle-offset-segv.bmp",
+       "its BMP pixels start at byte 2617245696"},
+  };
+  for (const auto& [path, message] : refused) {
+    try {
+      (void)load_image(path);
+      ADD_FAILURE() << path << " read";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Input);
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ImageExtensions, KnownAndUnknown) {
   EXPECT_TRUE(has_image_extension("a/b.PNG"));
   EXPECT_TRUE(has_image_extension("x.jpeg"));

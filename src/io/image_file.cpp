@@ -508,6 +508,31 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
                      std::to_string(height) + " pixels, more than its " +
                      std::to_string(file_bytes) + " bytes can hold");
     }
+    // The pixels start within the file, and a coding is one its depth takes:
+    // OpenImageIO's reader ran a run-length coding of 24-bit pixels (which
+    // BMP has not) out of bounds (fuzz_image, 2026-12-02).
+    const std::uint32_t header = le32(h.bytes.data() + 14);
+    const std::uint64_t pixels_at = le32(h.bytes.data() + 10);
+    if (pixels_at < 14 + std::uint64_t{header} || pixels_at >= file_bytes) {
+      fail(path, "corrupt image: its BMP pixels start at byte " + std::to_string(pixels_at) +
+                     ", outside its " + std::to_string(file_bytes) + " bytes after the header");
+    }
+    if (!core && h.size >= 34) {
+      const std::uint32_t depth = le16(h.bytes.data() + 28);
+      const std::uint32_t coding = le32(h.bytes.data() + 30);
+      const bool fits = coding == 0   ? (depth == 1 || depth == 4 || depth == 8 || depth == 16 ||
+                                        depth == 24 || depth == 32)
+                        : coding == 1 ? depth == 8
+                        : coding == 2 ? depth == 4
+                        : coding == 3 || coding == 6 ? (depth == 16 || depth == 32)
+                                                     : false;
+      if (!fits) {
+        fail(path, "corrupt or unsupported image: a BMP of " + std::to_string(depth) +
+                       "-bit pixels in coding " + std::to_string(coding) +
+                       " (BMP codes 1-, 4-, 8-, 16-, 24- and 32-bit pixels plain, 8-bit and "
+                       "4-bit run-length, 16- and 32-bit bit fields)");
+      }
+    }
   }
   if (format == "openexr") {
     // OpenEXR sizes its decompression buffers from each part's data window as it opens the file.
