@@ -6,18 +6,23 @@
 namespace gpuhist::engine {
 namespace {
 
-constexpr double kGpuCallSeconds = 0.3e-3;
-constexpr double kGpuBytesPerSecond = 27e9;
-constexpr double kCpuBytesPerSecondPerCore = 0.93e9;
-constexpr double kCpuMostBytesPerSecond = 11e9;
+// Measured on the H200's host (docs/PERFORMANCE.md, 2026-12-02 18:35): a GPU
+// call from pageable memory costs 0.065 ms and moves about 30 GB/s; the `cpu`
+// strategy counts images under 65536 pixels on one thread, at about 2.3 GB/s.
+constexpr double kGpuCallSeconds = 0.065e-3;
+constexpr double kGpuBytesPerSecond = 30e9;
+constexpr double kCpuBytesPerSecondOneThread = 2.3e9;
 
 }  // namespace
 
 std::uint64_t gpu_crossover_bytes(std::uint32_t cores) noexcept {
-  const double cpu =
-      std::min(kCpuBytesPerSecondPerCore * (cores == 0 ? 1 : cores), kCpuMostBytesPerSecond);
+  // The times meet where the CPU still counts on one thread (about 160 KB),
+  // so the crossover is the same for every number of cores: a larger image
+  // gets more threads, each paying its start, and the GPU stayed ahead at
+  // every size measured above it.
+  (void)cores;
   // t_cpu = b / cpu, t_gpu = call + b / gpu: equal where b (1/cpu - 1/gpu) = call.
-  const double saved_per_byte = 1.0 / cpu - 1.0 / kGpuBytesPerSecond;
+  const double saved_per_byte = 1.0 / kCpuBytesPerSecondOneThread - 1.0 / kGpuBytesPerSecond;
   if (saved_per_byte <= 0) return std::numeric_limits<std::uint64_t>::max();
   return static_cast<std::uint64_t>(kGpuCallSeconds / saved_per_byte);
 }
