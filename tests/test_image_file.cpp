@@ -431,6 +431,23 @@ TEST_F(ImageFiles, BmpCodingsAndOffsetsAreCheckedFromTheHeader) {
   }
 }
 
+// A header placing the pixels where their last row's coordinate does not fit
+// an int (a DPX with a y offset of 2^31 - 1, found by fuzz_image) is refused
+// before any row is asked for.
+TEST_F(ImageFiles, PixelsPlacedPastTheLargestCoordinateAreRefused) {
+  try {
+    (void)load_image(fs::path(GPUHIST_SOURCE_DIR) /
+                     "tests/fuzz/regressions/dpx-y-offset-int-overflow.dpx");
+    FAIL() << "read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_NE(std::string(e.what()).find("its pixels are placed at 0,2147483647, past the largest "
+                                         "coordinate"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ImageExtensions, KnownAndUnknown) {
   EXPECT_TRUE(has_image_extension("a/b.PNG"));
   EXPECT_TRUE(has_image_extension("x.jpeg"));

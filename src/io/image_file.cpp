@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -715,6 +716,12 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     fail(path, "image has zero size");
   }
   if (spec.depth > 1) fail(path, "volume images are not supported");
+  // Rows are asked for by their coordinates, y .. y + height - 1: they must be ints.
+  if (std::int64_t{spec.y} + spec.height > std::numeric_limits<int>::max() ||
+      std::int64_t{spec.x} + spec.width > std::numeric_limits<int>::max()) {
+    fail(path, "corrupt image: its pixels are placed at " + std::to_string(spec.x) + "," +
+                   std::to_string(spec.y) + ", past the largest coordinate");
+  }
   const auto pixels = std::uint64_t(spec.width) * std::uint64_t(spec.height);
   if (pixels > options.max_pixels) {
     fail(path, std::to_string(spec.width) + "x" + std::to_string(spec.height) + " = " +
