@@ -1,5 +1,5 @@
-# cmake --install: headers, the libraries of every layer, the command-line
-# tool and its man page, gpuhistConfig.cmake (targets gpuhist::gpuhist,
+# cmake --install: headers, the libraries of every layer, the image-file
+# module, the command-line tool and its man page, gpuhistConfig.cmake (targets gpuhist::gpuhist,
 # gpuhist::io, gpuhist::view) and gpuhist.pc for pkg-config.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -52,6 +52,8 @@ if(NOT GPUHIST_ENGINE_ONLY)
   install(FILES ${CMAKE_BINARY_DIR}/gpuhist-io.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
   install(TARGETS gpuhist_app RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # Where io/image_library.cpp looks for it (GPUHIST_INSTALL_FULL_LIBDIR).
+  install(TARGETS gpuhist_images LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpuhist)
   # The man page, made from the tool's own help text.
   add_custom_command(
     OUTPUT ${CMAKE_BINARY_DIR}/gpuhist.1

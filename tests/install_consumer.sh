@@ -13,6 +13,8 @@ prefix=$work/usr
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 test -f "$prefix/include/gpuhist/gpuhist.hpp"
 test -x "$prefix/bin/gpuhist"
+module=$(find "$prefix" -path '*/gpuhist/libgpuhist-images.so')
+test -f "$module"
 grep -q '^\.SH EQUALIZE' "$prefix/share/man/man1/gpuhist.1"
 # The pkg-config files name the tree they are in, wherever it was installed.
 pcdir=$(dirname "$(find "$prefix" -name gpuhist.pc | head -1)")
@@ -34,6 +36,18 @@ photo=$source/data/coffee.png
 # The default device with the gpu strategy (Vulkan's software device where there is no GPU).
 "$work/example/count_image" "$photo" 64 auto gpu >"$work/gpu.txt"
 "$prefix/bin/gpuhist" compute "$photo" --bins 64 --device cpu --format json >"$work/expected.json"
+# The installed program and the example both read the photo through the installed module.
+# (The loader's log goes to files: gpuhist silences stderr while it decodes.)
+loads_module() {
+  rm -f "$work"/ld.*
+  LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld" "$@" >/dev/null
+  if ! grep -q "file=$module " "$work"/ld.*; then
+    echo "install_consumer: $1 did not load $module" >&2
+    exit 1
+  fi
+}
+loads_module "$prefix/bin/gpuhist" compute "$photo" --device cpu
+loads_module "$work/example/count_image" "$photo" 64 cpu
 /usr/bin/python3 - "$work/expected.json" "$work/cpu.txt" "$work/gpu.txt" <<'PY'
 import json, sys
 expected = json.load(open(sys.argv[1]))["histograms"]

@@ -1,10 +1,13 @@
 #include "gpuhist/pixel_buffer.hpp"
 
+#include "core/pixel_store.hpp"
+
 #include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -92,7 +95,7 @@ class Recycler {
   }
 
   // Around fork(): the child gets the mutex unlocked whatever another thread
-  // of the parent was doing (pthread_atfork in recycler()).
+  // of the parent was doing (pthread_atfork in own_recycler()).
   void lock() { mutex_.lock(); }
   void unlock() { mutex_.unlock(); }
 
@@ -109,14 +112,24 @@ class Recycler {
   std::size_t bytes_ = 0;
 };
 
+Recycler& own_recycler();
+
+// Another copy's store, adopted (core/pixel_store.hpp); null for our own.
+std::atomic<Recycler*> adopted{nullptr};
+
 Recycler& recycler() {
+  if (Recycler* store = adopted.load(std::memory_order_acquire)) return *store;
+  return own_recycler();
+}
+
+Recycler& own_recycler() {
   // Never destroyed before the last PixelBuffer: buffers freed by other
   // statics' destructors still find it (its memory is returned at exit).
   static Recycler* const instance = [] {
     auto* r = new Recycler();  // NOLINT(cppcoreguidelines-owning-memory)
     // A child of fork() must not inherit the mutex locked by a thread it lacks.
-    (void)::pthread_atfork([] { recycler().lock(); }, [] { recycler().unlock(); },
-                           [] { recycler().unlock(); });
+    (void)::pthread_atfork([] { own_recycler().lock(); }, [] { own_recycler().unlock(); },
+                           [] { own_recycler().unlock(); });
     return r;
   }();
   return *instance;
@@ -161,6 +174,17 @@ PixelBuffer& PixelBuffer::operator=(const PixelBuffer& other) {
   if (this != &other) *this = PixelBuffer(other);
   return *this;
 }
+
+namespace core {
+
+// A PixelStore is a Recycler seen from outside this file.
+PixelStore* pixel_store() noexcept { return reinterpret_cast<PixelStore*>(&own_recycler()); }
+
+void adopt_pixel_store(PixelStore* store) noexcept {
+  adopted.store(reinterpret_cast<Recycler*>(store), std::memory_order_release);
+}
+
+}  // namespace core
 
 void PixelBuffer::Free::operator()(std::byte* p) const noexcept {
   if (PixelBuffer::kKeepsFreed && capacity >= kKept && recycler().keep(p, capacity)) return;

@@ -12,6 +12,14 @@
 #include "command_line.hpp"
 #include "common_options.hpp"
 #include "draw_command.hpp"
+#include "gpuhist/image_file.hpp"
+
+// The image-file module (OpenImageIO) is loaded before the first input, so
+// that the fuzzer knows its code from the start.
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  (void)gpuhist::has_image_extension("seed.png");
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::string> args(1);

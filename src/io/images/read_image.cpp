@@ -1,0 +1,795 @@
+#include "io/images/images.hpp"
+
+#include <OpenImageIO/filesystem.h>
+#include <OpenEXR/OpenEXRConfig.h>
+#include <OpenImageIO/imageio.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist::images {
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& cause) {
+  throw Error(ErrorKind::Input, path.string() + ": " + cause);
+}
+
+// OpenImageIO messages can span lines; the CLI prints one line per error.
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text.empty() ? "unknown decoder error" : text;
+}
+
+SampleType sample_type(const OIIO::TypeDesc& type) {
+  if (type.basetype == OIIO::TypeDesc::UINT8) return SampleType::U8;
+  if (type.basetype == OIIO::TypeDesc::UINT16) return SampleType::U16;
+  return SampleType::F32;
+}
+
+OIIO::TypeDesc type_desc(SampleType sample) {
+  switch (sample) {
+    case SampleType::U8:
+      return OIIO::TypeDesc::UINT8;
+    case SampleType::U16:
+      return OIIO::TypeDesc::UINT16;
+    case SampleType::F32:
+      return OIIO::TypeDesc::FLOAT;
+  }
+  return OIIO::TypeDesc::FLOAT;
+}
+
+}  // namespace
+
+namespace {
+
+// The common formats and the extensions OpenImageIO gives them.
+const std::set<std::string>& common_formats() {
+  static const std::set<std::string> formats = {"jpeg", "png", "tiff", "webp",  "openexr", "gif",
+                                                "bmp",  "pnm", "hdr",  "targa", "dpx"};
+  return formats;
+}
+
+std::string lower_extension(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  if (extension.size() < 2) return {};
+  extension.erase(0, 1);
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension;
+}
+
+// OpenImageIO's format for an extension ("jpg" -> "jpeg"); empty when none.
+std::string format_of_extension(const std::string& extension) {
+  for (const auto& [format, list] : OIIO::get_extension_map()) {
+    if (std::find(list.begin(), list.end(), extension) != list.end()) return format;
+  }
+  return {};
+}
+
+std::uint32_t le16(const unsigned char* p) { return p[0] | (std::uint32_t{p[1]} << 8); }
+std::uint32_t be32(const unsigned char* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+         p[3];
+}
+std::uint32_t le32(const unsigned char* p) {
+  return p[0] | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) |
+         (std::uint32_t{p[3]} << 24);
+}
+
+// The first bytes of a file, enough for every signature and the header
+// fields checked before decoding (an OpenEXR header's attributes among them).
+struct Head {
+  std::array<unsigned char, 65536> bytes{};
+  std::size_t size = 0;  // of `bytes` read
+  [[nodiscard]] bool starts(std::string_view magic) const {
+    return size >= magic.size() && std::memcmp(bytes.data(), magic.data(), magic.size()) == 0;
+  }
+};
+
+Head read_head(const std::filesystem::path& path) {
+  Head head;
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(head.bytes.data()),
+          static_cast<std::streamsize>(head.bytes.size()));
+  head.size = static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount()));
+  return head;
+}
+
+// The common format a file's signature shows; empty for none.
+std::string sniff(const Head& h) {
+  using namespace std::string_view_literals;
+  if (h.starts("\xFF\xD8\xFF"sv)) return "jpeg";
+  if (h.starts("\x89PNG\r\n\x1A\n"sv)) return "png";
+  if (h.starts("II*\0"sv) || h.starts("MM\0*"sv) || h.starts("II+\0"sv) || h.starts("MM\0+"sv)) {
+    return "tiff";
+  }
+  if (h.starts("RIFF"sv) && h.size >= 12 && std::memcmp(h.bytes.data() + 8, "WEBP", 4) == 0) {
+    return "webp";
+  }
+  if (h.starts("\x76\x2F\x31\x01"sv)) return "openexr";
+  if (h.starts("GIF87a"sv) || h.starts("GIF89a"sv)) return "gif";
+  if (h.starts("BM"sv)) return "bmp";
+  if (h.size >= 3 && h.bytes[0] == 'P' && std::strchr("123456fF", h.bytes[1]) != nullptr &&
+      h.bytes[1] != '\0' && std::isspace(h.bytes[2]) != 0) {
+    return "pnm";
+  }
+  if (h.starts("#?RADIANCE"sv) || h.starts("#?RGBE"sv)) return "hdr";
+  if (h.starts("SDPX"sv) || h.starts("XPDS"sv)) return "dpx";
+  return {};
+}
+
+// What an OpenEXR header says of one part's size: its data window, the bytes
+// of one pixel of all its channels, and its compression.
+struct ExrSize {
+  std::int64_t width = 0, height = 0;
+  std::uint64_t pixel_bytes = 0;
+  int compression = -1;
+};
+
+// The size of a value of an OpenEXR attribute type of fixed size; 0 for the
+// types of any size (strings, channel lists, previews, unknown types).
+std::uint32_t exr_type_size(const std::string& type) {
+  static const std::map<std::string, std::uint32_t> sizes = {{"box2i", 16},
+                                                             {"box2f", 16},
+                                                             {"compression", 1},
+                                                             {"lineOrder", 1},
+                                                             {"envmap", 1},
+                                                             {"deepImageState", 1},
+                                                             {"float", 4},
+                                                             {"int", 4},
+                                                             {"double", 8},
+                                                             {"v2i", 8},
+                                                             {"v2f", 8},
+                                                             {"v2d", 16},
+                                                             {"v3i", 12},
+                                                             {"v3f", 12},
+                                                             {"v3d", 24},
+                                                             {"m33f", 36},
+                                                             {"m44f", 64},
+                                                             {"m33d", 72},
+                                                             {"m44d", 128},
+                                                             {"rational", 8},
+                                                             {"timecode", 8},
+                                                             {"keycode", 28},
+                                                             {"chromaticities", 32},
+                                                             {"tiledesc", 9}};
+  const auto it = sizes.find(type);
+  return it == sizes.end() ? 0 : it->second;
+}
+
+// Whether a value of a variable-size attribute type, read as OpenEXR reads
+// it, takes exactly its stated length: OpenEXR goes on to the next attribute
+// from wherever the value's reader stopped, not from where the length says,
+// so a value read short or long puts every later length out of step with
+// this walk (a fuzzed file had OpenEXR ask for 1.9 GB that way), and some
+// readers size allocations from their own fields.
+bool exr_value_fits(const std::string& type, const unsigned char* v, std::uint32_t length) {
+  if (type == "chlist") {
+    // Channels: a name of at most 255 bytes and its NUL, then 16 bytes; a NUL ends the list.
+    const unsigned char* c = v;
+    const unsigned char* stop = v + length;
+    for (;;) {
+      if (c >= stop) return false;
+      const auto* zero =
+          static_cast<const unsigned char*>(std::memchr(c, 0, static_cast<std::size_t>(stop - c)));
+      if (zero == nullptr || zero - c > 255) return false;
+      if (zero == c) return zero + 1 == stop;
+      if (stop - zero - 1 < 16) return false;
+      c = zero + 17;
+    }
+  }
+  if (type == "stringvector") {
+    // Strings, each a 32-bit length and its bytes, up to the value's length.
+    std::uint64_t at = 0;
+    while (at < length) {
+      if (length - at < 4) return false;
+      const auto n = static_cast<std::int32_t>(le32(v + at));
+      at += 4;
+      if (n < 0 || static_cast<std::uint64_t>(n) > length - at) return false;
+      at += static_cast<std::uint64_t>(n);
+    }
+    return true;
+  }
+  if (type == "preview") {  // width, height (each under 2^31), then width x height RGBA bytes
+    return length >= 8 && le32(v) < 0x80000000U && le32(v + 4) < 0x80000000U &&
+           std::uint64_t{le32(v)} * le32(v + 4) * 4 + 8 == length;
+  }
+  if (type == "floatvector") return length % 4 == 0;
+  if (type == "idmanifest") return length >= 8;  // a 64-bit size, then the data
+  return true;  // strings and types OpenEXR does not know are read as their length says
+}
+
+// The bytes OpenEXR's reader of `type` takes for a value stated to be
+// `length` long, where that differs: OpenEXR before 3.2 reads an ID manifest's
+// 64-bit size and then length - 4 bytes, 4 more than stated.
+std::uint64_t exr_value_read(const std::string& type, std::uint32_t length) {
+#if OPENEXR_VERSION_MAJOR < 3 || (OPENEXR_VERSION_MAJOR == 3 && OPENEXR_VERSION_MINOR < 2)
+  if (type == "idmanifest") return std::uint64_t{length} + 4;
+#endif
+  return length;
+}
+
+// The parts of an OpenEXR file as the headers in `bytes` (the file's first
+// bytes) describe them (one for a single-part file), walked as OpenEXR walks
+// them before it opens the file; nullopt when the headers run past `bytes`.
+// Throws Error(Input) for a header OpenEXR would misread or allocate
+// gigabytes for: an attribute past the end of the file, a fixed-size type of
+// another length, a variable-size value its reader would read short or long,
+// a name or type OpenEXR would cut, a part with no data window.
+std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path& path,
+                                                     std::span<const unsigned char> bytes,
+                                                     std::uintmax_t file_bytes) {
+  if (bytes.size() < 8) return std::nullopt;
+  const bool multipart = (le32(bytes.data() + 4) & 0x1000U) != 0;
+  const unsigned char* p = bytes.data() + 8;
+  const unsigned char* end = bytes.data() + bytes.size();
+  struct RanOut {};
+  const auto text = [&](std::string& out) {
+    const auto* zero =
+        static_cast<const unsigned char*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
+    if (zero == nullptr) {
+      if (end - p > 255) fail(path, "corrupt image: an OpenEXR attribute's name or type is over 255 bytes");
+      throw RanOut{};
+    }
+    if (zero - p > 255) fail(path, "corrupt image: an OpenEXR attribute's name or type is over 255 bytes");
+    out.assign(reinterpret_cast<const char*>(p), static_cast<std::size_t>(zero - p));
+    p = zero + 1;
+  };
+  std::vector<ExrSize> parts;
+  try {
+    for (;;) {
+      ExrSize size;
+      bool window = false;
+      bool any = false;
+      for (;;) {
+        std::string name, type;
+        if (p >= end) throw RanOut{};
+        text(name);
+        if (name.empty()) break;  // the end of this header
+        any = true;
+        text(type);
+        if (end - p < 4) throw RanOut{};
+        const std::uint32_t length = le32(p);
+        p += 4;
+        std::string shown = one_line(name);  // appended to: GCC 12 misreads '"'" + ...' (-Wrestrict)
+        shown.insert(0, 1, '\'');
+        shown.append("' of type ").append(one_line(type));
+        // OpenEXR sizes each attribute's value from its length as it reads it.
+        const std::uint64_t read = exr_value_read(type, length);
+        if (read > file_bytes - static_cast<std::uintmax_t>(p - bytes.data())) {
+          fail(path, "corrupt image: its OpenEXR attribute " + shown + " runs past the end of the file");
+        }
+        if (static_cast<std::uint64_t>(end - p) < read) throw RanOut{};
+        // OpenEXR reads values of fixed-size types by their size, whatever the
+        // length says, and so would read the next attributes from elsewhere.
+        if (const std::uint32_t fixed = exr_type_size(type); fixed != 0 && fixed != length) {
+          fail(path, "corrupt image: its OpenEXR attribute " + shown + " has " +
+                         std::to_string(length) + " bytes, not " + std::to_string(fixed));
+        }
+        if (!exr_value_fits(type, p, length)) {
+          fail(path, "corrupt image: its OpenEXR attribute " + shown + " does not fill its " +
+                         std::to_string(length) + " bytes");
+        }
+        const unsigned char* value = p;
+        p += read;
+        if (name == "dataWindow" && type == "box2i" && length == 16) {
+          const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
+          size.width = std::int64_t{at(2)} - at(0) + 1;
+          size.height = std::int64_t{at(3)} - at(1) + 1;
+          window = true;
+        } else if (name == "compression" && type == "compression" && length == 1) {
+          size.compression = value[0];
+        } else if (name == "channels" && type == "chlist") {
+          // name, pixel type (0 uint, 1 half, 2 float), linear, reserved, x and y sampling.
+          for (const unsigned char* c = value; *c != 0;) {
+            const auto* zero = static_cast<const unsigned char*>(std::memchr(c, 0, 256));
+            size.pixel_bytes += le32(zero + 1) == 1 ? 2U : 4U;
+            c = zero + 17;
+          }
+        }
+      }
+      if (!any) {
+        // An empty header ends a multi-part file's list of headers.
+        if (multipart && !parts.empty()) break;
+        fail(path, "corrupt image: its OpenEXR header has no attributes");
+      }
+      if (!window) fail(path, "corrupt image: its OpenEXR header has no data window");
+      parts.push_back(size);
+      if (!multipart) break;
+    }
+  } catch (const RanOut&) {
+    return std::nullopt;
+  }
+  return parts;
+}
+
+// The parts of an OpenEXR file (walk_exr_headers), reading more of the file
+// as long headers need, up to 16 MB of them.
+std::vector<ExrSize> exr_parts(const std::filesystem::path& path, const Head& head,
+                               std::uintmax_t file_bytes) {
+  constexpr std::uintmax_t kMostHeaderBytes = std::uintmax_t{16} << 20;
+  if (auto parts = walk_exr_headers(path, std::span(head.bytes.data(), head.size), file_bytes)) {
+    return *parts;
+  }
+  std::vector<unsigned char> bytes;
+  for (std::uintmax_t want = std::uintmax_t{head.size} * 8;; want *= 8) {
+    want = std::min({want, file_bytes, kMostHeaderBytes});
+    bytes.resize(static_cast<std::size_t>(want));
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (static_cast<std::uintmax_t>(in.gcount()) != want) fail(path, "cannot read the file");
+    if (auto parts = walk_exr_headers(path, bytes, file_bytes)) return *parts;
+    if (want == file_bytes) {
+      fail(path, "corrupt image: its OpenEXR header ends before the end of its attributes");
+    }
+    if (want == kMostHeaderBytes) fail(path, "its OpenEXR header is larger than 16 MB, which is not read");
+  }
+}
+
+// A JPEG file's bytes without its APP1..APP13, APP15 and comment segments
+// (Exif, XMP, IPTC, ICC profiles, comments), which the pixels do not depend
+// on: JFIF (APP0) and Adobe's colour transform (APP14) are kept, and so is
+// everything from the start of the scan on. Segments that stop making sense
+// before the scan end the copy there: the decoder then finds it truncated.
+// The file is read into `bytes` (whose memory is reused from call to call)
+// and the segments dropped in place.
+void read_without_jpeg_metadata(const std::filesystem::path& path, std::uintmax_t file_bytes,
+                                std::vector<unsigned char>& bytes) {
+  bytes.resize(file_bytes);
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));  // fewer where the file shrank meanwhile
+  std::size_t kept = std::min<std::size_t>(2, bytes.size());  // SOI
+  std::size_t at = 2;
+  const auto keep = [&](std::size_t from, std::size_t to) {
+    std::memmove(bytes.data() + kept, bytes.data() + from, to - from);
+    kept += to - from;
+  };
+  while (at + 4 <= bytes.size() && bytes[at] == 0xFF) {
+    const unsigned char marker = bytes[at + 1];
+    if (marker == 0xFF) {  // fill byte
+      ++at;
+      continue;
+    }
+    const bool standalone = marker == 0x01 || (marker >= 0xD0 && marker <= 0xD9);
+    const std::size_t length = standalone ? 0 : (std::size_t{bytes[at + 2]} << 8 | bytes[at + 3]);
+    if (!standalone && (length < 2 || at + 2 + length > bytes.size())) break;
+    const bool metadata = (marker >= 0xE1 && marker <= 0xEF && marker != 0xEE) || marker == 0xFE;
+    const std::size_t end = at + 2 + length;
+    if (!metadata) keep(at, end);
+    at = end;
+    if (marker == 0xDA) {  // start of scan: the entropy-coded data follows, as it is
+      keep(at, bytes.size());
+      break;
+    }
+  }
+  bytes.resize(kept);
+}
+
+std::uint64_t max_expansion(const std::string& format);
+
+// Reads the first `channels` channels of every row into the image's rows as
+// `wanted` samples. Rows whose samples are stored as wanted are read straight
+// into place; others are read a few rows at a time into a buffer of at most
+// kChunkBytes (or one row) and converted by OpenImageIO's own conversion, as
+// read_image would. (read_image itself converts through a buffer of 64 MB,
+// whatever the image's size, whenever samples are converted or channels
+// left out: 8-bit PNGs with alpha, half-float EXRs, DPX.) Tiled files go
+// through read_image, which reads them tile by tile.
+bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channels,
+               OIIO::TypeDesc wanted, Image& image) {
+  const auto stride = static_cast<OIIO::stride_t>(image.stride);
+  if (spec.tile_width > 0) {
+    const bool native = spec.format == wanted && spec.channelformats.empty();
+    return input.read_image(0, 0, 0, channels, native ? OIIO::TypeDesc::UNKNOWN : wanted,
+                            image.storage.data(), OIIO::AutoStride, stride);
+  }
+  const int height = spec.height;
+  if (spec.format == wanted && spec.channelformats.empty() && channels == spec.nchannels) {
+    // Packed rows in one call (TIFF strips decode on several threads), else row by row.
+    if (image.stride == spec.scanline_bytes(true)) {
+      return input.read_native_scanlines(0, 0, spec.y, spec.y + height, 0, image.storage.data());
+    }
+    for (int y = 0; y < height; ++y) {
+      std::byte* row = image.storage.data() + static_cast<std::size_t>(y) * image.stride;
+      if (!input.read_native_scanlines(0, 0, spec.y + y, spec.y + y + 1, 0, row)) return false;
+    }
+    return true;
+  }
+  constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
+  const std::size_t pixel_bytes = spec.pixel_bytes(true);  // every channel, as stored
+  const std::size_t scanline = pixel_bytes * static_cast<std::size_t>(spec.width);
+  const int chunk = static_cast<int>(
+      std::clamp<std::size_t>(kChunkBytes / std::max<std::size_t>(1, scanline), 1,
+                              static_cast<std::size_t>(height)));
+  std::vector<std::byte> buffer(scanline * static_cast<std::size_t>(chunk));
+  const auto xstride = static_cast<OIIO::stride_t>(wanted.size() * static_cast<std::size_t>(channels));
+  for (int y0 = 0; y0 < height; y0 += chunk) {
+    const int rows = std::min(chunk, height - y0);
+    if (!input.read_native_scanlines(0, 0, spec.y + y0, spec.y + y0 + rows, 0, buffer.data())) {
+      return false;
+    }
+    std::byte* out = image.storage.data() + static_cast<std::size_t>(y0) * image.stride;
+    // Runs of channels stored alike are converted together.
+    std::size_t offset = 0;
+    const auto format_of = [&](int c) {
+      return spec.channelformats.empty() ? spec.format
+                                         : spec.channelformats[static_cast<std::size_t>(c)];
+    };
+    for (int c = 0, n = 1; c < channels; c += n) {
+      const OIIO::TypeDesc stored = format_of(c);
+      for (n = 1; c + n < channels && format_of(c + n) == stored;) ++n;
+      if (!OIIO::convert_image(n, spec.width, rows, 1, buffer.data() + offset, stored,
+                               static_cast<OIIO::stride_t>(pixel_bytes),
+                               static_cast<OIIO::stride_t>(scanline), OIIO::AutoStride,
+                               out + static_cast<std::size_t>(c) * wanted.size(), wanted, xstride,
+                               stride, OIIO::AutoStride)) {
+        return false;
+      }
+      offset += static_cast<std::size_t>(n) * stored.size();
+    }
+  }
+  return true;
+}
+
+// Sizes a header claims that a decoder would allocate for before reading a
+// pixel: refused here when they exceed the limits or the file itself.
+void check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
+                  std::uintmax_t file_bytes, std::uint64_t max_pixels) {
+  if (format == "webp" && h.size >= 30) {
+    // The canvas, which the reader sizes its buffer for as it opens the file.
+    const unsigned char* b = h.bytes.data();
+    std::uint64_t w = 0, ht = 0;
+    if (std::memcmp(b + 12, "VP8X", 4) == 0) {
+      w = 1 + (b[24] | b[25] << 8 | std::uint64_t{b[26]} << 16);
+      ht = 1 + (b[27] | b[28] << 8 | std::uint64_t{b[29]} << 16);
+    } else if (std::memcmp(b + 12, "VP8 ", 4) == 0) {
+      w = le16(b + 26) & 0x3FFFU;
+      ht = le16(b + 28) & 0x3FFFU;
+    } else if (std::memcmp(b + 12, "VP8L", 4) == 0 && b[20] == 0x2F) {
+      const std::uint32_t bits = le32(b + 21);
+      w = 1 + (bits & 0x3FFFU);
+      ht = 1 + ((bits >> 14) & 0x3FFFU);
+    }
+    if (w * ht > max_pixels) {
+      fail(path, "its WebP canvas of " + std::to_string(w) + "x" + std::to_string(ht) + " = " +
+                     std::to_string(w * ht) + " pixels exceeds the limit of " +
+                     std::to_string(max_pixels) + " (--max-pixels)");
+    }
+  }
+  if (format == "gif" && h.size >= 10) {
+    // The logical screen, which the reader allocates as one canvas.
+    const std::uint64_t w = le16(h.bytes.data() + 6), sh = le16(h.bytes.data() + 8);
+    if (w * sh > max_pixels) {
+      fail(path, "its GIF screen of " + std::to_string(w) + "x" + std::to_string(sh) + " = " +
+                     std::to_string(w * sh) + " pixels exceeds the limit of " +
+                     std::to_string(max_pixels) + " (--max-pixels)");
+    }
+  }
+  if (format == "bmp" && h.size >= 26) {
+    // OpenImageIO's BMP reader decodes run-length coded images whole as it
+    // opens the file, into a buffer sized from the header. Height is signed
+    // (negative: rows top-down); OS/2 headers (12 bytes) hold 16-bit sides.
+    const bool core = le32(h.bytes.data() + 14) == 12;
+    const auto side = [&](std::size_t core_at, std::size_t info_at) -> std::int64_t {
+      if (core) return le16(h.bytes.data() + core_at);
+      return static_cast<std::int32_t>(le32(h.bytes.data() + info_at));
+    };
+    const std::int64_t w = side(18, 18), ht = side(20, 22);
+    const std::uint64_t width = static_cast<std::uint64_t>(w < 0 ? -w : w);
+    const std::uint64_t height = static_cast<std::uint64_t>(ht < 0 ? -ht : ht);
+    if (width == 0 || height == 0) fail(path, "image has zero size");
+    const std::uint64_t pixels = height > max_pixels / width ? max_pixels + 1 : width * height;
+    if (pixels > max_pixels) {
+      fail(path, "its BMP header claims " + std::to_string(width) + "x" + std::to_string(height) +
+                     " pixels, over the limit of " + std::to_string(max_pixels) +
+                     " (--max-pixels)");
+    }
+    if (pixels * 4 > file_bytes * max_expansion(format) + (1U << 20)) {
+      fail(path, "corrupt image: its header claims " + std::to_string(width) + "x" +
+                     std::to_string(height) + " pixels, more than its " +
+                     std::to_string(file_bytes) + " bytes can hold");
+    }
+    // The pixels start within the file, and a coding is one its depth takes:
+    // OpenImageIO's reader ran a run-length coding of 24-bit pixels (which
+    // BMP has not) out of bounds (fuzz_image, 2026-12-02).
+    const std::uint32_t header = le32(h.bytes.data() + 14);
+    const std::uint64_t pixels_at = le32(h.bytes.data() + 10);
+    if (pixels_at < 14 + std::uint64_t{header} || pixels_at >= file_bytes) {
+      fail(path, "corrupt image: its BMP pixels start at byte " + std::to_string(pixels_at) +
+                     ", outside its " + std::to_string(file_bytes) + " bytes after the header");
+    }
+    if (!core && h.size >= 34) {
+      const std::uint32_t depth = le16(h.bytes.data() + 28);
+      const std::uint32_t coding = le32(h.bytes.data() + 30);
+      const bool fits = coding == 0   ? (depth == 1 || depth == 4 || depth == 8 || depth == 16 ||
+                                        depth == 24 || depth == 32)
+                        : coding == 1 ? depth == 8
+                        : coding == 2 ? depth == 4
+                        : coding == 3 || coding == 6 ? (depth == 16 || depth == 32)
+                                                     : false;
+      if (!fits) {
+        fail(path, "corrupt or unsupported image: a BMP of " + std::to_string(depth) +
+                       "-bit pixels in coding " + std::to_string(coding) +
+                       " (BMP codes 1-, 4-, 8-, 16-, 24- and 32-bit pixels plain, 8-bit and "
+                       "4-bit run-length, 16- and 32-bit bit fields)");
+      }
+    }
+  }
+  if (format == "openexr") {
+    // OpenEXR sizes its decompression buffers from each part's data window as it opens the file.
+    for (const ExrSize& part : exr_parts(path, h, file_bytes)) {
+      const ExrSize* exr = &part;
+      if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
+      const auto width = static_cast<std::uint64_t>(exr->width);
+      const auto height = static_cast<std::uint64_t>(exr->height);
+      // Compared by division first: the product of two claimed sides may not fit.
+      const std::uint64_t pixels = height > max_pixels / width ? max_pixels + 1 : width * height;
+      if (pixels > max_pixels || pixels * exr->pixel_bytes / 16 > max_pixels) {
+        fail(path, std::to_string(exr->width) + "x" + std::to_string(exr->height) + " pixels of " +
+                       std::to_string(exr->pixel_bytes) + " bytes exceed the limit of " +
+                       std::to_string(max_pixels) + " pixels (x 16 bytes) (--max-pixels)");
+      }
+      // No compression; RLE or B44; ZIP, ZIPS or PXR24 (the others are not bounded).
+      const std::uint64_t expansion =
+          exr->compression == 0                                                     ? 16
+          : exr->compression == 1 || exr->compression == 6 || exr->compression == 7 ? 1024
+          : exr->compression == 2 || exr->compression == 3 || exr->compression == 5 ? 4096
+                                                                                    : 0;
+      if (expansion != 0 && pixels * exr->pixel_bytes > file_bytes * expansion + (1U << 20)) {
+        fail(path, "corrupt image: its header claims " + std::to_string(exr->width) + "x" +
+                       std::to_string(exr->height) + " pixels, more than its " +
+                       std::to_string(file_bytes) + " bytes can hold");
+      }
+    }
+  }
+  if (format == "png") {
+    // libpng allocates each chunk's claimed length before reading it.
+    std::ifstream in(path, std::ios::binary);
+    std::uint64_t at = 8;
+    while (at + 12 <= file_bytes) {
+      std::array<unsigned char, 8> chunk{};
+      in.seekg(static_cast<std::streamoff>(at));
+      if (!in.read(reinterpret_cast<char*>(chunk.data()), 8)) break;
+      const std::uint64_t length = be32(chunk.data());
+      if (length > 0x7FFFFFFFU || at + 12 + length > file_bytes) {
+        fail(path, "corrupt image: a PNG chunk claims " + std::to_string(length) +
+                       " bytes, past the end of the file");
+      }
+      if (std::memcmp(chunk.data() + 4, "IEND", 4) == 0) break;
+      at += 12 + length;
+    }
+  }
+  if (format == "dpx" && h.size >= 36) {
+    // User data and the image itself lie within the file.
+    const bool big = h.starts("SDPX");
+    const auto field = [&](std::size_t at) {
+      return big ? be32(h.bytes.data() + at) : le32(h.bytes.data() + at);
+    };
+    const std::uint32_t image_offset = field(4), user_size = field(32);
+    if (image_offset > file_bytes || (user_size != 0xFFFFFFFFU && user_size > file_bytes)) {
+      fail(path, "corrupt DPX header: it places data beyond the end of the file");
+    }
+  }
+}
+
+// The most bytes of samples (as stored, every channel) one byte of a file of
+// `format` can decode to, where its coding bounds it (deflate: about 1032:1;
+// run lengths: about 128:1 a channel; LZW: about 2730:1), with room to spare;
+// 0 where it is not bounded (JPEG's end-of-band runs, WebP's one-symbol codes,
+// TIFF's many codings).
+std::uint64_t max_expansion(const std::string& format) {
+  // Low bit depths and palettes widen further: 1-bit samples or indices decode to bytes.
+  if (format == "png") return 131072;
+  if (format == "gif") return 32768;
+  if (format == "hdr" || format == "bmp" || format == "targa") return 1024;
+  if (format == "pnm" || format == "dpx") return 128;
+  return 0;  // OpenEXR's data window is checked against the file in check_header
+}
+
+// Camera raw files are TIFF containers; their extension tells them apart.
+bool camera_raw(const std::string& sniffed, const std::string& by_extension) {
+  return sniffed == "tiff" && by_extension == "raw";
+}
+
+}  // namespace
+
+std::string common_format_of(const std::filesystem::path& path) {
+  const std::string sniffed = sniff(read_head(path));
+  const std::string by_extension = format_of_extension(lower_extension(path));
+  if (camera_raw(sniffed, by_extension)) return {};
+  if (!sniffed.empty()) return sniffed;
+  return by_extension == "targa" ? by_extension : std::string();
+}
+
+Image load_image(const std::filesystem::path& path, const LoadOptions& options) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) {
+    fail(path, ec == std::errc::filename_too_long ? "file name too long" : "no such file");
+  }
+  if (std::filesystem::is_directory(status)) fail(path, "is a directory");
+  // A pipe or a device would be read twice (signature, then decoder).
+  if (!std::filesystem::is_regular_file(status)) fail(path, "not a regular file");
+  const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  if (ec) fail(path, "cannot open: " + ec.message());
+  if (file_bytes == 0) fail(path, "file is empty");
+  if (::access(path.c_str(), R_OK) != 0)
+    fail(path, "cannot open: " + std::generic_category().message(errno));
+
+  const Head head = read_head(path);
+  std::string format = sniff(head);
+  const std::string by_extension = format_of_extension(lower_extension(path));
+  if (camera_raw(format, by_extension)) {
+    if (options.formats == FormatSet::Common) {
+      fail(path,
+           "cannot read image: camera raw files are not read by default (--formats all "
+           "reads them)");
+    }
+    format = by_extension;
+  }
+  if (format.empty() && by_extension == "targa") format = by_extension;
+  if (format.empty() && options.formats == FormatSet::Common) {
+    if (common_formats().count(by_extension) != 0) {
+      fail(path, "cannot read image: not a " + by_extension +
+                     " file (it does not start as one), nor of another format read by default");
+    }
+    if (!by_extension.empty()) {
+      fail(path, "cannot read image: " + by_extension +
+                     " files are not read by default (--formats all reads them)");
+    }
+    fail(path,
+         "cannot read image: not a JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa or "
+         "DPX file (--formats all tries every format the image library reads)");
+  }
+  check_header(path, format, head, file_bytes, options.max_pixels);
+
+  // OpenEXR's C++ reader, whose walk of the headers exr_parts models (an
+  // environment could switch OpenImageIO to OpenEXRCore's other parser).
+  static const bool classic_exr = OIIO::attribute("openexr:core", 0);
+  (void)classic_exr;
+  // Keep stored samples as they are: no premultiplication by alpha on read.
+  OIIO::ImageSpec config;
+  config.attribute("oiio:UnassociatedAlpha", 1);
+  // A JPEG is decoded from a copy without its metadata segments, whose
+  // parsers in the image library are not hardened (an IPTC block overran a
+  // buffer there); the pixels do not depend on them. Declared before the
+  // reader, which uses them until it is destroyed.
+  // Kept from file to file on each decoding thread: a fresh buffer a file
+  // costs a page fault every 4 KiB. Let go of after a file over 16 MB.
+  static thread_local std::vector<unsigned char> stripped;
+  struct Release {
+    ~Release() {
+      if (stripped.capacity() > (std::size_t{16} << 20)) std::vector<unsigned char>().swap(stripped);
+    }
+  } release;
+  std::optional<OIIO::Filesystem::IOMemReader> memory;
+  std::unique_ptr<OIIO::ImageInput> input;
+  if (format == "jpeg") {
+    try {
+      read_without_jpeg_metadata(path, file_bytes, stripped);
+    } catch (const std::bad_alloc&) {
+      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+    }
+    memory.emplace(stripped.data(), stripped.size());
+  }
+  if (format.empty()) {
+    input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try
+  } else {
+    // Only the reader of the format the signature shows.
+    input = OIIO::ImageInput::create(format);
+    OIIO::ImageSpec opened;
+    if (input && memory && !input->set_ioproxy(&*memory)) {
+      fail(path, "cannot read image: " + one_line(input->geterror()));
+    }
+    if (input && !input->open(path.string(), opened, config)) {
+      const std::string cause = one_line(input->geterror());
+      fail(path, "cannot read image: " + cause);
+    }
+  }
+  if (!input) {
+    std::string cause = one_line(OIIO::geterror());
+    if (cause.find("not exist") != std::string::npos) cause = "no such file";
+    fail(path, "cannot read image: " + cause);
+  }
+  const OIIO::ImageSpec& spec = input->spec();
+  if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0) {
+    fail(path, "image has zero size");
+  }
+  if (spec.depth > 1) fail(path, "volume images are not supported");
+  // Rows are asked for by their coordinates, y .. y + height - 1: they must be ints.
+  if (std::int64_t{spec.y} + spec.height > std::numeric_limits<int>::max() ||
+      std::int64_t{spec.x} + spec.width > std::numeric_limits<int>::max()) {
+    fail(path, "corrupt image: its pixels are placed at " + std::to_string(spec.x) + "," +
+                   std::to_string(spec.y) + ", past the largest coordinate");
+  }
+  const auto pixels = std::uint64_t(spec.width) * std::uint64_t(spec.height);
+  if (pixels > options.max_pixels) {
+    fail(path, std::to_string(spec.width) + "x" + std::to_string(spec.height) + " = " +
+                   std::to_string(pixels) + " pixels exceeds the limit of " +
+                   std::to_string(options.max_pixels) + " (--max-pixels)");
+  }
+  // Decoders read every channel of the file as stored, whatever is asked for.
+  std::uint64_t sample_bytes = spec.format.size();
+  for (const OIIO::TypeDesc& t : spec.channelformats)
+    sample_bytes = std::max<std::uint64_t>(sample_bytes, t.size());
+  const std::uint64_t stored = pixels * std::uint64_t(spec.nchannels) * sample_bytes;
+  if (stored / 16 > options.max_pixels) {
+    fail(path, std::to_string(spec.width) + "x" + std::to_string(spec.height) + " pixels of " +
+                   std::to_string(spec.nchannels) + " channels take " + std::to_string(stored) +
+                   " bytes, over the limit of " + std::to_string(options.max_pixels) +
+                   " pixels x 16 bytes (--max-pixels)");
+  }
+
+  // A header claiming more pixels than the file could hold (a corrupt or
+  // crafted file) is refused before memory is sized for them.
+  const std::uint64_t expansion = max_expansion(input->format_name());
+  if (expansion != 0 && stored > std::uint64_t{file_bytes} * expansion + (1U << 20)) {
+    fail(path, "corrupt image: its header claims " + std::to_string(spec.width) + "x" +
+                   std::to_string(spec.height) + " pixels, more than its " +
+                   std::to_string(file_bytes) + " bytes can hold");
+  }
+
+  const ChannelLayout layout = spec.nchannels >= 4 && options.alpha ? ChannelLayout::RGBA
+                               : spec.nchannels >= 3                ? ChannelLayout::RGB
+                                                                    : ChannelLayout::Grey;
+  const PixelFormat pixel_format{layout, sample_type(spec.format)};
+  Image image;
+  try {
+    image = Image::allocate(static_cast<std::uint32_t>(spec.width),
+                            static_cast<std::uint32_t>(spec.height), pixel_format);
+  } catch (const std::bad_alloc&) {
+    fail(path, "not enough memory for " + std::to_string(pixels * pixel_bytes(pixel_format)) +
+                   " bytes of pixels");
+  }
+  image.codec = input->format_name();
+  image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA;
+  const int channels = static_cast<int>(channel_count(layout));
+  bool ok = false;
+  try {
+    // Samples stored as they are wanted are read straight into the rows
+    // (TypeDesc::UNKNOWN); asking for a type makes OpenImageIO convert
+    // through a buffer of some 64 MB, whatever the image's size.
+    ok = read_rows(*input, spec, channels, type_desc(pixel_format.sample), image);
+  } catch (const std::bad_alloc&) {
+    fail(path, "not enough memory to decode it");
+  } catch (const std::exception& e) {
+    fail(path, std::string("corrupt image: the decoder failed: ") + e.what());
+  }
+  if (!ok || input->has_error()) {
+    fail(path, "corrupt or truncated image: " + one_line(input->geterror()));
+  }
+  // Multipage TIFFs and multipart EXRs: only the first page is read.
+  if (format == "tiff" || format == "openexr") image.more_pages = input->seek_subimage(1, 0);
+  (void)input->geterror();
+  input->close();
+  return image;
+}
+
+bool has_image_extension(const std::filesystem::path& path, FormatSet formats) {
+  const std::string format = format_of_extension(lower_extension(path));
+  // Videos are the video reader's: the image library's FFmpeg reader is not a still format.
+  if (format.empty() || format == "ffmpeg") return false;
+  return formats == FormatSet::All || common_formats().count(format) != 0;
+}
+
+}  // namespace gpuhist::images

@@ -1,0 +1,99 @@
+#include "io/images/images.hpp"
+
+#include <OpenImageIO/imagebuf.h>
+#include <OpenImageIO/imagebufalgo.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "gpuhist/error.hpp"
+#include "gpuhist/report.hpp"
+
+namespace gpuhist::images {
+namespace {
+
+constexpr int kWidth = 768;
+constexpr int kMargin = 16;
+constexpr int kMaxImageHeight = 480;
+constexpr int kTitleSize = 20;
+constexpr int kLabelSize = 14;
+
+// DejaVu Sans from Debian's fonts-dejavu-core, else the image library's own search.
+std::string font() {
+  const std::filesystem::path dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  return std::filesystem::exists(dejavu) ? dejavu.string() : std::string();
+}
+
+OIIO::ImageBuf wrap(const Picture& picture) {
+  OIIO::ImageBuf buf(OIIO::ImageSpec(static_cast<int>(picture.width),
+                                     static_cast<int>(picture.height), 4, OIIO::TypeDesc::UINT8));
+  buf.set_pixels(OIIO::ROI::All(), OIIO::TypeDesc::UINT8, picture.rgba.data());
+  return buf;
+}
+
+void text(OIIO::ImageBuf& canvas, int x, int y, const std::string& words, int size,
+          OIIO::ImageBufAlgo::TextAlignX align = OIIO::ImageBufAlgo::TextAlignX::Left) {
+  const float white[] = {0.92f, 0.92f, 0.92f, 1.0f};
+  if (!OIIO::ImageBufAlgo::render_text(canvas, x, y, words, size, font(), white, align)) {
+    throw Error(ErrorKind::Output,
+                "cannot draw report labels (no usable font): " + canvas.geterror());
+  }
+}
+
+}  // namespace
+
+Picture compose_report(const Image& image, const std::string& name, const Picture& rgb_panel,
+                       const Picture& luminance_panel, std::uint32_t bins) {
+  // The image as display RGBA, scaled to fit the report.
+  const int channels = static_cast<int>(channel_count(image.format.layout));
+  const OIIO::TypeDesc type = image.format.sample == SampleType::U8    ? OIIO::TypeDesc::UINT8
+                              : image.format.sample == SampleType::U16 ? OIIO::TypeDesc::UINT16
+                                                                       : OIIO::TypeDesc::FLOAT;
+  OIIO::ImageBuf source(OIIO::ImageSpec(static_cast<int>(image.width),
+                                        static_cast<int>(image.height), channels, type));
+  source.set_pixels(OIIO::ROI::All(), type, image.storage.data(), OIIO::AutoStride,
+                    static_cast<OIIO::stride_t>(image.stride));
+  const double fit = std::min(
+      {1.0, double(kWidth - 2 * kMargin) / image.width, double(kMaxImageHeight) / image.height});
+  const int shown_w = std::max(1, static_cast<int>(image.width * fit));
+  const int shown_h = std::max(1, static_cast<int>(image.height * fit));
+  OIIO::ImageBuf shown = OIIO::ImageBufAlgo::resize(
+      source, "", 0.0f, OIIO::ROI(0, shown_w, 0, shown_h, 0, 1, 0, channels));
+  if (channels == 1) {
+    const int grey[] = {0, 0, 0};
+    shown = OIIO::ImageBufAlgo::channels(shown, 3, grey);
+  }
+
+  const int image_top = kMargin + kTitleSize + 12;
+  const int caption_top = image_top + shown_h + 16;
+  const int panel_top = caption_top + kLabelSize + 8;
+  const int height = panel_top + static_cast<int>(kReportPanelHeight) + kLabelSize + 2 * kMargin;
+  OIIO::ImageBuf canvas(OIIO::ImageSpec(kWidth, height, 4, OIIO::TypeDesc::FLOAT));
+  const float background[] = {0.13f, 0.13f, 0.13f, 1.0f};
+  OIIO::ImageBufAlgo::fill(canvas, background);
+  OIIO::ImageBufAlgo::paste(canvas, (kWidth - shown_w) / 2, image_top, 0, 0, shown,
+                            OIIO::ROI(0, shown_w, 0, shown_h, 0, 1, 0, 3));
+
+  const std::string title = name + "  " + std::to_string(image.width) + "x" +
+                            std::to_string(image.height) + "  " + to_string(image.format);
+  text(canvas, kMargin, kMargin + kTitleSize, title, kTitleSize);
+  const int right_x = kWidth - kMargin - static_cast<int>(kReportPanelWidth);
+  const std::pair<int, std::pair<const Picture*, std::string>> panels[] = {
+      {kMargin, {&rgb_panel, "red, green, blue"}}, {right_x, {&luminance_panel, "luminance"}}};
+  for (const auto& [x, panel] : panels) {
+    text(canvas, x, caption_top + kLabelSize, panel.second, kLabelSize);
+    OIIO::ImageBufAlgo::paste(canvas, x, panel_top, 0, 0, wrap(*panel.first));
+    const int below = panel_top + static_cast<int>(kReportPanelHeight) + kLabelSize + 4;
+    text(canvas, x, below, "bin 0", kLabelSize);
+    text(canvas, x + static_cast<int>(kReportPanelWidth), below, "bin " + std::to_string(bins - 1),
+         kLabelSize, OIIO::ImageBufAlgo::TextAlignX::Right);
+  }
+
+  Picture out{
+      static_cast<std::uint32_t>(kWidth), static_cast<std::uint32_t>(height),
+      std::vector<std::uint8_t>(std::size_t{kWidth} * static_cast<std::size_t>(height) * 4)};
+  canvas.get_pixels(OIIO::ROI::All(), OIIO::TypeDesc::UINT8, out.rgba.data());
+  return out;
+}
+
+}  // namespace gpuhist::images

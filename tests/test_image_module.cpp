@@ -1,0 +1,142 @@
+// The image-file module (src/io/image_library.hpp): OpenImageIO is loaded the
+// first time an image file is read, and not by what needs no image file; the
+// module's buffers come from the loading program's store; a missing or
+// foreign module is one clear error.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "gpuhist/error.hpp"
+#include "gpuhist/gpuhist.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/pixel_buffer.hpp"
+#include "support/run_cli.hpp"
+
+namespace gpuhist {
+namespace {
+
+const std::filesystem::path kCoffee = std::filesystem::path(GPUHIST_SOURCE_DIR) / "data/coffee.png";
+
+bool image_library_loaded() {
+  void* handle = ::dlopen("libOpenImageIO.so.2.4", RTLD_LAZY | RTLD_NOLOAD);
+  if (handle != nullptr) ::dlclose(handle);
+  return handle != nullptr;
+}
+
+// Runs gpuhist with the dynamic loader logging the files it loads (into
+// files: gpuhist silences stderr while it decodes); true when OpenImageIO
+// was among them.
+bool cli_loads_image_library(const std::vector<std::string>& args, int& status) {
+  const std::filesystem::path dir = test::temp_dir();
+  ::setenv("LD_DEBUG", "files", 1);
+  ::setenv("LD_DEBUG_OUTPUT", (dir / "ld").c_str(), 1);
+  const test::CliResult r = test::run_cli(args);
+  ::unsetenv("LD_DEBUG");
+  ::unsetenv("LD_DEBUG_OUTPUT");
+  status = r.status;
+  std::string log;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    log.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::filesystem::remove_all(dir);
+  // The log is there (so an absent library is a finding, not a lost log).
+  EXPECT_NE(log.find("file=libc.so.6"), std::string::npos) << "the loader logged nothing";
+  return log.find("file=libOpenImageIO.so") != std::string::npos;
+}
+
+// Runs first (the order of the file): nothing has read an image yet.
+TEST(ImageModule, LoadedOnTheFirstImageOnly) {
+  // This program does not link OpenImageIO; a Context and a histogram need no image file.
+  ASSERT_FALSE(image_library_loaded());
+  Image image = Image::allocate(64, 64, {ChannelLayout::RGB, SampleType::U8});
+  std::fill(image.storage.data(), image.storage.data() + image.storage.size(), std::byte{7});
+  const Histogram h = Context::open("cpu").compute(image.view());
+  EXPECT_EQ(h.counts(Channel::Red)[7], 64U * 64U);
+  EXPECT_FALSE(image_library_loaded());
+
+  const Image coffee = load_image(kCoffee);
+  EXPECT_EQ(coffee.width, 600U);
+  EXPECT_EQ(coffee.height, 400U);
+  EXPECT_TRUE(image_library_loaded());
+}
+
+TEST(ImageModule, ErrorsCrossTheModuleWithTheirKind) {
+  try {
+    (void)load_image("/nonexistent/image.png");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_NE(std::string(e.what()).find("no such file"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ImageModule, BuffersComeFromTheLoadersStore) {
+  if (!PixelBuffer::kKeepsFreed) GTEST_SKIP() << "sanitizer builds keep no freed buffer";
+  const std::byte* first = nullptr;
+  {
+    const Image a = load_image(kCoffee);  // 720,000 bytes: kept when freed
+    first = a.storage.data();
+  }
+  // Freed here, into this program's store; the module's next image takes it.
+  const std::byte* second = nullptr;
+  {
+    const Image b = load_image(kCoffee);
+    EXPECT_EQ(b.storage.data(), first);
+    second = b.storage.data();
+  }
+  // And a buffer the module allocated is this program's to take.
+  const PixelBuffer mine(std::size_t{600} * 400 * 3);
+  EXPECT_EQ(mine.data(), second);
+}
+
+TEST(ImageModule, CommandsThatReadNoImageDoNotLoadIt) {
+  int status = -1;
+  EXPECT_FALSE(cli_loads_image_library({"--version"}, status));
+  EXPECT_EQ(status, 0);
+  EXPECT_FALSE(cli_loads_image_library({"devices"}, status));
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(cli_loads_image_library({"compute", kCoffee.string()}, status));
+  EXPECT_EQ(status, 0);
+}
+
+TEST(ImageModule, AVideoRunDoesNotLoadIt) {
+  const std::filesystem::path dir = test::temp_dir();
+  const std::string clip = (dir / "clip.mp4").string();
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=10 -t 0.5 -pix_fmt yuv420p '" +
+                           clip + "'"));
+  int status = -1;
+  EXPECT_FALSE(cli_loads_image_library({"video", clip, "--device", "cpu", "-o", "/dev/null"}, status));
+  EXPECT_EQ(status, 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ImageModule, AMissingModuleIsOneLineWithTheCause) {
+  const std::filesystem::path dir = test::temp_dir();
+  ::setenv("GPUHIST_IMAGES_MODULE", (dir / "libgpuhist-images.so").c_str(), 1);
+  test::CliResult r = test::run_cli({"compute", kCoffee.string()});
+  EXPECT_EQ(r.status, 1);
+  test::expect_one_line_error(r, "cannot find the image-file module");
+
+  // Not a shared library at all.
+  std::ofstream(dir / "libgpuhist-images.so") << "not a library\n";
+  r = test::run_cli({"compute", kCoffee.string()});
+  EXPECT_EQ(r.status, 1);
+  test::expect_one_line_error(r, "cannot load the image-file module");
+
+  // Writing needs it too: the output status, and no file left behind.
+  r = test::run_cli({"draw", "--device", "cpu", (dir / "x.png").string(), "-o",
+                     (dir / "out.png").string()});
+  ::unsetenv("GPUHIST_IMAGES_MODULE");
+  EXPECT_NE(r.status, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpuhist
