@@ -10,7 +10,8 @@ source=$(cd "$2" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/usr
-cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+# Everything but the Python package, whose place is Python's own, not the prefix.
+cmake --install "$build" --prefix "$prefix" --component Unspecified >"$work/install.log"
 test -f "$prefix/include/gpuhist/gpuhist.hpp"
 test -x "$prefix/bin/gpuhist"
 module=$(find "$prefix" -path '*/gpuhist/libgpuhist-images.so')
@@ -60,3 +61,23 @@ for name in sys.argv[2:]:
         sys.exit(f"{name}: the example's counts differ from gpuhist compute's")
 print("install_consumer: the installed library built the example; its counts match")
 PY
+
+# The Python package, where a build has one, installed under a staging root
+# (DESTDIR) and imported from there: it reads the photo through its own copy
+# of the image-file module.
+if grep -q '^GPUHIST_PYTHON_DIR:' "$build/CMakeCache.txt" && [ -d "$build/python/gpuhist" ]; then
+  DESTDIR=$work/stage cmake --install "$build" --component python >"$work/install-python.log"
+  package=$(dirname "$(find "$work/stage" -path '*/gpuhist/__init__.py' | head -1)")
+  test -f "$package/libgpuhist-images.so"
+  PYTHONPATH=$(dirname "$package") /usr/bin/python3 - "$package" "$photo" "$work/expected.json" <<'PY'
+import json, sys
+import gpuhist
+assert gpuhist.__file__.startswith(sys.argv[1]), gpuhist.__file__
+h = gpuhist.histogram_file(sys.argv[2], bins=64, device="cpu")
+expected = json.load(open(sys.argv[3]))["histograms"]
+got = {name: [int(c) for c in row] for name, row in zip(h.channels, h.counts)}
+if got != expected:
+    sys.exit("the installed Python package's counts differ from gpuhist compute's")
+print("install_consumer: the installed Python package reads images through its own module")
+PY
+fi
