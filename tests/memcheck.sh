@@ -1,34 +1,52 @@
 #!/bin/sh
 # Runs gpuhist under valgrind's memcheck on small clips and pictures of shapes
-# whose rows FFmpeg's scaler once overran, and fails on any error it reports:
+# whose rows FFmpeg's scaler once overran, and the fuzz targets' seed corpora
+# (every image format read by default, the clips, the inputs that once broke
+# gpuhist) through their entry points; fails on any error memcheck reports.
 # memcheck sees into the decoders' hand-written assembly, which
 # AddressSanitizer does not instrument.
-# Each run costs about ten seconds of start-up under memcheck, so they are few;
+# Each run costs a few seconds of start-up under memcheck, so they are few;
 # glibc's malloc checks cover every shape in the other tests.
-# Usage: tests/memcheck.sh GPUHIST_BINARY SOURCE_DIR
+# Usage: tests/memcheck.sh GPUHIST_BINARY SOURCE_DIR [REPLAY_DIR [HWY_TIMER_SHIM]]
+#   REPLAY_DIR holds replay_image and replay_video (tests/fuzz/replay.cpp);
+#   HWY_TIMER_SHIM is tests/support/valgrind_hwy_timer.cpp built as a module.
 set -u
 gpuhist=$1
 source_dir=$2
+replay_dir=${3:-}
+shim=${4:-}
 command -v valgrind >/dev/null || { echo "memcheck.sh: valgrind is not installed" >&2; exit 1; }
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
-# valgrind 3.19 cannot run some processors' instructions that libraries
-# OpenImageIO loads execute as they start (libhwy's rdtscp on AMD family 26):
-# the process dies of SIGILL before main. That is this machine's valgrind, not
-# a finding, so the test is skipped (ctest's status 77) saying so.
-if ! valgrind -q --log-file="$dir/probe.log" "$gpuhist" --version >/dev/null 2>&1; then
-  # Only an instruction in libhwy (loaded by OpenImageIO) before main: one of
-  # gpuhist's own would be a finding.
-  if grep -q "Illegal opcode" "$dir/probe.log" &&
-    grep -A1 "Illegal opcode" "$dir/probe.log" | grep -q "libhwy"; then
+preload=
+# valgrind 3.19 cannot run an instruction that libhwy (loaded through libjxl by
+# FFmpeg and OpenImageIO) executes as it is loaded, on some processors
+# (rdtscp on AMD family 26): the process dies of SIGILL before main. That is
+# this machine's valgrind, not a finding: the shim replaces that one function
+# of libhwy's (its timer's resolution) and every other instruction runs under
+# memcheck. Without the shim the test is skipped (ctest's status 77), saying so.
+probe() {  # PRELOAD
+  LD_PRELOAD=$1 valgrind -q --log-file="$dir/probe.log" "$gpuhist" --version >/dev/null 2>&1
+}
+libhwy_sigill() {
+  grep -q "Illegal opcode" "$dir/probe.log" &&
+    grep -A1 "Illegal opcode" "$dir/probe.log" | grep -q "libhwy"
+}
+if ! probe ""; then
+  if ! libhwy_sigill; then
+    echo "memcheck.sh: gpuhist --version failed under valgrind:" >&2
+    cat "$dir/probe.log" >&2
+    exit 1
+  fi
+  if [ -n "$shim" ] && probe "$shim"; then
+    preload=$shim
+    echo "memcheck.sh: libhwy's timer start-up replaced by $shim (valgrind cannot run its rdtscp here)"
+  else
     echo "memcheck.sh: SKIPPED: valgrind cannot run this processor's code in a library gpuhist" \
       "loads (glibc's malloc checks still cover the decoders):" >&2
     grep -m 2 -E "Illegal opcode|at 0x" "$dir/probe.log" >&2
     exit 77
   fi
-  echo "memcheck.sh: gpuhist --version failed under valgrind:" >&2
-  cat "$dir/probe.log" >&2
-  exit 1
 fi
 make_clip() {  # NAME SOURCE ENCODING...
   name=$1 source=$2
@@ -42,7 +60,7 @@ status=0
 check() {  # LABEL ARGS...
   label=$1
   shift
-  if ! valgrind -q --error-exitcode=99 --log-file="$dir/valgrind.log" "$gpuhist" "$@" \
+  if ! LD_PRELOAD=$preload valgrind -q --error-exitcode=99 --log-file="$dir/valgrind.log" "$@" \
     >/dev/null 2>"$dir/stderr"; then
     echo "memcheck.sh: $label failed" >&2
     cat "$dir/stderr" "$dir/valgrind.log" >&2
@@ -55,9 +73,15 @@ check() {  # LABEL ARGS...
     echo "memcheck.sh: $label: clean"
   fi
 }
-check "video yuv420p 360x240" video "$dir/c420.mp4" --device cpu --no-progress
-check "video --overlay yuv422p 362x204" video "$dir/c422.mp4" --overlay -o "$dir/o.mp4" \
+check "video yuv420p 360x240" "$gpuhist" video "$dir/c420.mp4" --device cpu --no-progress
+check "video --overlay yuv422p 362x204" "$gpuhist" video "$dir/c422.mp4" --overlay -o "$dir/o.mp4" \
   --device cpu --no-progress
-check "compute and --plot of a JPEG and a PNG" compute "$source_dir/data/rocket.jpg" \
+check "compute and --plot of a JPEG and a PNG" "$gpuhist" compute "$source_dir/data/rocket.jpg" \
   "$source_dir/data/coffee.png" --plot "$dir/plot.png" --device cpu --no-progress
+if [ -n "$replay_dir" ]; then
+  check "the image seed corpus through fuzz_image's entry point" "$replay_dir/replay_image" \
+    "$source_dir/tests/fuzz/corpus/image" "$source_dir/tests/fuzz/regressions"
+  check "the video seed corpus through fuzz_video's entry point" "$replay_dir/replay_video" \
+    "$source_dir/tests/fuzz/corpus/video"
+fi
 exit $status
