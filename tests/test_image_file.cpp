@@ -396,6 +396,68 @@ TEST_F(ImageFiles, WebPCanvasIsCheckedFromTheHeader) {
   }
 }
 
+// What valgrind found decoders doing with crafted files (tests/fuzz/regressions/):
+// each is refused from the header, or read from a copy or into rows made safe.
+TEST_F(ImageFiles, DecoderFaultsSeenByMemcheckAreRefusedFirst) {
+  const fs::path findings = fs::path(GPUHIST_SOURCE_DIR) / "tests/fuzz/regressions";
+  const auto expect_refused = [&](const std::string& name, const std::string& why) {
+    try {
+      (void)load_image(findings / name);
+      ADD_FAILURE() << name << " read";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Input) << name;
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  expect_refused("dpx-one-channel-10bit-row-overrun.dpx",
+                 "one-channel 10-bit DPX rows of 7 pixels, not a multiple of 3");
+  expect_refused("dpx-truncated-pixels-unwritten.dpx",
+                 "truncated image: its DPX pixels take 28 bytes from byte 8192, past the end of "
+                 "its 8195 bytes");
+  expect_refused("bmp-short-info-header.bmp", "a BMP info header of 7 bytes");
+  EXPECT_GT(load_image(findings / "dpx-unended-text-fields.dpx").width, 0U);
+
+  // Real DPX files of those shapes read, sample for sample, and cut short
+  // they are refused as truncated.
+  for (const int channels : {1, 3}) {
+    const int width = channels == 1 ? 9 : 7;  // one-channel rows of whole words of three
+    const auto image = test::make_image(
+        {channels == 1 ? ChannelLayout::Grey : ChannelLayout::RGB, SampleType::U16},
+        static_cast<std::uint32_t>(width), 5, test::Content::Random);
+    const fs::path path = dir_ / ("ten" + std::to_string(channels) + ".dpx");
+    {
+      auto out = OIIO::ImageOutput::create(path.string());
+      OIIO::ImageSpec spec(width, 5, channels, OIIO::TypeDesc::UINT16);
+      spec.attribute("oiio:BitsPerSample", 10);
+      ASSERT_TRUE(out && out->open(path.string(), spec));
+      ASSERT_TRUE(out->write_image(OIIO::TypeDesc::UINT16, image.view.data, OIIO::AutoStride,
+                                   static_cast<OIIO::stride_t>(image.view.stride)));
+      out->close();
+    }
+    const Image read = load_image(path);
+    ASSERT_EQ(read.width, static_cast<std::uint32_t>(width));
+    // Stored as 10 bits: the top ten bits of each sample come back, widened.
+    for (std::uint32_t y = 0; y < 5; ++y) {
+      const auto* want = reinterpret_cast<const std::uint16_t*>(
+          static_cast<const std::byte*>(image.view.data) + y * image.view.stride);
+      const auto* got = reinterpret_cast<const std::uint16_t*>(
+          static_cast<const std::byte*>(read.view().data) + y * read.stride);
+      for (int i = 0; i < width * channels; ++i) {
+        ASSERT_EQ(got[i] >> 6, want[i] >> 6) << channels << " channels, row " << y << " sample " << i;
+      }
+    }
+    const auto bytes = fs::file_size(path);
+    fs::resize_file(path, bytes - 1);
+    try {
+      (void)load_image(path);
+      ADD_FAILURE() << path << " read cut short";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("truncated image: its DPX pixels"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 // BMPs of every depth and coding FFmpeg writes read; a coding the depth does
 // not take (24-bit pixels run-length coded crashed the reader) and pixels
 // placed past the end of the file are refused from the header.

@@ -2,7 +2,9 @@
 // each folder named), without libFuzzer: the corpus replayed by an ordinary
 // build, under valgrind's memcheck (tests/memcheck.sh), which sees into the
 // decoders' hand-written assembly where AddressSanitizer does not.
-// Usage: replay_TARGET FILE_OR_FOLDER...
+// Usage: replay_TARGET [--names] FILE_OR_FOLDER...
+//   --names: each input's name on stderr before it runs (to tell which one a
+//   report that follows belongs to).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +21,10 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) __attribute__((weak
 
 namespace {
 
+bool print_names = false;
+
 bool replay(const std::filesystem::path& file) {
+  if (print_names) std::fprintf(stderr, "replay: %s\n", file.c_str());
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "replay: cannot read '%s'\n", file.c_str());
@@ -34,13 +39,18 @@ bool replay(const std::filesystem::path& file) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE_OR_FOLDER...\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--names] FILE_OR_FOLDER...\n", argv[0]);
     return 2;
   }
   if (LLVMFuzzerInitialize != nullptr) (void)LLVMFuzzerInitialize(&argc, &argv);
+  int first = 1;
+  if (argc > 1 && std::string(argv[1]) == "--names") {
+    print_names = true;
+    first = 2;
+  }
   std::size_t count = 0;
   bool ok = true;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = first; i < argc; ++i) {
     const std::filesystem::path arg(argv[i]);
     std::error_code error;
     if (std::filesystem::is_directory(arg, error)) {

@@ -345,6 +345,16 @@ std::vector<ExrSize> exr_parts(const std::filesystem::path& path, const Head& he
   }
 }
 
+// The file's bytes into `bytes` (whose memory is reused from call to call);
+// fewer where the file shrank since it was measured.
+void read_whole_file(const std::filesystem::path& path, std::uintmax_t file_bytes,
+                     std::vector<unsigned char>& bytes) {
+  bytes.resize(file_bytes);
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+}
+
 // A JPEG file's bytes without its APP1..APP13, APP15 and comment segments
 // (Exif, XMP, IPTC, ICC profiles, comments), which the pixels do not depend
 // on: JFIF (APP0) and Adobe's colour transform (APP14) are kept, and so is
@@ -354,10 +364,7 @@ std::vector<ExrSize> exr_parts(const std::filesystem::path& path, const Head& he
 // and the segments dropped in place.
 void read_without_jpeg_metadata(const std::filesystem::path& path, std::uintmax_t file_bytes,
                                 std::vector<unsigned char>& bytes) {
-  bytes.resize(file_bytes);
-  std::ifstream in(path, std::ios::binary);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  bytes.resize(static_cast<std::size_t>(in.gcount()));  // fewer where the file shrank meanwhile
+  read_whole_file(path, file_bytes, bytes);
   std::size_t kept = std::min<std::size_t>(2, bytes.size());  // SOI
   std::size_t at = 2;
   const auto keep = [&](std::size_t from, std::size_t to) {
@@ -383,6 +390,88 @@ void read_without_jpeg_metadata(const std::filesystem::path& path, std::uintmax_
     }
   }
   bytes.resize(kept);
+}
+
+// OpenImageIO's DPX reader hands the header's text fields to strlen. DPX lets
+// a text fill its field with no NUL after it, and a crafted header runs such a
+// string on through the fields after it and past the header into memory never
+// written (valgrind, fuzz_image, 2026-12-03). The pixels do not depend on the
+// text: the file is decoded from a copy whose every text field ends in a NUL.
+// (Offsets of SMPTE 268M's file, image, orientation and film headers.)
+void read_dpx_with_ended_text(const std::filesystem::path& path, std::uintmax_t file_bytes,
+                              std::vector<unsigned char>& bytes) {
+  read_whole_file(path, file_bytes, bytes);
+  struct Text {
+    std::size_t at, size;
+  };
+  static constexpr std::array<Text, 20> kTexts{{
+      {8, 8},       // version
+      {36, 100},    // file name
+      {136, 24},    // creation time
+      {160, 100},   // creator
+      {260, 200},   // project
+      {460, 200},   // copyright
+      {1432, 100},  // source file name
+      {1532, 24},   // source time
+      {1556, 32},   // input device
+      {1588, 32},   // its serial number
+      {1664, 2},    // film: manufacturer, type, perforation offset, prefix, count
+      {1666, 2},
+      {1668, 2},
+      {1670, 6},
+      {1676, 4},
+      {1680, 32},   // format
+      {1732, 32},   // frame
+      {1764, 100},  // slate
+      {1864, 56},   // reserved
+      {0, 0},
+  }};
+  for (const Text& t : kTexts) {
+    if (t.size != 0 && t.at + t.size <= bytes.size()) bytes[t.at + t.size - 1] = 0;
+  }
+  for (std::size_t element = 0; element < 8; ++element) {  // each element's description
+    const std::size_t end = 780 + 72 * element + 72;
+    if (end <= bytes.size()) bytes[end - 1] = 0;
+  }
+}
+
+// A DPX file that ends before its first element's pixels do is read by
+// OpenImageIO as if it went on, from memory never written (valgrind,
+// fuzz_image 2026-12-03): refused as truncated. The bytes counted are the
+// fewest the element's packing takes (rows' own padding left out).
+void check_dpx_length(const std::filesystem::path& path, const Head& h, std::uintmax_t file_bytes,
+                      const OIIO::ImageSpec& spec) {
+  const bool big = h.starts("SDPX");
+  const unsigned char* element = h.bytes.data() + 780;
+  const auto u16 = [&](const unsigned char* p) -> std::uint32_t { return big ? (p[0] << 8 | p[1]) : (p[1] << 8 | p[0]); };
+  const auto u32 = [&](const unsigned char* p) { return big ? be32(p) : le32(p); };
+  const unsigned descriptor = element[20], bits = element[23];
+  const std::uint32_t packing = u16(element + 24), encoding = u16(element + 26);
+  if (encoding != 0) return;  // run-length coded: no fixed size
+  // Samples a pixel of the element holds, as the DPX reader counts them.
+  std::uint64_t samples = static_cast<std::uint64_t>(spec.nchannels);
+  if (descriptor >= 1 && descriptor <= 8) samples = 1;
+  if (descriptor == 50 || descriptor == 101 || descriptor == 102) samples = 3;
+  if (descriptor == 51 || descriptor == 52 || descriptor == 103) samples = 4;
+  if (descriptor == 100) samples = 2;
+  if (descriptor >= 150 && descriptor <= 156) samples = descriptor - 148;
+  const std::uint64_t per_row = samples * static_cast<std::uint64_t>(spec.width);
+  std::uint64_t row_bytes = 0;
+  if (bits == 10 && packing != 0) {
+    row_bytes = (per_row + 2) / 3 * 4;  // three samples a 32-bit word
+  } else if (bits == 12 && packing != 0) {
+    row_bytes = per_row * 2;  // one sample a 16-bit word
+  } else {
+    row_bytes = (per_row * bits + 31) / 32 * 4;
+  }
+  std::uint64_t start = u32(element + 28);  // the element's offset, else the file's
+  if (start == 0 || start == 0xFFFFFFFFU) start = u32(h.bytes.data() + 4);
+  const std::uint64_t need = row_bytes * static_cast<std::uint64_t>(spec.height);
+  if (start + need > file_bytes) {
+    fail(path, "truncated image: its DPX pixels take " + std::to_string(need) + " bytes from byte " +
+                   std::to_string(start) + ", past the end of its " + std::to_string(file_bytes) +
+                   " bytes");
+  }
 }
 
 std::uint64_t max_expansion(const std::string& format);
@@ -421,7 +510,11 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   const int chunk = static_cast<int>(
       std::clamp<std::size_t>(kChunkBytes / std::max<std::size_t>(1, scanline), 1,
                               static_cast<std::size_t>(height)));
-  std::vector<std::byte> buffer(scanline * static_cast<std::size_t>(chunk));
+  // Room past the last row: OpenImageIO's DPX reader writes up to two samples
+  // past one-channel 10-bit rows (valgrind, fuzz_image, 2026-12-03); the
+  // image's own rows have PixelBuffer's padding behind them.
+  constexpr std::size_t kDecoderSlack = 64;
+  std::vector<std::byte> buffer(scanline * static_cast<std::size_t>(chunk) + kDecoderSlack);
   const auto xstride = static_cast<OIIO::stride_t>(wanted.size() * static_cast<std::size_t>(channels));
   for (int y0 = 0; y0 < height; y0 += chunk) {
     const int rows = std::min(chunk, height - y0);
@@ -483,6 +576,33 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       fail(path, "its GIF screen of " + std::to_string(w) + "x" + std::to_string(sh) + " = " +
                      std::to_string(w * sh) + " pixels exceeds the limit of " +
                      std::to_string(max_pixels) + " (--max-pixels)");
+    }
+  }
+  if (format == "bmp") {
+    // OpenImageIO's BMP reader takes fields it could not read as read
+    // (valgrind: decisions on memory never written, fuzz_image 2026-12-03):
+    // the file header, the info header its size names and the palette are
+    // all in the file.
+    const std::uint64_t header = h.size >= 18 ? le32(h.bytes.data() + 14) : 0;
+    const bool known = header == 12 || header == 16 || header == 40 || header == 52 ||
+                       header == 56 || header == 64 || header == 108 || header == 124;
+    if (!known) {
+      fail(path, "corrupt or unsupported image: a BMP info header of " + std::to_string(header) +
+                     " bytes (BMP's are 12, 16, 40, 52, 56, 64, 108 or 124)");
+    }
+    std::uint64_t palette = 0;
+    if (header >= 40) {
+      const std::uint32_t depth = le16(h.bytes.data() + 28);
+      const std::uint64_t used = le32(h.bytes.data() + 46);
+      if (depth <= 8) palette = 4 * (used != 0 ? used : std::uint64_t{1} << depth);
+    } else if (header == 12) {
+      const std::uint32_t depth = le16(h.bytes.data() + 24);
+      if (depth <= 8) palette = 3 * (std::uint64_t{1} << depth);
+    }
+    if (14 + header + palette > file_bytes || 14 + header > h.size) {
+      fail(path, "corrupt image: a BMP of " + std::to_string(file_bytes) +
+                     " bytes, shorter than its headers and palette (" +
+                     std::to_string(14 + header + palette) + " bytes)");
     }
   }
   if (format == "bmp" && h.size >= 26) {
@@ -579,7 +699,14 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       at += 12 + length;
     }
   }
-  if (format == "dpx" && h.size >= 36) {
+  if (format == "dpx") {
+    // The file, image, orientation and film headers are read whole (2048
+    // bytes): a shorter file leaves the reader's fields unwritten.
+    constexpr std::size_t kDpxHeaders = 2048;
+    if (file_bytes < kDpxHeaders || h.size < kDpxHeaders) {
+      fail(path, "corrupt DPX file: " + std::to_string(file_bytes) +
+                     " bytes, shorter than the 2048 bytes of its headers");
+    }
     // User data and the image itself lie within the file.
     const bool big = h.starts("SDPX");
     const auto field = [&](std::size_t at) {
@@ -684,9 +811,13 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   } release;
   std::optional<OIIO::Filesystem::IOMemReader> memory;
   std::unique_ptr<OIIO::ImageInput> input;
-  if (format == "jpeg") {
+  if (format == "jpeg" || format == "dpx") {
     try {
-      read_without_jpeg_metadata(path, file_bytes, stripped);
+      if (format == "jpeg") {
+        read_without_jpeg_metadata(path, file_bytes, stripped);
+      } else {
+        read_dpx_with_ended_text(path, file_bytes, stripped);
+      }
     } catch (const std::bad_alloc&) {
       fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
     }
@@ -716,6 +847,19 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     fail(path, "image has zero size");
   }
   if (spec.depth > 1) fail(path, "volume images are not supported");
+  if (format == "dpx" && spec.nchannels == 1) {
+    // OpenImageIO's DPX reader swaps each three one-channel 10-bit samples of
+    // a filled row in place, the last three too where the row ends before
+    // them: one sample of each row comes from beyond it.
+    const bool big = head.starts("SDPX");
+    const unsigned char* element = head.bytes.data() + 780;
+    const unsigned packing = big ? (element[24] << 8 | element[25]) : (element[25] << 8 | element[24]);
+    if (element[23] == 10 && (packing == 1 || packing == 2) && spec.width % 3 != 0) {
+      fail(path, "unsupported image: one-channel 10-bit DPX rows of " + std::to_string(spec.width) +
+                     " pixels, not a multiple of 3, which the image library decodes wrongly");
+    }
+  }
+  if (format == "dpx") check_dpx_length(path, head, file_bytes, spec);
   // Rows are asked for by their coordinates, y .. y + height - 1: they must be ints.
   if (std::int64_t{spec.y} + spec.height > std::numeric_limits<int>::max() ||
       std::int64_t{spec.x} + spec.width > std::numeric_limits<int>::max()) {
@@ -764,6 +908,11 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   image.codec = input->format_name();
   image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA;
   const int channels = static_cast<int>(channel_count(layout));
+  // Readers of some formats report success on a file that ends before its
+  // pixels and leave the rest of the rows unwritten (TIFF, OpenEXR and DPX:
+  // valgrind, fuzz_image 2026-12-03); a recycled buffer would then count
+  // another image's pixels. JPEG's decoder writes every row and PNG's fails.
+  if (format != "jpeg" && format != "png") std::memset(image.storage.data(), 0, image.storage.size());
   bool ok = false;
   try {
     // Samples stored as they are wanted are read straight into the rows
