@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -143,6 +144,7 @@ struct ExrSize {
   std::int64_t width = 0, height = 0;
   std::uint64_t pixel_bytes = 0;
   int compression = -1;
+  bool id_manifest = false;  // an attribute of type idmanifest
 };
 
 // The size of a value of an OpenEXR attribute type of fixed size; 0 for the
@@ -291,6 +293,7 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         }
         const unsigned char* value = p;
         p += read;
+        if (type == "idmanifest") size.id_manifest = true;
         if (name == "dataWindow" && type == "box2i" && length == 16) {
           const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
           size.width = std::int64_t{at(2)} - at(0) + 1;
@@ -546,8 +549,14 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
 
 // Sizes a header claims that a decoder would allocate for before reading a
 // pixel: refused here when they exceed the limits or the file itself.
-void check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
-                  std::uintmax_t file_bytes, std::uint64_t max_pixels) {
+// What the header checks learn that decoding needs.
+struct HeaderFacts {
+  bool exr_id_manifest = false;  // some part of an OpenEXR carries an ID manifest
+};
+
+HeaderFacts check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
+                         std::uintmax_t file_bytes, std::uint64_t max_pixels) {
+  HeaderFacts facts;
   if (format == "webp" && h.size >= 30) {
     // The canvas, which the reader sizes its buffer for as it opens the file.
     const unsigned char* b = h.bytes.data();
@@ -659,6 +668,7 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     // OpenEXR sizes its decompression buffers from each part's data window as it opens the file.
     for (const ExrSize& part : exr_parts(path, h, file_bytes)) {
       const ExrSize* exr = &part;
+      facts.exr_id_manifest = facts.exr_id_manifest || part.id_manifest;
       if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
       const auto width = static_cast<std::uint64_t>(exr->width);
       const auto height = static_cast<std::uint64_t>(exr->height);
@@ -717,6 +727,22 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       fail(path, "corrupt DPX header: it places data beyond the end of the file");
     }
   }
+  return facts;
+}
+
+// A reader of `format`. OpenEXR files are read by OpenEXRCore's reader, which
+// refuses a chunk that inflates short where the C++ reader copied on from its
+// buffer as if it had not (pixels it never wrote: valgrind, fuzz_image
+// 2026-12-03); those carrying an ID manifest by the C++ reader, the one that
+// reads them as OpenEXR 3.1 writes them (4 bytes longer than stated), as the
+// header walk does. The choice is a process-wide attribute, read as a reader
+// is made.
+std::unique_ptr<OIIO::ImageInput> create_reader(const std::string& format, const HeaderFacts& facts) {
+  if (format != "openexr") return OIIO::ImageInput::create(format);
+  static std::mutex mutex;
+  const std::lock_guard lock(mutex);
+  OIIO::attribute("openexr:core", facts.exr_id_manifest ? 0 : 1);
+  return OIIO::ImageInput::create(format);
 }
 
 // The most bytes of samples (as stored, every channel) one byte of a file of
@@ -788,12 +814,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
          "cannot read image: not a JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa or "
          "DPX file (--formats all tries every format the image library reads)");
   }
-  check_header(path, format, head, file_bytes, options.max_pixels);
+  const HeaderFacts facts = check_header(path, format, head, file_bytes, options.max_pixels);
 
-  // OpenEXR's C++ reader, whose walk of the headers exr_parts models (an
-  // environment could switch OpenImageIO to OpenEXRCore's other parser).
-  static const bool classic_exr = OIIO::attribute("openexr:core", 0);
-  (void)classic_exr;
   // Keep stored samples as they are: no premultiplication by alpha on read.
   OIIO::ImageSpec config;
   config.attribute("oiio:UnassociatedAlpha", 1);
@@ -827,7 +849,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try
   } else {
     // Only the reader of the format the signature shows.
-    input = OIIO::ImageInput::create(format);
+    input = create_reader(format, facts);
     OIIO::ImageSpec opened;
     if (input && memory && !input->set_ioproxy(&*memory)) {
       fail(path, "cannot read image: " + one_line(input->geterror()));
