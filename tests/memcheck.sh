@@ -18,6 +18,14 @@ shim=${4:-}
 command -v valgrind >/dev/null || { echo "memcheck.sh: valgrind is not installed" >&2; exit 1; }
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
+make_clip() {  # NAME SOURCE ENCODING...
+  name=$1 source=$2
+  shift 2
+  ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc2=$source" -frames:v 2 "$@" "$dir/$name" ||
+    { echo "memcheck.sh: ffmpeg could not make $name" >&2; exit 1; }
+}
+make_clip c420.mp4 size=360x240:rate=10 -pix_fmt yuv420p -c:v libx264 -preset ultrafast
+make_clip c422.mp4 size=362x204:rate=10 -pix_fmt yuv422p -c:v libx264 -preset ultrafast
 preload=
 # valgrind 3.19 cannot run an instruction that libhwy (loaded through libjxl by
 # FFmpeg and OpenImageIO) executes as it is loaded, on some processors
@@ -25,8 +33,11 @@ preload=
 # this machine's valgrind, not a finding: the shim replaces that one function
 # of libhwy's (its timer's resolution) and every other instruction runs under
 # memcheck. Without the shim the test is skipped (ctest's status 77), saying so.
+# The probe decodes a clip: FFmpeg's libraries (and libhwy with them) are
+# loaded by then, however late the program loads them.
 probe() {  # PRELOAD
-  LD_PRELOAD=$1 valgrind -q --log-file="$dir/probe.log" "$gpuhist" --version >/dev/null 2>&1
+  LD_PRELOAD=$1 valgrind -q --log-file="$dir/probe.log" "$gpuhist" video "$dir/c420.mp4" \
+    --device cpu --no-progress >/dev/null 2>&1
 }
 libhwy_sigill() {
   grep -q "Illegal opcode" "$dir/probe.log" &&
@@ -34,7 +45,7 @@ libhwy_sigill() {
 }
 if ! probe ""; then
   if ! libhwy_sigill; then
-    echo "memcheck.sh: gpuhist --version failed under valgrind:" >&2
+    echo "memcheck.sh: gpuhist video failed under valgrind:" >&2
     cat "$dir/probe.log" >&2
     exit 1
   fi
@@ -48,14 +59,6 @@ if ! probe ""; then
     exit 77
   fi
 fi
-make_clip() {  # NAME SOURCE ENCODING...
-  name=$1 source=$2
-  shift 2
-  ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc2=$source" -frames:v 2 "$@" "$dir/$name" ||
-    { echo "memcheck.sh: ffmpeg could not make $name" >&2; exit 1; }
-}
-make_clip c420.mp4 size=360x240:rate=10 -pix_fmt yuv420p -c:v libx264 -preset ultrafast
-make_clip c422.mp4 size=362x204:rate=10 -pix_fmt yuv422p -c:v libx264 -preset ultrafast
 status=0
 check() {  # LABEL ARGS...
   label=$1
