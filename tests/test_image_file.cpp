@@ -417,6 +417,11 @@ TEST_F(ImageFiles, DecoderFaultsSeenByMemcheckAreRefusedFirst) {
   expect_refused("bmp-short-info-header.bmp", "a BMP info header of 7 bytes");
   expect_refused("exr-zip-chunk-inflates-short.exr",
                  "corrupt or truncated image: Some scanline chunks were missing or corrupted");
+  expect_refused("exr-manifest-zip-chunk-inflates-short.exr",
+                 "corrupt or truncated image: Some scanline chunks were missing or corrupted");
+  expect_refused("bmp-os2-16-byte-header.bmp", "a BMP info header of 16 bytes");
+  expect_refused("tiff-strip-past-end.tif",
+                 "truncated image: its TIFF strip 0 ends at byte 490, past the end of its 190 bytes");
   EXPECT_GT(load_image(findings / "dpx-unended-text-fields.dpx").width, 0U);
 
   // Real DPX files of those shapes read, sample for sample, and cut short

@@ -22,6 +22,7 @@
 #include <span>
 #include <string_view>
 #include <system_error>
+#include <tuple>
 #include <vector>
 
 #include "gpuhist/error.hpp"
@@ -144,7 +145,8 @@ struct ExrSize {
   std::int64_t width = 0, height = 0;
   std::uint64_t pixel_bytes = 0;
   int compression = -1;
-  bool id_manifest = false;  // an attribute of type idmanifest
+  // Where the lengths of its ID manifests are stored (offsets in the file).
+  std::vector<std::uint64_t> manifest_lengths;
 };
 
 // The size of a value of an OpenEXR attribute type of fixed size; 0 for the
@@ -293,7 +295,9 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         }
         const unsigned char* value = p;
         p += read;
-        if (type == "idmanifest") size.id_manifest = true;
+        if (type == "idmanifest") {
+          size.manifest_lengths.push_back(static_cast<std::uint64_t>(value - 4 - bytes.data()));
+        }
         if (name == "dataWindow" && type == "box2i" && length == 16) {
           const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
           size.width = std::int64_t{at(2)} - at(0) + 1;
@@ -477,6 +481,7 @@ void check_dpx_length(const std::filesystem::path& path, const Head& h, std::uin
   }
 }
 
+void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes);
 std::uint64_t max_expansion(const std::string& format);
 
 // Reads the first `channels` channels of every row into the image's rows as
@@ -551,7 +556,8 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
 // pixel: refused here when they exceed the limits or the file itself.
 // What the header checks learn that decoding needs.
 struct HeaderFacts {
-  bool exr_id_manifest = false;  // some part of an OpenEXR carries an ID manifest
+  // Where an OpenEXR's ID manifests state their lengths (offsets in the file).
+  std::vector<std::uint64_t> exr_manifest_lengths;
 };
 
 HeaderFacts check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
@@ -593,11 +599,12 @@ HeaderFacts check_header(const std::filesystem::path& path, const std::string& f
     // the file header, the info header its size names and the palette are
     // all in the file.
     const std::uint64_t header = h.size >= 18 ? le32(h.bytes.data() + 14) : 0;
-    const bool known = header == 12 || header == 16 || header == 40 || header == 52 ||
-                       header == 56 || header == 64 || header == 108 || header == 124;
+    // (OS/2's 16-byte header is not among them: the reader takes it as one of 40.)
+    const bool known = header == 12 || header == 40 || header == 52 || header == 56 ||
+                       header == 64 || header == 108 || header == 124;
     if (!known) {
       fail(path, "corrupt or unsupported image: a BMP info header of " + std::to_string(header) +
-                     " bytes (BMP's are 12, 16, 40, 52, 56, 64, 108 or 124)");
+                     " bytes (the BMP headers read are of 12, 40, 52, 56, 64, 108 or 124)");
     }
     std::uint64_t palette = 0;
     if (header >= 40) {
@@ -668,7 +675,8 @@ HeaderFacts check_header(const std::filesystem::path& path, const std::string& f
     // OpenEXR sizes its decompression buffers from each part's data window as it opens the file.
     for (const ExrSize& part : exr_parts(path, h, file_bytes)) {
       const ExrSize* exr = &part;
-      facts.exr_id_manifest = facts.exr_id_manifest || part.id_manifest;
+      facts.exr_manifest_lengths.insert(facts.exr_manifest_lengths.end(),
+                                        part.manifest_lengths.begin(), part.manifest_lengths.end());
       if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
       const auto width = static_cast<std::uint64_t>(exr->width);
       const auto height = static_cast<std::uint64_t>(exr->height);
@@ -709,6 +717,7 @@ HeaderFacts check_header(const std::filesystem::path& path, const std::string& f
       at += 12 + length;
     }
   }
+  if (format == "tiff") check_tiff_strips(path, file_bytes);
   if (format == "dpx") {
     // The file, image, orientation and film headers are read whole (2048
     // bytes): a shorter file leaves the reader's fields unwritten.
@@ -733,16 +742,94 @@ HeaderFacts check_header(const std::filesystem::path& path, const std::string& f
 // A reader of `format`. OpenEXR files are read by OpenEXRCore's reader, which
 // refuses a chunk that inflates short where the C++ reader copied on from its
 // buffer as if it had not (pixels it never wrote: valgrind, fuzz_image
-// 2026-12-03); those carrying an ID manifest by the C++ reader, the one that
-// reads them as OpenEXR 3.1 writes them (4 bytes longer than stated), as the
-// header walk does. The choice is a process-wide attribute, read as a reader
-// is made.
-std::unique_ptr<OIIO::ImageInput> create_reader(const std::string& format, const HeaderFacts& facts) {
+// 2026-12-03). The choice is a process-wide attribute, read as a reader is made.
+std::unique_ptr<OIIO::ImageInput> create_reader(const std::string& format) {
   if (format != "openexr") return OIIO::ImageInput::create(format);
   static std::mutex mutex;
   const std::lock_guard lock(mutex);
-  OIIO::attribute("openexr:core", facts.exr_id_manifest ? 0 : 1);
+  OIIO::attribute("openexr:core", 1);
   return OIIO::ImageInput::create(format);
+}
+
+// OpenEXR before 3.2 writes an ID manifest 4 bytes longer than the length it
+// states, and its C++ reader reads it so (exr_value_read); OpenEXRCore reads
+// the length as stated and loses its way in the header. Such a file is read
+// from a copy whose manifests state the length they have.
+void read_exr_with_manifest_lengths(const std::filesystem::path& path, std::uintmax_t file_bytes,
+                                    const std::vector<std::uint64_t>& lengths,
+                                    std::vector<unsigned char>& bytes) {
+  read_whole_file(path, file_bytes, bytes);
+  for (const std::uint64_t at : lengths) {
+    if (at + 4 > bytes.size()) continue;
+    const std::uint32_t stated = le32(bytes.data() + at);
+    const auto read = static_cast<std::uint32_t>(exr_value_read("idmanifest", stated));
+    for (std::size_t i = 0; i < 4; ++i) bytes[at + i] = static_cast<unsigned char>(read >> (8 * i));
+  }
+}
+
+// A TIFF whose first image's strips or tiles end past the end of the file:
+// OpenImageIO's reader inflates a strip it could read only part of as if it
+// had all of it, from memory never written (valgrind, fuzz_image 2026-12-03).
+// Refused as truncated. Classic and BigTIFF, either byte order; the first
+// directory (the image read) only.
+void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes) {
+  std::ifstream in(path, std::ios::binary);
+  const auto read_at = [&](std::uint64_t at, std::size_t n) {
+    std::vector<unsigned char> b(n);
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(at));
+    if (at + n > file_bytes || !in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(n))) b.clear();
+    return b;
+  };
+  const std::vector<unsigned char> head = read_at(0, 16);
+  if (head.size() < 16) return;  // the reader refuses it
+  const bool big_endian = head[0] == 'M';
+  const auto u = [&](const unsigned char* p, std::size_t n) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[big_endian ? n - 1 - i : i]} << (8 * i);
+    return v;
+  };
+  const bool big_tiff = u(head.data() + 2, 2) == 43;
+  const std::size_t entry = big_tiff ? 20 : 12, count_bytes = big_tiff ? 8 : 2, word = big_tiff ? 8 : 4;
+  const std::uint64_t ifd = big_tiff ? u(head.data() + 8, 8) : u(head.data() + 4, 4);
+  const std::vector<unsigned char> count_field = read_at(ifd, count_bytes);
+  if (count_field.empty()) return;
+  const std::uint64_t entries = u(count_field.data(), count_bytes);
+  if (entries > 4096) return;
+  const std::vector<unsigned char> table = read_at(ifd + count_bytes, static_cast<std::size_t>(entries) * entry);
+  if (table.empty()) return;
+  // The values of tag `wanted` (SHORT, LONG or LONG8 arrays), in place or where they point.
+  const auto values = [&](std::uint32_t wanted) {
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t i = 0; i < entries; ++i) {
+      const unsigned char* e = table.data() + i * entry;
+      if (u(e, 2) != wanted) continue;
+      const std::uint64_t type = u(e + 2, 2), n = u(e + 4, word);
+      const std::size_t size = type == 3 ? 2 : type == 4 ? 4 : type == 16 ? 8 : 0;
+      if (size == 0 || n == 0 || n > (std::uint64_t{1} << 20)) return out;
+      std::vector<unsigned char> data;
+      if (n * size <= word) {
+        data.assign(e + 4 + word, e + 4 + word + n * size);
+      } else {
+        data = read_at(u(e + 4 + word, word), static_cast<std::size_t>(n * size));
+        if (data.empty()) return out;  // the reader refuses an array past the end
+      }
+      for (std::uint64_t k = 0; k < n; ++k) out.push_back(u(data.data() + k * size, size));
+      return out;
+    }
+    return out;
+  };
+  for (const auto& [offsets_tag, counts_tag, what] :
+       {std::tuple{273U, 279U, "strip"}, std::tuple{324U, 325U, "tile"}}) {
+    const std::vector<std::uint64_t> offsets = values(offsets_tag), counts = values(counts_tag);
+    for (std::size_t i = 0; i < std::min(offsets.size(), counts.size()); ++i) {
+      if (offsets[i] > file_bytes || counts[i] > file_bytes - offsets[i]) {
+        fail(path, std::string("truncated image: its TIFF ") + what + " " + std::to_string(i) +
+                       " ends at byte " + std::to_string(offsets[i] + counts[i]) +
+                       ", past the end of its " + std::to_string(file_bytes) + " bytes");
+      }
+    }
+  }
 }
 
 // The most bytes of samples (as stored, every channel) one byte of a file of
@@ -833,12 +920,15 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   } release;
   std::optional<OIIO::Filesystem::IOMemReader> memory;
   std::unique_ptr<OIIO::ImageInput> input;
-  if (format == "jpeg" || format == "dpx") {
+  const bool exr_manifests = format == "openexr" && !facts.exr_manifest_lengths.empty();
+  if (format == "jpeg" || format == "dpx" || exr_manifests) {
     try {
       if (format == "jpeg") {
         read_without_jpeg_metadata(path, file_bytes, stripped);
-      } else {
+      } else if (format == "dpx") {
         read_dpx_with_ended_text(path, file_bytes, stripped);
+      } else {
+        read_exr_with_manifest_lengths(path, file_bytes, facts.exr_manifest_lengths, stripped);
       }
     } catch (const std::bad_alloc&) {
       fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
@@ -849,7 +939,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try
   } else {
     // Only the reader of the format the signature shows.
-    input = create_reader(format, facts);
+    input = create_reader(format);
     OIIO::ImageSpec opened;
     if (input && memory && !input->set_ioproxy(&*memory)) {
       fail(path, "cannot read image: " + one_line(input->geterror()));
