@@ -16,7 +16,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -145,8 +144,6 @@ struct ExrSize {
   std::int64_t width = 0, height = 0;
   std::uint64_t pixel_bytes = 0;
   int compression = -1;
-  // Where the lengths of its ID manifests are stored (offsets in the file).
-  std::vector<std::uint64_t> manifest_lengths;
 };
 
 // The size of a value of an OpenEXR attribute type of fixed size; 0 for the
@@ -222,15 +219,11 @@ bool exr_value_fits(const std::string& type, const unsigned char* v, std::uint32
   return true;  // strings and types OpenEXR does not know are read as their length says
 }
 
-// The bytes OpenEXR's reader of `type` takes for a value stated to be
-// `length` long, where that differs: OpenEXR before 3.2 reads an ID manifest's
-// 64-bit size and then length - 4 bytes, 4 more than stated.
-std::uint64_t exr_value_read(const std::string& type, std::uint32_t length) {
-#if OPENEXR_VERSION_MAJOR < 3 || (OPENEXR_VERSION_MAJOR == 3 && OPENEXR_VERSION_MINOR < 2)
-  if (type == "idmanifest") return std::uint64_t{length} + 4;
-#endif
-  return length;
-}
+// The bytes OpenEXR's reader takes for a value of `type` stated to be
+// `length` long. OpenEXRCore, which reads OpenEXR files here, reads every
+// value as long as it is stated (OpenEXR's C++ reader before 3.2 read an ID
+// manifest 4 bytes past its stated length).
+std::uint64_t exr_value_read(const std::string& /*type*/, std::uint32_t length) { return length; }
 
 // The parts of an OpenEXR file as the headers in `bytes` (the file's first
 // bytes) describe them (one for a single-part file), walked as OpenEXR walks
@@ -295,9 +288,6 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         }
         const unsigned char* value = p;
         p += read;
-        if (type == "idmanifest") {
-          size.manifest_lengths.push_back(static_cast<std::uint64_t>(value - 4 - bytes.data()));
-        }
         if (name == "dataWindow" && type == "box2i" && length == 16) {
           const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
           size.width = std::int64_t{at(2)} - at(0) + 1;
@@ -468,8 +458,10 @@ void check_dpx_length(const std::filesystem::path& path, const Head& h, std::uin
     row_bytes = (per_row + 2) / 3 * 4;  // three samples a 32-bit word
   } else if (bits == 12 && packing != 0) {
     row_bytes = per_row * 2;  // one sample a 16-bit word
+  } else if (bits % 8 == 0) {
+    row_bytes = per_row * (bits / 8);  // whole bytes, rows unpadded as the reader reads them
   } else {
-    row_bytes = (per_row * bits + 31) / 32 * 4;
+    row_bytes = (per_row * bits + 31) / 32 * 4;  // packed into 32-bit words
   }
   std::uint64_t start = u32(element + 28);  // the element's offset, else the file's
   if (start == 0 || start == 0xFFFFFFFFU) start = u32(h.bytes.data() + 4);
@@ -554,15 +546,8 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
 
 // Sizes a header claims that a decoder would allocate for before reading a
 // pixel: refused here when they exceed the limits or the file itself.
-// What the header checks learn that decoding needs.
-struct HeaderFacts {
-  // Where an OpenEXR's ID manifests state their lengths (offsets in the file).
-  std::vector<std::uint64_t> exr_manifest_lengths;
-};
-
-HeaderFacts check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
-                         std::uintmax_t file_bytes, std::uint64_t max_pixels) {
-  HeaderFacts facts;
+void check_header(const std::filesystem::path& path, const std::string& format, const Head& h,
+                  std::uintmax_t file_bytes, std::uint64_t max_pixels) {
   if (format == "webp" && h.size >= 30) {
     // The canvas, which the reader sizes its buffer for as it opens the file.
     const unsigned char* b = h.bytes.data();
@@ -599,12 +584,13 @@ HeaderFacts check_header(const std::filesystem::path& path, const std::string& f
     // the file header, the info header its size names and the palette are
     // all in the file.
     const std::uint64_t header = h.size >= 18 ? le32(h.bytes.data() + 14) : 0;
-    // (OS/2's 16-byte header is not among them: the reader takes it as one of 40.)
+    // (OS/2's 16- and 64-byte headers are not among them: the reader reads
+    // none of their fields and goes on with its own unwritten.)
     const bool known = header == 12 || header == 40 || header == 52 || header == 56 ||
-                       header == 64 || header == 108 || header == 124;
+                       header == 108 || header == 124;
     if (!known) {
       fail(path, "corrupt or unsupported image: a BMP info header of " + std::to_string(header) +
-                     " bytes (the BMP headers read are of 12, 40, 52, 56, 64, 108 or 124)");
+                     " bytes (the BMP headers read are of 12, 40, 52, 56, 108 or 124)");
     }
     std::uint64_t palette = 0;
     if (header >= 40) {
@@ -675,8 +661,6 @@ HeaderFacts check_header(const std::filesystem::path& path, const std::string& f
     // OpenEXR sizes its decompression buffers from each part's data window as it opens the file.
     for (const ExrSize& part : exr_parts(path, h, file_bytes)) {
       const ExrSize* exr = &part;
-      facts.exr_manifest_lengths.insert(facts.exr_manifest_lengths.end(),
-                                        part.manifest_lengths.begin(), part.manifest_lengths.end());
       if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
       const auto width = static_cast<std::uint64_t>(exr->width);
       const auto height = static_cast<std::uint64_t>(exr->height);
@@ -736,40 +720,13 @@ HeaderFacts check_header(const std::filesystem::path& path, const std::string& f
       fail(path, "corrupt DPX header: it places data beyond the end of the file");
     }
   }
-  return facts;
 }
 
-// A reader of `format`. OpenEXR files are read by OpenEXRCore's reader, which
-// refuses a chunk that inflates short where the C++ reader copied on from its
-// buffer as if it had not (pixels it never wrote: valgrind, fuzz_image
-// 2026-12-03). The choice is a process-wide attribute, read as a reader is made.
-std::unique_ptr<OIIO::ImageInput> create_reader(const std::string& format) {
-  if (format != "openexr") return OIIO::ImageInput::create(format);
-  static std::mutex mutex;
-  const std::lock_guard lock(mutex);
-  OIIO::attribute("openexr:core", 1);
-  return OIIO::ImageInput::create(format);
-}
 
-// OpenEXR before 3.2 writes an ID manifest 4 bytes longer than the length it
-// states, and its C++ reader reads it so (exr_value_read); OpenEXRCore reads
-// the length as stated and loses its way in the header. Such a file is read
-// from a copy whose manifests state the length they have.
-void read_exr_with_manifest_lengths(const std::filesystem::path& path, std::uintmax_t file_bytes,
-                                    const std::vector<std::uint64_t>& lengths,
-                                    std::vector<unsigned char>& bytes) {
-  read_whole_file(path, file_bytes, bytes);
-  for (const std::uint64_t at : lengths) {
-    if (at + 4 > bytes.size()) continue;
-    const std::uint32_t stated = le32(bytes.data() + at);
-    const auto read = static_cast<std::uint32_t>(exr_value_read("idmanifest", stated));
-    for (std::size_t i = 0; i < 4; ++i) bytes[at + i] = static_cast<unsigned char>(read >> (8 * i));
-  }
-}
-
-// A TIFF whose first image's strips or tiles end past the end of the file:
-// OpenImageIO's reader inflates a strip it could read only part of as if it
-// had all of it, from memory never written (valgrind, fuzz_image 2026-12-03).
+// A compressed TIFF whose first image's strips or tiles end past the end of
+// the file: OpenImageIO's reader inflates a strip it could read only part of
+// as if it had all of it, from memory never written (valgrind, fuzz_image
+// 2026-12-03).
 // Refused as truncated. Classic and BigTIFF, either byte order; the first
 // directory (the image read) only.
 void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes) {
@@ -819,14 +776,19 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
     }
     return out;
   };
+  // Uncompressed strips read short are an error of the reader's own, and
+  // libtiff recomputes a single uncompressed strip's count from the image.
+  const std::vector<std::uint64_t> compression = values(259);
+  if (compression.empty() || compression[0] == 1) return;
   for (const auto& [offsets_tag, counts_tag, what] :
        {std::tuple{273U, 279U, "strip"}, std::tuple{324U, 325U, "tile"}}) {
     const std::vector<std::uint64_t> offsets = values(offsets_tag), counts = values(counts_tag);
     for (std::size_t i = 0; i < std::min(offsets.size(), counts.size()); ++i) {
       if (offsets[i] > file_bytes || counts[i] > file_bytes - offsets[i]) {
         fail(path, std::string("truncated image: its TIFF ") + what + " " + std::to_string(i) +
-                       " ends at byte " + std::to_string(offsets[i] + counts[i]) +
-                       ", past the end of its " + std::to_string(file_bytes) + " bytes");
+                       " of " + std::to_string(counts[i]) + " bytes at byte " +
+                       std::to_string(offsets[i]) + " runs past the end of its " +
+                       std::to_string(file_bytes) + " bytes");
       }
     }
   }
@@ -901,7 +863,14 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
          "cannot read image: not a JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa or "
          "DPX file (--formats all tries every format the image library reads)");
   }
-  const HeaderFacts facts = check_header(path, format, head, file_bytes, options.max_pixels);
+  check_header(path, format, head, file_bytes, options.max_pixels);
+
+  // OpenEXR files are read by OpenEXRCore's reader, which refuses a chunk that
+  // inflates short where OpenEXR's C++ reader copied on from its buffer as if
+  // it had not (pixels it never wrote: valgrind, fuzz_image 2026-12-03). A
+  // process-wide attribute, read as each reader is made: set once, first.
+  static const bool exr_core = OIIO::attribute("openexr:core", 1);
+  (void)exr_core;
 
   // Keep stored samples as they are: no premultiplication by alpha on read.
   OIIO::ImageSpec config;
@@ -920,15 +889,12 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   } release;
   std::optional<OIIO::Filesystem::IOMemReader> memory;
   std::unique_ptr<OIIO::ImageInput> input;
-  const bool exr_manifests = format == "openexr" && !facts.exr_manifest_lengths.empty();
-  if (format == "jpeg" || format == "dpx" || exr_manifests) {
+  if (format == "jpeg" || format == "dpx") {
     try {
       if (format == "jpeg") {
         read_without_jpeg_metadata(path, file_bytes, stripped);
-      } else if (format == "dpx") {
-        read_dpx_with_ended_text(path, file_bytes, stripped);
       } else {
-        read_exr_with_manifest_lengths(path, file_bytes, facts.exr_manifest_lengths, stripped);
+        read_dpx_with_ended_text(path, file_bytes, stripped);
       }
     } catch (const std::bad_alloc&) {
       fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
@@ -939,7 +905,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try
   } else {
     // Only the reader of the format the signature shows.
-    input = create_reader(format);
+    input = OIIO::ImageInput::create(format);
     OIIO::ImageSpec opened;
     if (input && memory && !input->set_ioproxy(&*memory)) {
       fail(path, "cannot read image: " + one_line(input->geterror()));
@@ -971,7 +937,6 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
                      " pixels, not a multiple of 3, which the image library decodes wrongly");
     }
   }
-  if (format == "dpx") check_dpx_length(path, head, file_bytes, spec);
   // Rows are asked for by their coordinates, y .. y + height - 1: they must be ints.
   if (std::int64_t{spec.y} + spec.height > std::numeric_limits<int>::max() ||
       std::int64_t{spec.x} + spec.width > std::numeric_limits<int>::max()) {
@@ -984,6 +949,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
                    std::to_string(pixels) + " pixels exceeds the limit of " +
                    std::to_string(options.max_pixels) + " (--max-pixels)");
   }
+  // (After the pixel limit: the bytes counted then fit in 64 bits.)
+  if (format == "dpx") check_dpx_length(path, head, file_bytes, spec);
   // Decoders read every channel of the file as stored, whatever is asked for.
   std::uint64_t sample_bytes = spec.format.size();
   for (const OIIO::TypeDesc& t : spec.channelformats)
