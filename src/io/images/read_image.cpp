@@ -219,11 +219,6 @@ bool exr_value_fits(const std::string& type, const unsigned char* v, std::uint32
   return true;  // strings and types OpenEXR does not know are read as their length says
 }
 
-// The bytes OpenEXR's reader takes for a value of `type` stated to be
-// `length` long. OpenEXRCore, which reads OpenEXR files here, reads every
-// value as long as it is stated (OpenEXR's C++ reader before 3.2 read an ID
-// manifest 4 bytes past its stated length).
-std::uint64_t exr_value_read(const std::string& /*type*/, std::uint32_t length) { return length; }
 
 // The parts of an OpenEXR file as the headers in `bytes` (the file's first
 // bytes) describe them (one for a single-part file), walked as OpenEXR walks
@@ -270,8 +265,11 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         std::string shown = one_line(name);  // appended to: GCC 12 misreads '"'" + ...' (-Wrestrict)
         shown.insert(0, 1, '\'');
         shown.append("' of type ").append(one_line(type));
-        // OpenEXR sizes each attribute's value from its length as it reads it.
-        const std::uint64_t read = exr_value_read(type, length);
+        // OpenEXR sizes each attribute's value from its length as it reads it;
+        // OpenEXRCore, which reads OpenEXR files here, reads every value as
+        // long as it is stated (OpenEXR's C++ reader before 3.2 read an ID
+        // manifest 4 bytes past it).
+        const std::uint64_t read = length;
         if (read > file_bytes - static_cast<std::uintmax_t>(p - bytes.data())) {
           fail(path, "corrupt image: its OpenEXR attribute " + shown + " runs past the end of the file");
         }
@@ -389,6 +387,21 @@ void read_without_jpeg_metadata(const std::filesystem::path& path, std::uintmax_
   bytes.resize(kept);
 }
 
+// A DPX header's fields, in the byte order its magic number shows ("SDPX":
+// big-endian). `h` holds at least the 2048 bytes of the headers.
+struct DpxFields {
+  const Head& h;
+  [[nodiscard]] bool big() const { return h.starts("SDPX"); }
+  [[nodiscard]] std::uint32_t u16(std::size_t at) const {
+    const unsigned char* p = h.bytes.data() + at;
+    return big() ? (std::uint32_t{p[0]} << 8 | p[1]) : le16(p);
+  }
+  [[nodiscard]] std::uint32_t u32(std::size_t at) const {
+    return big() ? be32(h.bytes.data() + at) : le32(h.bytes.data() + at);
+  }
+  [[nodiscard]] unsigned u8(std::size_t at) const { return h.bytes[at]; }
+};
+
 // OpenImageIO's DPX reader hands the header's text fields to strlen. DPX lets
 // a text fill its field with no NUL after it, and a crafted header runs such a
 // string on through the fields after it and past the header into memory never
@@ -432,18 +445,25 @@ void read_dpx_with_ended_text(const std::filesystem::path& path, std::uintmax_t 
   }
 }
 
-// A DPX file that ends before its first element's pixels do is read by
-// OpenImageIO as if it went on, from memory never written (valgrind,
-// fuzz_image 2026-12-03): refused as truncated. The bytes counted are the
-// fewest the element's packing takes (rows' own padding left out).
-void check_dpx_length(const std::filesystem::path& path, const Head& h, std::uintmax_t file_bytes,
-                      const OIIO::ImageSpec& spec) {
-  const bool big = h.starts("SDPX");
-  const unsigned char* element = h.bytes.data() + 780;
-  const auto u16 = [&](const unsigned char* p) -> std::uint32_t { return big ? (p[0] << 8 | p[1]) : (p[1] << 8 | p[0]); };
-  const auto u32 = [&](const unsigned char* p) { return big ? be32(p) : le32(p); };
-  const unsigned descriptor = element[20], bits = element[23];
-  const std::uint32_t packing = u16(element + 24), encoding = u16(element + 26);
+// The first element's pixels, which OpenImageIO's DPX reader reads, as the
+// header states them and `spec` (the reader's) counts them:
+// - one-channel 10-bit filled rows whose width is not a multiple of 3 are
+//   refused: the reader swaps each three samples in place, the last three too
+//   where the row ends before them, so it writes past the row and takes one
+//   sample of each row from beyond it (valgrind, fuzz_image 2026-12-03);
+// - a file that ends before the pixels do is refused as truncated: the reader
+//   went on from memory never written. The bytes counted are the fewest the
+//   element's packing takes (rows' own padding left out).
+void check_dpx_element(const std::filesystem::path& path, const Head& h, std::uintmax_t file_bytes,
+                       const OIIO::ImageSpec& spec) {
+  constexpr std::size_t kElement = 780;
+  const DpxFields dpx{h};
+  const unsigned descriptor = dpx.u8(kElement + 20), bits = dpx.u8(kElement + 23);
+  const std::uint32_t packing = dpx.u16(kElement + 24), encoding = dpx.u16(kElement + 26);
+  if (spec.nchannels == 1 && bits == 10 && (packing == 1 || packing == 2) && spec.width % 3 != 0) {
+    fail(path, "unsupported image: one-channel 10-bit DPX rows of " + std::to_string(spec.width) +
+                   " pixels, not a multiple of 3, which the image library decodes wrongly");
+  }
   if (encoding != 0) return;  // run-length coded: no fixed size
   // Samples a pixel of the element holds, as the DPX reader counts them.
   std::uint64_t samples = static_cast<std::uint64_t>(spec.nchannels);
@@ -463,8 +483,8 @@ void check_dpx_length(const std::filesystem::path& path, const Head& h, std::uin
   } else {
     row_bytes = (per_row * bits + 31) / 32 * 4;  // packed into 32-bit words
   }
-  std::uint64_t start = u32(element + 28);  // the element's offset, else the file's
-  if (start == 0 || start == 0xFFFFFFFFU) start = u32(h.bytes.data() + 4);
+  std::uint64_t start = dpx.u32(kElement + 28);  // the element's offset, else the file's
+  if (start == 0 || start == 0xFFFFFFFFU) start = dpx.u32(4);
   const std::uint64_t need = row_bytes * static_cast<std::uint64_t>(spec.height);
   if (start + need > file_bytes) {
     fail(path, "truncated image: its DPX pixels take " + std::to_string(need) + " bytes from byte " +
@@ -711,17 +731,13 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
                      " bytes, shorter than the 2048 bytes of its headers");
     }
     // User data and the image itself lie within the file.
-    const bool big = h.starts("SDPX");
-    const auto field = [&](std::size_t at) {
-      return big ? be32(h.bytes.data() + at) : le32(h.bytes.data() + at);
-    };
-    const std::uint32_t image_offset = field(4), user_size = field(32);
+    const DpxFields dpx{h};
+    const std::uint32_t image_offset = dpx.u32(4), user_size = dpx.u32(32);
     if (image_offset > file_bytes || (user_size != 0xFFFFFFFFU && user_size > file_bytes)) {
       fail(path, "corrupt DPX header: it places data beyond the end of the file");
     }
   }
 }
-
 
 // A compressed TIFF whose first image's strips or tiles end past the end of
 // the file: OpenImageIO's reader inflates a strip it could read only part of
@@ -925,18 +941,6 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     fail(path, "image has zero size");
   }
   if (spec.depth > 1) fail(path, "volume images are not supported");
-  if (format == "dpx" && spec.nchannels == 1) {
-    // OpenImageIO's DPX reader swaps each three one-channel 10-bit samples of
-    // a filled row in place, the last three too where the row ends before
-    // them: one sample of each row comes from beyond it.
-    const bool big = head.starts("SDPX");
-    const unsigned char* element = head.bytes.data() + 780;
-    const unsigned packing = big ? (element[24] << 8 | element[25]) : (element[25] << 8 | element[24]);
-    if (element[23] == 10 && (packing == 1 || packing == 2) && spec.width % 3 != 0) {
-      fail(path, "unsupported image: one-channel 10-bit DPX rows of " + std::to_string(spec.width) +
-                     " pixels, not a multiple of 3, which the image library decodes wrongly");
-    }
-  }
   // Rows are asked for by their coordinates, y .. y + height - 1: they must be ints.
   if (std::int64_t{spec.y} + spec.height > std::numeric_limits<int>::max() ||
       std::int64_t{spec.x} + spec.width > std::numeric_limits<int>::max()) {
@@ -950,7 +954,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
                    std::to_string(options.max_pixels) + " (--max-pixels)");
   }
   // (After the pixel limit: the bytes counted then fit in 64 bits.)
-  if (format == "dpx") check_dpx_length(path, head, file_bytes, spec);
+  if (format == "dpx") check_dpx_element(path, head, file_bytes, spec);
   // Decoders read every channel of the file as stored, whatever is asked for.
   std::uint64_t sample_bytes = spec.format.size();
   for (const OIIO::TypeDesc& t : spec.channelformats)
