@@ -1,19 +1,90 @@
 #!/usr/bin/python3
-"""gpuhist.dataset on 1 and on 2 Dask worker processes (a LocalCluster each),
-over a set of small JPEGs made for the run, with the speed-up; the totals
-must be equal.
+"""gpuhist.dataset on 1 and on 2 Dask workers over a set of small JPEGs made for
+the run, with the speed-up; every total must be equal.
+
+Two ways of placing the workers, each timed with 1 and with 2 of them:
+  pinned      a dask-scheduler and dask-worker processes, each worker held to
+              its own core (taskset), as workers on one-core machines are: a
+              task decodes on the cores its worker may use, so this is the
+              speed-up from adding workers;
+  LocalCluster  worker processes on every core, as gpuhist.dataset starts by
+              itself: one worker alone already decodes on both cores.
+and, for Dask's own cost, the same files counted in this process by
+gpuhist.histogram_files on one thread and on every core.
 
     PYTHONPATH=build/python bench/dataset_workers.py [--files 2000] [--size 320x240]
 """
 import argparse
+import os
 import pathlib
+import shutil
+import socket
 import subprocess
+import sys
 import tempfile
 import time
 
 from distributed import Client, LocalCluster
 
+import gpuhist
 import gpuhist.dataset as ds
+
+
+def timed(run, repeat):
+    """The best of `repeat` runs after one to warm up, and the last result."""
+    result = run()
+    best = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = run()
+        seconds = time.perf_counter() - start
+        best = seconds if best is None else min(best, seconds)
+    return best, result
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pinned_workers(folder, workers, batch, repeat):
+    bindir = os.path.dirname(shutil.which("dask-scheduler") or "/usr/bin/dask-scheduler")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    procs = [subprocess.Popen([os.path.join(bindir, "dask-scheduler"), "--host", "127.0.0.1",
+                               "--port", address.rsplit(":", 1)[1], "--dashboard-address", ":0"],
+                              **quiet)]
+    cores = sorted(os.sched_getaffinity(0))
+    try:
+        for i in range(workers):
+            procs.append(subprocess.Popen(
+                ["taskset", "-c", str(cores[i % len(cores)]), os.path.join(bindir, "dask-worker"),
+                 address, "--nworkers", "1", "--nthreads", "1", "--no-nanny",
+                 "--dashboard-address", ":0"], **quiet))
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(workers, timeout=60)
+            return timed(lambda: ds.histograms(folder, client=client, batch=batch), repeat)
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            p.wait(timeout=30)
+
+
+def local_cluster(folder, workers, batch, repeat):
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        return timed(lambda: ds.histograms(folder, client=client, batch=batch), repeat)
+
+
+def in_process(files, threads, repeat):
+    def run():
+        total = None
+        for f in gpuhist.histogram_files(files, threads=threads, device="cpu"):
+            total = f.histogram if total is None else total + f.histogram
+        return total
+    return timed(run, repeat)
 
 
 def main():
@@ -21,26 +92,40 @@ def main():
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--size", default="320x240")
     parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs (the best is kept)")
     args = parser.parse_args()
+    cores = len(os.sched_getaffinity(0))
+    print(f"gpuhist {gpuhist.__version__}, {cores} cores, {args.files} JPEGs of {args.size}, "
+          f"batch {args.batch}, best of {args.repeat}")
     with tempfile.TemporaryDirectory() as folder:
         # Frames of a test pattern as JPEGs, by ffmpeg.
         subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i",
                         f"testsrc2=size={args.size}:rate=30", "-frames:v", str(args.files),
                         "-q:v", "3", str(pathlib.Path(folder) / "f%05d.jpg")], check=True)
-        totals, seconds = [], []
+        files = ds.expand(folder)
+        totals = []
+        one, total = in_process(files, 1, args.repeat)
+        totals.append(total)
+        every, total = in_process(files, None, args.repeat)
+        totals.append(total)
+        print(f"in this process, histogram_files: {one:.2f} s on 1 thread, "
+              f"{every:.2f} s on {cores}")
+        print("| workers | pinned, one core each | LocalCluster |")
+        print("|---|---|---|")
+        times = {}
         for workers in (1, 2):
-            with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                              dashboard_address=None) as cluster, Client(cluster) as client:
-                ds.histograms(folder, client=client, batch=args.batch)  # warm the workers
-                start = time.perf_counter()
-                result = ds.histograms(folder, client=client, batch=args.batch)
-                seconds.append(time.perf_counter() - start)
-                totals.append(result.total)
-            print(f"{workers} worker(s): {args.files} files of {args.size} in {seconds[-1]:.2f} s "
-                  f"({args.files / seconds[-1]:.0f} files/s), {len(result.failed)} failed")
-        assert totals[0] == totals[1], "the totals differ"
-        print(f"speed-up with 2 workers: {seconds[0] / seconds[1]:.2f}x (totals equal)")
+            pinned, result = pinned_workers(folder, workers, args.batch, args.repeat)
+            assert not result.failed
+            totals.append(result.total)
+            local, result = local_cluster(folder, workers, args.batch, args.repeat)
+            totals.append(result.total)
+            times[workers] = (pinned, local)
+            print(f"| {workers} | {pinned:.2f} s | {local:.2f} s |")
+        assert all(t == totals[0] for t in totals), "the totals differ"
+        print(f"speed-up with 2 workers: pinned {times[1][0] / times[2][0]:.2f}x, "
+              f"LocalCluster {times[1][1] / times[2][1]:.2f}x (every total equal)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

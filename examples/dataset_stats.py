@@ -20,16 +20,17 @@ def main():
     parser.add_argument("--bins", type=int, default=256)
     args = parser.parse_args()
     total, failed = None, []
-    for path in sorted(p for p in args.folder.rglob("*") if p.is_file()):
-        try:
-            h = gpuhist.histogram_file(str(path), args.bins)
-        except OSError as e:
-            failed.append((path, e))
+    paths = sorted(str(p) for p in args.folder.rglob("*") if p.is_file())
+    # Decoded on every core while earlier files are counted; each failure its file's own.
+    for f in gpuhist.histogram_files(paths, args.bins):
+        if f.error is not None:
+            failed.append((f.path, f.error))
             continue
+        h = f.histogram
         if total is None or total.channels == h.channels:
             total = h if total is None else total + h
         else:
-            failed.append((path, "grey among colour images (or colour among grey)"))
+            failed.append((f.path, "grey among colour images (or colour among grey)"))
     if total is None:
         sys.exit(f"no readable image in {args.folder}")
     centres = (np.arange(args.bins) + 0.5) / args.bins  # bin centres, 0..1

@@ -3,16 +3,43 @@
 // exception reaches the caller after every part has finished.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
+#include <sched.h>
+
+#include "core/cores.hpp"
 #include "core/row_parts.hpp"
 #include "core/worker_pool.hpp"
 
 namespace gpuhist {
 namespace {
+
+// The cores counted are those the thread may run on (taskset, cpusets, a
+// pinned Dask worker), not every core of the machine.
+TEST(Cores, AllowedCoresFollowTheAffinity) {
+  cpu_set_t before;
+  CPU_ZERO(&before);
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  EXPECT_EQ(allowed_cores(), static_cast<unsigned>(CPU_COUNT(&before)));
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &before)) cpus.push_back(cpu);
+  }
+  for (std::size_t n = 1; n <= std::min<std::size_t>(cpus.size(), 2); ++n) {
+    cpu_set_t some;
+    CPU_ZERO(&some);
+    for (std::size_t i = 0; i < n; ++i) CPU_SET(cpus[i], &some);
+    ASSERT_EQ(sched_setaffinity(0, sizeof some, &some), 0);
+    EXPECT_EQ(allowed_cores(), n);
+  }
+  ASSERT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
+  EXPECT_EQ(allowed_cores(), cpus.size());
+  EXPECT_GE(core_count(), 1U);
+}
 
 TEST(RunParts, EveryPartRunsOnceAtEveryCount) {
   for (std::uint32_t parts = 0; parts <= 3 * std::thread::hardware_concurrency() + 2; ++parts) {

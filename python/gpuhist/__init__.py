@@ -5,6 +5,8 @@
     h.counts                                      # (channels, bins) uint64, read only
     h.stats()["luminance"]["median"]
     total = sum(gpuhist.histogram_file(p) for p in paths)   # exact merge
+    for f in gpuhist.histogram_files(paths):      # decoded on every core, in order
+        print(f.path, f.error or f.histogram.stats()["luminance"]["mean"])
 
 Every strategy and device gives the same counts, bit for bit, as the gpuhist
 command line and C++ library. See help(gpuhist.histogram).
@@ -12,6 +14,8 @@ command line and C++ library. See help(gpuhist.histogram).
 
 from ._gpuhist import (
     Context,
+    FileHistogram,
+    FileHistograms,
     GpuError,
     Histogram,
     __version__,
@@ -23,6 +27,7 @@ from ._gpuhist import (
     equalize,
     histogram,
     histogram_file,
+    histogram_files,
     match,
     read,
     threshold,
@@ -32,6 +37,8 @@ from ._gpuhist import (
 
 __all__ = [
     "Context",
+    "FileHistogram",
+    "FileHistograms",
     "GpuError",
     "Histogram",
     "__version__",
@@ -43,6 +50,7 @@ __all__ = [
     "equalize",
     "histogram",
     "histogram_file",
+    "histogram_files",
     "match",
     "read",
     "threshold",

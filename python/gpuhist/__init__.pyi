@@ -1,3 +1,4 @@
+import os
 from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -33,6 +34,10 @@ class Context:
                   strategy: Optional[str] = None) -> Histogram: ...
     def histogram_file(self, path: str, bins: int = 256, *, luma: str = "709",
                        strategy: Optional[str] = None, max_pixels: int = ...) -> Histogram: ...
+    def histogram_files(self, paths: Iterable[Union[str, os.PathLike[str]]], bins: int = 256, *,
+                        luma: str = "709", strategy: Optional[str] = None,
+                        max_pixels: int = ..., threads: Optional[int] = None,
+                        all_formats: bool = False) -> "FileHistograms": ...
     def draw(self, histogram: Histogram, *, size: Tuple[int, int] = (256, 100), scale: str = "seed",
              channels: Sequence[str] = ("red", "green", "blue"),
              background: int = 0x333333) -> npt.NDArray[np.uint8]: ...
@@ -42,6 +47,29 @@ def histogram(image: ArrayLike, bins: int = 256, *, luma: str = "709",
 def histogram_file(path: str, bins: int = 256, *, luma: str = "709",
                    strategy: Optional[str] = None, device: Optional[str] = None,
                    max_pixels: int = ...) -> Histogram: ...
+class FileHistogram:
+    path: str
+    histogram: Optional[Histogram]
+    error: Optional[Exception]
+    width: int
+    height: int
+    channels: int
+    dtype: str
+    format: str
+    alpha: bool
+    more_pages: bool
+
+class FileHistograms:
+    def __iter__(self) -> "FileHistograms": ...
+    def __next__(self) -> FileHistogram: ...
+    def __len__(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+
+def histogram_files(paths: Iterable[Union[str, os.PathLike[str]]], bins: int = 256, *,
+                    luma: str = "709", strategy: Optional[str] = None,
+                    device: Optional[str] = None, max_pixels: int = ...,
+                    threads: Optional[int] = None, all_formats: bool = False) -> FileHistograms: ...
 def read(path: str, *, max_pixels: int = ..., all_formats: bool = False) -> np.ndarray: ...
 def compare(histogram: Histogram, reference: Histogram) -> dict[str, dict[str, float]]: ...
 def draw(histogram: Histogram, *, size: Tuple[int, int] = (256, 100), scale: str = "seed",

@@ -3,11 +3,12 @@
     result = gpuhist.dataset.histograms("photos/")          # a LocalCluster, one worker a core
     result = gpuhist.dataset.histograms(paths, client=client, bins=256, batch=64)
     result.total            # gpuhist.Histogram over every readable file (exact uint64)
-    result.files            # one row per file: path, bytes, width, height, channels, dtype, stats
+    result.files            # one row per file: path, bytes, format, width, height, channels,
+                            # dtype, stats
     result.failed           # (path, error) for every file that could not be read
 
-Each task counts `batch` files with the module and returns their merged
-histogram and rows; a tree of tasks merges those. Nothing accumulates in a
+Each task counts `batch` files with the module (gpuhist.histogram_files: decoded on
+the task's share of its machine's cores) and returns their merged histogram and rows; a tree of tasks merges those. Nothing accumulates in a
 worker, so when a worker dies its tasks run again elsewhere and the total is
 still exact. The command line:
 
@@ -102,26 +103,53 @@ def _context(device):
         return _CONTEXTS[device]
 
 
-def count_batch(paths, bins, luma, device, max_pixels):
+def threads_by_host(client):
+    """The Dask threads of the cluster's workers, summed by machine (host name)."""
+    found = {}
+    for info in client.scheduler_info().get("workers", {}).values():
+        host = info.get("host")
+        found[host] = found.get(host, 0) + info.get("nthreads", 1)
+    return found
+
+
+def _decode_threads(threads_by_host):
+    """A task's share of the cores its worker may run on: those cores divided among the
+    Dask threads of every worker on the same machine (each runs one task at a time), so
+    that one worker a core decodes on one thread and one worker a machine on them all."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    try:
+        from distributed import get_worker
+        from distributed.comm import get_address_host
+        worker = get_worker()
+    except (ImportError, ValueError):  # called outside a worker
+        return cores
+    sharing = (threads_by_host or {}).get(get_address_host(worker.address)) \
+        or getattr(worker, "nthreads", 1)
+    return max(1, cores // max(1, sharing))
+
+
+def count_batch(paths, bins, luma, device, max_pixels, threads_by_host=None):
     """One task: the merged histogram of `paths`, their rows and their failures."""
     # The device is opened before any file: a device that cannot be had, or that fails
     # (GpuError), fails the task (run again by Dask up to its retries), not the files.
     context = _context(_worker_device(device))
     total, rows, failed = None, [], []
-    for path in paths:
-        try:
-            image = _gpuhist.read(path, max_pixels=max_pixels)
-            size = os.path.getsize(path)
-            h = context.histogram(image, bins, luma=luma)
-        except _gpuhist.GpuError:
-            raise
-        except (OSError, ValueError, TypeError) as e:
-            failed.append((path, str(e)))
+    for f in context.histogram_files(paths, bins, luma=luma, max_pixels=max_pixels,
+                                     threads=_decode_threads(threads_by_host)):
+        if f.error is not None:
+            failed.append((f.path, str(f.error)))
             continue
-        rows.append({"path": path, "bytes": size, "width": image.shape[1],
-                     "height": image.shape[0],
-                     "channels": 1 if image.ndim == 2 else image.shape[2],
-                     "dtype": str(image.dtype), "stats": h.stats()})
+        try:
+            size = os.path.getsize(f.path)
+        except OSError:  # gone since it was read
+            size = None
+        h = f.histogram
+        rows.append({"path": f.path, "bytes": size, "format": f.format, "width": f.width,
+                     "height": f.height, "channels": f.channels, "dtype": f.dtype,
+                     "stats": h.stats()})
         total = h if total is None else _gpuhist._merge_any(total, h)
     return DatasetResult(total, rows, failed)
 
@@ -199,8 +227,9 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         if not files:
             return DatasetResult(None)
         batches = [files[i:i + batch] for i in range(0, len(files), batch)]
-        counts = [client.submit(count_batch, b, bins, luma, device, max_pixels, pure=False,
-                                retries=2)
+        counts = [client.submit(count_batch, b, bins, luma, device, max_pixels,
+                                threads_by_host(client),
+                                pure=False, retries=2)
                   for b in batches]
         # A tree of merges, submitted at once: groups of MERGE_FAN_IN, then groups of those.
         futures = counts

@@ -2,43 +2,89 @@
 
 #include <Python.h>
 
+#include <cstring>
+#include <new>
 #include <string>
 
 #include "gpuhist/error.hpp"
 
 namespace gpuhist::python {
+namespace {
+
+PyObject* gpu_error_type = nullptr;  // gpuhist.GpuError, kept alive by the module
+
+PyObject* type_of(const Error& e) {
+  switch (e.kind()) {
+    case ErrorKind::InvalidArgument:
+      return PyExc_ValueError;
+    case ErrorKind::Input: {
+      const std::string text = e.what();
+      const bool missing = text.find("No such file") != std::string::npos ||
+                           text.find("does not exist") != std::string::npos ||
+                           text.find("no such file") != std::string::npos;
+      return missing ? PyExc_FileNotFoundError : PyExc_OSError;
+    }
+    case ErrorKind::Output:
+      return PyExc_OSError;
+    case ErrorKind::Device:
+      return gpu_error_type;
+  }
+  return PyExc_RuntimeError;
+}
+
+// A message naming a file need not be UTF-8: its undecodable bytes are shown
+// as \xNN rather than losing the message.
+PyObject* text_of(const char* what) {
+  return PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)),
+                              "backslashreplace");
+}
+
+struct Raised {
+  PyObject* type;
+  const char* what;
+};
+
+Raised classify(const std::exception_ptr& p) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const Error& e) {
+    return {type_of(e), e.what()};
+  } catch (const std::bad_alloc&) {
+    return {PyExc_MemoryError, "gpuhist: not enough memory"};
+  } catch (const std::exception& e) {
+    return {PyExc_RuntimeError, e.what()};
+  } catch (...) {
+    return {PyExc_RuntimeError, "gpuhist: unknown error"};
+  }
+}
+
+}  // namespace
 
 void register_errors(pybind11::module_& m) {
   static pybind11::exception<Error> gpu_error(m, "GpuError", PyExc_RuntimeError);
   gpu_error.doc() =
       "No usable GPU device, or the device failed (lost, out of memory). A subclass of "
       "RuntimeError.";
+  gpu_error_type = gpu_error.ptr();
   pybind11::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      switch (e.kind()) {
-        case ErrorKind::InvalidArgument:
-          PyErr_SetString(PyExc_ValueError, e.what());
-          return;
-        case ErrorKind::Input: {
-          const std::string text = e.what();
-          const bool missing = text.find("No such file") != std::string::npos ||
-                               text.find("does not exist") != std::string::npos ||
-                               text.find("no such file") != std::string::npos;
-          PyErr_SetString(missing ? PyExc_FileNotFoundError : PyExc_OSError, e.what());
-          return;
-        }
-        case ErrorKind::Output:
-          PyErr_SetString(PyExc_OSError, e.what());
-          return;
-        case ErrorKind::Device:
-          PyErr_SetString(gpu_error.ptr(), e.what());
-          return;
-      }
-      PyErr_SetString(PyExc_RuntimeError, e.what());
+      PyObject* text = text_of(e.what());
+      if (text == nullptr) return;  // the decoding error stands
+      PyErr_SetObject(type_of(e), text);
+      Py_DECREF(text);
     }
   });
+}
+
+pybind11::object exception_object(const std::exception_ptr& error) {
+  const Raised raised = classify(error);
+  const pybind11::object text = pybind11::reinterpret_steal<pybind11::object>(text_of(raised.what));
+  if (!text) throw pybind11::error_already_set();
+  PyObject* made = PyObject_CallOneArg(raised.type, text.ptr());
+  if (made == nullptr) throw pybind11::error_already_set();
+  return pybind11::reinterpret_steal<pybind11::object>(made);
 }
 
 }  // namespace gpuhist::python

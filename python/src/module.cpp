@@ -14,6 +14,7 @@
 #include "gpuhist/adjust.hpp"
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/version.hpp"
+#include "files_iter.hpp"
 #include "histogram_type.hpp"
 #include "video_iter.hpp"
 
@@ -63,13 +64,13 @@ PYBIND11_MODULE(_gpuhist, m) {
   register_histogram(m);
   register_video(m);
 
-  py::class_<SharedContext, std::shared_ptr<SharedContext>>(m, "Context", R"doc(
+  py::class_<SharedContext, std::shared_ptr<SharedContext>> context(m, "Context", R"doc(
 A device opened once and reused: "auto" (a hardware GPU, else the software
 Vulkan device when something needs one, else the CPU), "cpu" (no Vulkan), a
 device index from gpuhist.devices(), or a piece of a device's name. Safe to
 share between threads; calls on one context run one at a time, without the GIL.
-)doc")
-      .def(py::init(&open_context), "device"_a = "auto")
+)doc");
+  context.def(py::init(&open_context), "device"_a = "auto")
       .def_property_readonly(
           "device",
           [](const SharedContext& c) -> std::optional<std::string> {
@@ -88,6 +89,8 @@ share between threads; calls on one context run one at a time, without the GIL.
            "channels"_a = std::vector<std::string>{"red", "green", "blue"},
            "background"_a = 0x333333,
            "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array.");
+
+  register_files(m, context);
 
   m.def(
       "histogram",

@@ -63,6 +63,13 @@ def test_a_local_cluster_of_two_workers(dataset, cli):
             distributed.Client(cluster) as client:
         result = ds.histograms(str(root), client=client, batch=7)
         check(result, expected, root)
+        # Two workers of one thread on this machine: each task decodes on half its cores.
+        cores = len(os.sched_getaffinity(0))
+        by_host = ds.threads_by_host(client)
+        assert list(by_host.values()) == [2]
+        assert client.submit(ds._decode_threads, by_host, pure=False).result() == \
+            max(1, cores // 2)
+        assert client.submit(ds._decode_threads, {}, pure=False).result() == cores
         # The same as the command line's merged total.
         out = subprocess.run([cli, "compute", str(root), "--merge", "--format", "json",
                               "--device", "cpu"], capture_output=True, text=True)
@@ -74,8 +81,14 @@ def test_a_local_cluster_of_two_workers(dataset, cli):
         globbed = ds.histograms(str(root / "**" / "*.png"), client=client, batch=5)
         assert globbed.total == ds.histograms(
             sorted(str(p) for p in root.rglob("*.png")), client=client).total
-        rows = result.rows[0]
-        assert {"path", "bytes", "width", "height", "channels", "dtype", "stats"} <= set(rows)
+        by_name = {os.path.basename(r["path"]): r for r in result.rows}
+        assert {"path", "bytes", "format", "width", "height", "channels", "dtype",
+                "stats"} <= set(by_name["rocket.jpg"])
+        rocket = by_name["rocket.jpg"]
+        assert (rocket["format"], rocket["width"], rocket["height"], rocket["channels"],
+                rocket["dtype"]) == ("jpeg", 640, 427, 3, "uint8")
+        assert rocket["bytes"] == os.path.getsize(root / "rocket.jpg")
+        assert by_name["img05.png"]["format"] == "png" and by_name["img05.png"]["height"] == 22
         # Nothing to count.
         assert ds.histograms([], client=client).total is None
         with pytest.raises(ValueError):

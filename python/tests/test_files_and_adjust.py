@@ -1,6 +1,7 @@
 """Reading files, drawing, comparing and adjusting: the same values and bytes
 as the command line gives for the same files."""
 import json
+import os
 import subprocess
 
 import numpy as np
@@ -103,3 +104,89 @@ def test_match_and_its_errors(cli, data, tmp_path):
         gpuhist.equalize(np.zeros((4, 4, 3), np.uint8), channels="some")
     with pytest.raises(ValueError):
         gpuhist.threshold(np.zeros((4, 4, 3), np.uint8), method=300)
+
+
+def test_histogram_files_counts_every_file_in_order(data, tmp_path):
+    """Many files decoded on several threads: each file's counts as numpy's, in the
+    order given, every failure that file's own, whatever the thread count."""
+    rng = np.random.default_rng(5)
+    paths, expected = [], []
+    for k, (dtype, pix_fmt) in enumerate([(np.uint8, "rgb24"), (np.uint16, "rgb48be"),
+                                          (np.uint8, "gray")] * 3):
+        top = 255 if dtype == np.uint8 else 65535
+        shape = (9 + k, 13 + 2 * k) + (() if pix_fmt == "gray" else (3,))
+        pixels = rng.integers(0, top + 1, shape, dtype=dtype)
+        raw = tmp_path / "pixels.raw"
+        raw.write_bytes(pixels.astype(">u2" if dtype == np.uint16 else np.uint8).tobytes())
+        png = tmp_path / f"{k}.png"
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", pix_fmt,
+                        "-s", f"{shape[1]}x{shape[0]}", "-i", str(raw), "-frames:v", "1", str(png)],
+                       check=True)
+        paths.append(str(png))
+        expected.append(histograms(pixels, 64))
+    paths.insert(2, str(tmp_path / "missing.png"))
+    expected.insert(2, FileNotFoundError)
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
+    paths.insert(5, str(corrupt))
+    expected.insert(5, OSError)
+    # A name that is not UTF-8 comes back as it was given (os.fsdecode's escapes).
+    odd = os.fsdecode(b"odd-\xff.jpg")
+    (tmp_path / odd).write_bytes((data / "rocket.jpg").read_bytes())
+    paths.append(str(tmp_path / odd))
+    expected.append(gpuhist.histogram(gpuhist.read(str(data / "rocket.jpg")), 64).counts)
+    for threads in (None, 1, 2, 3):
+        files = gpuhist.histogram_files(paths, 64, threads=threads, device="cpu")
+        assert len(files) == len(paths)
+        assert files.threads == (threads or min(len(os.sched_getaffinity(0)), len(paths)))
+        got = list(files)
+        assert [f.path for f in got] == paths
+        for f, want in zip(got, expected):
+            if isinstance(want, type):
+                assert f.histogram is None and isinstance(f.error, want), f
+                assert f.path in str(f.error) or "corrupt" in str(f.error)
+            else:
+                assert f.error is None, f
+                np.testing.assert_array_equal(f.histogram.counts, want)
+    first = got[0]
+    assert (first.width, first.height, first.channels, first.dtype, first.format) == \
+        (13, 9, 3, "uint8", "png")
+    assert (got[1].dtype, got[3].channels) == ("uint16", 1)
+    assert "odd-" in repr(got[-1]) and "jpeg" in repr(got[-1])
+    # A context's files, the same counts; options checked before anything is decoded.
+    context = gpuhist.Context("cpu")
+    assert [f.histogram for f in context.histogram_files(paths, 64)] == \
+        [f.histogram for f in got]
+    for kwargs in ({"bins": 0}, {"threads": 0}, {"luma": "2020"}):
+        with pytest.raises(ValueError):
+            gpuhist.histogram_files(paths, **kwargs)
+    with pytest.raises(TypeError):
+        gpuhist.histogram_files(paths[0])  # one path is not a list of them
+    big = gpuhist.histogram_files([paths[0]], max_pixels=100)
+    assert "pixels" in str(next(big).error)
+
+
+def test_histogram_files_from_several_threads(tmp_path, data):
+    """Python threads sharing one iterator take each file once; an iterator left
+    half-read stops its decoding threads."""
+    import threading
+    paths = [str(data / "coffee.png"), str(data / "rocket.jpg")] * 12
+    files = gpuhist.histogram_files(paths, threads=2, device="cpu")
+    taken, lock = [], threading.Lock()
+
+    def take():
+        for f in files:
+            with lock:
+                taken.append(f)
+
+    workers = [threading.Thread(target=take) for _ in range(3)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert len(taken) == len(paths) and all(f.error is None for f in taken)
+    assert sum(f.histogram for f in taken) == sum(
+        gpuhist.histogram_file(p, device="cpu") for p in paths)
+    half = gpuhist.histogram_files(paths, threads=3)
+    next(half)
+    del half

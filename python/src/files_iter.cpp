@@ -1,0 +1,207 @@
+#include "files_iter.hpp"
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "errors.hpp"
+#include "functions.hpp"
+#include "gpuhist/decode_files.hpp"
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+
+namespace py = pybind11;
+
+namespace gpuhist::python {
+namespace {
+
+// One file's outcome: its histogram and what was read, or why it could not be.
+struct FileHistogram {
+  py::object path;       // str, as the file system names it (undecodable bytes escaped)
+  py::object histogram;  // Histogram, or None
+  py::object error;      // the exception (not raised), or None
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::uint32_t channels = 0;
+  std::string dtype;
+  std::string format;  // the decoder's name: "jpeg", "png", …
+  bool alpha = false;
+  bool more_pages = false;
+};
+
+std::string dtype_of(SampleType sample) {
+  switch (sample) {
+    case SampleType::U8:
+      return "uint8";
+    case SampleType::U16:
+      return "uint16";
+    case SampleType::F32:
+      return "float32";
+  }
+  return "";
+}
+
+// The files decoded ahead on `threads` threads and counted one at a time, in
+// list order, as Python asks.
+class FileHistograms {
+ public:
+  FileHistograms(std::shared_ptr<SharedContext> context, std::vector<std::filesystem::path> paths,
+                 std::uint32_t bins, const std::string& luma,
+                 const std::optional<std::string>& strategy, std::uint64_t max_pixels,
+                 std::optional<std::uint32_t> threads, bool all_formats)
+      : context_(std::move(context)),
+        options_(SharedContext::options(bins, luma)),
+        run_(context_->run(strategy)),
+        paths_(std::move(paths)) {
+    if (threads && *threads == 0) throw py::value_error("gpuhist: threads is at least 1");
+    LoadOptions load;
+    load.max_pixels = max_pixels;
+    load.formats = all_formats ? FormatSet::All : FormatSet::Common;
+    const py::gil_scoped_release release;
+    files_ = std::make_unique<DecodeFiles>(
+        paths_, [load](const std::filesystem::path& path) { return load_image(path, load); },
+        threads.value_or(0));
+  }
+
+  FileHistogram next() {
+    std::size_t index = 0;
+    std::optional<Image> image;
+    std::exception_ptr error;
+    Histogram counts;
+    {
+      const py::gil_scoped_release release;
+      const std::lock_guard lock(mutex_);
+      if (taken_ == paths_.size()) {
+        index = paths_.size();
+      } else {
+        index = taken_++;
+        try {
+          image = files_->next();
+          if (image) counts = context_->count_unlocked(image->view(), options_, run_);
+        } catch (const Error& e) {
+          if (e.kind() == ErrorKind::Device) throw;  // the device, not the file: raised
+          error = std::current_exception();
+        } catch (const std::bad_alloc&) {
+          error = std::current_exception();
+        }
+      }
+    }
+    if (index == paths_.size()) throw py::stop_iteration();
+    FileHistogram out;
+    out.path = py::reinterpret_steal<py::object>(
+        PyUnicode_DecodeFSDefault(paths_[index].c_str()));
+    if (!out.path) throw py::error_already_set();
+    out.histogram = py::none();
+    out.error = py::none();
+    if (error || !image) {
+      out.error = error ? exception_object(error)
+                        : exception_object(std::make_exception_ptr(
+                              Error(ErrorKind::Input, "gpuhist: no image")));
+      return out;
+    }
+    out.histogram = py::cast(std::move(counts));
+    out.width = image->width;
+    out.height = image->height;
+    out.channels = channel_count(image->format.layout);
+    out.dtype = dtype_of(image->format.sample);
+    out.format = image->codec;
+    out.alpha = image->alpha;
+    out.more_pages = image->more_pages;
+    return out;
+  }
+
+  [[nodiscard]] std::size_t size() const noexcept { return paths_.size(); }
+  [[nodiscard]] unsigned threads() const noexcept { return files_->threads(); }
+
+ private:
+  std::shared_ptr<SharedContext> context_;
+  HistogramOptions options_;  // checked before anything is decoded
+  RunOptions run_;
+  std::vector<std::filesystem::path> paths_;
+  std::mutex mutex_;  // one caller takes and counts at a time
+  std::size_t taken_ = 0;
+  std::unique_ptr<DecodeFiles> files_;
+};
+
+const char* const kFilesDoc = R"doc(
+The histograms of many image files: an iterator of FileHistogram, one per path
+in the order given. The files are decoded ahead on `threads` threads (default:
+one per core this process may run on) while earlier ones are counted; at most
+twice as many images as threads wait decoded, so memory does not grow with the
+list. A file that cannot be read (missing, corrupt, over max_pixels, not an
+image) is that FileHistogram's `error` (an exception, not raised) and the
+iteration goes on; a failing device raises gpuhist.GpuError.
+
+paths: a list (any iterable) of str or os.PathLike. bins, luma, strategy: as
+histogram(). max_pixels and all_formats: as read().
+)doc";
+
+}  // namespace
+
+void register_files(py::module_& m,
+                    py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
+  py::class_<FileHistogram>(m, "FileHistogram",
+                            "One file of histogram_files(): its histogram and what was read, or "
+                            "the error that kept it from being counted.")
+      .def_readonly("path", &FileHistogram::path, "The file, as given.")
+      .def_readonly("histogram", &FileHistogram::histogram, "Its Histogram, or None.")
+      .def_readonly("error", &FileHistogram::error,
+                    "None, or the exception reading it raised (FileNotFoundError, OSError, "
+                    "MemoryError), not raised.")
+      .def_readonly("width", &FileHistogram::width)
+      .def_readonly("height", &FileHistogram::height)
+      .def_readonly("channels", &FileHistogram::channels,
+                    "Channels counted: 1 (grey) or 3 (RGB; alpha is never counted).")
+      .def_readonly("dtype", &FileHistogram::dtype, "The samples as read: uint8, uint16, float32.")
+      .def_readonly("format", &FileHistogram::format, "The decoder: jpeg, png, tiff, …")
+      .def_readonly("alpha", &FileHistogram::alpha, "The file has alpha, not counted.")
+      .def_readonly("more_pages", &FileHistogram::more_pages,
+                    "The file holds more pages than the first, the one counted.")
+      .def("__repr__", [](const FileHistogram& f) {
+        const std::string path = py::repr(f.path);
+        if (!f.error.is_none()) return "FileHistogram(" + path + ", error=" +
+                                       std::string(py::repr(f.error)) + ")";
+        return "FileHistogram(" + path + ", " + std::to_string(f.width) + "x" +
+               std::to_string(f.height) + ", " + std::to_string(f.channels) + " x " + f.dtype +
+               ", " + f.format + ")";
+      });
+  py::class_<FileHistograms>(m, "FileHistograms",
+                             "The iterator histogram_files() returns; len() is the number of "
+                             "files, threads the decoding threads.")
+      .def("__iter__", [](py::object self) { return self; })
+      .def("__next__", &FileHistograms::next)
+      .def("__len__", &FileHistograms::size)
+      .def_property_readonly("threads", &FileHistograms::threads);
+  m.def(
+      "histogram_files",
+      [](std::vector<std::filesystem::path> paths, std::uint32_t bins, const std::string& luma,
+         const std::optional<std::string>& strategy, const std::optional<std::string>& device,
+         std::uint64_t max_pixels, std::optional<std::uint32_t> threads, bool all_formats) {
+        return std::make_unique<FileHistograms>(default_context(device), std::move(paths), bins,
+                                                luma, strategy, max_pixels, threads, all_formats);
+      },
+      py::arg("paths"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
+      py::arg("strategy") = std::nullopt, py::arg("device") = std::nullopt,
+      py::arg("max_pixels") = kDefaultMaxPixels, py::arg("threads") = std::nullopt,
+      py::arg("all_formats") = false, kFilesDoc);
+  context.def(
+      "histogram_files",
+      [](const std::shared_ptr<SharedContext>& self, std::vector<std::filesystem::path> paths,
+         std::uint32_t bins, const std::string& luma, const std::optional<std::string>& strategy,
+         std::uint64_t max_pixels, std::optional<std::uint32_t> threads, bool all_formats) {
+        return std::make_unique<FileHistograms>(self, std::move(paths), bins, luma, strategy,
+                                                max_pixels, threads, all_formats);
+      },
+      py::arg("paths"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
+      py::arg("strategy") = std::nullopt, py::arg("max_pixels") = kDefaultMaxPixels,
+      py::arg("threads") = std::nullopt, py::arg("all_formats") = false, kFilesDoc);
+}
+
+}  // namespace gpuhist::python
