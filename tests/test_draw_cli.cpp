@@ -41,6 +41,26 @@ class DrawCli : public ::testing::Test {
   fs::path dir_;
 };
 
+// Without a hardware GPU the CPU draws by default (faster than a software
+// device): no Vulkan driver is loaded for `draw` or `compute --plot`.
+TEST_F(DrawCli, WithoutAGpuTheCpuDrawsAndNoDriverIsLoaded) {
+  if (Context::open("auto").hardware()) GTEST_SKIP() << "a hardware GPU draws here";
+  const Histogram h = Context::open("cpu").compute(load_image(kCoffee).view());
+  const fs::path out = dir_ / "auto.png";
+  // The dynamic loader names every library it loads (Mesa's drivers are libvulkan_NAME.so).
+  const std::vector<std::string> env = {"LD_DEBUG=libs"};
+  const auto drawn = test::run_cli({"draw", kCoffee, "-o", out.string()}, env);
+  ASSERT_EQ(drawn.status, 0) << drawn.err;
+  EXPECT_NE(drawn.err.find("libOpenImageIO"), std::string::npos) << "LD_DEBUG printed nothing";
+  EXPECT_EQ(drawn.err.find("/libvulkan_"), std::string::npos) << "a Vulkan driver was loaded";
+  EXPECT_TRUE(read_png(out) == draw_cpu(h, DrawOptions{}));
+  const fs::path plot = dir_ / "plot.png";
+  const auto computed = test::run_cli({"compute", kCoffee, "--plot", plot.string()}, env);
+  ASSERT_EQ(computed.status, 0) << computed.err;
+  EXPECT_EQ(computed.err.find("/libvulkan_"), std::string::npos) << "a Vulkan driver was loaded";
+  EXPECT_TRUE(fs::exists(plot));
+}
+
 TEST_F(DrawCli, PicturesEqualTheCpuRendererForBothRenderers) {
   const Histogram h = Context::open("cpu").compute(load_image(kCoffee).view(), {1000});
   for (const char* renderer : {"cpu", "gpu"}) {

@@ -51,7 +51,8 @@ void write_report(const Context& context, const Image& image, const std::string&
                   const Histogram& histogram, const DrawOptions& style,
                   const std::filesystem::path& out) {
   const auto draw = [&](const DrawOptions& o) {
-    return context.device() != nullptr ? context.draw(histogram, o) : draw_cpu(histogram, o);
+    // As `draw` chooses: the CPU draws faster than a software device.
+    return context.hardware() ? context.draw(histogram, o) : draw_cpu(histogram, o);
   };
   DrawOptions panel = style;
   panel.width = kReportPanelWidth;
@@ -75,7 +76,7 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
   cmd->add_option("--size", args.size, "Picture size WxH, up to 16384x16384")
       ->capture_default_str();
   cmd->add_option("--scale", args.scale, "seed, max or log")->capture_default_str();
-  cmd->add_option("--renderer", args.renderer, "cpu or gpu (default: gpu when a device exists)");
+  cmd->add_option("--renderer", args.renderer, "cpu or gpu (default: gpu on a hardware GPU, else cpu)");
   cmd->add_option("--background", args.background, "Background colour #RRGGBB")
       ->capture_default_str();
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
@@ -129,7 +130,7 @@ int run_draw(const DrawArgs& args) {
     return kExitDevice;
   }
   const bool gpu_renderer =
-      args.renderer == "gpu" || (args.renderer.empty() && context->device() != nullptr);
+      args.renderer == "gpu" || (args.renderer.empty() && context->hardware());
   if (gpu_renderer && context->device() == nullptr) {
     if (args.device == "cpu")
       return usage_error("--renderer gpu needs a Vulkan device, but --device cpu was given");

@@ -48,9 +48,15 @@ bool ffmpeg(const std::string& args) {
   return std::system(("ffmpeg -nostdin -loglevel error -y " + args).c_str()) == 0;
 }
 
-CliResult run_cli(const std::vector<std::string>& args) {
+CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   const std::filesystem::path dir = temp_dir();
-  std::string command = quote(GPUHIST_BINARY);
+  std::string command;
+  if (!env.empty()) {
+    command = "env";
+    for (const auto& setting : env) command += " " + quote(setting);
+    command += " ";
+  }
+  command += quote(GPUHIST_BINARY);
   for (const auto& arg : args) command += " " + quote(arg);
   command += " > " + quote((dir / "out").string()) + " 2> " + quote((dir / "err").string()) +
              " < /dev/null";

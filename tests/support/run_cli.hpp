@@ -12,7 +12,8 @@ struct CliResult {
   std::string err;
 };
 
-CliResult run_cli(const std::vector<std::string>& args);
+// `env`: VAR=VALUE settings for this run alone.
+CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
 
 // Expects a failed run to have printed exactly one line, "gpuhist: error: ...",
 // mentioning `needle`.
