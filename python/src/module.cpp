@@ -8,10 +8,10 @@
 #include <string>
 #include <utility>
 
+#include "adjust_functions.hpp"
 #include "arrays.hpp"
 #include "errors.hpp"
 #include "functions.hpp"
-#include "gpuhist/adjust.hpp"
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/version.hpp"
 #include "files_iter.hpp"
@@ -23,12 +23,6 @@ using namespace pybind11::literals;
 
 namespace gpuhist::python {
 namespace {
-
-ToneChannels tone_channels(const std::string& name) {
-  if (name == "luminance") return ToneChannels::Luminance;
-  if (name == "each") return ToneChannels::Each;
-  throw py::value_error("gpuhist: channels is 'luminance' or 'each', not '" + name + "'");
-}
 
 const char* const kHistogramDoc = R"doc(
 The histograms of an image: red, green, blue and luminance for colour images,
@@ -62,7 +56,6 @@ PYBIND11_MODULE(_gpuhist, m) {
   m.attr("__version__") = std::string(kVersion);
   register_errors(m);
   register_histogram(m);
-  register_video(m);
 
   py::class_<SharedContext, std::shared_ptr<SharedContext>> context(m, "Context", R"doc(
 A device opened once and reused: "auto" (a hardware GPU, else the software
@@ -91,6 +84,7 @@ share between threads; calls on one context run one at a time, without the GIL.
            "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array.");
 
   register_files(m, context);
+  register_video(m, context);
 
   m.def(
       "histogram",
@@ -138,105 +132,5 @@ FileNotFoundError or OSError naming the file and the cause.
       "size=(W, H); drawn on the CPU unless a device is named (the same bytes either way).");
   m.def("devices", &devices, "The Vulkan devices: index, name, type, hardware, vulkan, driver.");
 
-  const auto adjusted = [](const py::handle& image, Adjustment a,
-                           const std::optional<std::string>& device) {
-    return default_context(device)->adjust(image, a);
-  };
-  m.def(
-      "equalize",
-      [adjusted](const py::handle& image, const std::string& channels, const std::string& luma,
-                 const std::optional<std::string>& device) {
-        Adjustment a;
-        a.kind = AdjustKind::Equalize;
-        a.channels = tone_channels(channels);
-        a.luma = luma_weights(luma);
-        return adjusted(image, a, device);
-      },
-      "image"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",
-      "device"_a = std::nullopt,
-      "The image equalised, a new array of its dtype: by the luminance histogram applied to "
-      "every channel, or each channel by its own (channels='each'). uint8 or uint16.");
-  m.def(
-      "clahe",
-      [adjusted](const py::handle& image, std::pair<std::uint32_t, std::uint32_t> tiles,
-                 double clip_limit, const std::string& channels, const std::string& luma,
-                 const std::optional<std::string>& device) {
-        Adjustment a;
-        a.kind = AdjustKind::Clahe;
-        a.tiles_x = tiles.first;
-        a.tiles_y = tiles.second;
-        a.clip_limit = clip_limit;
-        a.channels = tone_channels(channels);
-        a.luma = luma_weights(luma);
-        return adjusted(image, a, device);
-      },
-      "image"_a, py::kw_only(), "tiles"_a = std::pair<std::uint32_t, std::uint32_t>{8, 8},
-      "clip_limit"_a = 2.0, "channels"_a = "luminance", "luma"_a = "709", "device"_a = std::nullopt,
-      "Contrast-limited adaptive histogram equalisation over tiles=(X, Y) tiles.");
-  m.def(
-      "autolevel",
-      [adjusted](const py::handle& image, double low, double high, const std::string& channels,
-                 const std::string& luma, const std::optional<std::string>& device) {
-        Adjustment a;
-        a.kind = AdjustKind::Autolevel;
-        a.low = low;
-        a.high = high;
-        a.channels = tone_channels(channels);
-        a.luma = luma_weights(luma);
-        return adjusted(image, a, device);
-      },
-      "image"_a, py::kw_only(), "low"_a = 0.5, "high"_a = 0.5, "channels"_a = "luminance",
-      "luma"_a = "709", "device"_a = std::nullopt,
-      "The contrast stretched, clipping low and high percent of the pixels to black and white.");
-  m.def(
-      "threshold",
-      [adjusted](const py::handle& image, const py::object& method, const std::string& luma,
-                 const std::optional<std::string>& device) {
-        Adjustment a;
-        a.kind = AdjustKind::Threshold;
-        a.luma = luma_weights(luma);
-        if (py::isinstance<py::int_>(method)) {
-          a.method = ThresholdMethod::Fixed;
-          a.threshold = method.cast<std::int32_t>();
-        } else {
-          const std::string name = method.cast<std::string>();
-          if (name == "otsu")
-            a.method = ThresholdMethod::Otsu;
-          else if (name == "triangle")
-            a.method = ThresholdMethod::Triangle;
-          else
-            throw py::value_error("gpuhist: method is 'otsu', 'triangle' or a level, not '" + name +
-                                  "'");
-        }
-        return adjusted(image, a, device);
-      },
-      "image"_a, py::kw_only(), "method"_a = "otsu", "luma"_a = "709", "device"_a = std::nullopt,
-      "The luminance binarised (a grey array of the input's dtype) at Otsu's threshold, the "
-      "triangle threshold, or a given level.");
-  m.def(
-      "match",
-      [adjusted](const py::handle& image, const py::handle& reference, const std::string& channels,
-                 const std::string& luma, const std::optional<std::string>& device) {
-        const std::shared_ptr<SharedContext> context = default_context(device);
-        ArrayPixels ref(reference);
-        ArrayPixels img(image);
-        if (ref.view().format.sample != img.view().format.sample) {
-          throw py::value_error("gpuhist: the reference must have the image's dtype");
-        }
-        Histogram counted;
-        {
-          py::gil_scoped_release release;
-          ref.pack();
-          counted = context->context->compute(ref.view(), tone_options(ref.view().format));
-        }
-        Adjustment a;
-        a.kind = AdjustKind::Match;
-        a.channels = tone_channels(channels);
-        a.luma = luma_weights(luma);
-        a.reference = &counted;
-        return adjusted(image, a, device);
-      },
-      "image"_a, "reference"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",
-      "device"_a = std::nullopt,
-      "The image with its histogram matched to the reference image's (same dtype).");
+  register_adjustments(m, context);
 }

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "functions.hpp"
 #include "gpuhist/video_file.hpp"
@@ -18,10 +19,10 @@ namespace {
 // The frames of one video, decoded and counted one at a time as Python asks.
 class VideoHistograms {
  public:
-  VideoHistograms(const std::string& path, std::uint32_t bins, const std::string& luma,
-                  const std::optional<std::string>& strategy,
-                  const std::optional<std::string>& device, std::uint64_t max_pixels)
-      : context_(default_context(device)),
+  VideoHistograms(std::shared_ptr<SharedContext> context, const std::string& path,
+                  std::uint32_t bins, const std::string& luma,
+                  const std::optional<std::string>& strategy, std::uint64_t max_pixels)
+      : context_(std::move(context)),
         options_(context_->options(bins, luma)),
         run_(context_->run(strategy)) {
     const py::gil_scoped_release release;
@@ -68,7 +69,8 @@ class VideoHistograms {
 
 }  // namespace
 
-void register_video(py::module_& m) {
+void register_video(py::module_& m,
+                    py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
   py::class_<VideoHistograms>(m, "VideoHistograms", R"doc(
 The frames of a video, each counted as it is decoded (one thread at a time): iterating gives
 (index, time, Histogram) for every frame in decoding order, time in seconds.
@@ -104,19 +106,30 @@ slice): a damaged stream still gives every frame it can, so check errors at the 
       .def_property_readonly("first_error", [](const VideoHistograms& v) {
         return v.with_reader([](const VideoReader& r) { return r.first_error(); });
       });
+  const char* const doc =
+      "The histograms of a video's frames, as an iterator of (index, time, Histogram): "
+      "FFmpeg decodes every frame to RGB, as `gpuhist video` does. Raises FileNotFoundError or "
+      "OSError naming the file for a file that cannot be opened.";
   m.def(
       "video",
       [](const std::string& path, std::uint32_t bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
          std::uint64_t max_pixels) {
-        return std::make_unique<VideoHistograms>(path, bins, luma, strategy, device, max_pixels);
+        return std::make_unique<VideoHistograms>(default_context(device), path, bins, luma,
+                                                 strategy, max_pixels);
       },
       py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
       py::arg("strategy") = std::nullopt, py::arg("device") = std::nullopt,
-      py::arg("max_pixels") = kDefaultMaxPixels,
-      "The histograms of a video's frames, as an iterator of (index, time, Histogram): "
-      "FFmpeg decodes every frame to RGB, as `gpuhist video` does. Raises FileNotFoundError or "
-      "OSError naming the file for a file that cannot be opened.");
+      py::arg("max_pixels") = kDefaultMaxPixels, doc);
+  context.def(
+      "video",
+      [](const std::shared_ptr<SharedContext>& self, const std::string& path, std::uint32_t bins,
+         const std::string& luma, const std::optional<std::string>& strategy,
+         std::uint64_t max_pixels) {
+        return std::make_unique<VideoHistograms>(self, path, bins, luma, strategy, max_pixels);
+      },
+      py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
+      py::arg("strategy") = std::nullopt, py::arg("max_pixels") = kDefaultMaxPixels, doc);
 }
 
 }  // namespace gpuhist::python

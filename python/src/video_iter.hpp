@@ -3,8 +3,14 @@
 
 #include <pybind11/pybind11.h>
 
+#include <memory>
+
+#include "functions.hpp"
+
 namespace gpuhist::python {
 
-void register_video(pybind11::module_& m);
+// Registers VideoHistograms, gpuhist.video and Context.video.
+void register_video(pybind11::module_& m,
+                    pybind11::class_<SharedContext, std::shared_ptr<SharedContext>>& context);
 
 }  // namespace gpuhist::python

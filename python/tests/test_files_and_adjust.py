@@ -82,6 +82,8 @@ def test_adjustments_give_the_command_lines_bytes(cli, data, tmp_path, verb, kwa
     adjusted = getattr(gpuhist, verb)(image, **kwargs)
     assert adjusted.dtype == image.dtype
     np.testing.assert_array_equal(adjusted, gpuhist.read(str(out)))
+    # A Context has the same method, with the same result.
+    np.testing.assert_array_equal(getattr(gpuhist.Context("cpu"), verb)(image, **kwargs), adjusted)
     # A strided view (rows reversed) is adjusted as its pixels: for the adjustments
     # by the whole image's histogram, the result reversed.
     if verb != "clahe":
@@ -96,6 +98,8 @@ def test_match_and_its_errors(cli, data, tmp_path):
                    check=True, capture_output=True)
     matched = gpuhist.match(gpuhist.read(str(a)), gpuhist.read(str(b)))
     np.testing.assert_array_equal(matched, gpuhist.read(str(out)))
+    np.testing.assert_array_equal(
+        gpuhist.Context("cpu").match(gpuhist.read(str(a)), gpuhist.read(str(b))), matched)
     with pytest.raises(ValueError):
         gpuhist.match(gpuhist.read(str(a)), gpuhist.read(str(b)).astype(np.uint16))
     with pytest.raises(TypeError):

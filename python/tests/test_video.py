@@ -36,8 +36,9 @@ def test_every_frame_of_a_clip_is_counted(tmp_path):
     assert video.errors == 0
     with pytest.raises(StopIteration):
         next(video)
-    # The same counts on a GPU strategy.
+    # The same counts on a GPU strategy, and from a Context.
     assert [h for _, _, h in gpuhist.video(str(clip), 64, strategy="gpu")] == [h for _, _, h in got]
+    assert [h for _, _, h in gpuhist.Context("cpu").video(str(clip), 64)] == [h for _, _, h in got]
 
 
 def test_two_threads_share_one_iterator(tmp_path):

@@ -1,0 +1,166 @@
+#include "adjust_functions.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "arrays.hpp"
+#include "gpuhist/adjust.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace gpuhist::python {
+namespace {
+
+using Tiles = std::pair<std::uint32_t, std::uint32_t>;
+using Device = std::optional<std::string>;
+
+ToneChannels tone_channels(const std::string& name) {
+  if (name == "luminance") return ToneChannels::Luminance;
+  if (name == "each") return ToneChannels::Each;
+  throw py::value_error("gpuhist: channels is 'luminance' or 'each', not '" + name + "'");
+}
+
+Adjustment tone(AdjustKind kind, const std::string& channels, const std::string& luma) {
+  Adjustment a;
+  a.kind = kind;
+  a.channels = tone_channels(channels);
+  a.luma = luma_weights(luma);
+  return a;
+}
+
+py::array equalize(const SharedContext& c, const py::handle& image, const std::string& channels,
+                   const std::string& luma) {
+  return c.adjust(image, tone(AdjustKind::Equalize, channels, luma));
+}
+
+py::array clahe(const SharedContext& c, const py::handle& image, Tiles tiles, double clip_limit,
+                const std::string& channels, const std::string& luma) {
+  Adjustment a = tone(AdjustKind::Clahe, channels, luma);
+  a.tiles_x = tiles.first;
+  a.tiles_y = tiles.second;
+  a.clip_limit = clip_limit;
+  return c.adjust(image, a);
+}
+
+py::array autolevel(const SharedContext& c, const py::handle& image, double low, double high,
+                    const std::string& channels, const std::string& luma) {
+  Adjustment a = tone(AdjustKind::Autolevel, channels, luma);
+  a.low = low;
+  a.high = high;
+  return c.adjust(image, a);
+}
+
+py::array threshold(const SharedContext& c, const py::handle& image, const py::object& method,
+                    const std::string& luma) {
+  Adjustment a;
+  a.kind = AdjustKind::Threshold;
+  a.luma = luma_weights(luma);
+  if (py::isinstance<py::int_>(method)) {
+    a.method = ThresholdMethod::Fixed;
+    a.threshold = method.cast<std::int32_t>();
+  } else {
+    const std::string name = method.cast<std::string>();
+    if (name == "otsu")
+      a.method = ThresholdMethod::Otsu;
+    else if (name == "triangle")
+      a.method = ThresholdMethod::Triangle;
+    else
+      throw py::value_error("gpuhist: method is 'otsu', 'triangle' or a level, not '" + name + "'");
+  }
+  return c.adjust(image, a);
+}
+
+py::array match(const SharedContext& c, const py::handle& image, const py::handle& reference,
+                const std::string& channels, const std::string& luma) {
+  ArrayPixels ref(reference);
+  ArrayPixels img(image);
+  if (ref.view().format.sample != img.view().format.sample) {
+    throw py::value_error("gpuhist: the reference must have the image's dtype");
+  }
+  Histogram counted;
+  {
+    py::gil_scoped_release release;
+    ref.pack();
+    counted = c.context->compute(ref.view(), tone_options(ref.view().format));
+  }
+  Adjustment a = tone(AdjustKind::Match, channels, luma);
+  a.reference = &counted;
+  return c.adjust(image, a);
+}
+
+const char* const kEqualizeDoc =
+    "The image equalised, a new array of its dtype: by the luminance histogram applied to "
+    "every channel, or each channel by its own (channels='each'). uint8 or uint16.";
+const char* const kClaheDoc =
+    "Contrast-limited adaptive histogram equalisation over tiles=(X, Y) tiles.";
+const char* const kAutolevelDoc =
+    "The contrast stretched, clipping low and high percent of the pixels to black and white.";
+const char* const kThresholdDoc =
+    "The luminance binarised (a grey array of the input's dtype) at Otsu's threshold, the "
+    "triangle threshold, or a given level.";
+const char* const kMatchDoc =
+    "The image with its histogram matched to the reference image's (same dtype).";
+
+}  // namespace
+
+void register_adjustments(py::module_& m,
+                          py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
+  // Each twice: a method of a Context, and a function on the device named.
+  context.def("equalize", &equalize, "image"_a, py::kw_only(), "channels"_a = "luminance",
+              "luma"_a = "709", kEqualizeDoc);
+  m.def(
+      "equalize",
+      [](const py::handle& image, const std::string& channels, const std::string& luma,
+         const Device& device) { return equalize(*default_context(device), image, channels, luma); },
+      "image"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",
+      "device"_a = std::nullopt, kEqualizeDoc);
+
+  context.def("clahe", &clahe, "image"_a, py::kw_only(), "tiles"_a = Tiles{8, 8},
+              "clip_limit"_a = 2.0, "channels"_a = "luminance", "luma"_a = "709", kClaheDoc);
+  m.def(
+      "clahe",
+      [](const py::handle& image, Tiles tiles, double clip_limit, const std::string& channels,
+         const std::string& luma, const Device& device) {
+        return clahe(*default_context(device), image, tiles, clip_limit, channels, luma);
+      },
+      "image"_a, py::kw_only(), "tiles"_a = Tiles{8, 8}, "clip_limit"_a = 2.0,
+      "channels"_a = "luminance", "luma"_a = "709", "device"_a = std::nullopt, kClaheDoc);
+
+  context.def("autolevel", &autolevel, "image"_a, py::kw_only(), "low"_a = 0.5, "high"_a = 0.5,
+              "channels"_a = "luminance", "luma"_a = "709", kAutolevelDoc);
+  m.def(
+      "autolevel",
+      [](const py::handle& image, double low, double high, const std::string& channels,
+         const std::string& luma, const Device& device) {
+        return autolevel(*default_context(device), image, low, high, channels, luma);
+      },
+      "image"_a, py::kw_only(), "low"_a = 0.5, "high"_a = 0.5, "channels"_a = "luminance",
+      "luma"_a = "709", "device"_a = std::nullopt, kAutolevelDoc);
+
+  context.def("threshold", &threshold, "image"_a, py::kw_only(), "method"_a = "otsu",
+              "luma"_a = "709", kThresholdDoc);
+  m.def(
+      "threshold",
+      [](const py::handle& image, const py::object& method, const std::string& luma,
+         const Device& device) { return threshold(*default_context(device), image, method, luma); },
+      "image"_a, py::kw_only(), "method"_a = "otsu", "luma"_a = "709", "device"_a = std::nullopt,
+      kThresholdDoc);
+
+  context.def("match", &match, "image"_a, "reference"_a, py::kw_only(),
+              "channels"_a = "luminance", "luma"_a = "709", kMatchDoc);
+  m.def(
+      "match",
+      [](const py::handle& image, const py::handle& reference, const std::string& channels,
+         const std::string& luma, const Device& device) {
+        return match(*default_context(device), image, reference, channels, luma);
+      },
+      "image"_a, "reference"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",
+      "device"_a = std::nullopt, kMatchDoc);
+}
+
+}  // namespace gpuhist::python
