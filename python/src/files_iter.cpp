@@ -69,6 +69,13 @@ class FileHistograms {
         paths_, [load](const std::filesystem::path& path) { return load_image(path, load); },
         threads.value_or(0));
   }
+  FileHistograms(const FileHistograms&) = delete;
+  FileHistograms& operator=(const FileHistograms&) = delete;
+  ~FileHistograms() {
+    // A decoding thread finishes the file it is on before it stops: wait without the GIL.
+    const py::gil_scoped_release release;
+    files_.reset();
+  }
 
   FileHistogram next() {
     std::size_t index = 0;
