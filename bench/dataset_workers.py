@@ -8,7 +8,7 @@ Two ways of placing the workers, each timed with 1 and with 2 of them:
               task decodes on the cores its worker may use, so this is the
               speed-up from adding workers;
   LocalCluster  worker processes on every core, as gpuhist.dataset starts by
-              itself: one worker alone already decodes on both cores.
+              itself: one worker alone already decodes on every core.
 and, for Dask's own cost, the same files counted in this process by
 gpuhist.histogram_files on one thread and on every core.
 

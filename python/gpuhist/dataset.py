@@ -103,42 +103,52 @@ def _context(device):
         return _CONTEXTS[device]
 
 
-def threads_by_host(client):
-    """The Dask threads of the cluster's workers, summed by machine (host name)."""
-    found = {}
-    for info in client.scheduler_info().get("workers", {}).values():
-        host = info.get("host")
-        found[host] = found.get(host, 0) + info.get("nthreads", 1)
-    return found
-
-
-def _decode_threads(threads_by_host):
-    """A task's share of the cores its worker may run on: those cores divided among the
-    Dask threads of every worker on the same machine (each runs one task at a time), so
-    that one worker a core decodes on one thread and one worker a machine on them all."""
+def allowed_cores():
+    """The processors this process may run on (its affinity: taskset, cpusets)."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return tuple(sorted(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
+        return tuple(range(os.cpu_count() or 1))
+
+
+def core_sharing(client):
+    """For each worker's address, the Dask threads that may run on its cores: its own and
+    those of every worker on the same machine whose allowed processors overlap its own
+    (all of them for workers left unpinned, none for workers pinned to other cores)."""
+    from distributed.comm import get_address_host
+    cores = {address: set(c) for address, c in
+             client.run(allowed_cores, on_error="ignore").items() if isinstance(c, tuple)}
+    threads = client.nthreads()
+    sharing = {}
+    for address, mine in cores.items():
+        host = get_address_host(address)
+        sharing[address] = sum(threads.get(other, 1) for other, theirs in cores.items()
+                               if get_address_host(other) == host and mine & theirs)
+    return sharing
+
+
+def _decode_threads(sharing):
+    """A task's share of the cores its worker may run on: those cores divided among the
+    Dask threads that share them (core_sharing; each runs one task at a time), so that
+    one worker a core decodes on one thread, and a lone one-thread worker on every core."""
+    cores = len(allowed_cores())
     try:
         from distributed import get_worker
-        from distributed.comm import get_address_host
         worker = get_worker()
     except (ImportError, ValueError):  # called outside a worker
         return cores
-    sharing = (threads_by_host or {}).get(get_address_host(worker.address)) \
-        or getattr(worker, "nthreads", 1)
-    return max(1, cores // max(1, sharing))
+    share = (sharing or {}).get(worker.address) or getattr(worker, "nthreads", 1)
+    return max(1, cores // max(1, share))
 
 
-def count_batch(paths, bins, luma, device, max_pixels, threads_by_host=None):
+def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
     """One task: the merged histogram of `paths`, their rows and their failures."""
     # The device is opened before any file: a device that cannot be had, or that fails
     # (GpuError), fails the task (run again by Dask up to its retries), not the files.
     context = _context(_worker_device(device))
     total, rows, failed = None, [], []
     for f in context.histogram_files(paths, bins, luma=luma, max_pixels=max_pixels,
-                                     threads=_decode_threads(threads_by_host)):
+                                     threads=_decode_threads(sharing)):
         if f.error is not None:
             failed.append((f.path, str(f.error)))
             continue
@@ -217,7 +227,7 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
             own_client = client = Client(scheduler)
         else:
             gpus = _hardware_gpus()
-            workers = gpus if gpus > 1 else (os.cpu_count() or 1)
+            workers = gpus if gpus > 1 else len(allowed_cores())
             own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                        dashboard_address=None)
             own_client = client = Client(own_cluster)
@@ -227,8 +237,8 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         if not files:
             return DatasetResult(None)
         batches = [files[i:i + batch] for i in range(0, len(files), batch)]
-        counts = [client.submit(count_batch, b, bins, luma, device, max_pixels,
-                                threads_by_host(client),
+        sharing = core_sharing(client)
+        counts = [client.submit(count_batch, b, bins, luma, device, max_pixels, sharing,
                                 pure=False, retries=2)
                   for b in batches]
         # A tree of merges, submitted at once: groups of MERGE_FAN_IN, then groups of those.

@@ -24,7 +24,7 @@ namespace {
 
 // One file's outcome: its histogram and what was read, or why it could not be.
 struct FileHistogram {
-  py::object path;       // str, as the file system names it (undecodable bytes escaped)
+  py::object path;       // str: the path given, as os.fsdecode gives it
   py::object histogram;  // Histogram, or None
   py::object error;      // the exception (not raised), or None
   std::uint32_t width = 0;
@@ -93,9 +93,12 @@ class FileHistograms {
           image = files_->next();
           if (image) counts = context_->count_unlocked(image->view(), options_, run_);
         } catch (const Error& e) {
-          if (e.kind() == ErrorKind::Device) throw;  // the device, not the file: raised
+          if (e.kind() == ErrorKind::Device) {
+            taken_ = paths_.size();  // the device, not the file: raised, and the end
+            throw;
+          }
           error = std::current_exception();
-        } catch (const std::bad_alloc&) {
+        } catch (...) {
           error = std::current_exception();
         }
       }
@@ -137,6 +140,25 @@ class FileHistograms {
   std::unique_ptr<DecodeFiles> files_;
 };
 
+// Any iterable of str or os.PathLike (a list, a generator, Path.glob()), but
+// not one path: a str is an iterable of characters.
+std::vector<std::filesystem::path> path_list(const py::handle& paths) {
+  if (py::isinstance<py::str>(paths) || py::isinstance<py::bytes>(paths) ||
+      py::hasattr(paths, "__fspath__")) {
+    throw py::type_error("gpuhist: paths is a list of paths, not one path");
+  }
+  std::vector<std::filesystem::path> out;
+  for (const py::handle item : py::iter(paths)) {
+    try {
+      out.push_back(item.cast<std::filesystem::path>());
+    } catch (const py::cast_error&) {
+      throw py::type_error("gpuhist: a path is a str or os.PathLike, not " +
+                           std::string(py::str(py::type::of(item).attr("__name__"))));
+    }
+  }
+  return out;
+}
+
 const char* const kFilesDoc = R"doc(
 The histograms of many image files: an iterator of FileHistogram, one per path
 in the order given. The files are decoded ahead on `threads` threads (default:
@@ -144,9 +166,9 @@ one per core this process may run on) while earlier ones are counted; at most
 twice as many images as threads wait decoded, so memory does not grow with the
 list. A file that cannot be read (missing, corrupt, over max_pixels, not an
 image) is that FileHistogram's `error` (an exception, not raised) and the
-iteration goes on; a failing device raises gpuhist.GpuError.
+iteration goes on; a failing device raises gpuhist.GpuError, which ends it.
 
-paths: a list (any iterable) of str or os.PathLike. bins, luma, strategy: as
+paths: any iterable of str or os.PathLike (a list, a generator, Path.glob()). bins, luma, strategy: as
 histogram(). max_pixels and all_formats: as read().
 )doc";
 
@@ -157,7 +179,8 @@ void register_files(py::module_& m,
   py::class_<FileHistogram>(m, "FileHistogram",
                             "One file of histogram_files(): its histogram and what was read, or "
                             "the error that kept it from being counted.")
-      .def_readonly("path", &FileHistogram::path, "The file, as given.")
+      .def_readonly("path", &FileHistogram::path,
+                    "The file, as a str (os.fsdecode of the path given).")
       .def_readonly("histogram", &FileHistogram::histogram, "Its Histogram, or None.")
       .def_readonly("error", &FileHistogram::error,
                     "None, or the exception reading it raised (FileNotFoundError, OSError, "
@@ -188,10 +211,10 @@ void register_files(py::module_& m,
       .def_property_readonly("threads", &FileHistograms::threads);
   m.def(
       "histogram_files",
-      [](std::vector<std::filesystem::path> paths, std::uint32_t bins, const std::string& luma,
+      [](const py::object& paths, std::uint32_t bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
          std::uint64_t max_pixels, std::optional<std::uint32_t> threads, bool all_formats) {
-        return std::make_unique<FileHistograms>(default_context(device), std::move(paths), bins,
+        return std::make_unique<FileHistograms>(default_context(device), path_list(paths), bins,
                                                 luma, strategy, max_pixels, threads, all_formats);
       },
       py::arg("paths"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
@@ -200,10 +223,10 @@ void register_files(py::module_& m,
       py::arg("all_formats") = false, kFilesDoc);
   context.def(
       "histogram_files",
-      [](const std::shared_ptr<SharedContext>& self, std::vector<std::filesystem::path> paths,
-         std::uint32_t bins, const std::string& luma, const std::optional<std::string>& strategy,
+      [](const std::shared_ptr<SharedContext>& self, const py::object& paths, std::uint32_t bins,
+         const std::string& luma, const std::optional<std::string>& strategy,
          std::uint64_t max_pixels, std::optional<std::uint32_t> threads, bool all_formats) {
-        return std::make_unique<FileHistograms>(self, std::move(paths), bins, luma, strategy,
+        return std::make_unique<FileHistograms>(self, path_list(paths), bins, luma, strategy,
                                                 max_pixels, threads, all_formats);
       },
       py::arg("paths"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",

@@ -63,11 +63,12 @@ def test_a_local_cluster_of_two_workers(dataset, cli):
             distributed.Client(cluster) as client:
         result = ds.histograms(str(root), client=client, batch=7)
         check(result, expected, root)
-        # Two workers of one thread on this machine: each task decodes on half its cores.
+        # Two unpinned workers of one thread on this machine share its cores: each task
+        # decodes on half of them; a worker alone would decode on all.
         cores = len(os.sched_getaffinity(0))
-        by_host = ds.threads_by_host(client)
-        assert list(by_host.values()) == [2]
-        assert client.submit(ds._decode_threads, by_host, pure=False).result() == \
+        sharing = ds.core_sharing(client)
+        assert sorted(sharing.values()) == [2, 2] and set(sharing) == set(client.nthreads())
+        assert client.submit(ds._decode_threads, sharing, pure=False).result() == \
             max(1, cores // 2)
         assert client.submit(ds._decode_threads, {}, pure=False).result() == cores
         # The same as the command line's merged total.
@@ -132,12 +133,21 @@ def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_p
                                "--port", str(port), "--dashboard-address", ":0"], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     try:
-        for _ in range(2):
+        # Each worker held to a core of its own where there are two (as on machines of
+        # one core): then no other worker shares its cores.
+        cpus = sorted(os.sched_getaffinity(0))
+        for k in range(2):
+            pin = ["taskset", "-c", str(cpus[k])] if len(cpus) >= 2 else []
             procs.append(subprocess.Popen(
-                [os.path.join(bindir, "dask-worker"), address, "--nworkers", "1", "--nthreads", "1",
-                 "--no-nanny", "--dashboard-address", ":0"], env=env,
+                [*pin, os.path.join(bindir, "dask-worker"), address, "--nworkers", "1",
+                 "--nthreads", "1", "--no-nanny", "--dashboard-address", ":0"], env=env,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         wait_for_workers(address, 2)
+        with distributed.Client(address) as client:
+            sharing = ds.core_sharing(client)
+            assert sorted(sharing.values()) == ([1, 1] if len(cpus) >= 2 else [2, 2])
+            assert set(client.run(ds.allowed_cores).values()) == \
+                ({(cpus[0],), (cpus[1],)} if len(cpus) >= 2 else {tuple(cpus)})
         # The command: the same total, as JSON.
         out = tmp_path / "total.json"
         run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--scheduler",

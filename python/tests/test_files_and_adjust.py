@@ -2,6 +2,7 @@
 as the command line gives for the same files."""
 import json
 import os
+import pathlib
 import subprocess
 
 import numpy as np
@@ -164,8 +165,15 @@ def test_histogram_files_counts_every_file_in_order(data, tmp_path):
     for kwargs in ({"bins": 0}, {"threads": 0}, {"luma": "2020"}):
         with pytest.raises(ValueError):
             gpuhist.histogram_files(paths, **kwargs)
-    with pytest.raises(TypeError):
-        gpuhist.histogram_files(paths[0])  # one path is not a list of them
+    # Any iterable of paths (a generator, pathlib paths), but not one path.
+    assert [f.histogram for f in gpuhist.histogram_files((pathlib.Path(p) for p in paths), 64)] \
+        == [f.histogram for f in got]
+    for one in (paths[0], pathlib.Path(paths[0]), paths[0].encode()):
+        with pytest.raises(TypeError, match="not one path"):
+            gpuhist.histogram_files(one)
+    for bad in ([paths[0], 7], 7):
+        with pytest.raises(TypeError):
+            gpuhist.histogram_files(bad)
     big = gpuhist.histogram_files([paths[0]], max_pixels=100)
     assert "pixels" in str(next(big).error)
 
