@@ -35,20 +35,30 @@ command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is not installed (scri
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 if [ ! -f $tree/CMakeCache.txt ]; then
-  sanitizers=ON
-  [ $heap = 1 ] && sanitizers=OFF
+  options=()
+  [ $heap = 1 ] && options=(-DGPUHIST_FUZZ_SANITIZERS=OFF -DGPUHIST_BUILD_TESTS=OFF)
   cmake -S . -B $tree "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER=clang++ -DGPUHIST_FUZZ=ON -DGPUHIST_FUZZ_SANITIZERS=$sanitizers \
-    >/dev/null
+    -DCMAKE_CXX_COMPILER=clang++ -DGPUHIST_FUZZ=ON "${options[@]}" >/dev/null
 fi
 cmake --build $tree --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
 run_env=(env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:alloc_dealloc_mismatch=0
          UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
 if [ $heap = 1 ]; then
-  malloc_debug=$(ls /usr/lib/*/libc_malloc_debug.so.0 /lib/*/libc_malloc_debug.so.0 2>/dev/null |
-    head -1 || true)
-  [ -n "$malloc_debug" ] || { echo "fuzz.sh: glibc's libc_malloc_debug.so.0 is missing" >&2; exit 1; }
+  # glibc's debugging malloc from beside the C library the targets load (a
+  # preload of another architecture's would be skipped without a word).
+  libc=$(ldd "$tree/fuzz/fuzz_${targets[0]}" | awk '$1 == "libc.so.6" { print $3 }')
+  malloc_debug=$(dirname "${libc:-/nonexistent/libc.so.6}")/libc_malloc_debug.so.0
+  [ -f "$malloc_debug" ] || { echo "fuzz.sh: glibc's libc_malloc_debug.so.0 is missing" >&2; exit 1; }
   run_env=(env LD_PRELOAD="$malloc_debug" GLIBC_TUNABLES=glibc.malloc.check=3)
+  # The checks are on: a block written past its end aborts when freed.
+  probe=$(mktemp)
+  printf '#include <stdlib.h>\n#include <string.h>\nint main(void){char*p=malloc(24);memset(p,1,32);free(p);return 0;}\n' >"$probe.c"
+  if cc -O0 "$probe.c" -o "$probe" 2>/dev/null && { "${run_env[@]}" "$probe"; } >/dev/null 2>&1; then
+    rm -f "$probe" "$probe.c"
+    echo "fuzz.sh: glibc's malloc checks did not catch a planted overrun" >&2
+    exit 1
+  fi
+  rm -f "$probe" "$probe.c"
 fi
 extra=()
 [ $heap = 1 ] && extra=(-handle_abrt=0)
@@ -64,17 +74,25 @@ for target in "${targets[@]}"; do
     -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
     -artifact_prefix="$findings/" "${extra[@]}" >"$log" 2>&1 &
   pid=$!
-  if wait $pid; then
+  code=0
+  wait $pid || code=$?
+  # The target's own copy of the input it was reading (image and video targets).
+  copies=(/dev/shm/gpuhist-fuzz-$target-$pid /dev/shm/gpuhist-fuzz-$target-$pid.tga)
+  if [ $code = 0 ]; then
+    rm -f "${copies[@]}"
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     echo "fuzz.sh: $target: $runs runs in ${seconds} s, no finding"
   else
-    # An abort libFuzzer did not handle: the target's own copy of the input.
-    for input in /dev/shm/gpuhist-fuzz-$target-$pid*; do
-      [ -f "$input" ] || continue
-      kept="$findings/abort-$(sha1sum "$input" | cut -c1-40)"
-      mv "$input" "$kept"
-      printf "\nfuzz.sh: %s: aborted on the input now in %s\n" "$target" "$kept" >>"$log"
-    done
+    # glibc aborted (SIGABRT, 134), which libFuzzer was told to leave alone: keep the input.
+    if [ $heap = 1 ] && [ $code = 134 ]; then
+      for input in "${copies[@]}"; do
+        [ -f "$input" ] || continue
+        kept="$findings/abort-$(sha1sum "$input" | cut -c1-40)"
+        mv "$input" "$kept"
+        printf "\nfuzz.sh: %s: aborted on the input now in %s\n" "$target" "$kept" >>"$log"
+      done
+    fi
+    rm -f "${copies[@]}"
     echo "fuzz.sh: $target: FINDING (inputs in $findings/, log $log):" >&2
     grep -aE "ERROR|SUMMARY|runtime error|deadly signal|Test unit written|free\(\)|malloc\(\)|aborted on" \
       "$log" | head -20 >&2
