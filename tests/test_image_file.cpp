@@ -422,6 +422,9 @@ TEST_F(ImageFiles, DecoderFaultsSeenByMemcheckAreRefusedFirst) {
   expect_refused("tiff-strip-past-end.tif",
                  "truncated image: its TIFF strip 0 of 126 bytes at byte 364 runs past the end of "
                  "its 190 bytes");
+  expect_refused("tiff-strip-offsets-missing.tif",
+                 "corrupt TIFF: 1 strip offsets and 1 byte counts for the 191 strips its 382 "
+                 "rows need");
   EXPECT_GT(load_image(findings / "dpx-unended-text-fields.dpx").width, 0U);
 
   // Real DPX files of those shapes read, sample for sample, and cut short

@@ -740,10 +740,10 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
 }
 
 // A compressed TIFF whose first image's strips or tiles end past the end of
-// the file: OpenImageIO's reader inflates a strip it could read only part of
-// as if it had all of it, from memory never written (valgrind, fuzz_image
-// 2026-12-03).
-// Refused as truncated. Classic and BigTIFF, either byte order; the first
+// the file (refused as truncated), or that lists fewer strips than its rows
+// need (refused as corrupt): OpenImageIO's reader inflates a strip it could
+// read only part of, or none of, as if it had all of it, from memory never
+// written (valgrind, fuzz_image 2026-12-03). Classic and BigTIFF, either byte order; the first
 // directory (the image read) only.
 void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes) {
   std::ifstream in(path, std::ios::binary);
@@ -806,6 +806,27 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
                        std::to_string(offsets[i]) + " runs past the end of its " +
                        std::to_string(file_bytes) + " bytes");
       }
+    }
+  }
+  // Every strip the rows need has an offset and a byte count: libtiff fills
+  // missing entries with zeros (a first tag wins over later duplicates, as
+  // libtiff keeps it), and OpenImageIO inflates such a strip from memory never
+  // written (valgrind, fuzz_image 2026-12-03).
+  const std::vector<std::uint64_t> height = values(257), rows_per_strip = values(278),
+                                   samples = values(277), planar = values(284);
+  if (!height.empty() && values(322).empty()) {  // striped, not tiled
+    const std::uint64_t rows =
+        rows_per_strip.empty() || rows_per_strip[0] == 0 ? height[0] : rows_per_strip[0];
+    const std::uint64_t per_strip = std::max<std::uint64_t>(1, std::min(rows, height[0]));
+    std::uint64_t strips = (height[0] + per_strip - 1) / per_strip;
+    if (!planar.empty() && planar[0] == 2 && !samples.empty()) strips *= samples[0];
+    const std::vector<std::uint64_t> offsets = values(273), counts = values(279);
+    const bool zero = std::find(counts.begin(), counts.end(), 0U) != counts.end();
+    if (offsets.size() < strips || counts.size() < strips || zero) {
+      fail(path, "corrupt TIFF: " + std::to_string(offsets.size()) + " strip offsets and " +
+                     std::to_string(counts.size()) + " byte counts" +
+                     (zero ? " (one of them 0)" : "") + " for the " + std::to_string(strips) +
+                     " strips its " + std::to_string(height[0]) + " rows need");
     }
   }
 }
