@@ -153,14 +153,24 @@ void ArrayPixels::pack() {
   view_.stride = row_bytes;
 }
 
+py::dtype dtype_of(SampleType sample) {
+  switch (sample) {
+    case SampleType::U8:
+      return py::dtype::of<std::uint8_t>();
+    case SampleType::U16:
+      return py::dtype::of<std::uint16_t>();
+    case SampleType::F32:
+      return py::dtype::of<float>();
+  }
+  return py::dtype::of<float>();
+}
+
 py::array to_array(Image image) {
   auto* owned = new Image(std::move(image));  // NOLINT(cppcoreguidelines-owning-memory)
   const py::capsule owner(owned, [](void* p) { delete static_cast<Image*>(p); });
   const std::size_t channels = channel_count(owned->format.layout);
   const std::size_t item = sample_bytes(owned->format.sample);
-  const py::dtype dtype = owned->format.sample == SampleType::U8    ? py::dtype::of<std::uint8_t>()
-                          : owned->format.sample == SampleType::U16 ? py::dtype::of<std::uint16_t>()
-                                                                    : py::dtype::of<float>();
+  const py::dtype dtype = dtype_of(owned->format.sample);
   std::vector<py::ssize_t> shape = {owned->height, owned->width};
   std::vector<py::ssize_t> strides = {static_cast<py::ssize_t>(owned->stride),
                                       static_cast<py::ssize_t>(channels * item)};

@@ -39,6 +39,9 @@ class ArrayPixels {
   std::vector<std::byte> copy_;
 };
 
+// The numpy dtype of a sample type: uint8, uint16 or float32.
+[[nodiscard]] pybind11::dtype dtype_of(SampleType sample);
+
 // `image` as a numpy array of shape (H, W) or (H, W, C) and its sample dtype,
 // sharing its memory (the array owns the Image).
 [[nodiscard]] pybind11::array to_array(Image image);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrays.hpp"
 #include "errors.hpp"
 #include "functions.hpp"
 #include "gpuhist/decode_files.hpp"
@@ -35,18 +36,6 @@ struct FileHistogram {
   bool alpha = false;
   bool more_pages = false;
 };
-
-std::string dtype_of(SampleType sample) {
-  switch (sample) {
-    case SampleType::U8:
-      return "uint8";
-    case SampleType::U16:
-      return "uint16";
-    case SampleType::F32:
-      return "float32";
-  }
-  return "";
-}
 
 // The files decoded ahead on `threads` threads and counted one at a time, in
 // list order, as Python asks.
@@ -120,7 +109,7 @@ class FileHistograms {
     out.width = image->width;
     out.height = image->height;
     out.channels = channel_count(image->format.layout);
-    out.dtype = dtype_of(image->format.sample);
+    out.dtype = py::str(dtype_of(image->format.sample)).cast<std::string>();
     out.format = image->codec;
     out.alpha = image->alpha;
     out.more_pages = image->more_pages;

@@ -152,8 +152,7 @@ py::array SharedContext::adjust(const py::handle& image, const Adjustment& adjus
   ArrayPixels pixels(image);
   const PixelFormat out_format = adjusted_format(pixels.view().format, adjustment);
   const std::size_t row = std::size_t{pixels.view().width} * pixel_bytes(out_format);
-  const py::dtype dtype = out_format.sample == SampleType::U8 ? py::dtype::of<std::uint8_t>()
-                                                              : py::dtype::of<std::uint16_t>();
+  const py::dtype dtype = dtype_of(out_format.sample);
   if (pixels.view().format.sample == SampleType::F32) {
     throw py::type_error("gpuhist: adjustments take uint8 or uint16 images");
   }
