@@ -8,7 +8,8 @@
     result.failed           # (path, error) for every file that could not be read
 
 Each task counts `batch` files with the module (gpuhist.histogram_files: decoded on
-the task's share of its machine's cores) and returns their merged histogram and rows; a tree of tasks merges those. Nothing accumulates in a
+the task's share of its machine's cores) and returns their merged histogram and
+rows; a tree of tasks merges those. Nothing accumulates in a
 worker, so when a worker dies its tasks run again elsewhere and the total is
 still exact. The command line:
 

@@ -796,9 +796,9 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
   // libtiff recomputes a single uncompressed strip's count from the image.
   const std::vector<std::uint64_t> compression = values(259);
   if (compression.empty() || compression[0] == 1) return;
-  for (const auto& [offsets_tag, counts_tag, what] :
-       {std::tuple{273U, 279U, "strip"}, std::tuple{324U, 325U, "tile"}}) {
-    const std::vector<std::uint64_t> offsets = values(offsets_tag), counts = values(counts_tag);
+  const std::vector<std::uint64_t> strip_offsets = values(273), strip_counts = values(279);
+  for (const auto& [offsets, counts, what] : {std::tuple{strip_offsets, strip_counts, "strip"},
+                                              std::tuple{values(324), values(325), "tile"}}) {
     for (std::size_t i = 0; i < std::min(offsets.size(), counts.size()); ++i) {
       if (offsets[i] > file_bytes || counts[i] > file_bytes - offsets[i]) {
         fail(path, std::string("truncated image: its TIFF ") + what + " " + std::to_string(i) +
@@ -820,11 +820,11 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
     const std::uint64_t per_strip = std::max<std::uint64_t>(1, std::min(rows, height[0]));
     std::uint64_t strips = (height[0] + per_strip - 1) / per_strip;
     if (!planar.empty() && planar[0] == 2 && !samples.empty()) strips *= samples[0];
-    const std::vector<std::uint64_t> offsets = values(273), counts = values(279);
-    const bool zero = std::find(counts.begin(), counts.end(), 0U) != counts.end();
-    if (offsets.size() < strips || counts.size() < strips || zero) {
-      fail(path, "corrupt TIFF: " + std::to_string(offsets.size()) + " strip offsets and " +
-                     std::to_string(counts.size()) + " byte counts" +
+    const bool zero =
+        std::find(strip_counts.begin(), strip_counts.end(), 0U) != strip_counts.end();
+    if (strip_offsets.size() < strips || strip_counts.size() < strips || zero) {
+      fail(path, "corrupt TIFF: " + std::to_string(strip_offsets.size()) + " strip offsets and " +
+                     std::to_string(strip_counts.size()) + " byte counts" +
                      (zero ? " (one of them 0)" : "") + " for the " + std::to_string(strips) +
                      " strips its " + std::to_string(height[0]) + " rows need");
     }
