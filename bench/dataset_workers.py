@@ -66,10 +66,15 @@ def pinned_workers(folder, workers, batch, repeat):
             client.wait_for_workers(workers, timeout=60)
             return timed(lambda: ds.histograms(folder, client=client, batch=batch), repeat)
     finally:
+        # Workers first, each gone before the scheduler goes: a worker closing while its
+        # scheduler shuts down can wait for it for ever.
         for p in reversed(procs):
             p.terminate()
-        for p in procs:
-            p.wait(timeout=30)
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
 
 
 def local_cluster(folder, workers, batch, repeat):

@@ -29,7 +29,8 @@ import os
 import pathlib
 import sys
 import threading
-from dataclasses import dataclass, field
+
+import numpy
 
 from . import _gpuhist
 
@@ -38,12 +39,38 @@ EXTENSIONS = {".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".webp", ".exr",
               ".pbm", ".pgm", ".ppm", ".pnm", ".pfm", ".hdr", ".rgbe", ".tga", ".tpic", ".dpx"}
 
 
-@dataclass
+# The statistics of Histogram.stats(), in the order of _gpuhist._stats_table's last axis,
+# and those that are whole numbers (bins and pixel counts).
+STATISTICS = ("count", "min", "max", "mean", "stddev", "median", "p1", "p99", "shadows",
+              "highlights")
+_WHOLE = frozenset(("count", "min", "max", "median", "p1", "p99"))
+_CHANNELS = ("red", "green", "blue", "luminance")
+# A row's fields before its statistics.
+FIELDS = ("path", "bytes", "format", "width", "height", "channels", "dtype")
+
+
 class DatasetResult:
-    """The merged histogram, a row for each file counted, and the files that failed."""
-    total: "_gpuhist.Histogram | None"
-    rows: list = field(default_factory=list)
-    failed: list = field(default_factory=list)
+    """The merged histogram, a row for each file counted, and the files that failed.
+
+    The rows travel between workers and to the client as columns (a tuple of fields per
+    file and one float64 array of every file's statistics), which Dask moves at memory
+    speed; .rows and .files build the per-file dicts when asked for."""
+
+    def __init__(self, total=None, records=None, stats=None, failed=None):
+        self.total = total  # a Histogram, or None when no file could be read
+        self.records = list(records or [])  # a tuple of FIELDS per file
+        # float64 array (files, 4 channels, STATISTICS): _gpuhist._stats_table's rows
+        self.stats = numpy.empty((0, 4, len(STATISTICS))) if stats is None else stats
+        self.failed = list(failed or [])  # (path, error) for each file that failed
+        self._rows = None
+
+    @property
+    def rows(self):
+        """One dict per file: FIELDS and "stats", as Histogram.stats() gives them."""
+        if self._rows is None:
+            self._rows = [dict(zip(FIELDS, record), stats=_stats_dict(table))
+                          for record, table in zip(self.records, self.stats.tolist())]
+        return self._rows
 
     @property
     def files(self):
@@ -54,6 +81,22 @@ class DatasetResult:
             return self.rows
         return pandas.DataFrame(self.rows)
 
+    def __getstate__(self):
+        return (self.total, self.records, self.stats, self.failed)
+
+    def __setstate__(self, state):
+        self.__init__(*state)
+
+
+def _stats_dict(table):
+    """One file's row of _gpuhist._stats_table (nested lists) as Histogram.stats() gives it."""
+    out = {}
+    for name, values in zip(_CHANNELS, table):
+        if values[0] != values[0]:  # NaN: a grey image has no colour channels
+            continue
+        out[name] = {k: int(v) if k in _WHOLE else v for k, v in zip(STATISTICS, values)}
+    return out
+
 
 def expand(paths):
     """The files of `paths`: a list of files, a folder (searched recursively for the
@@ -61,13 +104,36 @@ def expand(paths):
     if isinstance(paths, (str, os.PathLike)):
         text = os.fspath(paths)
         if os.path.isdir(text):
-            found = [p for p in pathlib.Path(text).rglob("*")
-                     if p.suffix.lower() in EXTENSIONS and p.is_file()]
-            return sorted(str(p) for p in found)
+            return _search(str(pathlib.Path(text)))
         if any(c in text for c in "*?["):
             return sorted(globbing.glob(text, recursive=True))
         return [text]
     return [os.fspath(p) for p in paths]
+
+
+def _search(folder):
+    """The files under `folder` with the common formats' extensions, sorted, named as
+    pathlib's rglob names them; links to folders are not followed, unreadable folders are
+    passed over. os.scandir knows most entries' types without a stat call each."""
+    found = []
+    pending = [folder]
+    while pending:
+        here = pending.pop()
+        try:
+            with os.scandir(here) as entries:
+                for entry in entries:
+                    path = entry.name if here == "." else entry.path
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(path)
+                        elif (os.path.splitext(entry.name)[1].lower() in EXTENSIONS
+                              and entry.is_file()):
+                            found.append(path)
+                    except OSError:  # gone, or a link that cannot be followed
+                        continue
+        except OSError:
+            continue
+    return sorted(found)
 
 
 def device_for_worker(name, gpus):
@@ -147,7 +213,7 @@ def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
     # The device is opened before any file: a device that cannot be had, or that fails
     # (GpuError), fails the task (run again by Dask up to its retries), not the files.
     context = _context(_worker_device(device))
-    total, rows, failed = None, [], []
+    total, records, histograms, failed = None, [], [], []
     for f in context.histogram_files(paths, bins, luma=luma, max_pixels=max_pixels,
                                      threads=_decode_threads(sharing)):
         if f.error is not None:
@@ -158,22 +224,22 @@ def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
         except OSError:  # gone since it was read
             size = None
         h = f.histogram
-        rows.append({"path": f.path, "bytes": size, "format": f.format, "width": f.width,
-                     "height": f.height, "channels": f.channels, "dtype": f.dtype,
-                     "stats": h.stats()})
+        records.append((f.path, size, f.format, f.width, f.height, f.channels, f.dtype))
+        histograms.append(h)
         total = h if total is None else _gpuhist._merge_any(total, h)
-    return DatasetResult(total, rows, failed)
+    return DatasetResult(total, records, _gpuhist._stats_table(histograms), failed)
 
 
 def merge_results(*results):
     """Tasks' results as one: histograms added exactly, rows and failures in order."""
-    total, rows, failed = None, [], []
+    total, records, failed = None, [], []
     for r in results:
         if r.total is not None:
             total = r.total if total is None else _gpuhist._merge_any(total, r.total)
-        rows.extend(r.rows)
+        records.extend(r.records)
         failed.extend(r.failed)
-    return DatasetResult(total, rows, failed)
+    stats = numpy.concatenate([r.stats for r in results]) if results else None
+    return DatasetResult(total, records, stats, failed)
 
 
 # Results merged a node of the tree: a scheduled task costs milliseconds on a
@@ -239,9 +305,9 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
             return DatasetResult(None)
         batches = [files[i:i + batch] for i in range(0, len(files), batch)]
         sharing = core_sharing(client)
-        counts = [client.submit(count_batch, b, bins, luma, device, max_pixels, sharing,
-                                pure=False, retries=2)
-                  for b in batches]
+        # One message to the scheduler for every task, not one each.
+        counts = client.map(count_batch, batches, bins=bins, luma=luma, device=device,
+                            max_pixels=max_pixels, sharing=sharing, pure=False, retries=2)
         # A tree of merges, submitted at once: groups of MERGE_FAN_IN, then groups of those.
         futures = counts
         while len(futures) > 1:
@@ -265,7 +331,7 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
 
 def _total_entry(result):
     h = result.total
-    entry = {"file": "(total)", "files": len(result.rows)}
+    entry = {"file": "(total)", "files": len(result.records)}
     if h is not None:
         entry.update(h.to_dict())
     entry["failed"] = [{"file": p, "error": e} for p, e in result.failed]

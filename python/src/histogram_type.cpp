@@ -4,6 +4,7 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -83,6 +84,39 @@ py::dict stats_dict(const Histogram& histogram, const std::vector<double>& perce
 }
 
 void register_histogram(py::module_& m) {
+  m.def(
+      "_stats_table",
+      [](const std::vector<const Histogram*>& histograms) {
+        // Rows of (red, green, blue, luminance) x the ten statistics of stats(), NaN for the
+        // channels a grey histogram lacks: a data set's per-file statistics in one array.
+        constexpr py::ssize_t kFields = 10;
+        const auto n = static_cast<py::ssize_t>(histograms.size());
+        py::array_t<double> out({n, py::ssize_t{4}, kFields});
+        double* row = out.mutable_data();
+        for (const Histogram* h : histograms) {
+          if (h == nullptr) throw py::type_error("gpuhist: _stats_table takes Histograms");
+          std::fill(row, row + 4 * kFields, std::nan(""));
+          for (Channel c : h->channels()) {
+            const ChannelStats s = statistics(h->counts(c));
+            double* f = row + static_cast<int>(c) * kFields;
+            f[0] = static_cast<double>(s.count);
+            f[1] = s.min;
+            f[2] = s.max;
+            f[3] = s.mean;
+            f[4] = s.stddev;
+            f[5] = s.median;
+            f[6] = s.p1;
+            f[7] = s.p99;
+            f[8] = s.shadows;
+            f[9] = s.highlights;
+          }
+          row += 4 * kFields;
+        }
+        return out;
+      },
+      "The statistics of stats() for many histograms as one float64 array of shape (n, 4, 10): "
+      "channels red, green, blue, luminance (NaN where a grey histogram has none), fields count, "
+      "min, max, mean, stddev, median, p1, p99, shadows, highlights.");
   m.def(
       "_merge_any",
       [](Histogram a, const Histogram& b) {

@@ -3,6 +3,7 @@ scheduler and two workers started as separate processes on localhost, a worker
 killed mid-run; the total equals `gpuhist compute --merge` and numpy."""
 import json
 import os
+import pickle
 import shutil
 import signal
 import socket
@@ -196,3 +197,33 @@ def test_devices_are_shared_out_one_a_worker():
     assert ds.device_for_worker(0, 0) == "auto"
     assert [ds.device_for_worker(n, 2) for n in range(4)] == ["0", "1", "0", "1"]
     assert ds.device_for_worker("worker-x", 3) in {"0", "1", "2"}
+
+
+def test_a_tasks_rows_travel_as_columns_and_read_back_as_stats(data, tmp_path):
+    # A colour and a grey image, a corrupt one: the rows a task returns, pickled as Dask
+    # moves them and merged, give each file's Histogram.stats() exactly.
+    grey = tmp_path / "grey.png"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=size=37x21", "-frames:v", "1", "-pix_fmt", "gray",
+                    str(grey)], check=True)
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
+    paths = [str(data / "coffee.png"), str(grey), str(corrupt), str(data / "rocket.jpg")]
+    first = ds.count_batch(paths[:2], 256, "709", "cpu", 1 << 28)
+    second = ds.count_batch(paths[2:], 256, "709", "cpu", 1 << 28)
+    assert first.stats.shape == (2, 4, len(ds.STATISTICS))
+    moved = pickle.loads(pickle.dumps(ds.merge_results(first, second)))
+    assert [r["path"] for r in moved.rows] == [paths[0], paths[1], paths[3]]
+    assert [p for p, _ in moved.failed] == [str(corrupt)]
+    for row in moved.rows:
+        h = gpuhist.histogram_file(row["path"], device="cpu")
+        assert row["stats"] == h.stats()
+        assert all(type(v) is int for k, v in row["stats"]["luminance"].items()
+                   if k in ("count", "min", "max", "median", "p1", "p99"))
+        assert row["bytes"] == os.path.getsize(row["path"])
+    assert set(moved.rows[1]["stats"]) == {"luminance"}
+    assert (moved.rows[1]["channels"], moved.rows[1]["format"]) == (1, "png")
+    assert moved.total == ds.merge_results(first).total + ds.merge_results(second).total
+    # A task of nothing but failures has no rows and no total.
+    empty = ds.count_batch([str(corrupt)], 256, "709", "cpu", 1 << 28)
+    assert empty.total is None and empty.rows == [] and ds.merge_results(empty).stats.shape[0] == 0
