@@ -242,9 +242,12 @@ def merge_results(*results):
     return DatasetResult(total, records, stats, failed)
 
 
-# Results merged a node of the tree: a scheduled task costs milliseconds on a
-# small machine, so eight at a time rather than pairs (32 tasks: 5 merges, not 31).
-MERGE_FAN_IN = 8
+# Results merged a node of the tree. Adding histograms and joining columns costs
+# little; a scheduled task costs the scheduler about a millisecond of CPU on a small
+# machine, and each level of the tree a round trip. 32 at a time: 32 tasks need one
+# merge, a million files in tasks of 64 three levels (2000 files on two one-core
+# workers: 0.51 s against 0.54 s with merges of 8).
+MERGE_FAN_IN = 32
 
 
 class _AssignDevices:
