@@ -12,7 +12,7 @@ Two ways of placing the workers, each timed with 1 and with 2 of them:
 and, for Dask's own cost, the same files counted in this process by
 gpuhist.histogram_files on one thread and on every core.
 
-    PYTHONPATH=build/python bench/dataset_workers.py [--files 2000] [--size 320x240]
+    PYTHONPATH=build/python bench/dataset_workers.py [--files 2000] [--size 320x240] [--repeat 7]
 """
 import argparse
 import os
@@ -31,15 +31,15 @@ import gpuhist.dataset as ds
 
 
 def timed(run, repeat):
-    """The best of `repeat` runs after one to warm up, and the last result."""
+    """The best and the median of `repeat` runs after one to warm up, and the last result."""
     result = run()
-    best = None
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
         result = run()
-        seconds = time.perf_counter() - start
-        best = seconds if best is None else min(best, seconds)
-    return best, result
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return (times[0], times[len(times) // 2]), result
 
 
 def free_port():
@@ -97,11 +97,12 @@ def main():
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--size", default="320x240")
     parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs (the best is kept)")
+    parser.add_argument("--repeat", type=int, default=7,
+                        help="timed runs (the best and the median are shown)")
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0))
     print(f"gpuhist {gpuhist.__version__}, {cores} cores, {args.files} JPEGs of {args.size}, "
-          f"batch {args.batch}, best of {args.repeat}")
+          f"batch {args.batch}, {args.repeat} timed runs each")
     with tempfile.TemporaryDirectory() as folder:
         # Frames of a test pattern as JPEGs, by ffmpeg.
         subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i",
@@ -113,8 +114,9 @@ def main():
         totals.append(total)
         every, total = in_process(files, None, args.repeat)
         totals.append(total)
-        print(f"in this process, histogram_files: {one:.2f} s on 1 thread, "
-              f"{every:.2f} s on {cores}")
+        print(f"in this process, histogram_files: {one[0]:.2f} s on 1 thread, "
+              f"{every[0]:.2f} s on {cores}")
+        print("best (median) of each:")
         print("| workers | pinned, one core each | LocalCluster |")
         print("|---|---|---|")
         times = {}
@@ -125,10 +127,13 @@ def main():
             local, result = local_cluster(folder, workers, args.batch, args.repeat)
             totals.append(result.total)
             times[workers] = (pinned, local)
-            print(f"| {workers} | {pinned:.2f} s | {local:.2f} s |")
+            print(f"| {workers} | {pinned[0]:.2f} s ({pinned[1]:.2f}) | "
+                  f"{local[0]:.2f} s ({local[1]:.2f}) |")
         assert all(t == totals[0] for t in totals), "the totals differ"
-        print(f"speed-up with 2 workers: pinned {times[1][0] / times[2][0]:.2f}x, "
-              f"LocalCluster {times[1][1] / times[2][1]:.2f}x (every total equal)")
+        speedup = [[times[1][way][k] / times[2][way][k] for k in (0, 1)] for way in (0, 1)]
+        print(f"speed-up with 2 workers, best (median): pinned {speedup[0][0]:.2f}x "
+              f"({speedup[0][1]:.2f}x), LocalCluster {speedup[1][0]:.2f}x ({speedup[1][1]:.2f}x) "
+              f"(every total equal)")
     return 0
 
 
