@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/cores.hpp"
@@ -41,10 +42,34 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
-// The value of `a` once it is no longer `old`: spins for `spin`, then sleeps
-// until a store is notified.
-std::uint32_t await_change(const std::atomic<std::uint32_t>& a, std::uint32_t old,
-                           std::chrono::microseconds spin) {
+// A counter one thread waits on and others change, with a flag that says
+// whether the waiter is asleep: a change wakes it through the kernel only
+// then. (libstdc++'s own check of sleepers is per bucket of addresses, which
+// every helper's counter shares: one helper asleep made every wake a
+// system call.)
+struct alignas(64) Signal {
+  std::atomic<std::uint32_t> value{0};
+  std::atomic<bool> sleeping{false};
+
+  // Adds one and wakes the waiter if it sleeps. Sequentially consistent with
+  // the waiter's flag and load (as Dekker's): either it sees the new value
+  // or this sees it asleep.
+  void add(std::uint32_t n) {
+    value.fetch_add(n, std::memory_order_seq_cst);
+    if (sleeping.load(std::memory_order_seq_cst)) value.notify_one();
+  }
+  void subtract_and_wake_at_zero() {
+    if (value.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+        sleeping.load(std::memory_order_seq_cst)) {
+      value.notify_one();
+    }
+  }
+};
+
+// The value of `s` once it is no longer `old`: spins for `spin`, then sleeps
+// until a change is notified.
+std::uint32_t await_change(Signal& s, std::uint32_t old, std::chrono::microseconds spin) {
+  const std::atomic<std::uint32_t>& a = s.value;
   // Yielding now and then: where more threads want the cores than there are
   // (other threads of the program, other programs), one spinning would keep
   // the thread it waits for off a core for its whole time slice.
@@ -59,8 +84,13 @@ std::uint32_t await_change(const std::atomic<std::uint32_t>& a, std::uint32_t ol
     }
   }
   for (;;) {
-    a.wait(old, std::memory_order_acquire);
-    const std::uint32_t now = a.load(std::memory_order_acquire);
+    s.sleeping.store(true, std::memory_order_seq_cst);
+    std::uint32_t now = a.load(std::memory_order_seq_cst);
+    if (now == old) {
+      a.wait(old, std::memory_order_acquire);
+      now = a.load(std::memory_order_acquire);
+    }
+    s.sleeping.store(false, std::memory_order_relaxed);
     if (now != old) return now;
   }
 }
@@ -95,8 +125,7 @@ class WorkerPool {
     // Published to the helpers by the release store of each wake.
     fn_ = &fn;
     helpers_ = helpers;
-    error_ = nullptr;
-    remaining_.store(helpers, std::memory_order_relaxed);
+    remaining_.value.store(helpers, std::memory_order_relaxed);
     wake_children(-1);
     std::exception_ptr mine;
     in_call = true;
@@ -106,20 +135,29 @@ class WorkerPool {
       mine = std::current_exception();
     }
     in_call = false;
-    for (std::uint32_t left = remaining_.load(std::memory_order_acquire); left != 0;
-         left = remaining_.load(std::memory_order_acquire)) {
-      await_change(remaining_, left, kBusy);
+    // As the helpers do: the caller looks for its helpers' ends for kBusy when
+    // its calls come that often.
+    const auto spin = last_end_.time_since_epoch().count() != 0 &&
+                              std::chrono::steady_clock::now() - last_end_ < kBusy
+                          ? kBusy
+                          : kBrief;
+    for (std::uint32_t left = remaining_.value.load(std::memory_order_acquire); left != 0;
+         left = remaining_.value.load(std::memory_order_acquire)) {
+      await_change(remaining_, left, spin);
     }
+    last_end_ = std::chrono::steady_clock::now();
+    // Taken out, so that it does not outlive this call.
+    std::exception_ptr theirs = std::exchange(error_, nullptr);
     if (mine) std::rethrow_exception(mine);
-    if (error_) std::rethrow_exception(error_);
+    if (theirs) std::rethrow_exception(theirs);
     return true;
   }
 
  private:
-  struct alignas(64) Worker {
+  struct Worker {
     // Calls given to it: one more wakes it. A helper finishes its part before
     // the next call can give it another, so it never misses one.
-    std::atomic<std::uint32_t> calls{0};
+    Signal calls;
     std::thread thread;
   };
 
@@ -129,9 +167,7 @@ class WorkerPool {
   void wake_children(std::ptrdiff_t k) {
     const auto first = static_cast<std::size_t>(2 * (k + 1));
     for (std::size_t c = first; c < first + 2 && c < helpers_; ++c) {
-      Worker& w = *workers_[c];
-      w.calls.fetch_add(1, std::memory_order_release);
-      w.calls.notify_one();
+      workers_[c]->calls.add(1);
     }
   }
 
@@ -150,7 +186,7 @@ class WorkerPool {
         const std::lock_guard lock(error_mutex_);
         if (!error_) error_ = std::current_exception();
       }
-      if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining_.notify_one();
+      remaining_.subtract_and_wake_at_zero();
     }
   }
 
@@ -161,7 +197,8 @@ class WorkerPool {
   // The current call, written by run() before it wakes the helpers.
   const std::function<void(std::uint32_t)>* fn_ = nullptr;
   std::uint32_t helpers_ = 0;
-  std::atomic<std::uint32_t> remaining_{0};  // helpers not yet done
+  Signal remaining_;  // helpers not yet done (on a cache line of its own)
+  std::chrono::steady_clock::time_point last_end_{};  // when the last call ended
   std::mutex error_mutex_;
   std::exception_ptr error_;  // the first exception a helper's part threw
 };
