@@ -797,8 +797,11 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
   const std::vector<std::uint64_t> compression = values(259);
   if (compression.empty() || compression[0] == 1) return;
   const std::vector<std::uint64_t> strip_offsets = values(273), strip_counts = values(279);
-  for (const auto& [offsets, counts, what] : {std::tuple{strip_offsets, strip_counts, "strip"},
-                                              std::tuple{values(324), values(325), "tile"}}) {
+  const std::vector<std::uint64_t> tile_offsets = values(324), tile_counts = values(325);
+  using Arrays = std::tuple<const std::vector<std::uint64_t>&,
+                            const std::vector<std::uint64_t>&, const char*>;
+  for (const auto& [offsets, counts, what] : {Arrays{strip_offsets, strip_counts, "strip"},
+                                              Arrays{tile_offsets, tile_counts, "tile"}}) {
     for (std::size_t i = 0; i < std::min(offsets.size(), counts.size()); ++i) {
       if (offsets[i] > file_bytes || counts[i] > file_bytes - offsets[i]) {
         fail(path, std::string("truncated image: its TIFF ") + what + " " + std::to_string(i) +
