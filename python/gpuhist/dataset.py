@@ -58,10 +58,10 @@ class DatasetResult:
 
     def __init__(self, total=None, records=None, stats=None, failed=None):
         self.total = total  # a Histogram, or None when no file could be read
-        self.records = list(records or [])  # a tuple of FIELDS per file
+        self.records = [] if records is None else records  # a tuple of FIELDS per file
         # float64 array (files, 4 channels, STATISTICS): _gpuhist._stats_table's rows
         self.stats = numpy.empty((0, 4, len(STATISTICS))) if stats is None else stats
-        self.failed = list(failed or [])  # (path, error) for each file that failed
+        self.failed = [] if failed is None else failed  # (path, error) for each failed file
         self._rows = None
 
     @property

@@ -153,17 +153,19 @@ void ArrayPixels::pack() {
   view_.stride = row_bytes;
 }
 
-py::dtype dtype_of(SampleType sample) {
+const char* dtype_name(SampleType sample) noexcept {
   switch (sample) {
     case SampleType::U8:
-      return py::dtype::of<std::uint8_t>();
+      return "uint8";
     case SampleType::U16:
-      return py::dtype::of<std::uint16_t>();
+      return "uint16";
     case SampleType::F32:
-      return py::dtype::of<float>();
+      return "float32";
   }
-  return py::dtype::of<float>();
+  return "float32";
 }
+
+py::dtype dtype_of(SampleType sample) { return py::dtype(dtype_name(sample)); }
 
 py::array to_array(Image image) {
   auto* owned = new Image(std::move(image));  // NOLINT(cppcoreguidelines-owning-memory)

@@ -39,7 +39,9 @@ class ArrayPixels {
   std::vector<std::byte> copy_;
 };
 
-// The numpy dtype of a sample type: uint8, uint16 or float32.
+// The numpy name of a sample type's dtype: "uint8", "uint16" or "float32".
+[[nodiscard]] const char* dtype_name(SampleType sample) noexcept;
+// The numpy dtype of a sample type.
 [[nodiscard]] pybind11::dtype dtype_of(SampleType sample);
 
 // `image` as a numpy array of shape (H, W) or (H, W, C) and its sample dtype,

@@ -109,7 +109,7 @@ class FileHistograms {
     out.width = image->width;
     out.height = image->height;
     out.channels = channel_count(image->format.layout);
-    out.dtype = py::str(dtype_of(image->format.sample)).cast<std::string>();
+    out.dtype = dtype_name(image->format.sample);
     out.format = image->codec;
     out.alpha = image->alpha;
     out.more_pages = image->more_pages;
