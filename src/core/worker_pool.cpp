@@ -54,8 +54,8 @@ struct alignas(64) Signal {
   // Adds one and wakes the waiter if it sleeps. Sequentially consistent with
   // the waiter's flag and load (as Dekker's): either it sees the new value
   // or this sees it asleep.
-  void add(std::uint32_t n) {
-    value.fetch_add(n, std::memory_order_seq_cst);
+  void add_one() {
+    value.fetch_add(1, std::memory_order_seq_cst);
     if (sleeping.load(std::memory_order_seq_cst)) value.notify_one();
   }
   void subtract_and_wake_at_zero() {
@@ -122,7 +122,7 @@ class WorkerPool {
     } catch (...) {
       return false;  // no more threads (or memory) to be had: the caller starts its own
     }
-    // Published to the helpers by the release store of each wake.
+    // Published to the helpers by the counter each wake adds to.
     fn_ = &fn;
     helpers_ = helpers;
     remaining_.value.store(helpers, std::memory_order_relaxed);
@@ -167,7 +167,7 @@ class WorkerPool {
   void wake_children(std::ptrdiff_t k) {
     const auto first = static_cast<std::size_t>(2 * (k + 1));
     for (std::size_t c = first; c < first + 2 && c < helpers_; ++c) {
-      workers_[c]->calls.add(1);
+      workers_[c]->calls.add_one();
     }
   }
 
