@@ -144,14 +144,17 @@ TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
   const Histogram expected = cpu::count_reference(image.view, options);
   count::GpuCounter counter(*device);
   // One row a part up to the whole image in one part; more parts than threads
-  // and more threads than parts.
+  // and more threads than parts; parts written while the caller records and
+  // submits, and after.
   for (const std::uint64_t part : {1ULL, 256ULL, 257ULL, 1000ULL, 3000ULL, 12800ULL, 1ULL << 30}) {
     for (const std::uint32_t threads : {1U, 2U, 3U, 7U}) {
       for (const bool stream : {false, true}) {
-        counter.set_upload({count::Upload::Parts, part, threads, stream});
+        const bool early = (part + threads) % 2 == 0 || stream;
+        counter.set_upload({count::Upload::Parts, part, threads, stream, early});
         EXPECT_TRUE(test::same_histograms(
             counter.count(image.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
-            << "parts of " << part << " bytes, " << threads << " threads, stream " << stream;
+            << "parts of " << part << " bytes, " << threads << " threads, stream " << stream
+            << ", early " << early;
       }
     }
   }

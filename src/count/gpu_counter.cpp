@@ -1,6 +1,7 @@
 #include "count/gpu_counter.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <string>
 
@@ -132,34 +133,40 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   const CountersGuard guard(*this);
   for (const Batch& batch : plan.batches) {
     vk::Submission submission(device_, pipelines_, bindings(plan));
-    (void)zero_counters(submission, plan);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> rows;
-    if (in_place) {
-      write_batch(image, batch, pixels_.mapped());
-    } else if (imported) {
-      submission.copy(imported->get(), pixels_.get(),
-                      import_regions(image, batch, plan.bpp, imported->offset()));
-    } else if (staged) {
-      write_batch(image, batch, staging_.mapped());
-      submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
-    } else {
-      rows = record_parts(submission, image, batch);
-    }
-    // The uploaded pixels and the zeroed counters must land before any shader reads them.
-    submission.barrier();
-    record(submission, plan, batch);
-    // Every shader's counts must be final before they are copied out.
-    submission.barrier();
-    submission.copy(result_.get(), readback_.get(), plan.histogram_bytes);
-    // The copy must be complete and visible before the host reads it after the wait.
-    submission.barrier_to_host();
-    if (parts) {
+    if (parts) rows = plan_parts(image, batch);
+    // Everything the device does with the batch, recorded and submitted.
+    const auto submit = [&] {
+      (void)zero_counters(submission, plan);
+      if (in_place) {
+        write_batch(image, batch, pixels_.mapped());
+      } else if (imported) {
+        submission.copy(imported->get(), pixels_.get(),
+                        import_regions(image, batch, plan.bpp, imported->offset()));
+      } else if (staged) {
+        write_batch(image, batch, staging_.mapped());
+        submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
+      } else {
+        record_parts(submission, image, batch, rows);
+      }
+      // The uploaded pixels and the zeroed counters must land before any shader reads them.
+      submission.barrier();
+      record(submission, plan, batch);
+      // Every shader's counts must be final before they are copied out.
+      submission.barrier();
+      submission.copy(result_.get(), readback_.get(), plan.histogram_bytes);
+      // The copy must be complete and visible before the host reads it after the wait.
+      submission.barrier_to_host();
       submission.submit();
-      write_parts(image, batch, rows);
-      submission.wait();
+    };
+    if (parts && upload_.early) {
+      write_parts(image, batch, rows, submit);
     } else {
-      submission.submit_and_wait();
+      submit();
+      if (parts) write_parts(image, batch, rows);
     }
+    submission.wait(device_.info().hardware() ? std::chrono::microseconds(upload_.spin_us)
+                                              : std::chrono::microseconds(0));
     counters_settled();
     add_readback(plan, out);
   }

@@ -73,6 +73,13 @@ struct UploadSetup {
   // The host writes staging memory with non-temporal stores (stream_copy)
   // rather than memcpy: 10-25% faster a call on the H200 (2026-12-02).
   bool stream = true;
+  // Parts: the kept threads start writing while the calling thread records
+  // and submits the commands (and writes the last parts of the first round),
+  // rather than after the submission.
+  bool early = true;
+  // On a hardware device, the calling thread polls for the end of the work for
+  // up to this long before it blocks.
+  std::uint32_t spin_us = 1000;
 };
 
 class GpuCounter {
@@ -111,15 +118,20 @@ class GpuCounter {
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   // As upload(), on several threads for large batches of whole rows (host_upload.cpp).
   void write_batch(const ImageView& image, const Batch& batch, void* destination) const;
-  // Upload::Parts: records, for each part of the batch, a wait for the host
-  // and the device's copy of the part from staging_ to pixels_; returns the
-  // parts' image rows (one part, rows {0, 0}, for a piece of a row).
-  [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> record_parts(
-      vk::Submission& submission, const ImageView& image, const Batch& batch);
+  // Upload::Parts: records, for each part of plan_parts(), a wait for the
+  // host and the device's copy of the part from staging_ to pixels_.
+  void record_parts(vk::Submission& submission, const ImageView& image, const Batch& batch,
+                    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts);
   // Writes the parts record_parts() returned into staging_ on several threads,
   // setting each part's event as it lands; every event is set when it returns.
+  // `first`, when given, runs on the calling thread before it writes, which
+  // then writes the parts the last thread would have.
   void write_parts(const ImageView& image, const Batch& batch,
-                   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts);
+                   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
+                   const std::function<void()>& first = {});
+  // The rows of each part of a batch (Upload::Parts), with an event each, reset.
+  [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> plan_parts(
+      const ImageView& image, const Batch& batch);
   [[nodiscard]] std::array<VkBuffer, vk::kBufferBindings> bindings(const GpuPlan& plan) const;
   void record(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);
   void record_chunks(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);

@@ -106,8 +106,8 @@ void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* d
   });
 }
 
-std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::record_parts(
-    vk::Submission& submission, const ImageView& image, const Batch& batch) {
+std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::plan_parts(const ImageView& image,
+                                                                          const Batch& batch) {
   const std::uint64_t bpp = pixel_bytes(image.format);
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
@@ -126,17 +126,28 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::record_parts(
     vk::check(vkCreateEvent(device_.get(), &info, nullptr, &event), "creating an event");
     events_.emplace_back(device_.get(), event);
   }
-  const std::vector<VkBufferCopy> regions = part_regions(batch, parts, row_bytes, bytes);
   for (std::size_t k = 0; k < parts.size(); ++k) {
     vk::check(vkResetEvent(device_.get(), events_[k].get()), "resetting an event");
-    submission.wait_for_host(events_[k].get());
-    submission.copy(staging_.get(), pixels_.get(), std::span<const VkBufferCopy>(&regions[k], 1));
   }
   return parts;
 }
 
+void GpuCounter::record_parts(vk::Submission& submission, const ImageView& image,
+                              const Batch& batch,
+                              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts) {
+  const std::uint64_t bpp = pixel_bytes(image.format);
+  const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
+  const std::vector<VkBufferCopy> regions =
+      part_regions(batch, parts, row_bytes, std::uint64_t{batch.pixel_count} * bpp);
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    submission.wait_for_host(events_[k].get());
+    submission.copy(staging_.get(), pixels_.get(), std::span<const VkBufferCopy>(&regions[k], 1));
+  }
+}
+
 void GpuCounter::write_parts(const ImageView& image, const Batch& batch,
-                             const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts) {
+                             const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
+                             const std::function<void()>& first) {
   auto* staging = static_cast<std::byte*>(staging_.mapped());
   const std::size_t row_bytes = std::size_t{image.width} * pixel_bytes(image.format);
   // Worker t writes parts t, t + threads, ...: the device copies them in
@@ -145,7 +156,13 @@ void GpuCounter::write_parts(const ImageView& image, const Batch& batch,
   const auto threads = static_cast<std::uint32_t>(std::min<std::size_t>(
       parts.size(), upload_.threads > 0 ? upload_.threads : writer_threads(bytes)));
   const auto write = [&](std::uint32_t t) {
-    for (std::size_t k = t; k < parts.size(); k += threads) {
+    std::uint32_t w = t;
+    if (first) {
+      // The kept threads take the first parts; the caller, late, the last.
+      w = t == 0 ? threads - 1 : t - 1;
+      if (t == 0) first();
+    }
+    for (std::size_t k = w; k < parts.size(); k += threads) {
       const auto [y0, y1] = parts[k];
       if (y1 > y0) {
         upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width},

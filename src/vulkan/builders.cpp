@@ -152,8 +152,14 @@ void OneTimeCommands::submit(std::string_view what) {
   submitted_ = true;
 }
 
-void OneTimeCommands::wait(std::string_view what) {
+void OneTimeCommands::wait(std::string_view what, std::chrono::nanoseconds spin) {
   const VkFence fence = fence_;
+  if (spin.count() > 0) {
+    const auto until = std::chrono::steady_clock::now() + spin;
+    while (vkGetFenceStatus(device_.get(), fence) == VK_NOT_READY &&
+           std::chrono::steady_clock::now() < until) {
+    }
+  }
   const VkResult result = vkWaitForFences(device_.get(), 1, &fence, VK_TRUE, kWaitTimeoutNs);
   if (result == VK_TIMEOUT) {
     throw Error(ErrorKind::Device, std::string(what) + " did not finish within 10 minutes");

@@ -91,6 +91,6 @@ void Submission::timestamp(VkQueryPool pool, std::uint32_t index) {
 
 void Submission::submit_and_wait() { commands_.submit_and_wait("GPU work"); }
 void Submission::submit() { commands_.submit("GPU work"); }
-void Submission::wait() { commands_.wait("GPU work"); }
+void Submission::wait(std::chrono::nanoseconds spin) { commands_.wait("GPU work", spin); }
 
 }  // namespace gpuhist::vk

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <type_traits>
@@ -62,7 +63,8 @@ class Submission {
   void submit_and_wait();
   // The two halves of submit_and_wait, for several submissions in flight.
   void submit();
-  void wait();
+  // Polls for up to `spin` before blocking (OneTimeCommands::wait).
+  void wait(std::chrono::nanoseconds spin = {});
 
  private:
   const Device& device_;
