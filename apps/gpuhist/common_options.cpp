@@ -11,13 +11,13 @@
 
 namespace gpuhist::cli {
 
-CLI::Validator whole_number() {
+CLI::Validator whole_number(unsigned from) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [from](std::string& text) -> std::string {
         const bool digits =
             !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-        if (!digits || text.find_first_not_of('0') == std::string::npos) {
-          return "'" + text + "' is not a whole number from 1 up";
+        if (!digits || (from > 0 && text.find_first_not_of('0') == std::string::npos)) {
+          return "'" + text + "' is not a whole number from " + std::to_string(from) + " up";
         }
         return {};
       },

@@ -15,9 +15,9 @@
 
 namespace gpuhist::cli {
 
-// Checks an option's text is a whole number from 1 up, written in digits
-// (CLI11 would take "-1" for an unsigned option as its wrapped value).
-[[nodiscard]] CLI::Validator whole_number();
+// Checks an option's text is a whole number from `from` (0 or 1) up, written
+// in digits (CLI11 would take "-1" for an unsigned option as its wrapped value).
+[[nodiscard]] CLI::Validator whole_number(unsigned from = 1);
 
 // Checks an option's text is not empty (an output's name).
 [[nodiscard]] CLI::Validator file_name();
