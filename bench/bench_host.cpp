@@ -203,23 +203,19 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
       }
       if (counter == nullptr) continue;
       // The parts also at fixed sizes and on every core, to place the defaults.
-      // Parts written by the kept threads while the caller submits, and a
-      // wait that polls first, unless "late" or "blocking" says otherwise.
+      // A wait that polls first, unless "blocking" says otherwise.
       struct Way {
         count::Upload path;
         std::uint64_t part = 0;
         std::uint32_t threads = 0;
         bool stream = false;
-        bool early = true;
         std::uint32_t spin_us = 1000;
       };
       const Way ways[] = {{count::Upload::Auto},
                           {count::Upload::Import},
                           {count::Upload::Parts},
                           {count::Upload::Parts, 0, 0, true},
-                          {count::Upload::Parts, 0, 0, true, false},
-                          {count::Upload::Parts, 0, 0, true, true, 0},
-                          {count::Upload::Parts, 0, 0, true, false, 0},
+                          {count::Upload::Parts, 0, 0, true, 0},
                           {count::Upload::Parts, 256 << 10},
                           {count::Upload::Parts, 512 << 10, 0, true},
                           {count::Upload::Parts, 1 << 20},
@@ -230,8 +226,7 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
                           {count::Upload::Staged}};
       for (const Way& way : ways) {
         // "auto" is the library's default setup, streaming stores included.
-        count::UploadSetup setup{way.path, way.part, way.threads, way.stream, way.early,
-                                 way.spin_us};
+        count::UploadSetup setup{way.path, way.part, way.threads, way.stream, way.spin_us};
         if (way.path == count::Upload::Auto) setup = {};
         counter->set_upload(setup);
         std::vector<double> times;
@@ -248,7 +243,6 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         if (way.part > 0) name.append("/").append(std::to_string(way.part >> 10)).append("K");
         if (way.threads > 0) name.append("/").append(std::to_string(way.threads)).append("t");
         if (way.stream) name.append("/streaming");
-        if (!way.early) name.append("/late");
         if (way.spin_us == 0) name.append("/blocking");
         add(name, times, check);
       }

@@ -133,9 +133,8 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   const CountersGuard guard(*this);
   for (const Batch& batch : plan.batches) {
     vk::Submission submission(device_, pipelines_, bindings(plan));
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> rows;
-    if (parts) rows = plan_parts(image, batch);
-    // Everything the device does with the batch, recorded and submitted.
+    // Everything the device does with the batch but the copies of parts,
+    // recorded and submitted.
     const auto submit = [&] {
       (void)zero_counters(submission, plan);
       if (in_place) {
@@ -146,10 +145,9 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
       } else if (staged) {
         write_batch(image, batch, staging_.mapped());
         submission.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);
-      } else {
-        record_parts(submission, image, batch, rows);
       }
-      // The uploaded pixels and the zeroed counters must land before any shader reads them.
+      // The uploaded pixels (for Parts, the copies submitted before this) and
+      // the zeroed counters must land before any shader reads them.
       submission.barrier();
       record(submission, plan, batch);
       // Every shader's counts must be final before they are copied out.
@@ -159,11 +157,10 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
       submission.barrier_to_host();
       submission.submit();
     };
-    if (parts && upload_.early) {
-      write_parts(image, batch, rows, submit);
+    if (parts) {
+      upload_parts(image, batch, plan_parts(image, batch), submit);
     } else {
       submit();
-      if (parts) write_parts(image, batch, rows);
     }
     submission.wait(device_.info().hardware() ? std::chrono::microseconds(upload_.spin_us)
                                               : std::chrono::microseconds(0));

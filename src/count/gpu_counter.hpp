@@ -59,7 +59,8 @@ enum class Upload : std::uint8_t {
   Auto,
   Staged,  // the host copies each batch into a staging buffer, then the device copies it
   // As Staged, in parts written on several threads: the device copies each
-  // part to its memory as soon as the host has written it.
+  // round of parts (one a thread) to its memory as soon as the host has
+  // written it, each round its own submission.
   Parts,
   // The device copies from the caller's memory itself (VK_EXT_external_memory_host);
   // Parts where it cannot import it. Each call imports (pins) the pages anew,
@@ -73,10 +74,6 @@ struct UploadSetup {
   // The host writes staging memory with non-temporal stores (stream_copy)
   // rather than memcpy: 10-25% faster a call on the H200 (2026-12-02).
   bool stream = true;
-  // Parts: the kept threads start writing while the calling thread records
-  // and submits the commands (and writes the last parts of the first round),
-  // rather than after the submission.
-  bool early = true;
   // On a hardware device, the calling thread polls for the end of the work for
   // up to this long before it blocks.
   std::uint32_t spin_us = 1000;
@@ -118,20 +115,16 @@ class GpuCounter {
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   // As upload(), on several threads for large batches of whole rows (host_upload.cpp).
   void write_batch(const ImageView& image, const Batch& batch, void* destination) const;
-  // Upload::Parts: records, for each part of plan_parts(), a wait for the
-  // host and the device's copy of the part from staging_ to pixels_.
-  void record_parts(vk::Submission& submission, const ImageView& image, const Batch& batch,
-                    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts);
-  // Writes the parts record_parts() returned into staging_ on several threads,
-  // setting each part's event as it lands; every event is set when it returns.
-  // `first`, when given, runs on the calling thread before it writes, which
-  // then writes the parts the last thread would have.
-  void write_parts(const ImageView& image, const Batch& batch,
-                   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
-                   const std::function<void()>& first = {});
-  // The rows of each part of a batch (Upload::Parts), with an event each, reset.
+  // Upload::Parts: the rows of each part of a batch (one part, rows {0, 0},
+  // for a piece of a row).
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> plan_parts(
-      const ImageView& image, const Batch& batch);
+      const ImageView& image, const Batch& batch) const;
+  // Writes the parts into staging_ on several threads and submits the
+  // device's copies of them, round by round as they land, then calls
+  // `submit_count` (on the calling thread), which submits the rest.
+  void upload_parts(const ImageView& image, const Batch& batch,
+                    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
+                    const std::function<void()>& submit_count);
   [[nodiscard]] std::array<VkBuffer, vk::kBufferBindings> bindings(const GpuPlan& plan) const;
   void record(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);
   void record_chunks(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);
@@ -154,7 +147,6 @@ class GpuCounter {
   GpuLimits limits_;
   GpuTuning tuning_;
   UploadSetup upload_;
-  std::vector<vk::UniqueEvent> events_;  // one per part of a batch (Upload::Parts)
   vk::Pipelines pipelines_;
   vk::Buffer staging_;   // pixels as written by the host (absent on unified memory)
   vk::Buffer pixels_;    // pixels as read by the shaders

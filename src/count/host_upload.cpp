@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <atomic>
 #include <exception>
+#include <memory>
 #include <thread>
 
 #include "core/cores.hpp"
@@ -12,6 +14,7 @@
 #include "gpuhist/error.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/device.hpp"
+#include "vulkan/builders.hpp"
 #include "vulkan/submission.hpp"
 
 namespace gpuhist::count {
@@ -106,82 +109,94 @@ void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* d
   });
 }
 
-std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::plan_parts(const ImageView& image,
-                                                                          const Batch& batch) {
+std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::plan_parts(
+    const ImageView& image, const Batch& batch) const {
   const std::uint64_t bpp = pixel_bytes(image.format);
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
   const std::uint32_t threads = upload_.threads > 0 ? upload_.threads : writer_threads(bytes);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> parts =
-      whole_rows(image, batch)
-          ? split_rows(
-                batch.y0, batch.pixel_count / image.width, row_bytes,
-                upload_.part_bytes > 0 ? upload_.part_bytes : default_part_bytes(bytes, threads),
-                kMaxParts)
-          : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}};
-  while (events_.size() < parts.size()) {
-    VkEventCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO;
-    VkEvent event = VK_NULL_HANDLE;
-    vk::check(vkCreateEvent(device_.get(), &info, nullptr, &event), "creating an event");
-    events_.emplace_back(device_.get(), event);
-  }
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    vk::check(vkResetEvent(device_.get(), events_[k].get()), "resetting an event");
-  }
-  return parts;
+  return whole_rows(image, batch)
+             ? split_rows(
+                   batch.y0, batch.pixel_count / image.width, row_bytes,
+                   upload_.part_bytes > 0 ? upload_.part_bytes : default_part_bytes(bytes, threads),
+                   kMaxParts)
+             : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}};
 }
 
-void GpuCounter::record_parts(vk::Submission& submission, const ImageView& image,
-                              const Batch& batch,
-                              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts) {
+void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
+                              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
+                              const std::function<void()>& submit_count) {
+  auto* staging = static_cast<std::byte*>(staging_.mapped());
   const std::uint64_t bpp = pixel_bytes(image.format);
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
-  const std::vector<VkBufferCopy> regions =
-      part_regions(batch, parts, row_bytes, std::uint64_t{batch.pixel_count} * bpp);
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    submission.wait_for_host(events_[k].get());
-    submission.copy(staging_.get(), pixels_.get(), std::span<const VkBufferCopy>(&regions[k], 1));
-  }
-}
-
-void GpuCounter::write_parts(const ImageView& image, const Batch& batch,
-                             const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
-                             const std::function<void()>& first) {
-  auto* staging = static_cast<std::byte*>(staging_.mapped());
-  const std::size_t row_bytes = std::size_t{image.width} * pixel_bytes(image.format);
-  // Worker t writes parts t, t + threads, ...: the device copies them in
-  // order, each as soon as it has landed.
-  const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * pixel_bytes(image.format);
-  const auto threads = static_cast<std::uint32_t>(std::min<std::size_t>(
-      parts.size(), upload_.threads > 0 ? upload_.threads : writer_threads(bytes)));
-  const auto write = [&](std::uint32_t t) {
-    std::uint32_t w = t;
-    if (first) {
-      // The kept threads take the first parts; the caller, late, the last.
-      w = t == 0 ? threads - 1 : t - 1;
-      if (t == 0) first();
-    }
-    for (std::size_t k = w; k < parts.size(); k += threads) {
-      const auto [y0, y1] = parts[k];
-      if (y1 > y0) {
-        upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width},
-               staging + std::size_t{y0 - batch.y0} * row_bytes);
-      } else {
-        upload(image, batch, staging);
-      }
-      // Host memory is coherent: what was written is visible once the event is.
-      (void)vkSetEvent(device_.get(), events_[k].get());
+  const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
+  const std::vector<VkBufferCopy> regions = part_regions(batch, parts, row_bytes, bytes);
+  const auto write = [&](std::size_t k) {
+    const auto [y0, y1] = parts[k];
+    if (y1 > y0) {
+      upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width},
+             staging + std::size_t{y0 - batch.y0} * row_bytes);
+    } else {
+      upload(image, batch, staging);
     }
   };
-  try {
-    run_parts(threads, write);
-  } catch (...) {
-    // A thread that could not start: the device must not wait for its parts.
-    for (std::size_t k = 0; k < parts.size(); ++k)
-      (void)vkSetEvent(device_.get(), events_[k].get());
-    throw;
+  // The device's copy of parts [first, last): they lie one after another.
+  std::vector<std::unique_ptr<vk::OneTimeCommands>> copies;
+  const auto submit_copy = [&](std::size_t first, std::size_t last) {
+    const VkBufferCopy region{regions[first].srcOffset, regions[first].dstOffset,
+                              regions[last - 1].srcOffset + regions[last - 1].size -
+                                  regions[first].srcOffset};
+    copies.push_back(std::make_unique<vk::OneTimeCommands>(device_));
+    vkCmdCopyBuffer(copies.back()->get(), staging_.get(), pixels_.get(), 1, &region);
+    copies.back()->submit("copying pixels to the device");
+  };
+  // Writers and the calling thread together fit the kept threads (more would
+  // start threads of their own, tens of microseconds each), unless asked.
+  const std::uint32_t wanted =
+      upload_.threads > 0 ? upload_.threads
+                          : std::min(writer_threads(bytes), std::max(1U, core_count() - 1));
+  const auto writers = static_cast<std::uint32_t>(std::min<std::size_t>(parts.size(), wanted));
+  if (writers <= 1) {
+    for (std::size_t k = 0; k < parts.size(); ++k) write(k);
+    submit_copy(0, parts.size());
+    submit_count();
+    return;
   }
+  // The kept threads write the parts, writer w parts w, w + writers, ...,
+  // each marking its parts as they land. The calling thread submits the
+  // device's copy of the parts landed in a row from the first not yet copied
+  // (host memory is coherent, and a submission makes what the host wrote
+  // before it visible to the device), a sixteenth of them or the rest at a
+  // time, then the count, which follows the copies in the queue's order.
+  std::vector<std::atomic<bool>> written(parts.size());
+  std::atomic<std::uint32_t> landed{0};
+  const std::size_t fewest = std::max<std::size_t>(1, parts.size() / 16);
+  run_parts(writers + 1, [&](std::uint32_t t) {
+    if (t > 0) {
+      for (std::size_t k = t - 1; k < parts.size(); k += writers) {
+        write(k);
+        written[k].store(true, std::memory_order_release);
+        landed.fetch_add(1, std::memory_order_release);
+        landed.notify_one();
+      }
+      return;
+    }
+    std::size_t next = 0;  // the first part not yet copied
+    while (next < parts.size()) {
+      // Read before looking at the parts: a part that lands after the look
+      // changes it, and the wait returns at once.
+      const std::uint32_t seen = landed.load(std::memory_order_acquire);
+      std::size_t end = next;
+      while (end < parts.size() && written[end].load(std::memory_order_acquire)) ++end;
+      if (end == parts.size() || end - next >= fewest) {
+        submit_copy(next, end);
+        next = end;
+      } else {
+        landed.wait(seen, std::memory_order_acquire);
+      }
+    }
+    submit_count();
+  });
 }
 
 }  // namespace gpuhist::count

@@ -156,8 +156,13 @@ void OneTimeCommands::wait(std::string_view what, std::chrono::nanoseconds spin)
   const VkFence fence = fence_;
   if (spin.count() > 0) {
     const auto until = std::chrono::steady_clock::now() + spin;
-    while (vkGetFenceStatus(device_.get(), fence) == VK_NOT_READY &&
+    VkResult status = VK_NOT_READY;
+    while ((status = vkGetFenceStatus(device_.get(), fence)) == VK_NOT_READY &&
            std::chrono::steady_clock::now() < until) {
+    }
+    // A lost device shows here first.
+    if (status != VK_SUCCESS && status != VK_NOT_READY) {
+      check(status, "waiting for " + std::string(what));
     }
   }
   const VkResult result = vkWaitForFences(device_.get(), 1, &fence, VK_TRUE, kWaitTimeoutNs);

@@ -53,7 +53,6 @@ using UniqueDescriptorPool = DeviceHandle<VkDescriptorPool, vkDestroyDescriptorP
 using UniqueCommandPool = DeviceHandle<VkCommandPool, vkDestroyCommandPool>;
 using UniqueFence = DeviceHandle<VkFence, vkDestroyFence>;
 using UniqueSemaphore = DeviceHandle<VkSemaphore, vkDestroySemaphore>;
-using UniqueEvent = DeviceHandle<VkEvent, vkDestroyEvent>;
 using UniqueQueryPool = DeviceHandle<VkQueryPool, vkDestroyQueryPool>;
 using UniqueImage = DeviceHandle<VkImage, vkDestroyImage>;
 using UniqueImageView = DeviceHandle<VkImageView, vkDestroyImageView>;

@@ -35,15 +35,6 @@ void Submission::copy(VkBuffer src, VkBuffer dst, std::span<const VkBufferCopy> 
                   regions.data());
 }
 
-void Submission::wait_for_host(VkEvent event) {
-  VkMemoryBarrier memory{};
-  memory.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-  memory.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
-  memory.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  vkCmdWaitEvents(commands_.get(), 1, &event, VK_PIPELINE_STAGE_HOST_BIT,
-                  VK_PIPELINE_STAGE_TRANSFER_BIT, 1, &memory, 0, nullptr, 0, nullptr);
-}
-
 void Submission::zero(VkBuffer buffer, VkDeviceSize size) {
   vkCmdFillBuffer(commands_.get(), buffer, 0, size, 0);
 }

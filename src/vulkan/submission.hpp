@@ -36,9 +36,6 @@ class Submission {
   void bind(const std::array<VkBuffer, kBufferBindings>& buffers);
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize size);
   void copy(VkBuffer src, VkBuffer dst, std::span<const VkBufferCopy> regions);
-  // Later transfers wait until the host sets `event` (vkSetEvent), and see
-  // what the host wrote before it did.
-  void wait_for_host(VkEvent event);
   void zero(VkBuffer buffer, VkDeviceSize size);
   // Dispatches with `params` as the push constants: the C++ mirror of the
   // shader's push-constant block.
