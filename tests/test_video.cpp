@@ -20,6 +20,15 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
+// "" when two byte strings are equal, else where they first differ.
+std::string first_difference(const std::string& a, const std::string& b) {
+  if (a == b) return {};
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  return "sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+         ", first difference at byte " + std::to_string(i);
+}
+
 // Every frame of a video file as ffmpeg decodes it, planar 4:2:0 bytes one
 // frame after another; empty when ffmpeg fails.
 std::string decoded_frames(const fs::path& file) {
@@ -175,7 +184,7 @@ TEST_F(Video, OverlayVideoHasEveryFrameAtTheRequestedSize) {
   ASSERT_EQ(cpu.status, 0) << cpu.err;
   const std::string drawn = decoded_frames(by_gpu);
   EXPECT_EQ(drawn.size(), std::size_t{160} * 90 * 3 / 2 * 12);
-  EXPECT_TRUE(drawn == decoded_frames(by_cpu));
+  EXPECT_EQ(first_difference(drawn, decoded_frames(by_cpu)), "");
   const auto bad_renderer = test::run_cli(
       {"video", clip.string(), "--overlay", "-o", out.string(), "--renderer", "opengl"});
   EXPECT_EQ(bad_renderer.status, 2) << bad_renderer.err;
@@ -247,7 +256,7 @@ TEST_F(Video, AdjustedVideos) {
     }
     const std::string frames = decoded_frames(by_gpu);
     EXPECT_EQ(frames.size(), std::size_t{96} * 64 * 3 / 2 * 8) << kind;
-    EXPECT_TRUE(frames == decoded_frames(by_cpu)) << kind;
+    EXPECT_EQ(first_difference(frames, decoded_frames(by_cpu)), "") << kind;
   }
   // Thresholded: nearly every pixel black or white (the encoder blurs edges a little).
   const fs::path binary = dir_ / "binary.mp4";
@@ -349,6 +358,7 @@ TEST_F(Video, OverlayEncoderCrfAndPreset) {
       {{"--codec", "theora"}, "unknown video codec 'theora'"},
       {{"--crf", "52"}, "out of H.264's range 0..51"},
       {{"--codec", "vp9", "--crf", "64"}, "out of VP9's range 0..63"},
+      {{"--codec", "av1", "--crf", "0"}, "out of AV1's range 1..63"},
       {{"--codec", "mpeg4", "--crf", "20"}, "not taken by the MPEG-4 encoder"},
       {{"--preset", "fastest"}, "unknown --preset 'fastest'"},
       {{"--codec", "av1", "--preset", "14"}, "unknown --preset '14' for AV1"},

@@ -141,8 +141,8 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_option("--codec", args.encoding.codec,
                   "Encoder of the written video: h264 (default), hevc, vp9, av1 or mpeg4");
   cmd->add_option("--crf", args.encoding.crf,
-                  "Constant quality of the written video: 0..51 (h264, hevc), 0..63 (vp9, av1); "
-                  "lower is better; 0 is lossless for h264")
+                  "Constant quality of the written video: 0..51 (h264, hevc), 0..63 (vp9), 1..63 "
+                  "(av1); lower is better; 0 is lossless for h264")
       ->check(whole_number(0));
   cmd->add_option("--preset", args.encoding.preset,
                   "Encoder speed: ultrafast .. veryfast (default) .. placebo (h264, hevc), "

@@ -25,15 +25,18 @@ struct CodecSpec {
   const char* name;     // as --codec takes it
   const char* encoder;  // FFmpeg's encoder
   const char* label;    // in messages
+  int min_crf;          // SVT-AV1 reads a crf of 0 as none set
   int max_crf;          // 0: no crf
   bool named_presets;   // x264's preset names
   bool numbered_presets;
 };
 
 constexpr CodecSpec kCodecs[] = {
-    {"h264", "libx264", "H.264", 51, true, false},   {"hevc", "libx265", "HEVC", 51, true, false},
-    {"vp9", "libvpx-vp9", "VP9", 63, false, false},  {"av1", "libsvtav1", "AV1", 63, false, true},
-    {"mpeg4", "mpeg4", "MPEG-4", 0, false, false},
+    {"h264", "libx264", "H.264", 0, 51, true, false},
+    {"hevc", "libx265", "HEVC", 0, 51, true, false},
+    {"vp9", "libvpx-vp9", "VP9", 0, 63, false, false},
+    {"av1", "libsvtav1", "AV1", 1, 63, false, true},
+    {"mpeg4", "mpeg4", "MPEG-4", 0, 0, false, false},
 };
 
 constexpr const char* kPresets[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
@@ -65,11 +68,11 @@ void validate(const VideoEncoding& encoding) {
       throw Error(ErrorKind::InvalidArgument,
                   std::string("--crf is not taken by the ") + spec.label + " encoder");
     }
-    if (*encoding.crf < 0 || *encoding.crf > spec.max_crf) {
-      throw Error(ErrorKind::InvalidArgument, std::string("--crf ") +
-                                                  std::to_string(*encoding.crf) + " is out of " +
-                                                  spec.label + "'s range 0.." +
-                                                  std::to_string(spec.max_crf));
+    if (*encoding.crf < spec.min_crf || *encoding.crf > spec.max_crf) {
+      throw Error(ErrorKind::InvalidArgument,
+                  std::string("--crf ") + std::to_string(*encoding.crf) + " is out of " +
+                      spec.label + "'s range " + std::to_string(spec.min_crf) + ".." +
+                      std::to_string(spec.max_crf));
     }
   }
   if (!encoding.preset.empty()) {
