@@ -91,8 +91,11 @@ void validate(const VideoEncoding& encoding) {
                                                : std::string(", which takes none")));
     }
   }
+  // Without libx264 a video asked for nothing in particular is MPEG-4; one
+  // asked for a crf or a preset is refused rather than encoded without them.
   if (avcodec_find_encoder_by_name(spec.encoder) == nullptr &&
-      !(encoding.codec.empty() && avcodec_find_encoder(AV_CODEC_ID_MPEG4) != nullptr)) {
+      !(encoding.codec.empty() && !encoding.crf && encoding.preset.empty() &&
+        avcodec_find_encoder(AV_CODEC_ID_MPEG4) != nullptr)) {
     throw Error(ErrorKind::InvalidArgument, std::string("this FFmpeg has no ") + spec.label +
                                                 " encoder (" + spec.encoder + ")");
   }
