@@ -8,6 +8,7 @@
 #include "core/stream_copy.hpp"
 #include "count/host_upload.hpp"
 #include "gpuhist/error.hpp"
+#include "vulkan/builders.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/host_import.hpp"
 #include "vulkan/submission.hpp"
@@ -132,6 +133,9 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   Histogram out(options.bins, is_colour(image.format.layout));
   const CountersGuard guard(*this);
   for (const Batch& batch : plan.batches) {
+    // An upload in parts's copies, submitted before `submission` and kept
+    // until it is done (declared first: destroyed, and waited for, last).
+    std::vector<std::unique_ptr<vk::OneTimeCommands>> copies;
     vk::Submission submission(device_, pipelines_, bindings(plan));
     // Everything the device does with the batch but the copies of parts,
     // recorded and submitted.
@@ -158,7 +162,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
       submission.submit();
     };
     if (parts) {
-      upload_parts(image, batch, plan_parts(image, batch), submit);
+      upload_parts(image, batch, plan_parts(image, batch), submit, copies);
     } else {
       submit();
     }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -23,6 +24,7 @@
 
 namespace gpuhist::vk {
 class Device;
+class OneTimeCommands;
 class Submission;
 }  // namespace gpuhist::vk
 
@@ -58,9 +60,9 @@ enum class Upload : std::uint8_t {
   // read them, on several threads.
   Auto,
   Staged,  // the host copies each batch into a staging buffer, then the device copies it
-  // As Staged, in parts written on several threads: the device copies each
-  // round of parts (one a thread) to its memory as soon as the host has
-  // written it, each round its own submission.
+  // As Staged, in parts written on several threads: each run of parts that
+  // has landed is copied to the device's memory by a submission of its own,
+  // in order, while the threads write the rest.
   Parts,
   // The device copies from the caller's memory itself (VK_EXT_external_memory_host);
   // Parts where it cannot import it. Each call imports (pins) the pages anew,
@@ -120,11 +122,14 @@ class GpuCounter {
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> plan_parts(
       const ImageView& image, const Batch& batch) const;
   // Writes the parts into staging_ on several threads and submits the
-  // device's copies of them, round by round as they land, then calls
-  // `submit_count` (on the calling thread), which submits the rest.
+  // device's copies of them, runs of landed parts in order, into `copies`
+  // (which the caller keeps until the work is done), then calls
+  // `submit_count` (on the calling thread), which submits the rest. A part
+  // that cannot be written leaves the count unsubmitted and its error thrown.
   void upload_parts(const ImageView& image, const Batch& batch,
                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
-                    const std::function<void()>& submit_count);
+                    const std::function<void()>& submit_count,
+                    std::vector<std::unique_ptr<vk::OneTimeCommands>>& copies);
   [[nodiscard]] std::array<VkBuffer, vk::kBufferBindings> bindings(const GpuPlan& plan) const;
   void record(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);
   void record_chunks(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);

@@ -82,7 +82,7 @@ std::uint32_t writer_threads(std::uint64_t bytes) noexcept {
 
 namespace {
 
-// Most parts one batch is written in: each has an event.
+// Most parts one batch is written in.
 constexpr std::size_t kMaxParts = 256;
 
 bool whole_rows(const ImageView& image, const Batch& batch) {
@@ -125,7 +125,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::plan_parts(
 
 void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
                               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
-                              const std::function<void()>& submit_count) {
+                              const std::function<void()>& submit_count,
+                              std::vector<std::unique_ptr<vk::OneTimeCommands>>& copies) {
   auto* staging = static_cast<std::byte*>(staging_.mapped());
   const std::uint64_t bpp = pixel_bytes(image.format);
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
@@ -141,7 +142,6 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
     }
   };
   // The device's copy of parts [first, last): they lie one after another.
-  std::vector<std::unique_ptr<vk::OneTimeCommands>> copies;
   const auto submit_copy = [&](std::size_t first, std::size_t last) {
     const VkBufferCopy region{regions[first].srcOffset, regions[first].dstOffset,
                               regions[last - 1].srcOffset + regions[last - 1].size -
@@ -170,11 +170,19 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
   // time, then the count, which follows the copies in the queue's order.
   std::vector<std::atomic<bool>> written(parts.size());
   std::atomic<std::uint32_t> landed{0};
+  std::atomic<bool> failed{false};  // a writer threw: its parts never land
   const std::size_t fewest = std::max<std::size_t>(1, parts.size() / 16);
   run_parts(writers + 1, [&](std::uint32_t t) {
     if (t > 0) {
       for (std::size_t k = t - 1; k < parts.size(); k += writers) {
-        write(k);
+        try {
+          write(k);
+        } catch (...) {
+          failed.store(true, std::memory_order_release);
+          landed.fetch_add(1, std::memory_order_release);
+          landed.notify_one();
+          throw;
+        }
         written[k].store(true, std::memory_order_release);
         landed.fetch_add(1, std::memory_order_release);
         landed.notify_one();
@@ -183,6 +191,7 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
     }
     std::size_t next = 0;  // the first part not yet copied
     while (next < parts.size()) {
+      if (failed.load(std::memory_order_acquire)) return;  // run_parts throws the error
       // Read before looking at the parts: a part that lands after the look
       // changes it, and the wait returns at once.
       const std::uint32_t seen = landed.load(std::memory_order_acquire);

@@ -130,7 +130,8 @@ std::pair<VkCommandBuffer, VkFence> Device::take_commands() const {
 
 void Device::give_back_commands(VkCommandBuffer commands, VkFence fence,
                                 bool signalled) const noexcept {
-  constexpr std::size_t kKept = 16;
+  // An upload in parts has up to 32 copies in flight besides its count.
+  constexpr std::size_t kKept = 40;
   UniqueFence owned(device_.get(), fence);
   // A command buffer given back while still recording (an error before its
   // submission) could not begin again without a reset.
