@@ -214,7 +214,16 @@ class Viewer : public testing::Test {
     (void)std::system(command.c_str());
   }
 
-  std::string log() const { return read_file(fs::path(dir_) / "view.log"); }
+  // The viewer's output, and the X server's when it has ended (a viewer
+  // that cannot open its window has nothing else to say).
+  std::string log() {
+    std::string text = read_file(fs::path(dir_) / "view.log");
+    if (xvfb_ && xvfb_->wait_for(0ms)) {
+      text += "\nXvfb " + display_ + " ended with status " + std::to_string(*xvfb_->wait_for(0ms)) +
+              ":\n" + read_file(fs::path(dir_) / "xvfb.log");
+    }
+    return text;
+  }
 
   std::string dir_;
   std::string display_;
