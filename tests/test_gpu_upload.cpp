@@ -149,7 +149,7 @@ TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
                                cpu::count_reference(images[1].view, options)};
   count::GpuCounter counter(*device);
   // One row a part up to the whole image in one part; more parts than threads
-  // (several rounds) and more threads than parts.
+  // (several copies a call) and more threads than parts.
   std::size_t turn = 0;
   for (const std::uint64_t part : {1ULL, 256ULL, 257ULL, 1000ULL, 3000ULL, 12800ULL, 1ULL << 30}) {
     for (const std::uint32_t threads : {1U, 2U, 3U, 7U}) {

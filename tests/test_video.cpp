@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -20,8 +21,10 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
+using Bytes = std::vector<unsigned char>;
+
 // "" when two byte strings are equal, else where they first differ.
-std::string first_difference(const std::string& a, const std::string& b) {
+std::string first_difference(const Bytes& a, const Bytes& b) {
   if (a == b) return {};
   std::size_t i = 0;
   while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
@@ -29,16 +32,17 @@ std::string first_difference(const std::string& a, const std::string& b) {
          ", first difference at byte " + std::to_string(i);
 }
 
-// Every frame of a video file as ffmpeg decodes it, planar 4:2:0 bytes one
-// frame after another; empty when ffmpeg fails.
-std::string decoded_frames(const fs::path& file) {
-  const fs::path raw = file.string() + ".yuv";
-  if (!test::ffmpeg("-i '" + file.string() + "' -f rawvideo -pix_fmt yuv420p '" + raw.string() +
-                    "'")) {
-    return {};
+// Every frame of a video (or the picture) in `file` as the ffmpeg command
+// line decodes it to raw `pixel_format` samples, written to `raw` and read
+// back, one frame after another; nullopt when ffmpeg fails.
+std::optional<Bytes> raw_frames(const fs::path& file, const std::string& pixel_format,
+                                const fs::path& raw) {
+  if (!test::ffmpeg("-i '" + file.string() + "' -f rawvideo -pix_fmt " + pixel_format + " '" +
+                    raw.string() + "'")) {
+    return std::nullopt;
   }
   std::ifstream in(raw, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 class Video : public ::testing::Test {
@@ -182,9 +186,11 @@ TEST_F(Video, OverlayVideoHasEveryFrameAtTheRequestedSize) {
   const auto cpu = test::run_cli({"video", clip.string(), "--overlay", "-o", by_cpu.string(),
                                   "--size", "160x90", "--crf", "0", "--renderer", "cpu"});
   ASSERT_EQ(cpu.status, 0) << cpu.err;
-  const std::string drawn = decoded_frames(by_gpu);
-  EXPECT_EQ(drawn.size(), std::size_t{160} * 90 * 3 / 2 * 12);
-  EXPECT_EQ(first_difference(drawn, decoded_frames(by_cpu)), "");
+  const auto drawn = raw_frames(by_gpu, "yuv420p", by_gpu.string() + ".yuv");
+  const auto composed = raw_frames(by_cpu, "yuv420p", by_cpu.string() + ".yuv");
+  ASSERT_TRUE(drawn && composed);
+  EXPECT_EQ(drawn->size(), std::size_t{160} * 90 * 3 / 2 * 12);
+  EXPECT_EQ(first_difference(*drawn, *composed), "");
   const auto bad_renderer = test::run_cli(
       {"video", clip.string(), "--overlay", "-o", out.string(), "--renderer", "opengl"});
   EXPECT_EQ(bad_renderer.status, 2) << bad_renderer.err;
@@ -254,9 +260,11 @@ TEST_F(Video, AdjustedVideos) {
                          "--renderer", where});
       ASSERT_EQ(r.status, 0) << r.err;
     }
-    const std::string frames = decoded_frames(by_gpu);
-    EXPECT_EQ(frames.size(), std::size_t{96} * 64 * 3 / 2 * 8) << kind;
-    EXPECT_EQ(first_difference(frames, decoded_frames(by_cpu)), "") << kind;
+    const auto frames = raw_frames(by_gpu, "yuv420p", by_gpu.string() + ".yuv");
+    const auto reference = raw_frames(by_cpu, "yuv420p", by_cpu.string() + ".yuv");
+    ASSERT_TRUE(frames && reference) << kind;
+    EXPECT_EQ(frames->size(), std::size_t{96} * 64 * 3 / 2 * 8) << kind;
+    EXPECT_EQ(first_difference(*frames, *reference), "") << kind;
   }
   // Thresholded: nearly every pixel black or white (the encoder blurs edges a little).
   const fs::path binary = dir_ / "binary.mp4";
@@ -405,12 +413,9 @@ TEST_F(Video, YCbCrPlanesAreTheDecodedLevels) {
                              std::to_string(c.h) + ":rate=10 -frames:v 4 " + c.encode + " '" +
                              clip.string() + "'"))
         << c.file;
-    const fs::path raw = dir_ / (c.file + ".yuv");
-    ASSERT_TRUE(test::ffmpeg("-i '" + clip.string() + "' -f rawvideo -pix_fmt " + c.raw_format +
-                             " '" + raw.string() + "'"));
-    std::ifstream in(raw, std::ios::binary);
-    const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                           std::istreambuf_iterator<char>());
+    const auto decoded = raw_frames(clip, c.raw_format, dir_ / (c.file + ".yuv"));
+    ASSERT_TRUE(decoded);
+    const Bytes& bytes = *decoded;
     const std::uint32_t bins = 1U << c.depth;  // one bin per level
     const auto r = test::run_cli({"video", clip.string(), "--space", "ycbcr", "--bins",
                                   std::to_string(bins), "--device", "cpu"});
@@ -495,12 +500,9 @@ TEST_F(Video, ComputeCountsAJpegsPlanesAsDecoded) {
     EXPECT_EQ(e["space"], "ycbcr") << name;
     EXPECT_EQ(e["range"], "full") << name;
     const std::string pixel_format = e["pixel_format"];
-    const fs::path raw = dir_ / (name + ".raw");
-    ASSERT_TRUE(test::ffmpeg("-i '" + files[i].string() + "' -f rawvideo -pix_fmt " +
-                             pixel_format + " '" + raw.string() + "'"));
-    std::ifstream in(raw, std::ios::binary);
-    const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                           std::istreambuf_iterator<char>());
+    const auto decoded = raw_frames(files[i], pixel_format, dir_ / (name + ".raw"));
+    ASSERT_TRUE(decoded);
+    const Bytes& bytes = *decoded;
     const std::size_t w = e["width"], h = e["height"];
     const bool grey = pixel_format == "gray";
     const std::size_t cw = pixel_format == "yuvj444p" ? w : (w + 1) / 2;

@@ -1,21 +1,15 @@
 #include "count/host_upload.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <atomic>
-#include <exception>
 #include <memory>
-#include <thread>
 
 #include "core/cores.hpp"
 #include "core/row_parts.hpp"
 #include "core/worker_pool.hpp"
 #include "count/gpu_counter.hpp"
-#include "gpuhist/error.hpp"
-#include "vulkan/check.hpp"
-#include "vulkan/device.hpp"
 #include "vulkan/builders.hpp"
-#include "vulkan/submission.hpp"
+#include "vulkan/device.hpp"
 
 namespace gpuhist::count {
 
