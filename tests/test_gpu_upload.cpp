@@ -121,10 +121,14 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
       for (std::size_t offset = 0; offset < 24; offset += sample) {
         const Placed placed = place(image.view, offset);
         for (const count::Upload path : {count::Upload::Auto, count::Upload::Staged,
-                                         count::Upload::Parts, count::Upload::Import}) {
+                                         count::Upload::Parts, count::Upload::Import,
+                                         count::Upload::Mapped}) {
+          // Parts with none, some or most of them written straight into
+          // the mapped pixel buffer.
           counter.set_upload({path, offset % 3 == 0 ? 0U : 700U,
                               static_cast<std::uint32_t>(1 + offset % 3),
-                              (offset / sample) % 2 == 1});
+                              (offset / sample) % 2 == 1, 1000,
+                              static_cast<std::uint32_t>((offset / sample) % 3 * 6)});
           EXPECT_TRUE(test::same_histograms(
               counter.count(placed.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
               << to_string(c.format) << " " << c.width << "x" << c.height << " stride "
@@ -154,12 +158,17 @@ TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
   for (const std::uint64_t part : {1ULL, 256ULL, 257ULL, 1000ULL, 3000ULL, 12800ULL, 1ULL << 30}) {
     for (const std::uint32_t threads : {1U, 2U, 3U, 7U}) {
       for (const bool stream : {false, true}) {
-        counter.set_upload({count::Upload::Parts, part, threads, stream});
-        const std::size_t i = turn++ % 2;
-        EXPECT_TRUE(test::same_histograms(
-            counter.count(images[i].view, options, Strategy::Gpu, ChunkShape::Row256x1),
-            expected[i]))
-            << "parts of " << part << " bytes, " << threads << " threads, stream " << stream;
+        // None of the parts, some, or all of them written into the mapped
+        // pixel buffer rather than staging.
+        for (const std::uint32_t mapped : {0U, 5U, 16U}) {
+          counter.set_upload({count::Upload::Parts, part, threads, stream, 1000, mapped});
+          const std::size_t i = turn++ % 2;
+          EXPECT_TRUE(test::same_histograms(
+              counter.count(images[i].view, options, Strategy::Gpu, ChunkShape::Row256x1),
+              expected[i]))
+              << "parts of " << part << " bytes, " << threads << " threads, stream " << stream
+              << ", mapped sixteenths " << mapped;
+        }
       }
     }
   }

@@ -46,16 +46,37 @@ void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destin
 }
 
 void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp,
-                         std::optional<bool> staging) {
+                         std::optional<bool> staging, std::optional<bool> mapped) {
   constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-  const bool direct = device_.unified_memory();
+  const bool unified = device_.unified_memory();
+  const bool want_mapped = mapped.value_or(unified);
   // 16 bytes more than the pixels: the shaders may read whole 16-byte quads.
   const VkDeviceSize pixel_bytes = largest_batch_pixels * bpp + 16;
-  vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
-                    direct ? vk::MemoryUse::Mappable : vk::MemoryUse::DeviceLocal);
-  if (staging.value_or(!direct)) {
+  // A discrete GPU's mappable memory may be a small heap that others use
+  // too: where it had no room, memory the host does not map, and staging.
+  const bool try_mapped = want_mapped && (unified || pixel_bytes < mappable_refused_);
+  if (try_mapped != pixels_mapped_) pixels_ = vk::Buffer();
+  pixels_mapped_ = false;
+  if (try_mapped && unified) {
+    vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src, vk::MemoryUse::Mappable);
+    pixels_mapped_ = true;
+  } else if (try_mapped) {
+    try {
+      vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
+                        vk::MemoryUse::Mappable);
+      pixels_mapped_ = true;
+    } catch (const Error&) {
+      pixels_ = vk::Buffer();
+      mappable_refused_ = pixel_bytes;
+    }
+  }
+  if (!pixels_mapped_) {
+    vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
+                      vk::MemoryUse::DeviceLocal);
+  }
+  if (staging.value_or(!unified) || (want_mapped && !pixels_mapped_)) {
     // Host-cached where offered: the host writes it faster (the device reads it as fast).
     vk::ensure_buffer(staging_, device_, pixel_bytes, src, vk::MemoryUse::Readback);
   }
@@ -111,24 +132,55 @@ void GpuCounter::add_counts(const GpuPlan& plan, const vk::Buffer& readback, His
   }
 }
 
+GpuCounter::UploadWay GpuCounter::choose_upload(std::uint64_t batch_bytes) const {
+  // Bytes up to which Auto writes a whole batch into mapped device-local
+  // memory, and the share of the parts it writes there beyond (sixteenths):
+  // on an NVIDIA H200 the host wrote that memory at about 32 GB/s on 16
+  // threads, so a share written there while the rest goes through staging
+  // eases host memory, which the staged parts cross three times
+  // (docs/PERFORMANCE.md, 2026-12-03).
+  constexpr std::uint64_t kMappedWhole = std::uint64_t{4} << 20;
+  constexpr std::uint32_t kMappedShare = 4;
+  const bool unified = device_.unified_memory();
+  const bool fits = unified || device_.mappable_local_bytes() / 2 >= batch_bytes + 16;
+  const std::uint32_t share = fits ? upload_.mapped_sixteenths : 0;
+  switch (upload_.path) {
+    case Upload::Auto:
+      if (unified || (fits && batch_bytes <= kMappedWhole)) return {Upload::Mapped, 0};
+      return {Upload::Parts, fits ? (share > 0 ? share : kMappedShare) : 0};
+    case Upload::Mapped:
+      return {fits ? Upload::Mapped : Upload::Parts, 0};
+    case Upload::Parts:
+      return {Upload::Parts, share};
+    case Upload::Staged:
+    case Upload::Import:
+      break;
+  }
+  return {upload_.path, 0};
+}
+
 Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& options,
                             Strategy strategy, ChunkShape chunk) {
   const GpuPlan plan = make_plan(image, options, strategy, chunk);
   std::uint64_t largest = 0;
   for (const Batch& b : plan.batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
-  // On unified memory the host writes the pixels where the shaders read them.
-  const bool in_place = device_.unified_memory() && upload_.path == Upload::Auto;
+  const UploadWay way = choose_upload(largest * plan.bpp);
   std::optional<vk::HostImport> imported;
   // Importing pins the pages on every call: on an NVIDIA H200 that cost more
   // than the parts' copy at every size (docs/PERFORMANCE.md), so only when asked.
-  if (!in_place && upload_.path == Upload::Import) {
+  if (way.path == Upload::Import) {
     const std::size_t span =
         (image.height - 1) * image.stride + std::size_t{image.width} * plan.bpp;
     imported = vk::HostImport::create(device_, image.data, span);
   }
-  const bool staged = !in_place && !imported && upload_.path == Upload::Staged;
+  const bool staged = way.path == Upload::Staged;
+  // A whole batch in the mapped pixel buffer where it could be allocated;
+  // otherwise, as for an import refused, parts through staging.
+  prepare(plan, largest, plan.bpp, way.path != Upload::Mapped && !imported,
+          way.path == Upload::Mapped || way.mapped_sixteenths > 0);
+  const bool in_place = way.path == Upload::Mapped && pixels_mapped_;
   const bool parts = !in_place && !imported && !staged;
-  prepare(plan, largest, plan.bpp, staged || parts);
+  const std::uint32_t share = pixels_mapped_ ? way.mapped_sixteenths : 0;
 
   Histogram out(options.bins, is_colour(image.format.layout));
   const CountersGuard guard(*this);
@@ -162,7 +214,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
       submission.submit();
     };
     if (parts) {
-      upload_parts(image, batch, plan_parts(image, batch), submit, copies);
+      upload_parts(image, batch, plan_parts(image, batch), share, submit, copies);
     } else {
       submit();
     }

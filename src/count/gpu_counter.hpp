@@ -56,8 +56,9 @@ struct StreamSetup {
 
 // How count() brings an image from host memory to the device.
 enum class Upload : std::uint8_t {
-  // Parts; on unified memory the host writes the pixels where the shaders
-  // read them, on several threads.
+  // On unified memory, and on a discrete GPU for batches up to 4 MiB, Mapped;
+  // beyond, Parts with a quarter of them written straight into mapped
+  // device-local memory where the device has room for it (choose_upload).
   Auto,
   Staged,  // the host copies each batch into a staging buffer, then the device copies it
   // As Staged, in parts written on several threads: each run of parts that
@@ -68,6 +69,11 @@ enum class Upload : std::uint8_t {
   // Parts where it cannot import it. Each call imports (pins) the pages anew,
   // which on the devices measured cost more than the copy it saves.
   Import,
+  // The host writes the pixels, on several threads, straight into device-local
+  // memory it can map (a discrete GPU's BAR), where the shaders read them: the
+  // pixels cross host memory once. Parts where the device has too little
+  // such memory (a heap of less than twice the batch, or an allocation refused).
+  Mapped,
 };
 struct UploadSetup {
   Upload path = Upload::Auto;
@@ -79,6 +85,9 @@ struct UploadSetup {
   // On a hardware device, the calling thread polls for the end of the work for
   // up to this long before it blocks.
   std::uint32_t spin_us = 1000;
+  // Parts: sixteenths of the parts the threads write straight into mapped
+  // device-local memory (where the device has enough), the rest through staging.
+  std::uint32_t mapped_sixteenths = 0;
 };
 
 class GpuCounter {
@@ -111,8 +120,19 @@ class GpuCounter {
                                   bool planes_allowed = true) const;
   // Sizes the buffers for batches of up to `largest_batch_pixels`; a staging
   // buffer when `staging` (by default, when the device's memory is not mapped).
+  // The pixels' buffer is mapped device-local memory when `mapped` (by
+  // default, on unified memory).
   void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp,
-               std::optional<bool> staging = std::nullopt);
+               std::optional<bool> staging = std::nullopt,
+               std::optional<bool> mapped = std::nullopt);
+  // How count() brings a batch of `batch_bytes` to the device: the setup's
+  // path, or for Auto the one this device is fastest with; Mapped and the
+  // parts' mapped share only where the device's mappable memory holds it.
+  struct UploadWay {
+    Upload path;
+    std::uint32_t mapped_sixteenths;
+  };
+  [[nodiscard]] UploadWay choose_upload(std::uint64_t batch_bytes) const;
   // Copies the batch's pixels, tightly packed, to `destination`.
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   // As upload(), on several threads for large batches of whole rows (host_upload.cpp).
@@ -121,14 +141,15 @@ class GpuCounter {
   // for a piece of a row).
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> plan_parts(
       const ImageView& image, const Batch& batch) const;
-  // Writes the parts into staging_ on several threads and submits the
+  // Writes the parts into staging_ on several threads (`mapped_sixteenths` of
+  // them, spread evenly, straight into pixels_ where it is mapped) and submits the
   // device's copies of them, runs of landed parts in order, into `copies`
   // (which the caller keeps until the work is done), then calls
   // `submit_count` (on the calling thread), which submits the rest. A part
   // that cannot be written leaves the count unsubmitted and its error thrown.
   void upload_parts(const ImageView& image, const Batch& batch,
                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
-                    const std::function<void()>& submit_count,
+                    std::uint32_t mapped_sixteenths, const std::function<void()>& submit_count,
                     std::vector<std::unique_ptr<vk::OneTimeCommands>>& copies);
   [[nodiscard]] std::array<VkBuffer, vk::kBufferBindings> bindings(const GpuPlan& plan) const;
   void record(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);
@@ -155,6 +176,9 @@ class GpuCounter {
   vk::Pipelines pipelines_;
   vk::Buffer staging_;   // pixels as written by the host (absent on unified memory)
   vk::Buffer pixels_;    // pixels as read by the shaders
+  bool pixels_mapped_ = false;  // pixels_ is mapped device-local memory
+  // The size of the smallest mapped pixel buffer the device could not allocate.
+  VkDeviceSize mappable_refused_ = ~VkDeviceSize{0};
   vk::Buffer chunks_;    // per-chunk histograms of the chunk strategies; gpu's merge copies
   vk::Buffer result_;    // bins * 4 counters of the batch
   vk::Buffer readback_;  // the result, copied where the host can read it

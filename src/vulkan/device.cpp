@@ -96,8 +96,11 @@ Device::Device(VkPhysicalDevice physical, DeviceInfo info, const DeviceRequest& 
                                               VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   const bool integrated = info_.type == DeviceType::Cpu || info_.type == DeviceType::IntegratedGpu;
-  for (std::uint32_t i = 0; i < memory_.memoryTypeCount && integrated; ++i) {
-    if ((memory_.memoryTypes[i].propertyFlags & kMappable) == kMappable) unified_memory_ = true;
+  for (std::uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+    if ((memory_.memoryTypes[i].propertyFlags & kMappable) != kMappable) continue;
+    if (integrated) unified_memory_ = true;
+    mappable_local_bytes_ =
+        std::max(mappable_local_bytes_, memory_.memoryHeaps[memory_.memoryTypes[i].heapIndex].size);
   }
 }
 

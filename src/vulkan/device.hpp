@@ -57,6 +57,9 @@ class Device {
   [[nodiscard]] const VkPhysicalDeviceMemoryProperties& memory() const noexcept { return memory_; }
   // True when device-local memory can also be mapped (CPU devices, integrated GPUs).
   [[nodiscard]] bool unified_memory() const noexcept { return unified_memory_; }
+  // The size of the largest heap of device-local memory the host can map
+  // (on a discrete GPU, the part of its memory behind the PCIe BAR); 0 when none.
+  [[nodiscard]] VkDeviceSize mappable_local_bytes() const noexcept { return mappable_local_bytes_; }
   // The alignment of host memory the device can import
   // (VK_EXT_external_memory_host, enabled where offered); 0 when it cannot.
   [[nodiscard]] VkDeviceSize host_import_alignment() const noexcept { return import_alignment_; }
@@ -87,6 +90,7 @@ class Device {
   std::uint32_t queue_count_ = 1;
   VkPhysicalDeviceMemoryProperties memory_{};
   bool unified_memory_ = false;
+  VkDeviceSize mappable_local_bytes_ = 0;
   VkDeviceSize import_alignment_ = 0;
   PFN_vkGetMemoryHostPointerPropertiesEXT host_pointer_properties_ = nullptr;
 };
