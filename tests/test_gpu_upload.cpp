@@ -1,6 +1,9 @@
-// Images in host memory reach the device in three ways: imported where they
+// Images in host memory reach the device in four ways: imported where they
 // lie (VK_EXT_external_memory_host), written in parts that the device copies
-// as each lands, or written whole into a staging buffer. Every way, at every
+// as each lands (a share of them, or all, written into mapped device memory
+// instead), written whole into a staging buffer, or written whole into
+// mapped device memory. Which way a device gets is chosen by choose_upload,
+// tested here for discrete GPUs too. Every way, at every
 // alignment of the first pixel, with packed and padded rows, parts of every
 // size, several writing threads and batches of whole rows and of pieces of
 // rows, gives the counts of cpu-reference.
@@ -10,6 +13,7 @@
 
 #include <array>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "count/gpu_counter.hpp"
@@ -25,6 +29,43 @@ namespace gpuhist {
 namespace {
 
 using Rows = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndStagingElsewhere) {
+  using count::Upload;
+  const auto way = [](count::UploadSetup setup, bool unified, std::uint64_t mappable,
+                      std::uint64_t bytes) {
+    const count::UploadWay w = count::choose_upload(setup, unified, mappable, bytes);
+    return std::pair{w.path, w.mapped_sixteenths};
+  };
+  const std::uint64_t mib = 1 << 20;
+  const std::uint64_t bar = std::uint64_t{140} << 30;  // a resizable BAR over all the memory
+  using Way = std::pair<Upload, std::uint32_t>;
+  // Unified memory: the host writes where the shaders read, at every size.
+  EXPECT_EQ(way({}, true, 0, 1024 * mib), Way(Upload::Mapped, 0));
+  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 5}, true, 0, 64 * mib), Way(Upload::Parts, 5));
+  // A discrete GPU with a large mappable heap: whole up to 4 MiB, then a
+  // quarter of the parts mapped, or the share asked for (at most all).
+  EXPECT_EQ(way({}, false, bar, 4 * mib), Way(Upload::Mapped, 0));
+  EXPECT_EQ(way({}, false, bar, 4 * mib + 1), Way(Upload::Parts, 4));
+  EXPECT_EQ(way({}, false, bar, 256 * mib), Way(Upload::Parts, 4));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 256 * mib), Way(Upload::Parts, 3));
+  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 40}, false, bar, 256 * mib),
+            Way(Upload::Parts, 16));
+  EXPECT_EQ(way({Upload::Mapped}, false, bar, 256 * mib), Way(Upload::Mapped, 0));
+  // A heap of less than twice the batch (a 256 MiB BAR): staging alone.
+  const std::uint64_t small_bar = 256 * mib;
+  EXPECT_EQ(way({}, false, small_bar, 2 * mib), Way(Upload::Mapped, 0));
+  EXPECT_EQ(way({}, false, small_bar, 128 * mib), Way(Upload::Parts, 0));
+  EXPECT_EQ(way({Upload::Mapped}, false, small_bar, 128 * mib), Way(Upload::Parts, 0));
+  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 8}, false, small_bar, 128 * mib),
+            Way(Upload::Parts, 0));
+  // No mappable memory at all.
+  EXPECT_EQ(way({}, false, 0, 16 * 16 * 4), Way(Upload::Parts, 0));
+  EXPECT_EQ(way({Upload::Mapped}, false, 0, 1024), Way(Upload::Parts, 0));
+  // The other ways as asked, with no mapped share.
+  EXPECT_EQ(way({Upload::Staged, 0, 0, true, 0, 8}, false, bar, mib), Way(Upload::Staged, 0));
+  EXPECT_EQ(way({Upload::Import, 0, 0, true, 0, 8}, true, 0, mib), Way(Upload::Import, 0));
+}
 
 TEST(SplitRows, CoversTheBatchInPartsOfAboutTheSizeAsked) {
   EXPECT_EQ(count::split_rows(10, 7, 100, 300, 256), (Rows{{10, 13}, {13, 16}, {16, 17}}));
@@ -123,12 +164,12 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
         for (const count::Upload path : {count::Upload::Auto, count::Upload::Staged,
                                          count::Upload::Parts, count::Upload::Import,
                                          count::Upload::Mapped}) {
-          // Parts with none, some or most of them written straight into
-          // the mapped pixel buffer.
+          // Parts with none, half or all of them written straight into the
+          // mapped pixel buffer (all: a piece of a row, one part, too).
           counter.set_upload({path, offset % 3 == 0 ? 0U : 700U,
                               static_cast<std::uint32_t>(1 + offset % 3),
                               (offset / sample) % 2 == 1, 1000,
-                              static_cast<std::uint32_t>((offset / sample) % 3 * 6)});
+                              static_cast<std::uint32_t>((offset / sample) % 3 * 8)});
           EXPECT_TRUE(test::same_histograms(
               counter.count(placed.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
               << to_string(c.format) << " " << c.width << "x" << c.height << " stride "

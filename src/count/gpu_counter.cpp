@@ -57,12 +57,15 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   // A discrete GPU's mappable memory may be a small heap that others use
   // too: where it had no room, memory the host does not map, and staging.
   const bool try_mapped = want_mapped && (unified || pixel_bytes < mappable_refused_);
-  if (try_mapped != pixels_mapped_) pixels_ = vk::Buffer();
-  pixels_mapped_ = false;
-  if (try_mapped && unified) {
+  // Mapped memory large enough serves as device-local memory too: kept, so
+  // that calls alternating between the two do not reallocate.
+  const bool keep = pixels_mapped_ && pixels_.size() >= pixel_bytes;
+  if (try_mapped != pixels_mapped_ && !keep) pixels_ = vk::Buffer();
+  pixels_mapped_ = keep;
+  if (!keep && try_mapped && unified) {
     vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src, vk::MemoryUse::Mappable);
     pixels_mapped_ = true;
-  } else if (try_mapped) {
+  } else if (!keep && try_mapped) {
     try {
       vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
                         vk::MemoryUse::Mappable);
@@ -132,39 +135,13 @@ void GpuCounter::add_counts(const GpuPlan& plan, const vk::Buffer& readback, His
   }
 }
 
-GpuCounter::UploadWay GpuCounter::choose_upload(std::uint64_t batch_bytes) const {
-  // Bytes up to which Auto writes a whole batch into mapped device-local
-  // memory, and the share of the parts it writes there beyond (sixteenths):
-  // on an NVIDIA H200 the host wrote that memory at about 32 GB/s on 16
-  // threads, so a share written there while the rest goes through staging
-  // eases host memory, which the staged parts cross three times
-  // (docs/PERFORMANCE.md, 2026-12-03).
-  constexpr std::uint64_t kMappedWhole = std::uint64_t{4} << 20;
-  constexpr std::uint32_t kMappedShare = 4;
-  const bool unified = device_.unified_memory();
-  const bool fits = unified || device_.mappable_local_bytes() / 2 >= batch_bytes + 16;
-  const std::uint32_t share = fits ? upload_.mapped_sixteenths : 0;
-  switch (upload_.path) {
-    case Upload::Auto:
-      if (unified || (fits && batch_bytes <= kMappedWhole)) return {Upload::Mapped, 0};
-      return {Upload::Parts, fits ? (share > 0 ? share : kMappedShare) : 0};
-    case Upload::Mapped:
-      return {fits ? Upload::Mapped : Upload::Parts, 0};
-    case Upload::Parts:
-      return {Upload::Parts, share};
-    case Upload::Staged:
-    case Upload::Import:
-      break;
-  }
-  return {upload_.path, 0};
-}
-
 Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& options,
                             Strategy strategy, ChunkShape chunk) {
   const GpuPlan plan = make_plan(image, options, strategy, chunk);
   std::uint64_t largest = 0;
   for (const Batch& b : plan.batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
-  const UploadWay way = choose_upload(largest * plan.bpp);
+  const UploadWay way = choose_upload(upload_, device_.unified_memory(),
+                                      device_.mappable_local_bytes(), largest * plan.bpp);
   std::optional<vk::HostImport> imported;
   // Importing pins the pages on every call: on an NVIDIA H200 that cost more
   // than the parts' copy at every size (docs/PERFORMANCE.md), so only when asked.

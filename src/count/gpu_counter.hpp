@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "count/gpu_plan.hpp"
+#include "count/host_upload.hpp"
 #include "count/shaders.hpp"
 #include "gpuhist/device_info.hpp"
 #include "gpuhist/histogram.hpp"
@@ -54,42 +55,6 @@ struct StreamSetup {
   bool cached = true;
 };
 
-// How count() brings an image from host memory to the device.
-enum class Upload : std::uint8_t {
-  // On unified memory, and on a discrete GPU for batches up to 4 MiB, Mapped;
-  // beyond, Parts with a quarter of them written straight into mapped
-  // device-local memory where the device has room for it (choose_upload).
-  Auto,
-  Staged,  // the host copies each batch into a staging buffer, then the device copies it
-  // As Staged, in parts written on several threads: each run of parts that
-  // has landed is copied to the device's memory by a submission of its own,
-  // in order, while the threads write the rest.
-  Parts,
-  // The device copies from the caller's memory itself (VK_EXT_external_memory_host);
-  // Parts where it cannot import it. Each call imports (pins) the pages anew,
-  // which on the devices measured cost more than the copy it saves.
-  Import,
-  // The host writes the pixels, on several threads, straight into device-local
-  // memory it can map (a discrete GPU's BAR), where the shaders read them: the
-  // pixels cross host memory once. Parts where the device has too little
-  // such memory (a heap of less than twice the batch, or an allocation refused).
-  Mapped,
-};
-struct UploadSetup {
-  Upload path = Upload::Auto;
-  std::uint64_t part_bytes = 0;  // bytes of one part (Parts; 0: by the batch's size)
-  std::uint32_t threads = 0;     // threads writing parts or batches (0: by size, up to the cores)
-  // The host writes staging memory with non-temporal stores (stream_copy)
-  // rather than memcpy: 10-25% faster a call on the H200 (2026-12-02).
-  bool stream = true;
-  // On a hardware device, the calling thread polls for the end of the work for
-  // up to this long before it blocks.
-  std::uint32_t spin_us = 1000;
-  // Parts: sixteenths of the parts the threads write straight into mapped
-  // device-local memory (where the device has enough), the rest through staging.
-  std::uint32_t mapped_sixteenths = 0;
-};
-
 class GpuCounter {
  public:
   friend class GpuStream;  // builds its slots from the counter's plan, pipelines and recording
@@ -118,21 +83,15 @@ class GpuCounter {
   [[nodiscard]] GpuPlan make_plan(const ImageView& image, const HistogramOptions& options,
                                   Strategy strategy, ChunkShape chunk,
                                   bool planes_allowed = true) const;
-  // Sizes the buffers for batches of up to `largest_batch_pixels`; a staging
-  // buffer when `staging` (by default, when the device's memory is not mapped).
-  // The pixels' buffer is mapped device-local memory when `mapped` (by
-  // default, on unified memory).
+  // Sizes the buffers for batches of up to `largest_batch_pixels`.
+  // A staging buffer when `staging` (by default, when the device's memory
+  // is not unified) or when mapped pixels were asked for but refused. The
+  // pixels' buffer is mapped device-local memory when `mapped` (by default,
+  // on unified memory) and the device allows it, and when it already was and
+  // is large enough.
   void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp,
                std::optional<bool> staging = std::nullopt,
                std::optional<bool> mapped = std::nullopt);
-  // How count() brings a batch of `batch_bytes` to the device: the setup's
-  // path, or for Auto the one this device is fastest with; Mapped and the
-  // parts' mapped share only where the device's mappable memory holds it.
-  struct UploadWay {
-    Upload path;
-    std::uint32_t mapped_sixteenths;
-  };
-  [[nodiscard]] UploadWay choose_upload(std::uint64_t batch_bytes) const;
   // Copies the batch's pixels, tightly packed, to `destination`.
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   // As upload(), on several threads for large batches of whole rows (host_upload.cpp).
@@ -174,9 +133,10 @@ class GpuCounter {
   GpuTuning tuning_;
   UploadSetup upload_;
   vk::Pipelines pipelines_;
-  vk::Buffer staging_;   // pixels as written by the host (absent on unified memory)
+  vk::Buffer staging_;   // pixels as the host writes them for the device's copies
   vk::Buffer pixels_;    // pixels as read by the shaders
-  bool pixels_mapped_ = false;  // pixels_ is mapped device-local memory
+  // pixels_ is mapped device-local memory (which also serves where it is not asked for)
+  bool pixels_mapped_ = false;
   // The size of the smallest mapped pixel buffer the device could not allocate.
   VkDeviceSize mappable_refused_ = ~VkDeviceSize{0};
   vk::Buffer chunks_;    // per-chunk histograms of the chunk strategies; gpu's merge copies

@@ -70,8 +70,36 @@ std::uint64_t default_part_bytes(std::uint64_t batch_bytes, std::uint32_t thread
 }
 
 std::uint32_t writer_threads(std::uint64_t bytes, std::uint64_t per_thread) noexcept {
-  const std::uint64_t by_size = std::max<std::uint64_t>(1, bytes / std::max<std::uint64_t>(1, per_thread));
+  const std::uint64_t by_size =
+      std::max<std::uint64_t>(1, bytes / std::max<std::uint64_t>(1, per_thread));
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(core_count(), by_size));
+}
+
+UploadWay choose_upload(const UploadSetup& setup, bool unified, std::uint64_t mappable_bytes,
+                        std::uint64_t batch_bytes) noexcept {
+  // Bytes up to which Auto writes a whole batch into mapped device-local
+  // memory, and the share of the parts it writes there beyond (sixteenths):
+  // on an NVIDIA H200 the host wrote that memory at about 32 GB/s on 16
+  // threads, so a share written there while the rest goes through staging
+  // eases host memory, which the staged parts cross three times
+  // (docs/PERFORMANCE.md, 2026-12-03).
+  constexpr std::uint64_t kMappedWhole = std::uint64_t{4} << 20;
+  constexpr std::uint32_t kMappedShare = 4;
+  const bool fits = unified || mappable_bytes / 2 >= batch_bytes + 16;
+  const std::uint32_t share = fits ? std::min(setup.mapped_sixteenths, 16U) : 0U;
+  switch (setup.path) {
+    case Upload::Auto:
+      if (unified || (fits && batch_bytes <= kMappedWhole)) return {Upload::Mapped, 0};
+      return {Upload::Parts, fits ? (share > 0 ? share : kMappedShare) : 0};
+    case Upload::Mapped:
+      return {fits ? Upload::Mapped : Upload::Parts, 0};
+    case Upload::Parts:
+      return {Upload::Parts, share};
+    case Upload::Staged:
+    case Upload::Import:
+      break;
+  }
+  return {setup.path, 0};
 }
 
 namespace {
@@ -105,6 +133,8 @@ void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* d
   for_row_parts(rows, threads, [&](std::uint32_t, std::uint32_t r0, std::uint32_t r1) {
     upload(image, Batch{batch.y0 + r0, 0, (r1 - r0) * image.width, image.width},
            out + std::size_t{r0} * row_bytes);
+    // Write-combined stores drain before the rows count as written.
+    if (over_bus) std::atomic_thread_fence(std::memory_order_seq_cst);
   });
 }
 
@@ -145,14 +175,17 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
     } else {
       upload(image, batch, to);
     }
+    // Mapped device memory is write-combined on discrete GPUs: its stores
+    // must drain before the part is marked as landed.
+    if (direct(k)) std::atomic_thread_fence(std::memory_order_seq_cst);
   };
-  // The device's copy of the staged parts of [first, last): those next to
-  // each other in one region.
+  // The device's copy of the staged parts of [first, last), those next to
+  // each other in one region; the parts written into mapped memory need none.
   const auto submit_copy = [&](std::size_t first, std::size_t last) {
     std::vector<VkBufferCopy> merged;
     for (std::size_t k = first; k < last; ++k) {
       if (direct(k)) continue;
-      if (!merged.empty() && k > first && !direct(k - 1)) {
+      if (!merged.empty() && !direct(k - 1)) {
         merged.back().size = regions[k].srcOffset + regions[k].size - merged.back().srcOffset;
       } else {
         merged.push_back(regions[k]);

@@ -1,6 +1,7 @@
-// How a batch of an image in host memory reaches the device: the regions the
-// device copies from imported host memory, and the parts a staged upload is
-// written and copied in. Pure functions, tested without a device.
+// How a batch of an image in host memory reaches the device: the ways, the
+// one chosen for a device, the regions the device copies from imported host
+// memory, and the parts an upload is written and copied in. Pure functions,
+// tested without a device.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +15,59 @@
 #include "gpuhist/image_view.hpp"
 
 namespace gpuhist::count {
+
+// How count() brings an image from host memory to the device.
+enum class Upload : std::uint8_t {
+  // On unified memory, and on a discrete GPU for batches up to 4 MiB, Mapped;
+  // beyond, Parts with a quarter of them written straight into mapped
+  // device-local memory where the device has room for it (choose_upload).
+  Auto,
+  Staged,  // the host copies each batch into a staging buffer, then the device copies it
+  // As Staged, in parts written on several threads: each run of parts that
+  // has landed is copied to the device's memory by a submission of its own,
+  // in order, while the threads write the rest; UploadSetup::mapped_sixteenths
+  // of them go straight into mapped device-local memory instead.
+  Parts,
+  // The device copies from the caller's memory itself (VK_EXT_external_memory_host);
+  // Parts where it cannot import it. Each call imports (pins) the pages anew,
+  // which on the devices measured cost more than the copy it saves.
+  Import,
+  // The host writes the pixels, on several threads, straight into device-local
+  // memory it can map (a discrete GPU's BAR), where the shaders read them: the
+  // pixels cross host memory once. Parts where the device has too little
+  // such memory (a heap of less than twice the batch, or an allocation refused).
+  Mapped,
+};
+struct UploadSetup {
+  Upload path = Upload::Auto;
+  std::uint64_t part_bytes = 0;  // bytes of one part (Parts; 0: by the batch's size)
+  std::uint32_t threads = 0;     // threads writing parts or batches (0: by size, up to the cores)
+  // The host writes staging and mapped memory with non-temporal stores
+  // (stream_copy) rather than memcpy: 10-25% faster a call on the H200 (2026-12-02).
+  bool stream = true;
+  // On a hardware device, the calling thread polls for the end of the work for
+  // up to this long before it blocks.
+  std::uint32_t spin_us = 1000;
+  // Parts and Auto: sixteenths of the parts the threads write straight into
+  // mapped device-local memory (where the device has enough), the rest
+  // through staging; 0 for Auto is its default, 4.
+  std::uint32_t mapped_sixteenths = 0;
+};
+
+// How count() brings a batch to the device.
+struct UploadWay {
+  Upload path;
+  std::uint32_t mapped_sixteenths;  // of the parts, written into mapped memory
+};
+
+// The way for a batch of `batch_bytes` on a device with `unified` memory and
+// a largest heap of mappable device-local memory of `mappable_bytes`: the
+// setup's path, or for Auto the fastest measured; Mapped, and a share of
+// mapped parts, only where that heap holds twice the batch (always on
+// unified memory).
+[[nodiscard]] UploadWay choose_upload(const UploadSetup& setup, bool unified,
+                                      std::uint64_t mappable_bytes,
+                                      std::uint64_t batch_bytes) noexcept;
 
 // The copies that pack `batch` of `image` (pixels of `bpp` bytes) tightly at
 // the start of the device's pixel buffer, from a buffer of imported host
@@ -46,7 +100,7 @@ namespace gpuhist::count {
 // Threads that write `bytes`: one per `per_thread` bytes, up to the cores.
 // The threads are kept (waking one costs microseconds), and one thread alone
 // copied 3 MB in twice the time the rest of a call took on the H200.
-[[nodiscard]] std::uint32_t writer_threads(std::uint64_t bytes,
-                                           std::uint64_t per_thread = std::uint64_t{1} << 20) noexcept;
+[[nodiscard]] std::uint32_t writer_threads(
+    std::uint64_t bytes, std::uint64_t per_thread = std::uint64_t{1} << 20) noexcept;
 
 }  // namespace gpuhist::count

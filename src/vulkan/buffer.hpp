@@ -17,7 +17,7 @@ class Device;
 
 enum class MemoryUse {
   DeviceLocal,  // GPU-only; fastest for shaders
-  Mappable,     // device-local and host-visible (unified memory): written in place
+  Mappable,     // device-local and host-visible (unified memory, a GPU's BAR): written in place
   Upload,       // host-visible, coherent: the source of copies to the GPU
   Readback,     // host-visible, coherent, cached when possible: the target of copies back
 };

@@ -55,7 +55,8 @@ class Device {
   [[nodiscard]] std::uint32_t queue_count() const noexcept { return queue_count_; }
   [[nodiscard]] VkCommandPool command_pool() const noexcept { return pool_.get(); }
   [[nodiscard]] const VkPhysicalDeviceMemoryProperties& memory() const noexcept { return memory_; }
-  // True when device-local memory can also be mapped (CPU devices, integrated GPUs).
+  // True when device-local memory can also be mapped on a CPU device or an
+  // integrated GPU (a discrete GPU's mappable memory is mappable_local_bytes()).
   [[nodiscard]] bool unified_memory() const noexcept { return unified_memory_; }
   // The size of the largest heap of device-local memory the host can map
   // (on a discrete GPU, the part of its memory behind the PCIe BAR); 0 when none.
