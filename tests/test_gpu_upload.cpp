@@ -49,8 +49,7 @@ TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndStagingElsewhere) {
   EXPECT_EQ(way({}, false, bar, 4 * mib + 1), Way(Upload::Parts, 4));
   EXPECT_EQ(way({}, false, bar, 256 * mib), Way(Upload::Parts, 4));
   EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 256 * mib), Way(Upload::Parts, 3));
-  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 40}, false, bar, 256 * mib),
-            Way(Upload::Parts, 16));
+  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 40}, false, bar, 256 * mib), Way(Upload::Parts, 16));
   EXPECT_EQ(way({Upload::Mapped}, false, bar, 256 * mib), Way(Upload::Mapped, 0));
   // A heap of less than twice the batch (a 256 MiB BAR): staging alone.
   const std::uint64_t small_bar = 256 * mib;
@@ -161,9 +160,9 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
       count::GpuCounter counter(*device, count::GpuLimits{batch_bytes, 256ULL << 20});
       for (std::size_t offset = 0; offset < 24; offset += sample) {
         const Placed placed = place(image.view, offset);
-        for (const count::Upload path : {count::Upload::Auto, count::Upload::Staged,
-                                         count::Upload::Parts, count::Upload::Import,
-                                         count::Upload::Mapped}) {
+        for (const count::Upload path :
+             {count::Upload::Auto, count::Upload::Staged, count::Upload::Parts,
+              count::Upload::Import, count::Upload::Mapped}) {
           // Parts with none, half or all of them written straight into the
           // mapped pixel buffer (all: a piece of a row, one part, too).
           counter.set_upload({path, offset % 3 == 0 ? 0U : 700U,

@@ -133,8 +133,8 @@ class GpuCounter {
   GpuTuning tuning_;
   UploadSetup upload_;
   vk::Pipelines pipelines_;
-  vk::Buffer staging_;   // pixels as the host writes them for the device's copies
-  vk::Buffer pixels_;    // pixels as read by the shaders
+  vk::Buffer staging_;  // pixels as the host writes them for the device's copies
+  vk::Buffer pixels_;   // pixels as read by the shaders
   // pixels_ is mapped device-local memory (which also serves where it is not asked for)
   bool pixels_mapped_ = false;
   // The size of the smallest mapped pixel buffer the device could not allocate.

@@ -100,7 +100,7 @@ struct UploadWay {
 // Threads that write `bytes`: one per `per_thread` bytes, up to the cores.
 // The threads are kept (waking one costs microseconds), and one thread alone
 // copied 3 MB in twice the time the rest of a call took on the H200.
-[[nodiscard]] std::uint32_t writer_threads(
-    std::uint64_t bytes, std::uint64_t per_thread = std::uint64_t{1} << 20) noexcept;
+[[nodiscard]] std::uint32_t writer_threads(std::uint64_t bytes,
+                                           std::uint64_t per_thread = 1U << 20) noexcept;
 
 }  // namespace gpuhist::count
