@@ -96,6 +96,9 @@ class GpuCounter {
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   // As upload(), on several threads for large batches of whole rows (host_upload.cpp).
   void write_batch(const ImageView& image, const Batch& batch, void* destination) const;
+  // The threads that write the parts of a batch of `bytes` (plan_parts sizes
+  // the parts for them, upload_parts starts them).
+  [[nodiscard]] std::uint32_t part_writers(std::uint64_t bytes) const;
   // Upload::Parts: the rows of each part of a batch (one part, rows {0, 0},
   // for a piece of a row).
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> plan_parts(

@@ -138,12 +138,19 @@ void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* d
   });
 }
 
+std::uint32_t GpuCounter::part_writers(std::uint64_t bytes) const {
+  // Writers and the calling thread together fit the kept threads (more would
+  // start threads of their own, tens of microseconds each), unless asked.
+  return upload_.threads > 0 ? upload_.threads
+                             : std::min(writer_threads(bytes), std::max(1U, core_count() - 1));
+}
+
 std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::plan_parts(
     const ImageView& image, const Batch& batch) const {
   const std::uint64_t bpp = pixel_bytes(image.format);
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
-  const std::uint32_t threads = upload_.threads > 0 ? upload_.threads : writer_threads(bytes);
+  const std::uint32_t threads = part_writers(bytes);
   return whole_rows(image, batch)
              ? split_rows(
                    batch.y0, batch.pixel_count / image.width, row_bytes,
@@ -197,12 +204,8 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
                     static_cast<std::uint32_t>(merged.size()), merged.data());
     copies.back()->submit("copying pixels to the device");
   };
-  // Writers and the calling thread together fit the kept threads (more would
-  // start threads of their own, tens of microseconds each), unless asked.
-  const std::uint32_t wanted =
-      upload_.threads > 0 ? upload_.threads
-                          : std::min(writer_threads(bytes), std::max(1U, core_count() - 1));
-  const auto writers = static_cast<std::uint32_t>(std::min<std::size_t>(parts.size(), wanted));
+  const auto writers =
+      static_cast<std::uint32_t>(std::min<std::size_t>(parts.size(), part_writers(bytes)));
   if (writers <= 1) {
     for (std::size_t k = 0; k < parts.size(); ++k) write(k);
     submit_copy(0, parts.size());
