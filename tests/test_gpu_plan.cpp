@@ -94,6 +94,26 @@ TEST(GpuPlan, BatchesCoverTheImageWithinTheLimits) {
   }
 }
 
+TEST(GpuPlan, BatchesByDefaultAreAnEighthOfTheDevicesMemoryFrom256MiBTo1GiB) {
+  // 16384x16384 RGBA8, 1 GiB of pixels.
+  const ImageView image = shape(16384, 16384, kRgba8);
+  const auto batches = [&](std::uint64_t memory, const GpuLimits& limits) {
+    DeviceInfo info = h200();
+    info.device_local_memory = memory;
+    const GpuPlan p = plan(info, image, 256, Strategy::Gpu, limits);
+    expect_covers(p, image, std::uint64_t{1} << 30);
+    return p.batches.size();
+  };
+  const std::uint64_t gib = 1ULL << 30;
+  EXPECT_EQ(batches(140 * gib, {}), 1U);  // an H200: one batch
+  EXPECT_EQ(batches(4 * gib, {}), 2U);    // 512 MiB batches
+  EXPECT_EQ(batches(2 * gib, {}), 4U);    // never under 256 MiB
+  EXPECT_EQ(batches(0, {}), 4U);
+  GpuLimits asked;
+  asked.max_batch_bytes = 128ULL << 20;
+  EXPECT_EQ(batches(140 * gib, asked), 8U);  // a limit asked for holds
+}
+
 TEST(GpuPlan, RowsLongerThanABatchAreSplitIntoPieces) {
   const std::vector<count::Batch> batches = count::plan_batches(10, 3, 4);
   ASSERT_EQ(batches.size(), 9U);  // three pieces of 4, 4 and 2 pixels on each row

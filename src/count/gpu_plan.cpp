@@ -277,8 +277,12 @@ GpuPlan plan_gpu(const DeviceInfo& info, const GpuLimits& limits, const GpuTunin
         plan.merged() && tuning.last_group_sums.value_or(info.hardware() && small_sum);
   }
 
+  const std::uint64_t batch_bytes =
+      limits.max_batch_bytes > 0
+          ? limits.max_batch_bytes
+          : std::clamp<std::uint64_t>(info.device_local_memory / 8, 256ULL << 20, 1ULL << 30);
   const std::uint64_t byte_limit =
-      std::min<std::uint64_t>(limits.max_batch_bytes, info.max_storage_buffer_range);
+      std::min<std::uint64_t>(batch_bytes, info.max_storage_buffer_range);
   std::uint64_t batch_pixels = std::min(kMaxBatchPixels, byte_limit / plan.bpp);
   // Planes take 8 bytes per pixel, in one buffer.
   if (plan.planes) batch_pixels = std::min(batch_pixels, info.max_storage_buffer_range / 8);
