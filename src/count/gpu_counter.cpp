@@ -62,15 +62,13 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   const bool keep = pixels_mapped_ && pixels_.size() >= pixel_bytes;
   if (try_mapped != pixels_mapped_ && !keep) pixels_ = vk::Buffer();
   pixels_mapped_ = keep;
-  if (!keep && try_mapped && unified) {
-    vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src, vk::MemoryUse::Mappable);
-    pixels_mapped_ = true;
-  } else if (!keep && try_mapped) {
+  if (!keep && try_mapped) {
     try {
       vk::ensure_buffer(pixels_, device_, pixel_bytes, storage | dst | src,
                         vk::MemoryUse::Mappable);
       pixels_mapped_ = true;
     } catch (const Error&) {
+      if (unified) throw;  // no other memory to fall back to
       pixels_ = vk::Buffer();
       mappable_refused_ = pixel_bytes;
     }
