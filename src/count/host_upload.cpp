@@ -116,16 +116,18 @@ bool whole_rows(const ImageView& image, const Batch& batch) {
 void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* destination) const {
   const std::size_t bpp = pixel_bytes(image.format);
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
+  // Mapped device memory of a discrete GPU takes writes over the bus, more
+  // slowly a thread: a thread per 256 KiB (an NVIDIA H200 counted 640x480
+  // from host memory in half the time on 4 threads as on 1). It is
+  // write-combined: the stores must drain before the rows count as written.
+  const bool over_bus = !device_.unified_memory() && destination == pixels_.mapped();
   if (!whole_rows(image, batch)) {
     upload(image, batch, destination);
+    if (over_bus) std::atomic_thread_fence(std::memory_order_seq_cst);
     return;
   }
   const std::uint32_t rows = batch.pixel_count / image.width;
   const std::size_t row_bytes = std::size_t{image.width} * bpp;
-  // Mapped device memory of a discrete GPU takes writes over the bus, more
-  // slowly a thread: a thread per 256 KiB (an NVIDIA H200 counted 640x480
-  // from host memory in half the time on 4 threads as on 1).
-  const bool over_bus = pixels_mapped_ && !device_.unified_memory();
   const std::uint32_t threads =
       std::min(rows, upload_.threads > 0 ? upload_.threads
                                          : writer_threads(bytes, over_bus ? 256U << 10 : 1U << 20));
@@ -133,7 +135,6 @@ void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* d
   for_row_parts(rows, threads, [&](std::uint32_t, std::uint32_t r0, std::uint32_t r1) {
     upload(image, Batch{batch.y0 + r0, 0, (r1 - r0) * image.width, image.width},
            out + std::size_t{r0} * row_bytes);
-    // Write-combined stores drain before the rows count as written.
     if (over_bus) std::atomic_thread_fence(std::memory_order_seq_cst);
   });
 }
