@@ -202,9 +202,11 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
                   const std::size_t at = std::size_t{t} * share;
                   const std::size_t n = std::min(share, bytes - at);
                   if (stream) {
-                    stream_copy(target.get() + at, static_cast<const std::byte*>(view.data) + at, n);
+                    stream_copy(target.get() + at, static_cast<const std::byte*>(view.data) + at,
+                                n);
                   } else {
-                    std::memcpy(target.get() + at, static_cast<const std::byte*>(view.data) + at, n);
+                    std::memcpy(target.get() + at, static_cast<const std::byte*>(view.data) + at,
+                                n);
                   }
                 });
               }
@@ -228,28 +230,38 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         std::uint32_t spin_us = 1000;
         std::uint32_t mapped = 0;
         bool again = false;
-        bool small = false;  // batches of up to 256 MiB
+        bool small = false;      // batches of up to 256 MiB
+        std::uint32_t ring = 0;  // parts staging holds (0: the whole batch)
       };
       // "auto" is the library's default: Mapped up to 4 MiB on a discrete
       // GPU, then parts with 4 sixteenths of them mapped.
-      const Way ways[] = {{count::Upload::Auto},
-                          {count::Upload::Mapped, 0, 0, true},
-                          {count::Upload::Mapped, 0, cores, true},
-                          {count::Upload::Import},
-                          {count::Upload::Parts, 0, 0, true},
-                          {count::Upload::Parts, 0, 0, true, 1000, 2},
-                          {count::Upload::Parts, 0, 0, true, 1000, 3},
-                          {count::Upload::Parts, 0, 0, true, 1000, 5},
-                          {count::Upload::Parts, 0, 0, true, 1000, 6},
-                          {count::Upload::Staged},
-                          // The default again, last: at the largest sizes the
-                          // first way after the host-copy rows ran slower.
-                          {count::Upload::Auto, 0, 0, false, 1000, 0, true},
-                          {count::Upload::Auto, 0, 0, false, 1000, 0, false, true}};
+      const Way ways[] = {
+          {count::Upload::Auto},
+          {count::Upload::Mapped, 0, 0, true},
+          {count::Upload::Mapped, 0, cores, true},
+          {count::Upload::Import},
+          {count::Upload::Parts, 0, 0, true},
+          {count::Upload::Parts, 0, 0, true, 1000, 2},
+          {count::Upload::Parts, 0, 0, true, 1000, 3},
+          {count::Upload::Parts, 0, 0, true, 1000, 5},
+          {count::Upload::Parts, 0, 0, true, 1000, 6},
+          {count::Upload::Staged},
+          // Staging as a ring of parts, written with plain
+          // stores so that it stays in the host's caches.
+          {count::Upload::Parts, 0, 0, false, 1000, 0, false, false, 2 * cores},
+          {count::Upload::Parts, 0, 0, false, 1000, 0, false, false, 4 * cores},
+          {count::Upload::Parts, 512U << 10, 0, false, 1000, 0, false, false, 2 * cores},
+          {count::Upload::Parts, 0, 0, true, 1000, 0, false, false, 2 * cores},
+          {count::Upload::Parts, 0, 0, false, 1000, 4, false, false, 2 * cores},
+          {count::Upload::Parts, 0, 0, false, 1000, 2, false, false, 2 * cores},
+          // The default again, last: at the largest sizes the
+          // first way after the host-copy rows ran slower.
+          {count::Upload::Auto, 0, 0, false, 1000, 0, true},
+          {count::Upload::Auto, 0, 0, false, 1000, 0, false, true}};
       for (const Way& way : ways) {
         // "auto" is the library's default setup, streaming stores included.
-        count::UploadSetup setup{way.path, way.part, way.threads, way.stream, way.spin_us,
-                                 way.mapped};
+        count::UploadSetup setup{way.path,    way.part,   way.threads, way.stream,
+                                 way.spin_us, way.mapped, way.ring};
         if (way.path == count::Upload::Auto) setup = {};
         count::GpuCounter& way_counter = way.small ? *small_batches : *counter;
         way_counter.set_upload(setup);
@@ -268,7 +280,9 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         if (way.threads > 0) name.append("/").append(std::to_string(way.threads)).append("t");
         if (way.stream) name.append("/streaming");
         if (way.spin_us == 0) name.append("/blocking");
-        if (way.mapped > 0) name.append("/mapped").append(std::to_string(way.mapped)).append("of16");
+        if (way.mapped > 0)
+          name.append("/mapped").append(std::to_string(way.mapped)).append("of16");
+        if (way.ring > 0) name.append("/ring").append(std::to_string(way.ring));
         if (way.again) name.append(", again");
         if (way.small) name.append(", 256 MiB batches");
         add(name, times, check);

@@ -164,11 +164,13 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
              {count::Upload::Auto, count::Upload::Staged, count::Upload::Parts,
               count::Upload::Import, count::Upload::Mapped}) {
           // Parts with none, half or all of them written straight into the
-          // mapped pixel buffer (all: a piece of a row, one part, too).
+          // mapped pixel buffer (all: a piece of a row, one part, too), through
+          // staging that holds the batch or a ring of three parts.
           counter.set_upload({path, offset % 3 == 0 ? 0U : 700U,
                               static_cast<std::uint32_t>(1 + offset % 3),
                               (offset / sample) % 2 == 1, 1000,
-                              static_cast<std::uint32_t>((offset / sample) % 3 * 8)});
+                              static_cast<std::uint32_t>((offset / sample) % 3 * 8),
+                              (offset / sample) % 4 >= 2 ? 3U : 0U});
           EXPECT_TRUE(test::same_histograms(
               counter.count(placed.view, options, Strategy::Gpu, ChunkShape::Row256x1), expected))
               << to_string(c.format) << " " << c.width << "x" << c.height << " stride "
@@ -219,6 +221,54 @@ TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
     EXPECT_TRUE(test::same_histograms(
         counter.count(images[i].view, options, s, ChunkShape::Row256x1), expected[i]))
         << to_string(s);
+  }
+}
+
+TEST(GpuUpload, RingsOfEverySizePartAndThreadCount) {
+  vk::Device* device = test::test_device();
+  ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
+  const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
+  // Two images in turn: a slot written again before the device copied the
+  // part in it, or copied before it was written, leaves another part's or the
+  // other image's pixels.
+  const std::array images = {test::make_image(rgba8, 64, 50, test::Content::Random, 11, 0),
+                             test::make_image(rgba8, 64, 50, test::Content::Random, 12, 4)};
+  const HistogramOptions options{256};
+  const std::array expected = {cpu::count_reference(images[0].view, options),
+                               cpu::count_reference(images[1].view, options)};
+  count::GpuCounter counter(*device);
+  std::size_t turn = 0;
+  // A row a part (50 parts) to four parts; a slot alone up to more slots than parts.
+  for (const std::uint64_t part : {1ULL, 1000ULL, 3300ULL}) {
+    for (const std::uint32_t threads : {1U, 2U, 7U}) {
+      for (const std::uint32_t ring : {1U, 2U, 3U, 8U, 64U}) {
+        for (const std::uint32_t mapped : {0U, 5U}) {
+          counter.set_upload({count::Upload::Parts, part, threads, false, 1000, mapped, ring});
+          const std::size_t i = turn++ % 2;
+          EXPECT_TRUE(test::same_histograms(
+              counter.count(images[i].view, options, Strategy::Gpu, ChunkShape::Row256x1),
+              expected[i]))
+              << "parts of " << part << " bytes, " << threads << " threads, a ring of " << ring
+              << ", mapped sixteenths " << mapped;
+        }
+      }
+    }
+  }
+  // Larger parts, whose copies take the device long enough that a slot
+  // written again too early shows.
+  const std::array large = {test::make_image(rgba8, 1024, 512, test::Content::Random, 13, 0),
+                            test::make_image(rgba8, 1024, 512, test::Content::Random, 14, 0)};
+  const std::array large_expected = {cpu::count_reference(large[0].view, options),
+                                     cpu::count_reference(large[1].view, options)};
+  for (const std::uint32_t ring : {2U, 3U, 5U}) {
+    for (int repeat = 0; repeat < 4; ++repeat) {
+      counter.set_upload({count::Upload::Parts, 64ULL << 10, 3, false, 1000, 0, ring});
+      const std::size_t i = turn++ % 2;
+      EXPECT_TRUE(test::same_histograms(
+          counter.count(large[i].view, options, Strategy::Gpu, ChunkShape::Row256x1),
+          large_expected[i]))
+          << "parts of 64 KiB, a ring of " << ring;
+    }
   }
 }
 

@@ -46,7 +46,8 @@ void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destin
 }
 
 void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp,
-                         std::optional<bool> staging, std::optional<bool> mapped) {
+                         std::optional<bool> staging, std::optional<bool> mapped,
+                         std::uint64_t staging_bytes) {
   constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   constexpr VkBufferUsageFlags dst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   constexpr VkBufferUsageFlags src = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -79,7 +80,8 @@ void GpuCounter::prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels
   }
   if (staging.value_or(!unified) || (want_mapped && !pixels_mapped_)) {
     // Host-cached where offered: the host writes it faster (the device reads it as fast).
-    vk::ensure_buffer(staging_, device_, pixel_bytes, src, vk::MemoryUse::Readback);
+    vk::ensure_buffer(staging_, device_, staging_bytes > 0 ? staging_bytes + 16 : pixel_bytes, src,
+                      vk::MemoryUse::Readback);
   }
   vk::ensure_buffer(result_, device_, plan.histogram_bytes, storage | dst | src,
                     vk::MemoryUse::DeviceLocal);
@@ -152,7 +154,8 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   // A whole batch in the mapped pixel buffer where it could be allocated;
   // otherwise, as for an import refused, parts through staging.
   prepare(plan, largest, plan.bpp, way.path != Upload::Mapped && !imported,
-          way.path == Upload::Mapped || way.mapped_sixteenths > 0);
+          way.path == Upload::Mapped || way.mapped_sixteenths > 0,
+          staged ? 0 : ring_bytes(image, plan));
   const bool in_place = way.path == Upload::Mapped && pixels_mapped_;
   const bool parts = !in_place && !imported && !staged;
   const std::uint32_t share = pixels_mapped_ ? way.mapped_sixteenths : 0;

@@ -89,9 +89,10 @@ class GpuCounter {
   // pixels' buffer is mapped device-local memory when `mapped` (by default,
   // on unified memory) and the device allows it, and when it already was and
   // is large enough.
+  // Staging holds `staging_bytes` where that is not 0, else the largest batch.
   void prepare(const GpuPlan& plan, std::uint64_t largest_batch_pixels, std::uint64_t bpp,
                std::optional<bool> staging = std::nullopt,
-               std::optional<bool> mapped = std::nullopt);
+               std::optional<bool> mapped = std::nullopt, std::uint64_t staging_bytes = 0);
   // Copies the batch's pixels, tightly packed, to `destination`.
   void upload(const ImageView& image, const Batch& batch, void* destination) const;
   // As upload(), on several threads for large batches of whole rows (host_upload.cpp).
@@ -103,6 +104,9 @@ class GpuCounter {
   // for a piece of a row).
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> plan_parts(
       const ImageView& image, const Batch& batch) const;
+  // The staging an upload in parts through a ring (UploadSetup::ring_parts)
+  // needs for the plan's largest ring; 0 without a ring.
+  [[nodiscard]] std::uint64_t ring_bytes(const ImageView& image, const GpuPlan& plan) const;
   // Writes the parts into staging_ on several threads (`mapped_sixteenths` of
   // them, spread evenly, straight into pixels_ where it is mapped) and submits the
   // device's copies of them, runs of landed parts in order, into `copies`

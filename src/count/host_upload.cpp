@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <memory>
+#include <thread>
 
 #include "core/cores.hpp"
 #include "core/row_parts.hpp"
@@ -104,8 +106,18 @@ UploadWay choose_upload(const UploadSetup& setup, bool unified, std::uint64_t ma
 
 namespace {
 
-// Most parts one batch is written in.
+// Most parts one batch is written in: through staging that holds the whole
+// batch, and through a ring of staging (parts of 1 MiB up to 4 GiB).
 constexpr std::size_t kMaxParts = 256;
+constexpr std::size_t kMaxRingParts = 4096;
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 bool whole_rows(const ImageView& image, const Batch& batch) {
   return batch.x0 == 0 && batch.width == image.width;
@@ -152,12 +164,28 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::plan_parts(
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
   const std::uint32_t threads = part_writers(bytes);
-  return whole_rows(image, batch)
-             ? split_rows(
-                   batch.y0, batch.pixel_count / image.width, row_bytes,
-                   upload_.part_bytes > 0 ? upload_.part_bytes : default_part_bytes(bytes, threads),
-                   kMaxParts)
-             : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}};
+  const bool ring = upload_.ring_parts > 0;
+  const std::uint64_t part_bytes = upload_.part_bytes > 0 ? upload_.part_bytes
+                                   : ring                 ? kRingPartBytes
+                                                          : default_part_bytes(bytes, threads);
+  return whole_rows(image, batch) ? split_rows(batch.y0, batch.pixel_count / image.width, row_bytes,
+                                               part_bytes, ring ? kMaxRingParts : kMaxParts)
+                                  : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}};
+}
+
+std::uint64_t GpuCounter::ring_bytes(const ImageView& image, const GpuPlan& plan) const {
+  if (upload_.ring_parts == 0) return 0;
+  const std::uint64_t row_bytes = std::uint64_t{image.width} * plan.bpp;
+  std::uint64_t most = 0;
+  for (const Batch& batch : plan.batches) {
+    const auto parts = plan_parts(image, batch);
+    const std::vector<VkBufferCopy> regions =
+        part_regions(batch, parts, row_bytes, std::uint64_t{batch.pixel_count} * plan.bpp);
+    std::uint64_t slot = 0;
+    for (const VkBufferCopy& region : regions) slot = std::max<std::uint64_t>(slot, region.size);
+    most = std::max(most, std::min<std::uint64_t>(upload_.ring_parts, parts.size()) * slot);
+  }
+  return most;
 }
 
 void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
@@ -166,20 +194,31 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
                               const std::function<void()>& submit_count,
                               std::vector<std::unique_ptr<vk::OneTimeCommands>>& copies) {
   auto* staging = static_cast<std::byte*>(staging_.mapped());
+  auto* mapped = static_cast<std::byte*>(pixels_.mapped());
   const std::uint64_t bpp = pixel_bytes(image.format);
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
-  const std::vector<VkBufferCopy> regions = part_regions(batch, parts, row_bytes, bytes);
+  const std::size_t count = parts.size();
+  std::vector<VkBufferCopy> regions = part_regions(batch, parts, row_bytes, bytes);
   // Parts written straight into the mapped pixel buffer: a share of them,
   // spread evenly.
   const std::uint32_t share = pixels_mapped_ ? std::min(mapped_sixteenths, 16U) : 0U;
   const auto direct = [&](std::size_t k) { return (k + 1) * share / 16 > k * share / 16; };
+  // A ring: staging holds `slots` parts, part k in slot k % slots, written
+  // once the device's copy of part k - slots is done. Otherwise part k lies
+  // in staging where it lies in the batch.
+  const std::size_t slots =
+      upload_.ring_parts > 0 ? std::min<std::size_t>(upload_.ring_parts, count) : 0;
+  if (slots > 0) {
+    VkDeviceSize slot_bytes = 0;
+    for (const VkBufferCopy& region : regions) slot_bytes = std::max(slot_bytes, region.size);
+    for (std::size_t k = 0; k < count; ++k) regions[k].srcOffset = (k % slots) * slot_bytes;
+  }
   const auto write = [&](std::size_t k) {
-    auto* to = direct(k) ? static_cast<std::byte*>(pixels_.mapped()) : staging;
+    std::byte* to = direct(k) ? mapped + regions[k].dstOffset : staging + regions[k].srcOffset;
     const auto [y0, y1] = parts[k];
     if (y1 > y0) {
-      upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width},
-             to + std::size_t{y0 - batch.y0} * row_bytes);
+      upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width}, to);
     } else {
       upload(image, batch, to);
     }
@@ -188,28 +227,33 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
     if (direct(k)) std::atomic_thread_fence(std::memory_order_seq_cst);
   };
   // The device's copy of the staged parts of [first, last), those next to
-  // each other in one region; the parts written into mapped memory need none.
+  // each other in both buffers in one region; the parts written into mapped
+  // memory need none. False when there was nothing to copy.
   const auto submit_copy = [&](std::size_t first, std::size_t last) {
     std::vector<VkBufferCopy> merged;
     for (std::size_t k = first; k < last; ++k) {
       if (direct(k)) continue;
-      if (!merged.empty() && !direct(k - 1)) {
-        merged.back().size = regions[k].srcOffset + regions[k].size - merged.back().srcOffset;
+      const VkBufferCopy& region = regions[k];
+      VkBufferCopy* before = merged.empty() ? nullptr : &merged.back();
+      if (before != nullptr && before->srcOffset + before->size == region.srcOffset &&
+          before->dstOffset + before->size == region.dstOffset) {
+        before->size += region.size;
       } else {
-        merged.push_back(regions[k]);
+        merged.push_back(region);
       }
     }
-    if (merged.empty()) return;
+    if (merged.empty()) return false;
     copies.push_back(std::make_unique<vk::OneTimeCommands>(device_));
     vkCmdCopyBuffer(copies.back()->get(), staging_.get(), pixels_.get(),
                     static_cast<std::uint32_t>(merged.size()), merged.data());
     copies.back()->submit("copying pixels to the device");
+    return true;
   };
   const auto writers =
-      static_cast<std::uint32_t>(std::min<std::size_t>(parts.size(), part_writers(bytes)));
-  if (writers <= 1) {
-    for (std::size_t k = 0; k < parts.size(); ++k) write(k);
-    submit_copy(0, parts.size());
+      static_cast<std::uint32_t>(std::min<std::size_t>(count, part_writers(bytes)));
+  if (writers <= 1 && slots == 0) {
+    for (std::size_t k = 0; k < count; ++k) write(k);
+    (void)submit_copy(0, count);
     submit_count();
     return;
   }
@@ -217,21 +261,39 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
   // each marking its parts as they land. The calling thread submits the
   // device's copy of the parts landed in a row from the first not yet copied
   // (host memory is coherent, and a submission makes what the host wrote
-  // before it visible to the device), a sixteenth of them or the rest at a
-  // time, then the count, which follows the copies in the queue's order.
-  std::vector<std::atomic<bool>> written(parts.size());
+  // before it visible to the device), a sixteenth of them (a quarter of the
+  // ring) or the rest at a time, then the count, which follows the copies in
+  // the queue's order. With a ring it also looks for copies done, in order,
+  // and frees their slots.
+  std::vector<std::atomic<bool>> written(count);
   std::atomic<std::uint32_t> landed{0};
-  std::atomic<bool> failed{false};  // a writer threw: its parts never land
-  const std::size_t fewest = std::max<std::size_t>(1, parts.size() / 16);
-  run_parts(writers + 1, [&](std::uint32_t t) {
+  std::atomic<std::size_t> copied{0};  // parts [0, copied) left staging (ring)
+  std::atomic<bool> failed{false};     // a writer or the caller threw: parts never land
+  const std::size_t fewest =
+      std::max<std::size_t>(1, slots > 0 ? std::min(count / 16, slots / 4) : count / 16);
+  const std::uint32_t helpers = std::max(1U, writers);
+  const auto stop_all = [&] {
+    failed.store(true, std::memory_order_release);
+    landed.fetch_add(1, std::memory_order_release);
+    landed.notify_one();
+    copied.fetch_add(1, std::memory_order_release);
+    copied.notify_all();
+  };
+  run_parts(helpers + 1, [&](std::uint32_t t) {
     if (t > 0) {
-      for (std::size_t k = t - 1; k < parts.size(); k += writers) {
+      for (std::size_t k = t - 1; k < count; k += helpers) {
+        // The slot is free once the copy of the part before in it is done.
+        while (slots > 0 && !direct(k) && k >= slots) {
+          if (failed.load(std::memory_order_acquire)) return;
+          const std::size_t done = copied.load(std::memory_order_acquire);
+          if (done + slots > k) break;
+          copied.wait(done, std::memory_order_acquire);
+        }
+        if (failed.load(std::memory_order_acquire)) return;
         try {
           write(k);
         } catch (...) {
-          failed.store(true, std::memory_order_release);
-          landed.fetch_add(1, std::memory_order_release);
-          landed.notify_one();
+          stop_all();
           throw;
         }
         written[k].store(true, std::memory_order_release);
@@ -240,20 +302,48 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
       }
       return;
     }
+    // Copies submitted and not yet known done (ring): the index in `copies`
+    // (none where every part of the run was mapped) and the end of their run.
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::deque<std::pair<std::size_t, std::size_t>> pending;
     std::size_t next = 0;  // the first part not yet copied
-    while (next < parts.size()) {
-      if (failed.load(std::memory_order_acquire)) return;  // run_parts throws the error
-      // Read before looking at the parts: a part that lands after the look
-      // changes it, and the wait returns at once.
-      const std::uint32_t seen = landed.load(std::memory_order_acquire);
-      std::size_t end = next;
-      while (end < parts.size() && written[end].load(std::memory_order_acquire)) ++end;
-      if (end == parts.size() || end - next >= fewest) {
-        submit_copy(next, end);
-        next = end;
-      } else {
-        landed.wait(seen, std::memory_order_acquire);
+    try {
+      for (unsigned idle = 0; next < count;) {
+        if (failed.load(std::memory_order_acquire)) return;  // run_parts throws the error
+        bool moved = false;
+        while (!pending.empty() &&
+               (pending.front().first == kNone ||
+                copies[pending.front().first]->done("copying pixels to the device"))) {
+          if (pending.front().first != kNone) copies[pending.front().first].reset();
+          copied.store(pending.front().second, std::memory_order_release);
+          pending.pop_front();
+          moved = true;
+        }
+        if (moved) copied.notify_all();
+        // Read before looking at the parts: a part that lands after the look
+        // changes it, and the wait returns at once.
+        const std::uint32_t seen = landed.load(std::memory_order_acquire);
+        std::size_t end = next;
+        while (end < count && written[end].load(std::memory_order_acquire)) ++end;
+        if (end > next && (end == count || end - next >= fewest)) {
+          const bool copying = submit_copy(next, end);
+          if (slots > 0) pending.emplace_back(copying ? copies.size() - 1 : kNone, end);
+          next = end;
+          moved = true;
+        }
+        if (moved) {
+          idle = 0;
+        } else if (slots == 0 || pending.empty()) {
+          landed.wait(seen, std::memory_order_acquire);
+        } else if (++idle % 64 == 0) {
+          std::this_thread::yield();  // the copies take the device microseconds
+        } else {
+          cpu_relax();
+        }
       }
+    } catch (...) {
+      stop_all();
+      throw;
     }
     submit_count();
   });

@@ -52,6 +52,11 @@ struct UploadSetup {
   // mapped device-local memory (where the device has enough), the rest
   // through staging; 0 for Auto is its default, 4.
   std::uint32_t mapped_sixteenths = 0;
+  // Parts and Auto: staging holds this many parts (of 1 MiB unless part_bytes
+  // says otherwise), each reused once the device has copied the part before
+  // it out (0: staging holds the whole batch). A small ring stays in the
+  // host's caches, where the device's copies read it.
+  std::uint32_t ring_parts = 0;
 };
 
 // How count() brings a batch to the device.
@@ -89,6 +94,9 @@ struct UploadWay {
 [[nodiscard]] std::vector<VkBufferCopy> part_regions(
     const Batch& batch, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
     std::uint64_t row_bytes, std::uint64_t batch_bytes);
+
+// Bytes of a part of an upload in parts through a ring of staging (UploadSetup::ring_parts).
+inline constexpr std::uint64_t kRingPartBytes = std::uint64_t{1} << 20;
 
 // The part size of an upload in parts of `batch_bytes` written by `threads`
 // threads: eight parts a thread, so that the device copies the first parts

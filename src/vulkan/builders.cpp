@@ -152,6 +152,13 @@ void OneTimeCommands::submit(std::string_view what) {
   submitted_ = true;
 }
 
+bool OneTimeCommands::done(std::string_view what) const {
+  const VkResult status = vkGetFenceStatus(device_.get(), fence_);
+  if (status == VK_NOT_READY) return false;
+  check(status, "waiting for " + std::string(what));
+  return true;
+}
+
 void OneTimeCommands::wait(std::string_view what, std::chrono::nanoseconds spin) {
   const VkFence fence = fence_;
   if (spin.count() > 0) {

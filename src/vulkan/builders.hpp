@@ -67,6 +67,9 @@ class OneTimeCommands {
   // long (a thread woken from a blocking wait on an NVIDIA H200 returned about
   // 10 us after one that polled), then blocks.
   void wait(std::string_view what, std::chrono::nanoseconds spin = {});
+  // Whether the submitted commands have finished, without waiting. Throws
+  // Error(Device) naming `what` when the device is lost.
+  [[nodiscard]] bool done(std::string_view what) const;
 
  private:
   const Device& device_;
