@@ -234,30 +234,26 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         std::uint32_t ring = 0;  // parts staging holds (0: the whole batch)
       };
       // "auto" is the library's default: Mapped up to 4 MiB on a discrete
-      // GPU, then parts with 4 sixteenths of them mapped.
-      const Way ways[] = {
-          {count::Upload::Auto},
-          {count::Upload::Mapped, 0, 0, true},
-          {count::Upload::Mapped, 0, cores, true},
-          {count::Upload::Import},
-          {count::Upload::Parts, 0, 0, true},
-          {count::Upload::Parts, 0, 0, true, 1000, 2},
-          {count::Upload::Parts, 0, 0, true, 1000, 3},
-          {count::Upload::Parts, 0, 0, true, 1000, 5},
-          {count::Upload::Parts, 0, 0, true, 1000, 6},
-          {count::Upload::Staged},
-          // Staging as a ring of parts, written with plain
-          // stores so that it stays in the host's caches.
-          {count::Upload::Parts, 0, 0, false, 1000, 0, false, false, 2 * cores},
-          {count::Upload::Parts, 0, 0, false, 1000, 0, false, false, 4 * cores},
-          {count::Upload::Parts, 512U << 10, 0, false, 1000, 0, false, false, 2 * cores},
-          {count::Upload::Parts, 0, 0, true, 1000, 0, false, false, 2 * cores},
-          {count::Upload::Parts, 0, 0, false, 1000, 4, false, false, 2 * cores},
-          {count::Upload::Parts, 0, 0, false, 1000, 2, false, false, 2 * cores},
-          // The default again, last: at the largest sizes the
-          // first way after the host-copy rows ran slower.
-          {count::Upload::Auto, 0, 0, false, 1000, 0, true},
-          {count::Upload::Auto, 0, 0, false, 1000, 0, false, true}};
+      // GPU, then parts through a ring of two parts a writing thread.
+      const Way ways[] = {{count::Upload::Auto},
+                          {count::Upload::Mapped, 0, 0, true},
+                          {count::Upload::Mapped, 0, cores, true},
+                          {count::Upload::Import},
+                          // Staging that holds the whole batch, with none, a quarter (the
+                          // default before the ring) or 6/16 of the parts mapped.
+                          {count::Upload::Parts, 0, 0, true},
+                          {count::Upload::Parts, 0, 0, true, 1000, 4},
+                          {count::Upload::Parts, 0, 0, true, 1000, 6},
+                          {count::Upload::Staged},
+                          // Rings of 2 and 4 parts a core, and with a share mapped.
+                          {count::Upload::Parts, 0, 0, true, 1000, 0, false, false, 2 * cores},
+                          {count::Upload::Parts, 0, 0, true, 1000, 0, false, false, 4 * cores},
+                          {count::Upload::Parts, 0, 0, true, 1000, 2, false, false, 2 * cores},
+                          {count::Upload::Parts, 0, 0, true, 1000, 4, false, false, 2 * cores},
+                          // The default again, last: at the largest sizes the
+                          // first way after the host-copy rows ran slower.
+                          {count::Upload::Auto, 0, 0, false, 1000, 0, true},
+                          {count::Upload::Auto, 0, 0, false, 1000, 0, false, true}};
       for (const Way& way : ways) {
         // "auto" is the library's default setup, streaming stores included.
         count::UploadSetup setup{way.path,    way.part,   way.threads, way.stream,

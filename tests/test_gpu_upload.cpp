@@ -1,18 +1,18 @@
 // Images in host memory reach the device in four ways: imported where they
 // lie (VK_EXT_external_memory_host), written in parts that the device copies
-// as each lands (a share of them, or all, written into mapped device memory
-// instead), written whole into a staging buffer, or written whole into
-// mapped device memory. Which way a device gets is chosen by choose_upload,
-// tested here for discrete GPUs too. Every way, at every
-// alignment of the first pixel, with packed and padded rows, parts of every
-// size, several writing threads and batches of whole rows and of pieces of
-// rows, gives the counts of cpu-reference.
+// as each lands (through staging that holds the batch or a ring of parts; a
+// share of them, or all, written into mapped device memory instead), written whole into a staging
+// buffer, or written whole into mapped device memory. Which way a device gets is chosen by
+// choose_upload, tested here for discrete GPUs too. Every way, at every alignment of the first
+// pixel, with packed and padded rows, parts of every size, several writing threads and batches of
+// whole rows and of pieces of rows, gives the counts of cpu-reference.
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
 
 #include <array>
 #include <cstring>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -30,40 +30,49 @@ namespace {
 
 using Rows = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
 
-TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndStagingElsewhere) {
+TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndARingOfStagingElsewhere) {
   using count::Upload;
   const auto way = [](count::UploadSetup setup, bool unified, std::uint64_t mappable,
-                      std::uint64_t bytes) {
-    const count::UploadWay w = count::choose_upload(setup, unified, mappable, bytes);
-    return std::pair{w.path, w.mapped_sixteenths};
+                      std::uint64_t bytes, std::uint32_t writers = 15) {
+    const count::UploadWay w = count::choose_upload(setup, unified, mappable, bytes, writers);
+    return std::tuple{w.path, w.mapped_sixteenths, w.ring_parts};
   };
   const std::uint64_t mib = 1 << 20;
   const std::uint64_t bar = std::uint64_t{140} << 30;  // a resizable BAR over all the memory
-  using Way = std::pair<Upload, std::uint32_t>;
+  using Way = std::tuple<Upload, std::uint32_t, std::uint32_t>;
   // Unified memory: the host writes where the shaders read, at every size.
-  EXPECT_EQ(way({}, true, 0, 1024 * mib), Way(Upload::Mapped, 0));
-  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 5}, true, 0, 64 * mib), Way(Upload::Parts, 5));
-  // A discrete GPU with a large mappable heap: whole up to 4 MiB, then a
-  // quarter of the parts mapped, or the share asked for (at most all).
-  EXPECT_EQ(way({}, false, bar, 4 * mib), Way(Upload::Mapped, 0));
-  EXPECT_EQ(way({}, false, bar, 4 * mib + 1), Way(Upload::Parts, 4));
-  EXPECT_EQ(way({}, false, bar, 256 * mib), Way(Upload::Parts, 4));
-  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 256 * mib), Way(Upload::Parts, 3));
-  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 40}, false, bar, 256 * mib), Way(Upload::Parts, 16));
-  EXPECT_EQ(way({Upload::Mapped}, false, bar, 256 * mib), Way(Upload::Mapped, 0));
+  EXPECT_EQ(way({}, true, 0, 1024 * mib), Way(Upload::Mapped, 0, 0));
+  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 5}, true, 0, 64 * mib), Way(Upload::Parts, 5, 0));
+  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 5, 7}, true, 0, 64 * mib), Way(Upload::Parts, 5, 7));
+  // A discrete GPU with a large mappable heap: whole up to 4 MiB, then parts
+  // through a ring of two parts a writer, with the mapped share and the ring
+  // asked for (a share of at most all).
+  EXPECT_EQ(way({}, false, bar, 4 * mib), Way(Upload::Mapped, 0, 0));
+  EXPECT_EQ(way({}, false, bar, 4 * mib + 1), Way(Upload::Parts, 0, 30));
+  EXPECT_EQ(way({}, false, bar, 1024 * mib, 7), Way(Upload::Parts, 0, 14));
+  EXPECT_EQ(way({}, false, bar, 1024 * mib, 0), Way(Upload::Parts, 0, 2));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 256 * mib),
+            Way(Upload::Parts, 3, 30));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 0, 64}, false, bar, 256 * mib),
+            Way(Upload::Parts, 0, 64));
+  EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 40}, false, bar, 256 * mib),
+            Way(Upload::Parts, 16, 0));
+  EXPECT_EQ(way({Upload::Mapped}, false, bar, 256 * mib), Way(Upload::Mapped, 0, 0));
   // A heap of less than twice the batch (a 256 MiB BAR): staging alone.
   const std::uint64_t small_bar = 256 * mib;
-  EXPECT_EQ(way({}, false, small_bar, 2 * mib), Way(Upload::Mapped, 0));
-  EXPECT_EQ(way({}, false, small_bar, 128 * mib), Way(Upload::Parts, 0));
-  EXPECT_EQ(way({Upload::Mapped}, false, small_bar, 128 * mib), Way(Upload::Parts, 0));
+  EXPECT_EQ(way({}, false, small_bar, 2 * mib), Way(Upload::Mapped, 0, 0));
+  EXPECT_EQ(way({}, false, small_bar, 128 * mib), Way(Upload::Parts, 0, 30));
+  EXPECT_EQ(way({Upload::Mapped}, false, small_bar, 128 * mib), Way(Upload::Parts, 0, 0));
   EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 8}, false, small_bar, 128 * mib),
-            Way(Upload::Parts, 0));
+            Way(Upload::Parts, 0, 0));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 8}, false, small_bar, 128 * mib),
+            Way(Upload::Parts, 0, 30));
   // No mappable memory at all.
-  EXPECT_EQ(way({}, false, 0, 16 * 16 * 4), Way(Upload::Parts, 0));
-  EXPECT_EQ(way({Upload::Mapped}, false, 0, 1024), Way(Upload::Parts, 0));
-  // The other ways as asked, with no mapped share.
-  EXPECT_EQ(way({Upload::Staged, 0, 0, true, 0, 8}, false, bar, mib), Way(Upload::Staged, 0));
-  EXPECT_EQ(way({Upload::Import, 0, 0, true, 0, 8}, true, 0, mib), Way(Upload::Import, 0));
+  EXPECT_EQ(way({}, false, 0, 16 * 16 * 4), Way(Upload::Parts, 0, 30));
+  EXPECT_EQ(way({Upload::Mapped}, false, 0, 1024), Way(Upload::Parts, 0, 0));
+  // The other ways as asked, with no mapped share and no ring.
+  EXPECT_EQ(way({Upload::Staged, 0, 0, true, 0, 8, 4}, false, bar, mib), Way(Upload::Staged, 0, 0));
+  EXPECT_EQ(way({Upload::Import, 0, 0, true, 0, 8, 4}, true, 0, mib), Way(Upload::Import, 0, 0));
 }
 
 TEST(SplitRows, CoversTheBatchInPartsOfAboutTheSizeAsked) {

@@ -20,10 +20,11 @@ GpuCounter::GpuCounter(const vk::Device& device, GpuLimits limits)
 
 const DeviceInfo& GpuCounter::device_info() const noexcept { return device_.info(); }
 
-void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destination) const {
+void GpuCounter::upload(const ImageView& image, const Batch& batch, void* destination,
+                        bool stream) const {
   const std::size_t bpp = pixel_bytes(image.format);
   auto* out = static_cast<std::byte*>(destination);
-  const auto copy = [stream = upload_.stream](void* to, const void* from, std::size_t bytes) {
+  const auto copy = [stream](void* to, const void* from, std::size_t bytes) {
     if (stream) {
       stream_copy(to, from, bytes);
     } else {
@@ -140,8 +141,9 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   const GpuPlan plan = make_plan(image, options, strategy, chunk);
   std::uint64_t largest = 0;
   for (const Batch& b : plan.batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
-  const UploadWay way = choose_upload(upload_, device_.unified_memory(),
-                                      device_.mappable_local_bytes(), largest * plan.bpp);
+  const UploadWay way =
+      choose_upload(upload_, device_.unified_memory(), device_.mappable_local_bytes(),
+                    largest * plan.bpp, part_writers(largest * plan.bpp));
   std::optional<vk::HostImport> imported;
   // Importing pins the pages on every call: on an NVIDIA H200 that cost more
   // than the parts' copy at every size (docs/PERFORMANCE.md), so only when asked.
@@ -155,7 +157,7 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   // otherwise, as for an import refused, parts through staging.
   prepare(plan, largest, plan.bpp, way.path != Upload::Mapped && !imported,
           way.path == Upload::Mapped || way.mapped_sixteenths > 0,
-          staged ? 0 : ring_bytes(image, plan));
+          staged ? 0 : ring_bytes(image, plan, way.ring_parts));
   const bool in_place = way.path == Upload::Mapped && pixels_mapped_;
   const bool parts = !in_place && !imported && !staged;
   const std::uint32_t share = pixels_mapped_ ? way.mapped_sixteenths : 0;
@@ -192,7 +194,8 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
       submission.submit();
     };
     if (parts) {
-      upload_parts(image, batch, plan_parts(image, batch), share, submit, copies);
+      upload_parts(image, batch, plan_parts(image, batch, way.ring_parts), share, way.ring_parts,
+                   submit, copies);
     } else {
       submit();
     }

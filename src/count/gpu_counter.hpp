@@ -94,28 +94,32 @@ class GpuCounter {
                std::optional<bool> staging = std::nullopt,
                std::optional<bool> mapped = std::nullopt, std::uint64_t staging_bytes = 0);
   // Copies the batch's pixels, tightly packed, to `destination`.
-  void upload(const ImageView& image, const Batch& batch, void* destination) const;
+  // With non-temporal stores where `stream`.
+  void upload(const ImageView& image, const Batch& batch, void* destination, bool stream) const;
   // As upload(), on several threads for large batches of whole rows (host_upload.cpp).
   void write_batch(const ImageView& image, const Batch& batch, void* destination) const;
   // The threads that write the parts of a batch of `bytes` (plan_parts sizes
   // the parts for them, upload_parts starts them).
   [[nodiscard]] std::uint32_t part_writers(std::uint64_t bytes) const;
   // Upload::Parts: the rows of each part of a batch (one part, rows {0, 0},
-  // for a piece of a row).
+  // for a piece of a row), through a ring of `ring` parts (0: none).
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> plan_parts(
-      const ImageView& image, const Batch& batch) const;
-  // The staging an upload in parts through a ring (UploadSetup::ring_parts)
-  // needs for the plan's largest ring; 0 without a ring.
-  [[nodiscard]] std::uint64_t ring_bytes(const ImageView& image, const GpuPlan& plan) const;
+      const ImageView& image, const Batch& batch, std::uint32_t ring) const;
+  // The staging an upload in parts through a ring of `ring` parts needs for
+  // the plan's largest batch; 0 without a ring.
+  [[nodiscard]] std::uint64_t ring_bytes(const ImageView& image, const GpuPlan& plan,
+                                         std::uint32_t ring) const;
   // Writes the parts into staging_ on several threads (`mapped_sixteenths` of
-  // them, spread evenly, straight into pixels_ where it is mapped) and submits the
+  // them, spread evenly, straight into pixels_ where it is mapped; staging a
+  // ring of `ring` parts where that is not 0) and submits the
   // device's copies of them, runs of landed parts in order, into `copies`
   // (which the caller keeps until the work is done), then calls
   // `submit_count` (on the calling thread), which submits the rest. A part
   // that cannot be written leaves the count unsubmitted and its error thrown.
   void upload_parts(const ImageView& image, const Batch& batch,
                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
-                    std::uint32_t mapped_sixteenths, const std::function<void()>& submit_count,
+                    std::uint32_t mapped_sixteenths, std::uint32_t ring,
+                    const std::function<void()>& submit_count,
                     std::vector<std::unique_ptr<vk::OneTimeCommands>>& copies);
   [[nodiscard]] std::array<VkBuffer, vk::kBufferBindings> bindings(const GpuPlan& plan) const;
   void record(vk::Submission& submission, const GpuPlan& plan, const Batch& batch);

@@ -1,8 +1,8 @@
 // The `gpu` strategies' plans: batches within the device's buffer limits and,
 // for the `gpu` strategy, where its counters live and how its workgroups are
 // laid out, from the device's limits and the tuning.
-#include "core/cores.hpp"
 #include "count/gpu_plan.hpp"
+#include "core/cores.hpp"
 
 #include <algorithm>
 #include <optional>

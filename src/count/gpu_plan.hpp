@@ -60,7 +60,7 @@ struct GpuLimits {
   // before: on an NVIDIA H200 a 1 GiB image counted from host memory 15-25%
   // faster in one batch than in four (2026-12-03).
   std::uint64_t max_batch_bytes = 0;
-  std::uint64_t max_wave_bytes = 256ULL << 20;   // chunk-histogram bytes per wave
+  std::uint64_t max_wave_bytes = 256ULL << 20;  // chunk-histogram bytes per wave
 };
 
 // Variants of the `gpu` strategy that lost on every device measured

@@ -19,7 +19,7 @@ Profile GpuCounter::profile(const ImageView& image, const HistogramOptions& opti
   const Batch& batch = plan.batches.front();
   prepare(plan, batch.pixel_count, plan.bpp);
   const bool direct = device_.unified_memory();
-  upload(image, batch, direct ? pixels_.mapped() : staging_.mapped());
+  upload(image, batch, direct ? pixels_.mapped() : staging_.mapped(), upload_.stream);
   if (!direct) {
     vk::Submission copy(device_, pipelines_, bindings(plan));
     copy.copy(staging_.get(), pixels_.get(), batch.pixel_count * plan.bpp);

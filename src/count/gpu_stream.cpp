@@ -124,7 +124,7 @@ void GpuStream::write(std::size_t i, const ImageView& image, std::size_t j) cons
   // A frame that fits one batch is whole rows: each part uploads its own.
   for_row_parts(image.height, parts, [&](std::uint32_t, std::uint32_t y0, std::uint32_t y1) {
     counter_.upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width},
-                    out + std::size_t{y0} * row_bytes);
+                    out + std::size_t{y0} * row_bytes, counter_.upload_.stream);
   });
 }
 

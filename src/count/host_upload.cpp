@@ -78,30 +78,32 @@ std::uint32_t writer_threads(std::uint64_t bytes, std::uint64_t per_thread) noex
 }
 
 UploadWay choose_upload(const UploadSetup& setup, bool unified, std::uint64_t mappable_bytes,
-                        std::uint64_t batch_bytes) noexcept {
+                        std::uint64_t batch_bytes, std::uint32_t writers) noexcept {
   // Bytes up to which Auto writes a whole batch into mapped device-local
-  // memory, and the share of the parts it writes there beyond (sixteenths):
-  // on an NVIDIA H200 the host wrote that memory at about 32 GB/s on 16
-  // threads, so a share written there while the rest goes through staging
-  // eases host memory, which the staged parts cross three times
-  // (docs/PERFORMANCE.md, 2026-12-03).
+  // memory (on an NVIDIA H200 the host writes it at about 32 GB/s on 16
+  // threads), and beyond, the parts a writing thread the ring of staging
+  // holds: parts through a ring of 2 a thread, with no share mapped, were the
+  // fastest way there from 7680x4320 RGBA8 up (docs/PERFORMANCE.md,
+  // 2026-12-03): the pixels cross host memory once, where staging that
+  // holds the whole batch has them cross it three times.
   constexpr std::uint64_t kMappedWhole = std::uint64_t{4} << 20;
-  constexpr std::uint32_t kMappedShare = 4;
+  constexpr std::uint32_t kRingPerWriter = 2;
   const bool fits = unified || mappable_bytes / 2 >= batch_bytes + 16;
   const std::uint32_t share = fits ? std::min(setup.mapped_sixteenths, 16U) : 0U;
   switch (setup.path) {
     case Upload::Auto:
-      if (unified || (fits && batch_bytes <= kMappedWhole)) return {Upload::Mapped, 0};
-      return {Upload::Parts, fits ? (share > 0 ? share : kMappedShare) : 0};
+      if (unified || (fits && batch_bytes <= kMappedWhole)) return {Upload::Mapped, 0, 0};
+      return {Upload::Parts, share,
+              setup.ring_parts > 0 ? setup.ring_parts : kRingPerWriter * std::max(1U, writers)};
     case Upload::Mapped:
-      return {fits ? Upload::Mapped : Upload::Parts, 0};
+      return {fits ? Upload::Mapped : Upload::Parts, 0, 0};
     case Upload::Parts:
-      return {Upload::Parts, share};
+      return {Upload::Parts, share, setup.ring_parts};
     case Upload::Staged:
     case Upload::Import:
       break;
   }
-  return {setup.path, 0};
+  return {setup.path, 0, 0};
 }
 
 namespace {
@@ -134,7 +136,7 @@ void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* d
   // write-combined: the stores must drain before the rows count as written.
   const bool over_bus = !device_.unified_memory() && destination == pixels_.mapped();
   if (!whole_rows(image, batch)) {
-    upload(image, batch, destination);
+    upload(image, batch, destination, upload_.stream);
     if (over_bus) std::atomic_thread_fence(std::memory_order_seq_cst);
     return;
   }
@@ -146,7 +148,7 @@ void GpuCounter::write_batch(const ImageView& image, const Batch& batch, void* d
   auto* out = static_cast<std::byte*>(destination);
   for_row_parts(rows, threads, [&](std::uint32_t, std::uint32_t r0, std::uint32_t r1) {
     upload(image, Batch{batch.y0 + r0, 0, (r1 - r0) * image.width, image.width},
-           out + std::size_t{r0} * row_bytes);
+           out + std::size_t{r0} * row_bytes, upload_.stream);
     if (over_bus) std::atomic_thread_fence(std::memory_order_seq_cst);
   });
 }
@@ -159,38 +161,38 @@ std::uint32_t GpuCounter::part_writers(std::uint64_t bytes) const {
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> GpuCounter::plan_parts(
-    const ImageView& image, const Batch& batch) const {
+    const ImageView& image, const Batch& batch, std::uint32_t ring) const {
   const std::uint64_t bpp = pixel_bytes(image.format);
   const std::uint64_t bytes = std::uint64_t{batch.pixel_count} * bpp;
   const std::uint64_t row_bytes = std::uint64_t{image.width} * bpp;
   const std::uint32_t threads = part_writers(bytes);
-  const bool ring = upload_.ring_parts > 0;
   const std::uint64_t part_bytes = upload_.part_bytes > 0 ? upload_.part_bytes
-                                   : ring                 ? kRingPartBytes
+                                   : ring > 0             ? kRingPartBytes
                                                           : default_part_bytes(bytes, threads);
   return whole_rows(image, batch) ? split_rows(batch.y0, batch.pixel_count / image.width, row_bytes,
-                                               part_bytes, ring ? kMaxRingParts : kMaxParts)
+                                               part_bytes, ring > 0 ? kMaxRingParts : kMaxParts)
                                   : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}};
 }
 
-std::uint64_t GpuCounter::ring_bytes(const ImageView& image, const GpuPlan& plan) const {
-  if (upload_.ring_parts == 0) return 0;
+std::uint64_t GpuCounter::ring_bytes(const ImageView& image, const GpuPlan& plan,
+                                     std::uint32_t ring) const {
+  if (ring == 0) return 0;
   const std::uint64_t row_bytes = std::uint64_t{image.width} * plan.bpp;
   std::uint64_t most = 0;
   for (const Batch& batch : plan.batches) {
-    const auto parts = plan_parts(image, batch);
+    const auto parts = plan_parts(image, batch, ring);
     const std::vector<VkBufferCopy> regions =
         part_regions(batch, parts, row_bytes, std::uint64_t{batch.pixel_count} * plan.bpp);
     std::uint64_t slot = 0;
     for (const VkBufferCopy& region : regions) slot = std::max<std::uint64_t>(slot, region.size);
-    most = std::max(most, std::min<std::uint64_t>(upload_.ring_parts, parts.size()) * slot);
+    most = std::max(most, std::min<std::uint64_t>(ring, parts.size()) * slot);
   }
   return most;
 }
 
 void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
                               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
-                              std::uint32_t mapped_sixteenths,
+                              std::uint32_t mapped_sixteenths, std::uint32_t ring,
                               const std::function<void()>& submit_count,
                               std::vector<std::unique_ptr<vk::OneTimeCommands>>& copies) {
   auto* staging = static_cast<std::byte*>(staging_.mapped());
@@ -207,8 +209,7 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
   // A ring: staging holds `slots` parts, part k in slot k % slots, written
   // once the device's copy of part k - slots is done. Otherwise part k lies
   // in staging where it lies in the batch.
-  const std::size_t slots =
-      upload_.ring_parts > 0 ? std::min<std::size_t>(upload_.ring_parts, count) : 0;
+  const std::size_t slots = ring > 0 ? std::min<std::size_t>(ring, count) : 0;
   if (slots > 0) {
     VkDeviceSize slot_bytes = 0;
     for (const VkBufferCopy& region : regions) slot_bytes = std::max(slot_bytes, region.size);
@@ -216,11 +217,13 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
   }
   const auto write = [&](std::size_t k) {
     std::byte* to = direct(k) ? mapped + regions[k].dstOffset : staging + regions[k].srcOffset;
+    // Plain stores into a ring, which is to stay in the caches.
+    const bool stream = upload_.stream && (direct(k) || slots == 0);
     const auto [y0, y1] = parts[k];
     if (y1 > y0) {
-      upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width}, to);
+      upload(image, Batch{y0, 0, (y1 - y0) * image.width, image.width}, to, stream);
     } else {
-      upload(image, batch, to);
+      upload(image, batch, to, stream);
     }
     // Mapped device memory is write-combined on discrete GPUs: its stores
     // must drain before the part is marked as landed.
@@ -251,7 +254,7 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
   };
   const auto writers =
       static_cast<std::uint32_t>(std::min<std::size_t>(count, part_writers(bytes)));
-  if (writers <= 1 && slots == 0) {
+  if ((writers <= 1 && slots == 0) || count == 1) {
     for (std::size_t k = 0; k < count; ++k) write(k);
     (void)submit_copy(0, count);
     submit_count();

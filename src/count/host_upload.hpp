@@ -19,8 +19,8 @@ namespace gpuhist::count {
 // How count() brings an image from host memory to the device.
 enum class Upload : std::uint8_t {
   // On unified memory, and on a discrete GPU for batches up to 4 MiB, Mapped;
-  // beyond, Parts with a quarter of them written straight into mapped
-  // device-local memory where the device has room for it (choose_upload).
+  // beyond, Parts through a ring of staging two parts a writing thread long
+  // (choose_upload).
   Auto,
   Staged,  // the host copies each batch into a staging buffer, then the device copies it
   // As Staged, in parts written on several threads: each run of parts that
@@ -50,12 +50,13 @@ struct UploadSetup {
   std::uint32_t spin_us = 1000;
   // Parts and Auto: sixteenths of the parts the threads write straight into
   // mapped device-local memory (where the device has enough), the rest
-  // through staging; 0 for Auto is its default, 4.
+  // through staging.
   std::uint32_t mapped_sixteenths = 0;
-  // Parts and Auto: staging holds this many parts (of 1 MiB unless part_bytes
-  // says otherwise), each reused once the device has copied the part before
-  // it out (0: staging holds the whole batch). A small ring stays in the
-  // host's caches, where the device's copies read it.
+  // Parts: staging holds this many parts (of 1 MiB unless part_bytes says
+  // otherwise), each written again once the device has copied the part before
+  // it out, with plain stores (0: staging holds the whole batch). A small
+  // ring stays in the host's caches, where the device's copies read it.
+  // Auto: 0 is its default, two parts a writing thread.
   std::uint32_t ring_parts = 0;
 };
 
@@ -63,16 +64,17 @@ struct UploadSetup {
 struct UploadWay {
   Upload path;
   std::uint32_t mapped_sixteenths;  // of the parts, written into mapped memory
+  std::uint32_t ring_parts = 0;     // parts staging holds (0: the whole batch)
 };
 
-// The way for a batch of `batch_bytes` on a device with `unified` memory and
-// a largest heap of mappable device-local memory of `mappable_bytes`: the
-// setup's path, or for Auto the fastest measured; Mapped, and a share of
-// mapped parts, only where that heap holds twice the batch (always on
-// unified memory).
+// The way for a batch of `batch_bytes` written by `writers` threads on a
+// device with `unified` memory and a largest heap of mappable device-local
+// memory of `mappable_bytes`: the setup's path, or for Auto the fastest
+// measured; Mapped, and a share of mapped parts, only where that heap holds
+// twice the batch (always on unified memory).
 [[nodiscard]] UploadWay choose_upload(const UploadSetup& setup, bool unified,
-                                      std::uint64_t mappable_bytes,
-                                      std::uint64_t batch_bytes) noexcept;
+                                      std::uint64_t mappable_bytes, std::uint64_t batch_bytes,
+                                      std::uint32_t writers) noexcept;
 
 // The copies that pack `batch` of `image` (pixels of `bpp` bytes) tightly at
 // the start of the device's pixel buffer, from a buffer of imported host
