@@ -234,7 +234,8 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         std::uint32_t ring = 0;  // parts staging holds (0: the whole batch)
       };
       // "auto" is the library's default: Mapped up to 4 MiB on a discrete
-      // GPU, then parts through a ring of two parts a writing thread.
+      // GPU, parts with a quarter mapped up to 64 MiB, then parts through a
+      // ring of two parts a writing thread.
       const Way ways[] = {{count::Upload::Auto},
                           {count::Upload::Mapped, 0, 0, true},
                           {count::Upload::Mapped, 0, cores, true},

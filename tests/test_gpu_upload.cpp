@@ -45,12 +45,18 @@ TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndARingOfStagingElsewhere) 
   EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 5}, true, 0, 64 * mib), Way(Upload::Parts, 5, 0));
   EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 5, 7}, true, 0, 64 * mib), Way(Upload::Parts, 5, 7));
   // A discrete GPU with a large mappable heap: whole up to 4 MiB, then parts
-  // through a ring of two parts a writer, with the mapped share and the ring
-  // asked for (a share of at most all).
+  // with a quarter mapped up to 64 MiB, then parts through a ring of two parts
+  // a writer, with the mapped share and the ring asked for (a share of at
+  // most all).
   EXPECT_EQ(way({}, false, bar, 4 * mib), Way(Upload::Mapped, 0, 0));
-  EXPECT_EQ(way({}, false, bar, 4 * mib + 1), Way(Upload::Parts, 0, 30));
+  EXPECT_EQ(way({}, false, bar, 4 * mib + 1), Way(Upload::Parts, 4, 0));
+  EXPECT_EQ(way({}, false, bar, 64 * mib), Way(Upload::Parts, 4, 0));
+  EXPECT_EQ(way({}, false, bar, 64 * mib + 1), Way(Upload::Parts, 0, 30));
   EXPECT_EQ(way({}, false, bar, 1024 * mib, 7), Way(Upload::Parts, 0, 14));
   EXPECT_EQ(way({}, false, bar, 1024 * mib, 0), Way(Upload::Parts, 0, 2));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 32 * mib), Way(Upload::Parts, 3, 0));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 0, 8}, false, bar, 32 * mib),
+            Way(Upload::Parts, 4, 8));
   EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 256 * mib),
             Way(Upload::Parts, 3, 30));
   EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 0, 64}, false, bar, 256 * mib),
@@ -61,6 +67,8 @@ TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndARingOfStagingElsewhere) 
   // A heap of less than twice the batch (a 256 MiB BAR): staging alone.
   const std::uint64_t small_bar = 256 * mib;
   EXPECT_EQ(way({}, false, small_bar, 2 * mib), Way(Upload::Mapped, 0, 0));
+  EXPECT_EQ(way({}, false, small_bar, 32 * mib), Way(Upload::Parts, 4, 0));
+  EXPECT_EQ(way({}, false, 48 * mib, 32 * mib), Way(Upload::Parts, 0, 0));
   EXPECT_EQ(way({}, false, small_bar, 128 * mib), Way(Upload::Parts, 0, 30));
   EXPECT_EQ(way({Upload::Mapped}, false, small_bar, 128 * mib), Way(Upload::Parts, 0, 0));
   EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 8}, false, small_bar, 128 * mib),
@@ -68,7 +76,8 @@ TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndARingOfStagingElsewhere) 
   EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 8}, false, small_bar, 128 * mib),
             Way(Upload::Parts, 0, 30));
   // No mappable memory at all.
-  EXPECT_EQ(way({}, false, 0, 16 * 16 * 4), Way(Upload::Parts, 0, 30));
+  EXPECT_EQ(way({}, false, 0, 16 * 16 * 4), Way(Upload::Parts, 0, 0));
+  EXPECT_EQ(way({}, false, 0, 1024 * mib), Way(Upload::Parts, 0, 30));
   EXPECT_EQ(way({Upload::Mapped}, false, 0, 1024), Way(Upload::Parts, 0, 0));
   // The other ways as asked, with no mapped share and no ring.
   EXPECT_EQ(way({Upload::Staged, 0, 0, true, 0, 8, 4}, false, bar, mib), Way(Upload::Staged, 0, 0));

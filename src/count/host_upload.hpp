@@ -19,8 +19,8 @@ namespace gpuhist::count {
 // How count() brings an image from host memory to the device.
 enum class Upload : std::uint8_t {
   // On unified memory, and on a discrete GPU for batches up to 4 MiB, Mapped;
-  // beyond, Parts through a ring of staging two parts a writing thread long
-  // (choose_upload).
+  // up to 64 MiB, Parts with a quarter of them mapped; beyond, Parts through a
+  // ring of staging two parts a writing thread long (choose_upload).
   Auto,
   Staged,  // the host copies each batch into a staging buffer, then the device copies it
   // As Staged, in parts written on several threads: each run of parts that
@@ -50,13 +50,13 @@ struct UploadSetup {
   std::uint32_t spin_us = 1000;
   // Parts and Auto: sixteenths of the parts the threads write straight into
   // mapped device-local memory (where the device has enough), the rest
-  // through staging.
+  // through staging; 0 for Auto is its default, 4 up to 64 MiB and 0 beyond.
   std::uint32_t mapped_sixteenths = 0;
   // Parts: staging holds this many parts (of 1 MiB unless part_bytes says
   // otherwise), each written again once the device has copied the part before
   // it out, with plain stores (0: staging holds the whole batch). A small
   // ring stays in the host's caches, where the device's copies read it.
-  // Auto: 0 is its default, two parts a writing thread.
+  // Auto: 0 is its default, none up to 64 MiB and two parts a writing thread beyond.
   std::uint32_t ring_parts = 0;
 };
 
