@@ -246,7 +246,7 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
                           {count::Upload::Mapped, 0, cores, true},
                           {count::Upload::Import},
                           // Staging that holds the whole batch, with none, a quarter (the
-                          // default before the ring) or 6/16 of the parts mapped.
+                          // default up to 64 MiB) or 6/16 of the parts mapped.
                           {count::Upload::Parts, 0, 0, true},
                           {count::Upload::Parts, 0, 0, true, 1000, 4},
                           {count::Upload::Parts, 0, 0, true, 1000, 6},
