@@ -255,8 +255,15 @@ TEST(GpuUpload, RingsOfEverySizePartAndThreadCount) {
   const std::array expected = {cpu::count_reference(images[0].view, options),
                                cpu::count_reference(images[1].view, options)};
   count::GpuCounter counter(*device);
+  // A ring of three parts of 16 rows (4 KiB each): staging holds the ring
+  // alone, not the image's 12.8 KB.
+  counter.set_upload({count::Upload::Parts, 4096, 2, false, 1000, 0, 3});
+  EXPECT_TRUE(test::same_histograms(
+      counter.count(images[0].view, options, Strategy::Gpu, ChunkShape::Row256x1), expected[0]));
+  EXPECT_GE(counter.staging_bytes(), 3U * 4096);
+  EXPECT_LT(counter.staging_bytes(), 3U * 4096 + 64);
   std::size_t turn = 0;
-  // A row a part (50 parts) to four parts; a slot alone up to more slots than parts.
+  // A row a part (50 parts) to five parts; a slot alone up to more slots than parts.
   for (const std::uint64_t part : {1ULL, 1000ULL, 3300ULL}) {
     for (const std::uint32_t threads : {1U, 2U, 7U}) {
       for (const std::uint32_t ring : {1U, 2U, 3U, 8U, 64U}) {

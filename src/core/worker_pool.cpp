@@ -224,17 +224,25 @@ void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn
   }
   if (pool().run(parts, fn)) return;
   std::vector<std::exception_ptr> errors(parts);
+  // A thread that cannot be started ends the starting, but part 0 still
+  // runs: the parts already running may wait for it. The error is thrown
+  // once they are done.
+  std::exception_ptr unstarted;
   {
     std::vector<std::jthread> threads;
-    threads.reserve(parts - 1);
-    for (std::uint32_t p = 1; p < parts; ++p) {
-      threads.emplace_back([&, p] {
-        try {
-          fn(p);
-        } catch (...) {
-          errors[p] = std::current_exception();
-        }
-      });
+    try {
+      threads.reserve(parts - 1);
+      for (std::uint32_t p = 1; p < parts; ++p) {
+        threads.emplace_back([&, p] {
+          try {
+            fn(p);
+          } catch (...) {
+            errors[p] = std::current_exception();
+          }
+        });
+      }
+    } catch (...) {
+      unstarted = std::current_exception();
     }
     try {
       fn(0);
@@ -245,6 +253,7 @@ void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+  if (unstarted) std::rethrow_exception(unstarted);
 }
 
 }  // namespace gpuhist

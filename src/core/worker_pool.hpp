@@ -16,7 +16,9 @@ namespace gpuhist {
 // fewer than the hardware threads); returns when all are done, rethrowing
 // the first exception any part threw. A call made while the kept threads are
 // busy with another call, or from one of them, or for more parts than there
-// are kept threads, starts threads of its own instead.
+// are kept threads, starts threads of its own instead; where one cannot be
+// started, the parts started and part 0 still run, and the error is thrown
+// once they are done (the parts not started never run).
 void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn);
 
 }  // namespace gpuhist

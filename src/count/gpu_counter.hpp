@@ -65,6 +65,8 @@ class GpuCounter {
   void set_upload(const UploadSetup& upload) { upload_ = upload; }
   [[nodiscard]] const DeviceInfo& device_info() const noexcept;
   [[nodiscard]] const vk::Device& device() const noexcept { return device_; }
+  // Bytes of the staging buffer the host writes for the device's copies (0: none yet).
+  [[nodiscard]] std::uint64_t staging_bytes() const noexcept { return staging_.size(); }
 
   // Counts a validated image with a GPU strategy. Throws Error(InvalidArgument)
   // for a chunk shape the device cannot run, Error(Device) on device failure.
@@ -105,8 +107,8 @@ class GpuCounter {
   // for a piece of a row), through a ring of `ring` parts (0: none).
   [[nodiscard]] std::vector<std::pair<std::uint32_t, std::uint32_t>> plan_parts(
       const ImageView& image, const Batch& batch, std::uint32_t ring) const;
-  // The staging an upload in parts through a ring of `ring` parts needs for
-  // the plan's largest batch; 0 without a ring.
+  // The staging an upload in parts through a ring of `ring` parts needs: the
+  // most any of the plan's batches needs; 0 without a ring.
   [[nodiscard]] std::uint64_t ring_bytes(const ImageView& image, const GpuPlan& plan,
                                          std::uint32_t ring) const;
   // Writes the parts into staging_ on several threads (`mapped_sixteenths` of

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <deque>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 
 #include "core/cores.hpp"
@@ -223,6 +224,11 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
     VkDeviceSize slot_bytes = 0;
     for (const VkBufferCopy& region : regions) slot_bytes = std::max(slot_bytes, region.size);
     for (std::size_t k = 0; k < count; ++k) regions[k].srcOffset = (k % slots) * slot_bytes;
+    // prepare() sized staging by ring_bytes(); a ring that outgrew it would
+    // write past its end.
+    if (slots * slot_bytes > staging_.size()) {
+      throw std::logic_error("the staging ring is larger than its buffer");
+    }
   }
   const auto write = [&](std::size_t k) {
     std::byte* to = direct(k) ? mapped + regions[k].dstOffset : staging + regions[k].srcOffset;
@@ -269,48 +275,61 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
     submit_count();
     return;
   }
-  // The kept threads write the parts, writer w parts w, w + writers, ...,
-  // each marking its parts as they land. The calling thread submits the
+  // The kept threads write the parts, each taking the next part not yet
+  // taken, and mark them as they land. The calling thread submits the
   // device's copy of the parts landed in a row from the first not yet copied
   // (host memory is coherent, and a submission makes what the host wrote
   // before it visible to the device), a sixteenth of them (a quarter of the
   // ring) or the rest at a time, then the count, which follows the copies in
   // the queue's order. With a ring it also looks for copies done, in order,
-  // and frees their slots.
+  // and frees their slots. Until a writer has started it writes parts itself
+  // rather than wait, so that the parts are written even where no writer
+  // thread could be started.
   std::vector<std::atomic<bool>> written(count);
   std::atomic<std::uint32_t> landed{0};
+  std::atomic<std::size_t> taken{0};   // parts handed to a thread
   std::atomic<std::size_t> copied{0};  // parts [0, copied) left staging (ring)
-  std::atomic<bool> failed{false};     // a writer or the caller threw: parts never land
+  // Counts every move of `copied` and the failure, for writers waiting on a
+  // slot: it only grows, so a waiter never misses a change.
+  std::atomic<std::uint32_t> freed{0};
+  std::atomic<std::uint32_t> started{0};  // writers that have begun
+  std::atomic<bool> failed{false};        // a writer or the caller threw: parts never land
   const std::size_t fewest =
       std::max<std::size_t>(1, slots > 0 ? std::min(count / 16, slots / 4) : count / 16);
-  const std::uint32_t helpers = std::max(1U, writers);
   const auto stop_all = [&] {
     failed.store(true, std::memory_order_release);
     landed.fetch_add(1, std::memory_order_release);
     landed.notify_one();
-    copied.fetch_add(1, std::memory_order_release);
-    copied.notify_all();
+    freed.fetch_add(1, std::memory_order_release);
+    freed.notify_all();
   };
-  run_parts(helpers + 1, [&](std::uint32_t t) {
+  // Whether part k's slot is free: the copy of the part before it in the slot is done.
+  const auto slot_free = [&](std::size_t k) {
+    return slots == 0 || direct(k) || k < slots ||
+           copied.load(std::memory_order_acquire) + slots > k;
+  };
+  const auto land = [&](std::size_t k) {
+    written[k].store(true, std::memory_order_release);
+    landed.fetch_add(1, std::memory_order_release);
+    landed.notify_one();
+  };
+  run_parts(writers + 1, [&](std::uint32_t t) {
     if (t > 0) {
-      for (std::size_t k = t - 1; k < count; k += helpers) {
-        // The slot is free once the copy of the part before in it is done.
-        while (slots > 0 && !direct(k) && k >= slots) {
+      started.fetch_add(1, std::memory_order_relaxed);
+      for (std::size_t k = taken.fetch_add(1); k < count; k = taken.fetch_add(1)) {
+        for (;;) {
           if (failed.load(std::memory_order_acquire)) return;
-          const std::size_t done = copied.load(std::memory_order_acquire);
-          if (done + slots > k) break;
-          copied.wait(done, std::memory_order_acquire);
+          const std::uint32_t seen = freed.load(std::memory_order_acquire);
+          if (slot_free(k)) break;
+          freed.wait(seen, std::memory_order_acquire);
         }
-        if (failed.load(std::memory_order_acquire)) return;
         try {
           write(k);
         } catch (...) {
           stop_all();
           throw;
         }
-        written[k].store(true, std::memory_order_release);
-        landed.fetch_add(1, std::memory_order_release);
-        landed.notify_one();
+        land(k);
       }
       return;
     }
@@ -331,7 +350,10 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
           pending.pop_front();
           moved = true;
         }
-        if (moved) copied.notify_all();
+        if (moved) {
+          freed.fetch_add(1, std::memory_order_release);
+          freed.notify_all();
+        }
         // Read before looking at the parts: a part that lands after the look
         // changes it, and the wait returns at once.
         const std::uint32_t seen = landed.load(std::memory_order_acquire);
@@ -345,7 +367,18 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
         }
         if (moved) {
           idle = 0;
-        } else if (slots == 0 || pending.empty()) {
+          continue;
+        }
+        // No writer yet: the next part, where its slot is free.
+        if (started.load(std::memory_order_relaxed) == 0) {
+          std::size_t k = taken.load(std::memory_order_relaxed);
+          if (k < count && slot_free(k) && taken.compare_exchange_strong(k, k + 1)) {
+            write(k);
+            land(k);
+            continue;
+          }
+        }
+        if (slots == 0 || pending.empty()) {
           landed.wait(seen, std::memory_order_acquire);
         } else if (++idle % 64 == 0) {
           std::this_thread::yield();  // the copies take the device microseconds

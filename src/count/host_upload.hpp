@@ -40,10 +40,12 @@ enum class Upload : std::uint8_t {
 };
 struct UploadSetup {
   Upload path = Upload::Auto;
-  std::uint64_t part_bytes = 0;  // bytes of one part (Parts; 0: by the batch's size)
-  std::uint32_t threads = 0;     // threads writing parts or batches (0: by size, up to the cores)
+  // Bytes of one part (Parts; 0: by the batch's size, 1 MiB through a ring).
+  std::uint64_t part_bytes = 0;
+  std::uint32_t threads = 0;  // threads writing parts or batches (0: by size, up to the cores)
   // The host writes staging and mapped memory with non-temporal stores
-  // (stream_copy) rather than memcpy: 10-25% faster a call on the H200 (2026-12-02).
+  // (stream_copy) rather than memcpy: 10-25% faster a call on the H200
+  // (2026-12-02). A ring of staging takes plain stores whatever this says.
   bool stream = true;
   // On a hardware device, the calling thread polls for the end of the work for
   // up to this long before it blocks.
