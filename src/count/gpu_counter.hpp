@@ -117,7 +117,10 @@ class GpuCounter {
   // device's copies of them, runs of landed parts in order, into `copies`
   // (which the caller keeps until the work is done), then calls
   // `submit_count` (on the calling thread), which submits the rest. A part
-  // that cannot be written leaves the count unsubmitted and its error thrown.
+  // that cannot be written leaves the count unsubmitted and its error thrown;
+  // a writing thread that cannot be started leaves the parts to the others
+  // (the calling thread writes them where none started) and its error is
+  // thrown after the count is submitted.
   void upload_parts(const ImageView& image, const Batch& batch,
                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts,
                     std::uint32_t mapped_sixteenths, std::uint32_t ring,

@@ -275,8 +275,9 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
     submit_count();
     return;
   }
-  // The kept threads write the parts, each taking the next part not yet
-  // taken, and mark them as they land. The calling thread submits the
+  // The writing threads (kept ones, or started for the call where those are
+  // busy) write the parts, each taking the next part not yet taken, and mark
+  // them as they land. The calling thread submits the
   // device's copy of the parts landed in a row from the first not yet copied
   // (host memory is coherent, and a submission makes what the host wrote
   // before it visible to the device), a sixteenth of them (a quarter of the
@@ -287,7 +288,8 @@ void GpuCounter::upload_parts(const ImageView& image, const Batch& batch,
   // thread could be started.
   std::vector<std::atomic<bool>> written(count);
   std::atomic<std::uint32_t> landed{0};
-  std::atomic<std::size_t> taken{0};   // parts handed to a thread
+  // The next part to take (it runs past `count` by the threads that found none).
+  std::atomic<std::size_t> taken{0};
   std::atomic<std::size_t> copied{0};  // parts [0, copied) left staging (ring)
   // Counts every move of `copied` and the failure, for writers waiting on a
   // slot: it only grows, so a waiter never misses a change.
