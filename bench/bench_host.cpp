@@ -238,14 +238,14 @@ void run_host(const Config& config, const vk::Device* device, Report& report) {
         std::uint32_t ring = 0;  // parts staging holds (0: the whole batch)
       };
       // "auto" is the library's default: Mapped up to 4 MiB on a discrete
-      // GPU, parts with a quarter mapped up to 64 MiB, then parts through a
-      // ring of two parts a writing thread.
+      // GPU, then parts with a quarter mapped through staging that holds the
+      // whole batch.
       const Way ways[] = {{count::Upload::Auto},
                           {count::Upload::Mapped, 0, 0, true},
                           {count::Upload::Mapped, 0, cores, true},
                           {count::Upload::Import},
-                          // Staging that holds the whole batch, with none, a quarter (the
-                          // default up to 64 MiB) or 6/16 of the parts mapped.
+                          // Staging that holds the whole batch, with none, a quarter (as
+                          // the default) or 6/16 of the parts mapped.
                           {count::Upload::Parts, 0, 0, true},
                           {count::Upload::Parts, 0, 0, true, 1000, 4},
                           {count::Upload::Parts, 0, 0, true, 1000, 6},

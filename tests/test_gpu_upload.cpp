@@ -30,11 +30,11 @@ namespace {
 
 using Rows = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
 
-TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndARingOfStagingElsewhere) {
+TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndStagingElsewhere) {
   using count::Upload;
   const auto way = [](count::UploadSetup setup, bool unified, std::uint64_t mappable,
-                      std::uint64_t bytes, std::uint32_t writers = 15) {
-    const count::UploadWay w = count::choose_upload(setup, unified, mappable, bytes, writers);
+                      std::uint64_t bytes) {
+    const count::UploadWay w = count::choose_upload(setup, unified, mappable, bytes);
     return std::tuple{w.path, w.mapped_sixteenths, w.ring_parts};
   };
   const std::uint64_t mib = 1 << 20;
@@ -44,23 +44,15 @@ TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndARingOfStagingElsewhere) 
   EXPECT_EQ(way({}, true, 0, 1024 * mib), Way(Upload::Mapped, 0, 0));
   EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 5}, true, 0, 64 * mib), Way(Upload::Parts, 5, 0));
   EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 5, 7}, true, 0, 64 * mib), Way(Upload::Parts, 5, 7));
-  // A discrete GPU with a large mappable heap: whole up to 4 MiB, then parts
-  // with a quarter mapped up to 64 MiB, then parts through a ring of two parts
-  // a writer, with the mapped share and the ring asked for (a share of at
-  // most all).
+  // A discrete GPU with a large mappable heap: whole up to 4 MiB, then a
+  // quarter of the parts mapped, or the share asked for (at most all), and
+  // a ring only where asked.
   EXPECT_EQ(way({}, false, bar, 4 * mib), Way(Upload::Mapped, 0, 0));
   EXPECT_EQ(way({}, false, bar, 4 * mib + 1), Way(Upload::Parts, 4, 0));
-  EXPECT_EQ(way({}, false, bar, 64 * mib), Way(Upload::Parts, 4, 0));
-  EXPECT_EQ(way({}, false, bar, 64 * mib + 1), Way(Upload::Parts, 0, 30));
-  EXPECT_EQ(way({}, false, bar, 1024 * mib, 7), Way(Upload::Parts, 0, 14));
-  EXPECT_EQ(way({}, false, bar, 1024 * mib, 0), Way(Upload::Parts, 0, 2));
-  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 32 * mib), Way(Upload::Parts, 3, 0));
-  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 0, 8}, false, bar, 32 * mib),
-            Way(Upload::Parts, 4, 8));
-  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 256 * mib),
-            Way(Upload::Parts, 3, 30));
-  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 0, 64}, false, bar, 256 * mib),
-            Way(Upload::Parts, 0, 64));
+  EXPECT_EQ(way({}, false, bar, 1024 * mib), Way(Upload::Parts, 4, 0));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 3}, false, bar, 256 * mib), Way(Upload::Parts, 3, 0));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 0, 30}, false, bar, 256 * mib),
+            Way(Upload::Parts, 4, 30));
   EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 40}, false, bar, 256 * mib),
             Way(Upload::Parts, 16, 0));
   EXPECT_EQ(way({Upload::Mapped}, false, bar, 256 * mib), Way(Upload::Mapped, 0, 0));
@@ -68,16 +60,14 @@ TEST(ChooseUpload, MappedMemoryWhereTheDeviceHoldsItAndARingOfStagingElsewhere) 
   const std::uint64_t small_bar = 256 * mib;
   EXPECT_EQ(way({}, false, small_bar, 2 * mib), Way(Upload::Mapped, 0, 0));
   EXPECT_EQ(way({}, false, small_bar, 32 * mib), Way(Upload::Parts, 4, 0));
-  EXPECT_EQ(way({}, false, 48 * mib, 32 * mib), Way(Upload::Parts, 0, 0));
-  EXPECT_EQ(way({}, false, small_bar, 128 * mib), Way(Upload::Parts, 0, 30));
+  EXPECT_EQ(way({}, false, small_bar, 128 * mib), Way(Upload::Parts, 0, 0));
   EXPECT_EQ(way({Upload::Mapped}, false, small_bar, 128 * mib), Way(Upload::Parts, 0, 0));
   EXPECT_EQ(way({Upload::Parts, 0, 0, true, 0, 8}, false, small_bar, 128 * mib),
             Way(Upload::Parts, 0, 0));
-  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 8}, false, small_bar, 128 * mib),
-            Way(Upload::Parts, 0, 30));
+  EXPECT_EQ(way({Upload::Auto, 0, 0, true, 0, 8, 16}, false, small_bar, 128 * mib),
+            Way(Upload::Parts, 0, 16));
   // No mappable memory at all.
   EXPECT_EQ(way({}, false, 0, 16 * 16 * 4), Way(Upload::Parts, 0, 0));
-  EXPECT_EQ(way({}, false, 0, 1024 * mib), Way(Upload::Parts, 0, 30));
   EXPECT_EQ(way({Upload::Mapped}, false, 0, 1024), Way(Upload::Parts, 0, 0));
   // The other ways as asked, with no mapped share and no ring.
   EXPECT_EQ(way({Upload::Staged, 0, 0, true, 0, 8, 4}, false, bar, mib), Way(Upload::Staged, 0, 0));

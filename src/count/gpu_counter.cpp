@@ -141,9 +141,8 @@ Histogram GpuCounter::count(const ImageView& image, const HistogramOptions& opti
   const GpuPlan plan = make_plan(image, options, strategy, chunk);
   std::uint64_t largest = 0;
   for (const Batch& b : plan.batches) largest = std::max<std::uint64_t>(largest, b.pixel_count);
-  const UploadWay way =
-      choose_upload(upload_, device_.unified_memory(), device_.mappable_local_bytes(),
-                    largest * plan.bpp, part_writers(largest * plan.bpp));
+  const UploadWay way = choose_upload(upload_, device_.unified_memory(),
+                                      device_.mappable_local_bytes(), largest * plan.bpp);
   std::optional<vk::HostImport> imported;
   // Importing pins the pages on every call: on an NVIDIA H200 that cost more
   // than the parts' copy at every size (docs/PERFORMANCE.md), so only when asked.

@@ -79,32 +79,24 @@ std::uint32_t writer_threads(std::uint64_t bytes, std::uint64_t per_thread) noex
 }
 
 UploadWay choose_upload(const UploadSetup& setup, bool unified, std::uint64_t mappable_bytes,
-                        std::uint64_t batch_bytes, std::uint32_t writers) noexcept {
+                        std::uint64_t batch_bytes) noexcept {
   // What Auto does on a discrete GPU, by the batch's size (docs/PERFORMANCE.md,
   // measured on an NVIDIA H200, 2026-12-03):
   // - up to 4 MiB, the whole batch written into mapped device-local memory
   //   (the host writes it at about 32 GB/s on 16 threads);
-  // - up to 64 MiB, parts through staging that holds the whole batch, a
-  //   quarter of them written into mapped memory instead: the fastest way at
-  //   1920x1080 to 3840x2160 RGBA8;
-  // - beyond, parts through a ring of staging two parts a writing thread
-  //   long, none mapped: the fastest way at 7680x4320 and 16384x16384. The
-  //   pixels cross host memory once, where staging that holds the whole
-  //   batch has them cross it three times.
+  // - beyond, parts through staging that holds the whole batch, a quarter of
+  //   them written into mapped memory instead. A ring of staging (ring_parts)
+  //   was as fast or faster from 7680x4320 up on a quiet host, but took twice
+  //   as long while other work loaded the host's cores: each slot waits on
+  //   the copy before it, so one writer held back holds back the rest.
   constexpr std::uint64_t kMappedWhole = std::uint64_t{4} << 20;
-  constexpr std::uint64_t kRingFrom = std::uint64_t{64} << 20;
   constexpr std::uint32_t kMappedShare = 4;
-  constexpr std::uint32_t kRingPerWriter = 2;
   const bool fits = unified || mappable_bytes / 2 >= batch_bytes + 16;
   const std::uint32_t share = fits ? std::min(setup.mapped_sixteenths, 16U) : 0U;
   switch (setup.path) {
     case Upload::Auto:
       if (unified || (fits && batch_bytes <= kMappedWhole)) return {Upload::Mapped, 0, 0};
-      if (batch_bytes <= kRingFrom) {
-        return {Upload::Parts, fits ? (share > 0 ? share : kMappedShare) : 0, setup.ring_parts};
-      }
-      return {Upload::Parts, share,
-              setup.ring_parts > 0 ? setup.ring_parts : kRingPerWriter * std::max(1U, writers)};
+      return {Upload::Parts, fits ? (share > 0 ? share : kMappedShare) : 0, setup.ring_parts};
     case Upload::Mapped:
       return {fits ? Upload::Mapped : Upload::Parts, 0, 0};
     case Upload::Parts:

@@ -19,8 +19,7 @@ namespace gpuhist::count {
 // How count() brings an image from host memory to the device.
 enum class Upload : std::uint8_t {
   // On unified memory, and on a discrete GPU for batches up to 4 MiB, Mapped;
-  // up to 64 MiB, Parts with a quarter of them mapped; beyond, Parts through a
-  // ring of staging two parts a writing thread long (choose_upload).
+  // beyond, Parts with a quarter of them mapped (choose_upload).
   Auto,
   Staged,  // the host copies each batch into a staging buffer, then the device copies it
   // As Staged, in parts written on several threads: each run of parts that
@@ -52,13 +51,14 @@ struct UploadSetup {
   std::uint32_t spin_us = 1000;
   // Parts and Auto: sixteenths of the parts the threads write straight into
   // mapped device-local memory (where the device has enough), the rest
-  // through staging; 0 for Auto is its default, 4 up to 64 MiB and 0 beyond.
+  // through staging; 0 for Auto is its default, 4.
   std::uint32_t mapped_sixteenths = 0;
-  // Parts: staging holds this many parts (of 1 MiB unless part_bytes says
-  // otherwise), each written again once the device has copied the part before
-  // it out, with plain stores (0: staging holds the whole batch). A small
-  // ring stays in the host's caches, where the device's copies read it.
-  // Auto: 0 is its default, none up to 64 MiB and two parts a writing thread beyond.
+  // Parts and Auto: staging holds this many parts (of 1 MiB unless part_bytes
+  // says otherwise), each written again once the device has copied the part
+  // before it out, with plain stores (0, the default: staging holds the whole
+  // batch). A small ring stays in the host's caches, where the device's
+  // copies read it, and holds little host memory; it lost to the default
+  // while other work loaded the host's cores (docs/PERFORMANCE.md).
   std::uint32_t ring_parts = 0;
 };
 
@@ -69,14 +69,14 @@ struct UploadWay {
   std::uint32_t ring_parts = 0;     // parts staging holds (0: the whole batch)
 };
 
-// The way for a batch of `batch_bytes` written by `writers` threads on a
-// device with `unified` memory and a largest heap of mappable device-local
-// memory of `mappable_bytes`: the setup's path, or for Auto the fastest
-// measured; Mapped, and a share of mapped parts, only where that heap holds
-// twice the batch (always on unified memory).
+// The way for a batch of `batch_bytes` on a device with `unified` memory and
+// a largest heap of mappable device-local memory of `mappable_bytes`: the
+// setup's path, or for Auto the fastest measured; Mapped, and a share of
+// mapped parts, only where that heap holds twice the batch (always on
+// unified memory).
 [[nodiscard]] UploadWay choose_upload(const UploadSetup& setup, bool unified,
-                                      std::uint64_t mappable_bytes, std::uint64_t batch_bytes,
-                                      std::uint32_t writers) noexcept;
+                                      std::uint64_t mappable_bytes,
+                                      std::uint64_t batch_bytes) noexcept;
 
 // The copies that pack `batch` of `image` (pixels of `bpp` bytes) tightly at
 // the start of the device's pixel buffer, from a buffer of imported host
