@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/cores.hpp"
+#include "core/cpu_relax.hpp"
 
 namespace gpuhist {
 namespace {
@@ -33,14 +34,6 @@ bool forked = false;
 // once in a while takes no time from the other threads of a busy machine.
 constexpr auto kBusy = std::chrono::microseconds(1000);
 constexpr auto kBrief = std::chrono::microseconds(50);
-
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 
 // A counter one thread waits on and others change, with a flag that says
 // whether the waiter is asleep: a change wakes it through the kernel only

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/cores.hpp"
+#include "core/cpu_relax.hpp"
 #include "core/row_parts.hpp"
 #include "core/worker_pool.hpp"
 #include "count/gpu_counter.hpp"
@@ -114,14 +115,6 @@ namespace {
 // batch, and through a ring of staging (parts of 1 MiB up to 4 GiB).
 constexpr std::size_t kMaxParts = 256;
 constexpr std::size_t kMaxRingParts = 4096;
-
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 
 bool whole_rows(const ImageView& image, const Batch& batch) {
   return batch.x0 == 0 && batch.width == image.width;
