@@ -137,6 +137,35 @@ Placed place(const ImageView& image, std::size_t offset) {
   return out;
 }
 
+// Two random RGBA8 images of one size and their CPU counts, counted in turn:
+// a part the host failed to write, or the device copied before it was
+// written, leaves the other image's pixels.
+struct InTurn {
+  InTurn(std::uint32_t width, std::uint32_t height, std::uint32_t seed, std::size_t pad0,
+         std::size_t pad1)
+      : images{test::make_image(kRgba8, width, height, test::Content::Random, seed, pad0),
+               test::make_image(kRgba8, width, height, test::Content::Random, seed + 1, pad1)},
+        expected{cpu::count_reference(images[0].view, kOptions),
+                 cpu::count_reference(images[1].view, kOptions)} {}
+
+  // Counts image `i` with `strategy` and compares with its CPU counts.
+  ::testing::AssertionResult count(count::GpuCounter& counter, std::size_t i,
+                                   Strategy strategy = Strategy::Gpu) const {
+    return test::same_histograms(
+        counter.count(images[i].view, kOptions, strategy, ChunkShape::Row256x1), expected[i]);
+  }
+  // count() of the next image in turn.
+  ::testing::AssertionResult next(count::GpuCounter& counter, Strategy strategy = Strategy::Gpu) {
+    return count(counter, turn++ % 2, strategy);
+  }
+
+  static constexpr PixelFormat kRgba8{ChannelLayout::RGBA, SampleType::U8};
+  static inline const HistogramOptions kOptions{256};
+  std::array<test::TestImage, 2> images;
+  std::array<Histogram, 2> expected;
+  std::size_t turn = 0;
+};
+
 struct Case {
   PixelFormat format;
   std::uint32_t width, height, bins;
@@ -193,18 +222,10 @@ TEST(GpuUpload, EveryWayAtEveryAlignmentAndStrideCountsExactly) {
 TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
-  const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
-  // Two images in turn: a part the host failed to write, or the device
-  // copied before it was written, would leave the other image's pixels.
-  const std::array images = {test::make_image(rgba8, 64, 50, test::Content::Random, 9, 8),
-                             test::make_image(rgba8, 64, 50, test::Content::Random, 10, 8)};
-  const HistogramOptions options{256};
-  const std::array expected = {cpu::count_reference(images[0].view, options),
-                               cpu::count_reference(images[1].view, options)};
+  InTurn images(64, 50, 9, 8, 8);
   count::GpuCounter counter(*device);
   // One row a part up to the whole image in one part; more parts than threads
   // (several copies a call) and more threads than parts.
-  std::size_t turn = 0;
   for (const std::uint64_t part : {1ULL, 256ULL, 257ULL, 1000ULL, 3000ULL, 12800ULL, 1ULL << 30}) {
     for (const std::uint32_t threads : {1U, 2U, 3U, 7U}) {
       for (const bool stream : {false, true}) {
@@ -212,10 +233,7 @@ TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
         // pixel buffer rather than staging.
         for (const std::uint32_t mapped : {0U, 5U, 16U}) {
           counter.set_upload({count::Upload::Parts, part, threads, stream, 1000, mapped});
-          const std::size_t i = turn++ % 2;
-          EXPECT_TRUE(test::same_histograms(
-              counter.count(images[i].view, options, Strategy::Gpu, ChunkShape::Row256x1),
-              expected[i]))
+          EXPECT_TRUE(images.next(counter))
               << "parts of " << part << " bytes, " << threads << " threads, stream " << stream
               << ", mapped sixteenths " << mapped;
         }
@@ -225,44 +243,30 @@ TEST(GpuUpload, PartsOfEverySizeAndThreadCount) {
   // The other strategies take the same upload.
   counter.set_upload({count::Upload::Parts, 1000, 2});
   for (const Strategy s : {Strategy::GpuAtomic, Strategy::GpuChunksReduce}) {
-    const std::size_t i = turn++ % 2;
-    EXPECT_TRUE(test::same_histograms(
-        counter.count(images[i].view, options, s, ChunkShape::Row256x1), expected[i]))
-        << to_string(s);
+    EXPECT_TRUE(images.next(counter, s)) << to_string(s);
   }
 }
 
 TEST(GpuUpload, RingsOfEverySizePartAndThreadCount) {
   vk::Device* device = test::test_device();
   ASSERT_NE(device, nullptr) << "no Vulkan device: GPU strategies must be tested";
-  const PixelFormat rgba8{ChannelLayout::RGBA, SampleType::U8};
-  // Two images in turn: a slot written again before the device copied the
-  // part in it, or copied before it was written, leaves another part's or the
-  // other image's pixels.
-  const std::array images = {test::make_image(rgba8, 64, 50, test::Content::Random, 11, 0),
-                             test::make_image(rgba8, 64, 50, test::Content::Random, 12, 4)};
-  const HistogramOptions options{256};
-  const std::array expected = {cpu::count_reference(images[0].view, options),
-                               cpu::count_reference(images[1].view, options)};
+  // A slot written again before the device copied the part in it leaves
+  // another part's pixels; one copied before it was written, the other image's.
+  InTurn images(64, 50, 11, 0, 4);
   count::GpuCounter counter(*device);
   // A ring of three parts of 16 rows (4 KiB each): staging holds the ring
   // alone, not the image's 12.8 KB.
   counter.set_upload({count::Upload::Parts, 4096, 2, false, 1000, 0, 3});
-  EXPECT_TRUE(test::same_histograms(
-      counter.count(images[0].view, options, Strategy::Gpu, ChunkShape::Row256x1), expected[0]));
+  EXPECT_TRUE(images.count(counter, 0));
   EXPECT_GE(counter.staging_bytes(), 3U * 4096);
   EXPECT_LT(counter.staging_bytes(), 3U * 4096 + 64);
-  std::size_t turn = 0;
   // A row a part (50 parts) to five parts; a slot alone up to more slots than parts.
   for (const std::uint64_t part : {1ULL, 1000ULL, 3300ULL}) {
     for (const std::uint32_t threads : {1U, 2U, 7U}) {
       for (const std::uint32_t ring : {1U, 2U, 3U, 8U, 64U}) {
         for (const std::uint32_t mapped : {0U, 5U}) {
           counter.set_upload({count::Upload::Parts, part, threads, false, 1000, mapped, ring});
-          const std::size_t i = turn++ % 2;
-          EXPECT_TRUE(test::same_histograms(
-              counter.count(images[i].view, options, Strategy::Gpu, ChunkShape::Row256x1),
-              expected[i]))
+          EXPECT_TRUE(images.next(counter))
               << "parts of " << part << " bytes, " << threads << " threads, a ring of " << ring
               << ", mapped sixteenths " << mapped;
         }
@@ -271,18 +275,11 @@ TEST(GpuUpload, RingsOfEverySizePartAndThreadCount) {
   }
   // Larger parts, whose copies take the device long enough that a slot
   // written again too early shows.
-  const std::array large = {test::make_image(rgba8, 1024, 512, test::Content::Random, 13, 0),
-                            test::make_image(rgba8, 1024, 512, test::Content::Random, 14, 0)};
-  const std::array large_expected = {cpu::count_reference(large[0].view, options),
-                                     cpu::count_reference(large[1].view, options)};
+  InTurn large(1024, 512, 13, 0, 0);
   for (const std::uint32_t ring : {2U, 3U, 5U}) {
     for (int repeat = 0; repeat < 4; ++repeat) {
       counter.set_upload({count::Upload::Parts, 64ULL << 10, 3, false, 1000, 0, ring});
-      const std::size_t i = turn++ % 2;
-      EXPECT_TRUE(test::same_histograms(
-          counter.count(large[i].view, options, Strategy::Gpu, ChunkShape::Row256x1),
-          large_expected[i]))
-          << "parts of 64 KiB, a ring of " << ring;
+      EXPECT_TRUE(large.next(counter)) << "parts of 64 KiB, a ring of " << ring;
     }
   }
 }
