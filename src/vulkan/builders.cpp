@@ -154,6 +154,7 @@ void OneTimeCommands::submit(std::string_view what) {
 
 bool OneTimeCommands::done(std::string_view what) const {
   const VkResult status = vkGetFenceStatus(device_.get(), fence_);
+  if (status == VK_SUCCESS) return true;
   if (status == VK_NOT_READY) return false;
   check(status, "waiting for " + std::string(what));
   return true;
@@ -162,14 +163,9 @@ bool OneTimeCommands::done(std::string_view what) const {
 void OneTimeCommands::wait(std::string_view what, std::chrono::nanoseconds spin) {
   const VkFence fence = fence_;
   if (spin.count() > 0) {
-    const auto until = std::chrono::steady_clock::now() + spin;
-    VkResult status = VK_NOT_READY;
-    while ((status = vkGetFenceStatus(device_.get(), fence)) == VK_NOT_READY &&
-           std::chrono::steady_clock::now() < until) {
-    }
     // A lost device shows here first.
-    if (status != VK_SUCCESS && status != VK_NOT_READY) {
-      check(status, "waiting for " + std::string(what));
+    const auto until = std::chrono::steady_clock::now() + spin;
+    while (!done(what) && std::chrono::steady_clock::now() < until) {
     }
   }
   const VkResult result = vkWaitForFences(device_.get(), 1, &fence, VK_TRUE, kWaitTimeoutNs);
