@@ -413,6 +413,8 @@ TEST_F(ImageFiles, DecoderFaultsSeenByMemcheckAreRefusedFirst) {
   expect_refused("dpx-truncated-pixels-unwritten.dpx",
                  "truncated image: its DPX pixels take 28 bytes from byte 8192, past the end of "
                  "its 8195 bytes");
+  expect_refused("dpx-negative-row-padding.dpx",
+                 "corrupt image: its DPX rows end in 4294967040 bytes of padding");
   expect_refused("bmp-short-info-header.bmp", "a BMP info header of 7 bytes");
   expect_refused("exr-zip-chunk-inflates-short.exr",
                  "corrupt or truncated image: Some scanline chunks were missing or corrupted");

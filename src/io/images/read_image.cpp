@@ -1,7 +1,7 @@
 #include "io/images/images.hpp"
 
-#include <OpenImageIO/filesystem.h>
 #include <OpenEXR/OpenEXRConfig.h>
+#include <OpenImageIO/filesystem.h>
 #include <OpenImageIO/imageio.h>
 
 #include <unistd.h>
@@ -219,7 +219,6 @@ bool exr_value_fits(const std::string& type, const unsigned char* v, std::uint32
   return true;  // strings and types OpenEXR does not know are read as their length says
 }
 
-
 // The parts of an OpenEXR file as the headers in `bytes` (the file's first
 // bytes) describe them (one for a single-part file), walked as OpenEXR walks
 // them before it opens the file; nullopt when the headers run past `bytes`.
@@ -239,10 +238,12 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
     const auto* zero =
         static_cast<const unsigned char*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
     if (zero == nullptr) {
-      if (end - p > 255) fail(path, "corrupt image: an OpenEXR attribute's name or type is over 255 bytes");
+      if (end - p > 255)
+        fail(path, "corrupt image: an OpenEXR attribute's name or type is over 255 bytes");
       throw RanOut{};
     }
-    if (zero - p > 255) fail(path, "corrupt image: an OpenEXR attribute's name or type is over 255 bytes");
+    if (zero - p > 255)
+      fail(path, "corrupt image: an OpenEXR attribute's name or type is over 255 bytes");
     out.assign(reinterpret_cast<const char*>(p), static_cast<std::size_t>(zero - p));
     p = zero + 1;
   };
@@ -262,7 +263,8 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         if (end - p < 4) throw RanOut{};
         const std::uint32_t length = le32(p);
         p += 4;
-        std::string shown = one_line(name);  // appended to: GCC 12 misreads '"'" + ...' (-Wrestrict)
+        std::string shown =
+            one_line(name);  // appended to: GCC 12 misreads '"'" + ...' (-Wrestrict)
         shown.insert(0, 1, '\'');
         shown.append("' of type ").append(one_line(type));
         // OpenEXR sizes each attribute's value from its length as it reads it;
@@ -271,7 +273,8 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         // manifest 4 bytes past it).
         const std::uint64_t read = length;
         if (read > file_bytes - static_cast<std::uintmax_t>(p - bytes.data())) {
-          fail(path, "corrupt image: its OpenEXR attribute " + shown + " runs past the end of the file");
+          fail(path,
+               "corrupt image: its OpenEXR attribute " + shown + " runs past the end of the file");
         }
         if (static_cast<std::uint64_t>(end - p) < read) throw RanOut{};
         // OpenEXR reads values of fixed-size types by their size, whatever the
@@ -336,7 +339,8 @@ std::vector<ExrSize> exr_parts(const std::filesystem::path& path, const Head& he
     if (want == file_bytes) {
       fail(path, "corrupt image: its OpenEXR header ends before the end of its attributes");
     }
-    if (want == kMostHeaderBytes) fail(path, "its OpenEXR header is larger than 16 MB, which is not read");
+    if (want == kMostHeaderBytes)
+      fail(path, "its OpenEXR header is larger than 16 MB, which is not read");
   }
 }
 
@@ -426,14 +430,10 @@ void read_dpx_with_ended_text(const std::filesystem::path& path, std::uintmax_t 
       {1556, 32},   // input device
       {1588, 32},   // its serial number
       {1664, 2},    // film: manufacturer, type, perforation offset, prefix, count
-      {1666, 2},
-      {1668, 2},
-      {1670, 6},
-      {1676, 4},
-      {1680, 32},   // format
-      {1732, 32},   // frame
-      {1764, 100},  // slate
-      {1864, 56},   // reserved
+      {1666, 2},   {1668, 2}, {1670, 6}, {1676, 4}, {1680, 32},  // format
+      {1732, 32},                                                // frame
+      {1764, 100},                                               // slate
+      {1864, 56},                                                // reserved
       {0, 0},
   }};
   for (const Text& t : kTexts) {
@@ -485,11 +485,20 @@ void check_dpx_element(const std::filesystem::path& path, const Head& h, std::ui
   }
   std::uint64_t start = dpx.u32(kElement + 28);  // the element's offset, else the file's
   if (start == 0 || start == 0xFFFFFFFFU) start = dpx.u32(4);
-  const std::uint64_t need = row_bytes * static_cast<std::uint64_t>(spec.height);
+  // Bytes after each row: the reader steps over them, and takes a value of
+  // 2^31 or more as a step back, before the element (fuzz_image, 2026-12-03).
+  std::uint64_t padding = dpx.u32(kElement + 32);
+  if (padding == 0xFFFFFFFFU) padding = 0;  // undefined
+  if (padding >= 0x80000000U) {
+    fail(path,
+         "corrupt image: its DPX rows end in " + std::to_string(padding) + " bytes of padding");
+  }
+  const auto height = static_cast<std::uint64_t>(spec.height);
+  const std::uint64_t need = row_bytes * height + padding * (height > 0 ? height - 1 : 0);
   if (start + need > file_bytes) {
-    fail(path, "truncated image: its DPX pixels take " + std::to_string(need) + " bytes from byte " +
-                   std::to_string(start) + ", past the end of its " + std::to_string(file_bytes) +
-                   " bytes");
+    fail(path, "truncated image: its DPX pixels take " + std::to_string(need) +
+                   " bytes from byte " + std::to_string(start) + ", past the end of its " +
+                   std::to_string(file_bytes) + " bytes");
   }
 }
 
@@ -527,15 +536,15 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
   const std::size_t pixel_bytes = spec.pixel_bytes(true);  // every channel, as stored
   const std::size_t scanline = pixel_bytes * static_cast<std::size_t>(spec.width);
-  const int chunk = static_cast<int>(
-      std::clamp<std::size_t>(kChunkBytes / std::max<std::size_t>(1, scanline), 1,
-                              static_cast<std::size_t>(height)));
+  const int chunk = static_cast<int>(std::clamp<std::size_t>(
+      kChunkBytes / std::max<std::size_t>(1, scanline), 1, static_cast<std::size_t>(height)));
   // Room past the last row: OpenImageIO's DPX reader writes up to two samples
   // past one-channel 10-bit rows (valgrind, fuzz_image, 2026-12-03); the
   // image's own rows have PixelBuffer's padding behind them.
   constexpr std::size_t kDecoderSlack = 64;
   std::vector<std::byte> buffer(scanline * static_cast<std::size_t>(chunk) + kDecoderSlack);
-  const auto xstride = static_cast<OIIO::stride_t>(wanted.size() * static_cast<std::size_t>(channels));
+  const auto xstride =
+      static_cast<OIIO::stride_t>(wanted.size() * static_cast<std::size_t>(channels));
   for (int y0 = 0; y0 < height; y0 += chunk) {
     const int rows = std::min(chunk, height - y0);
     if (!input.read_native_scanlines(0, 0, spec.y + y0, spec.y + y0 + rows, 0, buffer.data())) {
@@ -664,7 +673,7 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       const std::uint32_t depth = le16(h.bytes.data() + 28);
       const std::uint32_t coding = le32(h.bytes.data() + 30);
       const bool fits = coding == 0   ? (depth == 1 || depth == 4 || depth == 8 || depth == 16 ||
-                                        depth == 24 || depth == 32)
+                                       depth == 24 || depth == 32)
                         : coding == 1 ? depth == 8
                         : coding == 2 ? depth == 4
                         : coding == 3 || coding == 6 ? (depth == 16 || depth == 32)
@@ -751,7 +760,9 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
     std::vector<unsigned char> b(n);
     in.clear();
     in.seekg(static_cast<std::streamoff>(at));
-    if (at + n > file_bytes || !in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(n))) b.clear();
+    if (at + n > file_bytes ||
+        !in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(n)))
+      b.clear();
     return b;
   };
   const std::vector<unsigned char> head = read_at(0, 16);
@@ -759,17 +770,20 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
   const bool big_endian = head[0] == 'M';
   const auto u = [&](const unsigned char* p, std::size_t n) {
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{p[big_endian ? n - 1 - i : i]} << (8 * i);
+    for (std::size_t i = 0; i < n; ++i)
+      v |= std::uint64_t{p[big_endian ? n - 1 - i : i]} << (8 * i);
     return v;
   };
   const bool big_tiff = u(head.data() + 2, 2) == 43;
-  const std::size_t entry = big_tiff ? 20 : 12, count_bytes = big_tiff ? 8 : 2, word = big_tiff ? 8 : 4;
+  const std::size_t entry = big_tiff ? 20 : 12, count_bytes = big_tiff ? 8 : 2,
+                    word = big_tiff ? 8 : 4;
   const std::uint64_t ifd = big_tiff ? u(head.data() + 8, 8) : u(head.data() + 4, 4);
   const std::vector<unsigned char> count_field = read_at(ifd, count_bytes);
   if (count_field.empty()) return;
   const std::uint64_t entries = u(count_field.data(), count_bytes);
   if (entries > 4096) return;
-  const std::vector<unsigned char> table = read_at(ifd + count_bytes, static_cast<std::size_t>(entries) * entry);
+  const std::vector<unsigned char> table =
+      read_at(ifd + count_bytes, static_cast<std::size_t>(entries) * entry);
   if (table.empty()) return;
   // The values of tag `wanted` (SHORT, LONG or LONG8 arrays), in place or where they point.
   const auto values = [&](std::uint32_t wanted) {
@@ -798,10 +812,10 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
   if (compression.empty() || compression[0] == 1) return;
   const std::vector<std::uint64_t> strip_offsets = values(273), strip_counts = values(279);
   const std::vector<std::uint64_t> tile_offsets = values(324), tile_counts = values(325);
-  using Arrays = std::tuple<const std::vector<std::uint64_t>&,
-                            const std::vector<std::uint64_t>&, const char*>;
-  for (const auto& [offsets, counts, what] : {Arrays{strip_offsets, strip_counts, "strip"},
-                                              Arrays{tile_offsets, tile_counts, "tile"}}) {
+  using Arrays =
+      std::tuple<const std::vector<std::uint64_t>&, const std::vector<std::uint64_t>&, const char*>;
+  for (const auto& [offsets, counts, what] :
+       {Arrays{strip_offsets, strip_counts, "strip"}, Arrays{tile_offsets, tile_counts, "tile"}}) {
     for (std::size_t i = 0; i < std::min(offsets.size(), counts.size()); ++i) {
       if (offsets[i] > file_bytes || counts[i] > file_bytes - offsets[i]) {
         fail(path, std::string("truncated image: its TIFF ") + what + " " + std::to_string(i) +
@@ -823,8 +837,7 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
     const std::uint64_t per_strip = std::max<std::uint64_t>(1, std::min(rows, height[0]));
     std::uint64_t strips = (height[0] + per_strip - 1) / per_strip;
     if (!planar.empty() && planar[0] == 2 && !samples.empty()) strips *= samples[0];
-    const bool zero =
-        std::find(strip_counts.begin(), strip_counts.end(), 0U) != strip_counts.end();
+    const bool zero = std::find(strip_counts.begin(), strip_counts.end(), 0U) != strip_counts.end();
     if (strip_offsets.size() < strips || strip_counts.size() < strips || zero) {
       fail(path, "corrupt TIFF: " + std::to_string(strip_offsets.size()) + " strip offsets and " +
                      std::to_string(strip_counts.size()) + " byte counts" +
@@ -924,7 +937,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   static thread_local std::vector<unsigned char> stripped;
   struct Release {
     ~Release() {
-      if (stripped.capacity() > (std::size_t{16} << 20)) std::vector<unsigned char>().swap(stripped);
+      if (stripped.capacity() > (std::size_t{16} << 20))
+        std::vector<unsigned char>().swap(stripped);
     }
   } release;
   std::optional<OIIO::Filesystem::IOMemReader> memory;
@@ -1019,7 +1033,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   // pixels and leave the rest of the rows unwritten (TIFF, OpenEXR and DPX:
   // valgrind, fuzz_image 2026-12-03); a recycled buffer would then count
   // another image's pixels. JPEG's decoder writes every row and PNG's fails.
-  if (format != "jpeg" && format != "png") std::memset(image.storage.data(), 0, image.storage.size());
+  if (format != "jpeg" && format != "png")
+    std::memset(image.storage.data(), 0, image.storage.size());
   bool ok = false;
   try {
     // Samples stored as they are wanted are read straight into the rows
