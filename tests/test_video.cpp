@@ -406,6 +406,9 @@ TEST_F(Video, YCbCrPlanesAreTheDecodedLevels) {
       {"-c:v libx264 -pix_fmt yuv420p10le", "e.mkv", "yuv420p10le", 50, 30, 25, 15, 10,
        "limited"},
       {"-c:v ffv1 -pix_fmt gray", "f.mkv", "gray", 30, 8, 0, 0, 8, "full"},
+      // 16-bit planes are counted in the decoder's own buffers, as 8-bit ones.
+      {"-c:v ffv1 -pix_fmt yuv420p16le", "g.mkv", "yuv420p16le", 22, 14, 11, 7, 16, "limited"},
+      {"-c:v ffv1 -pix_fmt gray16le", "h.mkv", "gray16le", 18, 6, 0, 0, 16, "full"},
   };
   for (const PlaneCase& c : cases) {
     const fs::path clip = dir_ / c.file;

@@ -93,8 +93,8 @@ int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const C
     const bool go_on = batch.run(path, [&] {
       const VideoFrame frame = decode_planes(path, read.max_pixels);
       std::vector<Histogram> planes;
-      for (const Image& plane : frame.planes) {
-        planes.push_back(context.compute(plane.view(), options, run));
+      for (const ImageView& plane : frame.planes) {
+        planes.push_back(context.compute(plane, options, run));
       }
       nlohmann::ordered_json entry;
       entry["file"] = path.string();

@@ -256,8 +256,8 @@ int run_video(const VideoArgs& args) {
       std::vector<Histogram> counts;
       while (std::optional<VideoFrame> frame = decoded.next()) {
         counts.clear();
-        for (const Image& plane : frame->planes) {
-          counts.push_back(context->compute(plane.view(), counting->options, run));
+        for (const ImageView& plane : frame->planes) {
+          counts.push_back(context->compute(plane, counting->options, run));
         }
         out << json_text(planes_json(*frame, counts, fields)) << '\n';
         ++frames;

@@ -19,15 +19,19 @@ enum class FrameSpace : std::uint8_t { Rgb, YCbCr };
 
 // One decoded frame. Rgb: `image` is RGB8 for sources of 8 bits per sample,
 // RGB16 for deeper ones (10-bit video goes through the 16-bit path). YCbCr:
-// `planes` holds Y' (full size), then Cb and Cr at their subsampled size
+// `planes` views Y' (full size), then Cb and Cr at their subsampled size
 // (none for a grey stream), as Grey8 for 8-bit streams and Grey16 for deeper
 // ones, whose levels are shifted up to fill 16 bits (level L of a 10-bit
 // stream is L * 64), so that `bins` bins put 2^depth / bins levels in each.
+// The views read `buffers`: the decoder's own frame, shared with it and never
+// copied, for streams of 8 or 16 bits; a shifted copy for the depths between.
+// They stay valid while the frame (or a copy of `buffers`) lives.
 struct VideoFrame {
   std::int64_t index = 0;  // 0, 1, 2, ... in decoding order of the frames delivered
   double time = 0.0;       // presentation time in seconds
   Image image;
-  std::vector<Image> planes;
+  std::vector<ImageView> planes;
+  std::shared_ptr<const void> buffers;  // YCbCr: what `planes` read
   std::string range;         // YCbCr: "limited", "full" or "unspecified", as the stream says
   std::string pixel_format;  // YCbCr: FFmpeg's name of the decoded format
   std::uint32_t depth = 8;   // YCbCr: bits per sample as decoded

@@ -13,10 +13,14 @@ extern "C" {
 #include <array>
 #include <atomic>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
+#include <new>
+#include <vector>
 
 #include "gpuhist/error.hpp"
 #include "io/av_error.hpp"
@@ -154,46 +158,75 @@ struct VideoReader::Impl {
     }
   }
 
-  // Copies the decoded planes as they are (levels of deeper streams shifted
-  // up to 16 bits).
-  void copy_planes(VideoFrame& out) {
+  // Hands the decoded planes over as they are: the decoder's frame itself
+  // for 8 and 16 bits, a copy with levels shifted up to 16 bits for the
+  // depths between. Leaves `decoded` empty.
+  void take_planes(VideoFrame& out) {
     const AVFrame& f = *decoded;
-    const auto pixel_format = static_cast<AVPixelFormat>(f.format);
-    check_planar(pixel_format);
-    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pixel_format);
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(f.format));
     const int depth = d->comp[0].depth;
     const int colours = d->nb_components >= 3 ? 3 : 1;
     const PixelFormat grey{ChannelLayout::Grey, depth > 8 ? SampleType::U16 : SampleType::U8};
-    out.planes.resize(static_cast<std::size_t>(colours));
+    const std::size_t sample = depth > 8 ? 2 : 1;
+    bool shared = depth == 8 || depth == 16;
     for (int c = 0; c < colours; ++c) {
-      const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
-      const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
-      Image& plane = out.planes[static_cast<std::size_t>(c)];
-      if (plane.width != static_cast<std::uint32_t>(w) ||
-          plane.height != static_cast<std::uint32_t>(h) || plane.format != grey) {
-        plane = Image::allocate(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h), grey);
+      // A decoder's rows run down with a positive stride, 16-bit samples
+      // aligned; anything else is copied.
+      shared = shared && f.linesize[c] > 0 && f.data[c] != nullptr &&
+               reinterpret_cast<std::uintptr_t>(f.data[c]) % sample == 0 &&
+               static_cast<std::size_t>(f.linesize[c]) % sample == 0;
+    }
+    out.planes.clear();
+    if (shared) {
+      std::shared_ptr<AVFrame> frame(av_frame_alloc(), FrameFreer{});
+      if (!frame) throw std::bad_alloc();
+      av_frame_move_ref(frame.get(), decoded.get());
+      for (int c = 0; c < colours; ++c) {
+        const int w = c == 0 ? frame->width : AV_CEIL_RSHIFT(frame->width, d->log2_chroma_w);
+        const int h = c == 0 ? frame->height : AV_CEIL_RSHIFT(frame->height, d->log2_chroma_h);
+        out.planes.push_back(ImageView{frame->data[c], static_cast<std::uint32_t>(w),
+                                       static_cast<std::uint32_t>(h),
+                                       static_cast<std::size_t>(frame->linesize[c]), grey});
       }
-      const std::size_t row_bytes = std::size_t(w) * (depth > 8 ? 2 : 1);
-      for (int y = 0; y < h; ++y) {
-        const std::uint8_t* from = f.data[c] + std::ptrdiff_t(f.linesize[c]) * y;
-        std::byte* to = plane.storage.data() + plane.stride * static_cast<std::size_t>(y);
-        std::memcpy(to, from, row_bytes);
-        if (depth > 8 && depth < 16) {
-          // Rows of 16-bit samples start 2-aligned (Image::allocate).
-          auto* samples = reinterpret_cast<std::uint16_t*>(to);
-          const unsigned mask = (1U << depth) - 1U;
-          for (int x = 0; x < w; ++x) {
-            samples[x] = static_cast<std::uint16_t>((samples[x] & mask) << (16 - depth));
+      out.buffers = std::move(frame);
+    } else {
+      auto copies = std::make_shared<std::vector<Image>>();
+      for (int c = 0; c < colours; ++c) {
+        const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
+        const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
+        Image& plane = copies->emplace_back(
+            Image::allocate(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h), grey));
+        const std::size_t row_bytes = std::size_t(w) * sample;
+        for (int y = 0; y < h; ++y) {
+          const std::uint8_t* from = f.data[c] + std::ptrdiff_t(f.linesize[c]) * y;
+          std::byte* to = plane.storage.data() + plane.stride * static_cast<std::size_t>(y);
+          std::memcpy(to, from, row_bytes);
+          if (depth > 8 && depth < 16) {
+            // Rows of 16-bit samples start 2-aligned (Image::allocate).
+            auto* samples = reinterpret_cast<std::uint16_t*>(to);
+            const unsigned mask = (1U << depth) - 1U;
+            for (int x = 0; x < w; ++x) {
+              samples[x] = static_cast<std::uint16_t>((samples[x] & mask) << (16 - depth));
+            }
           }
         }
+        out.planes.push_back(plane.view());
       }
+      out.buffers = std::move(copies);
+      av_frame_unref(decoded.get());
     }
+  }
+
+  // The range, pixel format and depth the stream declares.
+  static void describe_planes(const AVFrame& f, VideoFrame& out) {
+    const auto pixel_format = static_cast<AVPixelFormat>(f.format);
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pixel_format);
     const bool full = f.color_range == AVCOL_RANGE_JPEG || pixel_format == AV_PIX_FMT_YUVJ420P ||
                       pixel_format == AV_PIX_FMT_YUVJ422P || pixel_format == AV_PIX_FMT_YUVJ444P ||
                       pixel_format == AV_PIX_FMT_YUVJ440P || pixel_format == AV_PIX_FMT_YUVJ411P;
     out.range = full ? "full" : f.color_range == AVCOL_RANGE_MPEG ? "limited" : "unspecified";
-    out.pixel_format = d->name;
-    out.depth = static_cast<std::uint32_t>(depth);
+    out.pixel_format = d != nullptr ? d->name : "unknown";
+    out.depth = d != nullptr ? static_cast<std::uint32_t>(d->comp[0].depth) : 0;
   }
 
   // The frame's time and index.
@@ -211,8 +244,10 @@ struct VideoReader::Impl {
     const AVFrame& f = *decoded;
     check_size(f.width, f.height);
     if (space == FrameSpace::YCbCr) {
-      copy_planes(out);
+      check_planar(static_cast<AVPixelFormat>(f.format));
+      describe_planes(f, out);
       stamp(out);
+      take_planes(out);  // last: it empties `decoded`
       return;
     }
     const AVPixelFormat target = deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24;
