@@ -149,6 +149,24 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(256U, 65536U)),
     Chunks16x16_name);
 
+// `cpu` on a limited number of threads (RunOptions::threads) counts the same:
+// every pixel format, rows split into one part and into several.
+TEST(Strategies, CpuOnFewerThreadsMatchesReference) {
+  const PixelFormat formats[] = {{ChannelLayout::Grey, SampleType::U8},
+                                 {ChannelLayout::RGB, SampleType::U8},
+                                 {ChannelLayout::RGBA, SampleType::U16},
+                                 {ChannelLayout::RGB, SampleType::F32}};
+  for (const PixelFormat& format : formats) {
+    const auto image = test::make_image(format, 1031, 517, Content::Random, 11, 4);
+    for (const std::uint32_t threads : {1U, 2U, 3U, 64U}) {
+      SCOPED_TRACE(to_string(format) + " on " + std::to_string(threads) + " threads");
+      RunOptions run{Strategy::Cpu};
+      run.threads = threads;
+      expect_matches_reference(image.view, HistogramOptions{}, run);
+    }
+  }
+}
+
 TEST(Strategies, CpuOnlyContextRefusesGpuStrategies) {
   const Context cpu = Context::open("cpu");
   EXPECT_EQ(cpu.device(), nullptr);

@@ -251,13 +251,16 @@ int run_video(const VideoArgs& args) {
   std::int64_t frames = 0;
   const bool counted_all = batch.run(args.input, [&] {
     if (planes) {
-      // Each plane as decoded, counted while the next frames decode.
+      // Each plane as decoded, counted while the next frames decode: on
+      // this thread alone, as the decoder's threads keep every core busy.
       DecodeAhead decoded(*reader, report_damage);
+      RunOptions one_thread = run;
+      one_thread.threads = 1;
       std::vector<Histogram> counts;
       while (std::optional<VideoFrame> frame = decoded.next()) {
         counts.clear();
         for (const ImageView& plane : frame->planes) {
-          counts.push_back(context->compute(plane, counting->options, run));
+          counts.push_back(context->compute(plane, counting->options, one_thread));
         }
         out << json_text(planes_json(*frame, counts, fields)) << '\n';
         ++frames;

@@ -20,10 +20,14 @@ namespace gpuhist {
 struct Adjustment;  // gpuhist/adjustment.hpp
 
 // How to count: the strategy (default: `gpu` on a hardware GPU, `cpu`
-// otherwise) and, for the chunk strategies, the chunk shape.
+// otherwise), for the chunk strategies the chunk shape, and for `cpu` the
+// most threads one count may use (0: every core). A caller whose other
+// threads already keep the cores busy, such as a video decoder's, counts on
+// its own thread alone with `threads = 1`.
 struct RunOptions {
   std::optional<Strategy> strategy;
   ChunkShape chunk = ChunkShape::Row256x1;
+  std::uint32_t threads = 0;
 };
 
 // Owns a Vulkan instance and device (when one is chosen). Reusable, movable,

@@ -186,8 +186,10 @@ std::uint32_t count_threads(std::uint32_t width, std::uint32_t height) {
   return row_parts(height, std::max<std::uint64_t>(1, 65536 / width));
 }
 
-Histogram count_parallel(const ImageView& image, const HistogramOptions& options) {
-  const std::uint32_t threads = count_threads(image.width, image.height);
+Histogram count_parallel(const ImageView& image, const HistogramOptions& options,
+                         std::uint32_t max_threads) {
+  std::uint32_t threads = count_threads(image.width, image.height);
+  if (max_threads != 0) threads = std::min(threads, max_threads);
 
   std::vector<LocalCounts> partial(threads, LocalCounts(options.bins));
   std::optional<Rgb8Counter> rgb8;

@@ -14,7 +14,9 @@ namespace gpuhist::cpu {
 // enough rows per thread that starting it is worth it (about 64k pixels).
 [[nodiscard]] std::uint32_t count_threads(std::uint32_t width, std::uint32_t height);
 
-// Counts a validated image on all hardware threads; identical to count_reference.
-[[nodiscard]] Histogram count_parallel(const ImageView& image, const HistogramOptions& options);
+// Counts a validated image on up to `max_threads` threads (0: every core);
+// identical to count_reference.
+[[nodiscard]] Histogram count_parallel(const ImageView& image, const HistogramOptions& options,
+                                       std::uint32_t max_threads = 0);
 
 }  // namespace gpuhist::cpu

@@ -76,11 +76,11 @@ Histogram Context::compute(const ImageView& image, const HistogramOptions& optio
   validate(options);
   const Strategy strategy = run.strategy.value_or(strategy_for(image));
   if (strategy == Strategy::CpuReference || strategy == Strategy::Cpu) {
-    return impl_->count(image, options, strategy, run.chunk);  // no device: no lock
+    return impl_->count(image, options, strategy, run);  // no device: no lock
   }
   (void)impl_->counter_for(strategy);  // fails before waiting for the lock without a device
   std::lock_guard lock(impl_->mutex);
-  return impl_->count(image, options, strategy, run.chunk);
+  return impl_->count(image, options, strategy, run);
 }
 
 Picture Context::draw(const Histogram& histogram, const DrawOptions& options) const {
@@ -136,7 +136,7 @@ std::optional<std::int32_t> Context::adjust(const ImageView& image, const Adjust
   return impl_->adjuster->adjust(
       image, adjustment,
       [&](const ImageView& view, const HistogramOptions& options) {
-        return impl_->count(view, options, strategy, run.chunk);
+        return impl_->count(view, options, strategy, run);
       },
       out);
 }

@@ -72,10 +72,10 @@ struct Context::Impl {
 
   // Counts as Context::compute does; the caller holds `mutex` for a GPU strategy.
   Histogram count(const ImageView& image, const HistogramOptions& options, Strategy strategy,
-                  ChunkShape chunk) {
+                  const RunOptions& run) {
     if (strategy == Strategy::CpuReference) return cpu::count_reference(image, options);
-    if (strategy == Strategy::Cpu) return cpu::count_parallel(image, options);
-    return counter_for(strategy).count(image, options, strategy, chunk);
+    if (strategy == Strategy::Cpu) return cpu::count_parallel(image, options, run.threads);
+    return counter_for(strategy).count(image, options, strategy, run.chunk);
   }
 
   // The counter for a GPU strategy; throws Error(InvalidArgument) without a device.
