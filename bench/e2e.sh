@@ -59,14 +59,16 @@ for size in 1280x720 1920x1080; do
   histogram=$(best ffmpeg -threads "$threads" -i "$clip" -vf histogram -f null -)
   video_cpu=$(best $gpuhist video "$clip" --device cpu -o /dev/null)
   video_auto=$(best $gpuhist video "$clip" -o /dev/null)
+  planes=$(best $gpuhist video "$clip" --space ycbcr -o /dev/null)
   row "90 frames $size H.264, \`video\` (auto)" "$video_auto" "\`ffmpeg -threads $threads -i IN -f null -\`" "$decode"
   row "the same" "$video_auto" "\`ffmpeg -vf histogram -f null -\`" "$histogram"
   row "the same, \`--device cpu\`" "$video_cpu" "\`video\` (auto)" "$video_auto"
+  row "$size, \`video --space ycbcr\` (no colour conversion)" "$planes" "decode alone" "$decode"
   over=$(best $gpuhist video "$clip" --overlay --preset veryfast -o "$work/over.mp4")
   ffover=$(best ffmpeg -threads "$threads" -i "$clip" -filter_complex \
     "split[a][b];[b]histogram,scale=iw/2:-2[h];[a][h]overlay" -c:v libx264 -preset veryfast \
     -y "$work/ffover.mp4")
-  row "the same, \`--overlay --preset veryfast\`" "$over" "ffmpeg \`split,histogram,overlay\`, libx264 veryfast" "$ffover"
+  row "$size, \`video --overlay --preset veryfast\`" "$over" "ffmpeg \`split,histogram,overlay\`, libx264 veryfast" "$ffover"
 done
 photo=data/coffee.png
 cpu10=$(best ten $gpuhist compute "$photo" --device cpu)
