@@ -98,6 +98,55 @@ TEST_F(DecodeAheadClip, DeliversEveryFrameInOrder) {
   EXPECT_EQ(count, 9);
 }
 
+// Y'CbCr frames view the decoder's own buffers: they stay whole after the
+// decoding and converting threads and the reader are gone, and equal what
+// next() gives, plane by plane (4:2:0 H.264 at an odd size, 10 frames).
+TEST_F(DecodeAheadClip, PlanesOutliveTheReader) {
+  const auto clip = dir_ / "planes.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=98x54:rate=10 -frames:v 10 -c:v libx264 "
+                   "-pix_fmt yuv420p '" +
+                   clip.string() + "'"));
+  std::vector<VideoFrame> kept;
+  {
+    VideoReader reader(clip, kDefaultMaxPixels, FrameSpace::YCbCr);
+    DecodeAhead ahead(reader, {}, 1);
+    while (std::optional<VideoFrame> frame = ahead.next()) kept.push_back(std::move(*frame));
+  }
+  VideoReader same(clip, kDefaultMaxPixels, FrameSpace::YCbCr);
+  VideoFrame direct;
+  ASSERT_EQ(kept.size(), 10U);
+  for (const VideoFrame& frame : kept) {
+    ASSERT_TRUE(same.next(direct));
+    EXPECT_EQ(frame.index, direct.index);
+    ASSERT_EQ(frame.planes.size(), 3U);
+    ASSERT_EQ(direct.planes.size(), 3U);
+    EXPECT_EQ(frame.planes[1].width, 49U);
+    EXPECT_EQ(frame.planes[1].height, 27U);
+    for (std::size_t c = 0; c < 3; ++c) {
+      EXPECT_EQ(test::pixel_bytes_of(frame.planes[c]), test::pixel_bytes_of(direct.planes[c]))
+          << "frame " << frame.index << " plane " << c;
+    }
+  }
+  EXPECT_FALSE(same.next(direct));
+}
+
+// The caller stopping after every possible frame, with the queues one deep:
+// both threads are stopped and joined wherever they wait.
+TEST_F(DecodeAheadClip, StopsAfterAnyFrame) {
+  const auto clip = dir_ / "short.mkv";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=32x24:rate=10 -frames:v 6 -c:v ffv1 '" +
+                           clip.string() + "'"));
+  for (int stop = 0; stop <= 7; ++stop) {
+    VideoReader reader(clip);
+    DecodeAhead ahead(reader, {}, 1);
+    for (int i = 0; i < stop; ++i) {
+      const std::optional<VideoFrame> frame = ahead.next();
+      EXPECT_EQ(frame.has_value(), i < 6) << stop;
+    }
+  }
+}
+
 TEST_F(DecodeAheadClip, StopsEarlyWithoutHanging) {
   const auto clip = dir_ / "long.mkv";
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=32x24:rate=10 -frames:v 200 -c:v ffv1 '" +

@@ -72,8 +72,10 @@ class BoundedQueue {
   bool closed_ = false;
 };
 
-// Decodes `reader`'s frames on a thread of its own, up to `depth` frames ahead.
-// Damaged packets are reported through `on_damage`, called on that thread.
+// Decodes `reader`'s frames on a thread of its own and converts them on
+// another, each up to `depth` frames ahead, so that converting one frame does
+// not keep the decoder's threads waiting for their next packets. Damaged
+// packets are reported through `on_damage`, called on the decoding thread.
 class DecodeAhead {
  public:
   using OnDamage = std::function<void(const std::string&)>;
@@ -88,9 +90,12 @@ class DecodeAhead {
   std::optional<VideoFrame> next();
 
  private:
+  BoundedQueue<DecodedFrame> decoded_;
   BoundedQueue<VideoFrame> frames_;
-  std::exception_ptr error_;  // set by the thread before it closes the queue
-  std::thread thread_;
+  std::mutex decode_error_mutex_;
+  std::exception_ptr decode_error_;  // the decoding thread's, set before it closes decoded_
+  std::exception_ptr error_;         // set by the converting thread before it closes frames_
+  std::thread decoder_, converter_;
 };
 
 // Calls `write` on a thread of its own for every item pushed, in order, up to

@@ -11,6 +11,8 @@
 
 #include "gpuhist/image_file.hpp"
 
+struct AVFrame;  // FFmpeg's
+
 namespace gpuhist {
 
 // What a reader delivers: RGB (converted as the ffmpeg command line converts)
@@ -35,6 +37,14 @@ struct VideoFrame {
   std::string range;         // YCbCr: "limited", "full" or "unspecified", as the stream says
   std::string pixel_format;  // YCbCr: FFmpeg's name of the decoded format
   std::uint32_t depth = 8;   // YCbCr: bits per sample as decoded
+};
+
+// A frame as the decoder delivered it, not yet converted (VideoReader::decode).
+// Holding it holds the decoder's buffers.
+struct DecodedFrame {
+  std::int64_t index = 0;
+  double time = 0.0;
+  std::shared_ptr<AVFrame> frame;
 };
 
 class VideoReader {
@@ -69,6 +79,14 @@ class VideoReader {
   // packet the decoder rejects is reported through `on_damage` (a one-line
   // cause) and skipped; the frames after it are still delivered.
   bool next(VideoFrame& frame, const std::function<void(const std::string&)>& on_damage = {});
+
+  // next() in two steps, which may run on two threads, so that converting a
+  // frame does not hold up feeding the decoder: decode() delivers the next
+  // frame as decoded (false at the end; damage as for next()), convert()
+  // turns it into `frame` and lets go of it. Each may be called by one thread
+  // at a time; frames keep the order decode() gave them.
+  bool decode(DecodedFrame& frame, const std::function<void(const std::string&)>& on_damage = {});
+  void convert(DecodedFrame& decoded, VideoFrame& frame);
 
   struct Impl;
 

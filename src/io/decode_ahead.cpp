@@ -1,24 +1,56 @@
 #include "gpuhist/pipeline.hpp"
 
+#include <mutex>
+
 namespace gpuhist {
 
 DecodeAhead::DecodeAhead(VideoReader& reader, OnDamage on_damage, std::size_t depth)
-    : frames_(depth), thread_([this, &reader, on_damage = std::move(on_damage)] {
-        try {
+    : decoded_(depth), frames_(depth) {
+  decoder_ = std::thread([this, &reader, on_damage = std::move(on_damage)] {
+    try {
+      DecodedFrame frame;
+      while (reader.decode(frame, on_damage)) {
+        if (!decoded_.push(std::move(frame))) return;  // stopped
+        frame = DecodedFrame{};
+      }
+    } catch (...) {
+      const std::lock_guard lock(decode_error_mutex_);
+      decode_error_ = std::current_exception();
+    }
+    decoded_.close();
+  });
+  try {
+    converter_ = std::thread([this, &reader] {
+      try {
+        while (std::optional<DecodedFrame> decoded = decoded_.pop()) {
           VideoFrame frame;
-          while (reader.next(frame, on_damage)) {
-            if (!frames_.push(std::move(frame))) return;  // the caller stopped
-            frame = VideoFrame{};
+          reader.convert(*decoded, frame);
+          if (!frames_.push(std::move(frame))) {  // the caller stopped
+            decoded_.cancel();
+            return;
           }
-        } catch (...) {
-          error_ = std::current_exception();
         }
-        frames_.close();
-      }) {}
+        // The decoder's error, if it ended with one: set before it closed the queue.
+        const std::lock_guard lock(decode_error_mutex_);
+        error_ = decode_error_;
+      } catch (...) {
+        error_ = std::current_exception();
+        decoded_.cancel();  // the decoding thread stops at its next frame
+      }
+      frames_.close();
+    });
+  } catch (...) {
+    decoded_.cancel();  // no thread to take the frames: the decoding one stops
+    decoder_.join();
+    throw;
+  }
+}
 
 DecodeAhead::~DecodeAhead() {
   frames_.cancel();
-  if (thread_.joinable()) thread_.join();
+  decoded_.cancel();
+  if (converter_.joinable()) converter_.join();
+  if (decoder_.joinable()) decoder_.join();
 }
 
 std::optional<VideoFrame> DecodeAhead::next() {

@@ -20,6 +20,7 @@ extern "C" {
 #include <memory>
 #include <mutex>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "core/cores.hpp"
@@ -117,6 +118,7 @@ struct VideoReader::Impl {
   std::unique_ptr<AVFrame, FrameFreer> decoded{av_frame_alloc()};
   std::unique_ptr<SwsContext, ScaleFreer> scaler;
   int stream = -1;
+  std::string codec_name;  // the decoder's, read by convert() on its own thread
   bool deep = false;      // more than 8 bits per sample: RGB48
   FrameSpace space = FrameSpace::Rgb;
   bool draining = false;  // the container is exhausted; the decoder is being flushed
@@ -161,9 +163,9 @@ struct VideoReader::Impl {
 
   // Hands the decoded planes over as they are: the decoder's frame itself
   // for 8 and 16 bits, a copy with levels shifted up to 16 bits for the
-  // depths between. Leaves `decoded` empty.
-  void take_planes(VideoFrame& out) {
-    const AVFrame& f = *decoded;
+  // depths between.
+  static void take_planes(const std::shared_ptr<AVFrame>& frame, VideoFrame& out) {
+    const AVFrame& f = *frame;
     const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(f.format));
     const int depth = d->comp[0].depth;
     const int colours = d->nb_components >= 3 ? 3 : 1;
@@ -179,43 +181,39 @@ struct VideoReader::Impl {
     }
     out.planes.clear();
     if (shared) {
-      std::shared_ptr<AVFrame> frame(av_frame_alloc(), FrameFreer{});
-      if (!frame) throw std::bad_alloc();
-      av_frame_move_ref(frame.get(), decoded.get());
-      for (int c = 0; c < colours; ++c) {
-        const int w = c == 0 ? frame->width : AV_CEIL_RSHIFT(frame->width, d->log2_chroma_w);
-        const int h = c == 0 ? frame->height : AV_CEIL_RSHIFT(frame->height, d->log2_chroma_h);
-        out.planes.push_back(ImageView{frame->data[c], static_cast<std::uint32_t>(w),
-                                       static_cast<std::uint32_t>(h),
-                                       static_cast<std::size_t>(frame->linesize[c]), grey});
-      }
-      out.buffers = std::move(frame);
-    } else {
-      auto copies = std::make_shared<std::vector<Image>>();
       for (int c = 0; c < colours; ++c) {
         const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
         const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
-        Image& plane = copies->emplace_back(
-            Image::allocate(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h), grey));
-        const std::size_t row_bytes = std::size_t(w) * sample;
-        for (int y = 0; y < h; ++y) {
-          const std::uint8_t* from = f.data[c] + std::ptrdiff_t(f.linesize[c]) * y;
-          std::byte* to = plane.storage.data() + plane.stride * static_cast<std::size_t>(y);
-          std::memcpy(to, from, row_bytes);
-          if (depth > 8 && depth < 16) {
-            // Rows of 16-bit samples start 2-aligned (Image::allocate).
-            auto* samples = reinterpret_cast<std::uint16_t*>(to);
-            const unsigned mask = (1U << depth) - 1U;
-            for (int x = 0; x < w; ++x) {
-              samples[x] = static_cast<std::uint16_t>((samples[x] & mask) << (16 - depth));
-            }
+        out.planes.push_back(ImageView{f.data[c], static_cast<std::uint32_t>(w),
+                                       static_cast<std::uint32_t>(h),
+                                       static_cast<std::size_t>(f.linesize[c]), grey});
+      }
+      out.buffers = frame;
+      return;
+    }
+    auto copies = std::make_shared<std::vector<Image>>();
+    for (int c = 0; c < colours; ++c) {
+      const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
+      const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
+      Image& plane = copies->emplace_back(
+          Image::allocate(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h), grey));
+      const std::size_t row_bytes = std::size_t(w) * sample;
+      for (int y = 0; y < h; ++y) {
+        const std::uint8_t* from = f.data[c] + std::ptrdiff_t(f.linesize[c]) * y;
+        std::byte* to = plane.storage.data() + plane.stride * static_cast<std::size_t>(y);
+        std::memcpy(to, from, row_bytes);
+        if (depth > 8 && depth < 16) {
+          // Rows of 16-bit samples start 2-aligned (Image::allocate).
+          auto* samples = reinterpret_cast<std::uint16_t*>(to);
+          const unsigned mask = (1U << depth) - 1U;
+          for (int x = 0; x < w; ++x) {
+            samples[x] = static_cast<std::uint16_t>((samples[x] & mask) << (16 - depth));
           }
         }
-        out.planes.push_back(plane.view());
       }
-      out.buffers = std::move(copies);
-      av_frame_unref(decoded.get());
+      out.planes.push_back(plane.view());
     }
+    out.buffers = std::move(copies);
   }
 
   // The range, pixel format and depth the stream declares.
@@ -230,25 +228,32 @@ struct VideoReader::Impl {
     out.depth = d != nullptr ? static_cast<std::uint32_t>(d->comp[0].depth) : 0;
   }
 
-  // The frame's time and index.
-  void stamp(VideoFrame& out) {
+  // Takes the frame the decoder just delivered, with its time and index.
+  void take_decoded(DecodedFrame& out) {
     const AVRational base = format->streams[stream]->time_base;
     const std::int64_t pts =
         decoded->best_effort_timestamp != AV_NOPTS_VALUE ? decoded->best_effort_timestamp : 0;
     // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
     out.time = static_cast<double>(pts) * base.num / base.den;
     out.index = delivered++;
+    std::shared_ptr<AVFrame> frame(av_frame_alloc(), FrameFreer{});
+    if (!frame) throw std::bad_alloc();
+    av_frame_move_ref(frame.get(), decoded.get());
+    out.frame = std::move(frame);
   }
 
-  // Converts the decoded frame to RGB8 or RGB16 samples, or copies its planes.
-  void convert(VideoFrame& out) {
-    const AVFrame& f = *decoded;
+  // Converts a decoded frame to RGB8 or RGB16 samples, or hands its planes over.
+  void convert(DecodedFrame& in, VideoFrame& out) {
+    if (!in.frame) throw std::logic_error("VideoReader::convert: no decoded frame");
+    const AVFrame& f = *in.frame;
     check_size(f.width, f.height);
+    out.index = in.index;
+    out.time = in.time;
     if (space == FrameSpace::YCbCr) {
       check_planar(static_cast<AVPixelFormat>(f.format));
       describe_planes(f, out);
-      stamp(out);
-      take_planes(out);  // last: it empties `decoded`
+      take_planes(in.frame, out);
+      in.frame.reset();
       return;
     }
     const AVPixelFormat target = deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24;
@@ -269,13 +274,13 @@ struct VideoReader::Impl {
       image = Image::allocate(static_cast<std::uint32_t>(f.width),
                               static_cast<std::uint32_t>(f.height), rgb, stride);
     }
-    image.codec = codec->codec->name;
+    image.codec = codec_name;
     std::uint8_t* planes[4] = {reinterpret_cast<std::uint8_t*>(image.storage.data()), nullptr,
                                nullptr, nullptr};
     const int strides[4] = {static_cast<int>(stride), 0, 0, 0};
     const int rows = sws_scale(scaler.get(), f.data, f.linesize, 0, f.height, planes, strides);
     if (rows != f.height) fail("cannot convert a frame of pixel format " + pixel_format_name(f));
-    stamp(out);
+    in.frame.reset();  // its buffers go back to the decoder
   }
 };
 
@@ -327,6 +332,7 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   if (const int e = avcodec_open2(s.codec.get(), decoder, nullptr); e < 0) {
     s.fail("cannot open the " + std::string(decoder->name) + " decoder: " + av_message(e));
   }
+  s.codec_name = decoder->name;
   if (s.codec->width <= 0 || s.codec->height <= 0) s.fail("video has zero size");
   s.check_size(s.codec->width, s.codec->height);
   const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(s.codec->pix_fmt);
@@ -364,11 +370,23 @@ std::string VideoReader::first_error() const {
 
 bool VideoReader::next(VideoFrame& frame,
                        const std::function<void(const std::string&)>& on_damage) {
+  DecodedFrame decoded;
+  if (!decode(decoded, on_damage)) return false;
+  convert(decoded, frame);
+  return true;
+}
+
+void VideoReader::convert(DecodedFrame& decoded, VideoFrame& frame) {
+  impl_->convert(decoded, frame);
+}
+
+bool VideoReader::decode(DecodedFrame& frame,
+                         const std::function<void(const std::string&)>& on_damage) {
   Impl& s = *impl_;
   while (!s.finished) {
     const int got = avcodec_receive_frame(s.codec.get(), s.decoded.get());
     if (got == 0) {
-      s.convert(frame);
+      s.take_decoded(frame);
       return true;
     }
     if (got == AVERROR_EOF) {
