@@ -45,7 +45,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 row() { echo "| $1 | $2 s | $3 | $4 s | $(ratio "$2" "$4") |"; }
 ten() { for _ in 1 2 3 4 5 6 7 8 9 10; do "$@" || return 1; done; }
 
-echo "gpuhist $($gpuhist --version | head -1), $(nproc) cores, $(date -u +%Y-%m-%d), best of $repeat"
+echo "$($gpuhist --version | head -1), $(nproc) cores, $(date -u +%Y-%m-%d), best of $repeat"
 echo
 echo "| what | gpuhist | yardstick | yardstick's time | gpuhist / yardstick |"
 echo "|---|---|---|---|---|"
