@@ -26,6 +26,7 @@ make_clip() {  # NAME SOURCE ENCODING...
 }
 make_clip c420.mp4 size=360x240:rate=10 -pix_fmt yuv420p -c:v libx264 -preset ultrafast
 make_clip c422.mp4 size=362x204:rate=10 -pix_fmt yuv422p -c:v libx264 -preset ultrafast
+make_clip c10.mkv size=98x54:rate=10 -pix_fmt yuv420p10le -c:v libx264 -preset ultrafast
 preload=
 # valgrind 3.19 cannot run an instruction that libhwy (loaded through libjxl by
 # FFmpeg and OpenImageIO) executes as it is loaded, on some processors
@@ -79,6 +80,14 @@ check() {  # LABEL ARGS...
 check "video yuv420p 360x240" "$gpuhist" video "$dir/c420.mp4" --device cpu --no-progress
 check "video --overlay yuv422p 362x204" "$gpuhist" video "$dir/c422.mp4" --overlay -o "$dir/o.mp4" \
   --device cpu --no-progress
+# Y'CbCr planes counted in the decoder's own frames (8-bit), and copied (10-bit);
+# a JPEG's planes, counted after its reader is gone.
+check "video --space ycbcr yuv420p 360x240" "$gpuhist" video "$dir/c420.mp4" --space ycbcr \
+  --device cpu --no-progress
+check "video --space ycbcr yuv420p10le 98x54" "$gpuhist" video "$dir/c10.mkv" --space ycbcr \
+  --device cpu --no-progress
+check "compute --space ycbcr of a JPEG" "$gpuhist" compute "$source_dir/data/rocket.jpg" \
+  --space ycbcr --format json --device cpu --no-progress
 check "compute and --plot of a JPEG and a PNG" "$gpuhist" compute "$source_dir/data/rocket.jpg" \
   "$source_dir/data/coffee.png" --plot "$dir/plot.png" --device cpu --no-progress
 if [ -n "$replay_dir" ]; then
