@@ -1,5 +1,5 @@
-// Overlapping the stages of a video job: decoding runs ahead of the caller on
-// its own thread (DecodeAhead), writing runs behind it on another
+// Overlapping the stages of a video job: decoding and converting run ahead of
+// the caller on threads of their own (DecodeAhead), writing runs behind it on another
 // (WriteBehind), each through a bounded queue, so that decoding, counting and
 // drawing on the device, and encoding work on different frames at once.
 // Part of the gpuhist::io library.
@@ -84,7 +84,7 @@ class DecodeAhead {
   DecodeAhead& operator=(const DecodeAhead&) = delete;
   DecodeAhead(DecodeAhead&&) = delete;
   DecodeAhead& operator=(DecodeAhead&&) = delete;
-  ~DecodeAhead();  // stops decoding and joins the thread
+  ~DecodeAhead();  // stops decoding and converting and joins the threads
 
   // The next frame in order; nullopt after the last. Rethrows the decoder's error.
   std::optional<VideoFrame> next();
