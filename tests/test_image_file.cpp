@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "io/images/memory_reader.hpp"
 #include "support/compare.hpp"
 #include "support/run_cli.hpp"
 #include "support/synthetic_images.hpp"
@@ -530,6 +533,43 @@ TEST_F(ImageFiles, PixelsPlacedPastTheLargestCoordinateAreRefused) {
               std::string::npos)
         << e.what();
   }
+}
+
+// The proxy JPEG and DPX files are read through from memory gives the bytes
+// of the file and nothing else: no offset or seek a header can make reads
+// outside them (OpenImageIO's IOMemReader read before its buffer for a
+// negative offset). Its buffer here is exactly the file, so ASan sees any
+// read past either end.
+TEST(MemoryReader, ReadsOnlyTheFilesBytes) {
+  const std::vector<unsigned char> file = {10, 11, 12, 13, 14, 15, 16, 17};
+  const auto bytes = std::make_unique<unsigned char[]>(file.size());
+  std::memcpy(bytes.get(), file.data(), file.size());
+  images::MemoryReader reader(bytes.get(), file.size());
+  EXPECT_EQ(reader.size(), 8U);
+  unsigned char out[16] = {};
+  EXPECT_EQ(reader.pread(out, 3, 2), 3U);
+  EXPECT_EQ(out[0], 12);
+  EXPECT_EQ(out[2], 14);
+  EXPECT_EQ(reader.pread(out, 16, 5), 3U);  // clipped at the end
+  EXPECT_EQ(out[2], 17);
+  EXPECT_EQ(reader.pread(out, 16, 8), 0U);
+  EXPECT_EQ(reader.pread(out, 16, -1), 0U);
+  EXPECT_EQ(reader.pread(out, 168, -88), 0U);  // the DPX reader's request
+  EXPECT_EQ(reader.pread(out, 4, std::numeric_limits<std::int64_t>::min()), 0U);
+  EXPECT_EQ(reader.pread(out, std::numeric_limits<std::size_t>::max(), 1), 7U);
+  EXPECT_EQ(reader.pread(out, 0, 0), 0U);
+  // read() moves on by what it read; a negative seek is refused.
+  ASSERT_TRUE(reader.seek(6));
+  EXPECT_EQ(reader.read(out, 4), 2U);
+  EXPECT_EQ(reader.tell(), 8);
+  EXPECT_EQ(reader.read(out, 4), 0U);
+  EXPECT_FALSE(reader.seek(-8));
+  EXPECT_EQ(reader.tell(), 8);
+  ASSERT_TRUE(reader.seek(-3, SEEK_END));
+  EXPECT_EQ(reader.read(out, 1), 1U);
+  EXPECT_EQ(out[0], 15);
+  ASSERT_TRUE(reader.seek(100));
+  EXPECT_EQ(reader.read(out, 1), 0U);
 }
 
 TEST(ImageExtensions, KnownAndUnknown) {

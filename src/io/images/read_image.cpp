@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gpuhist/error.hpp"
+#include "io/images/memory_reader.hpp"
 
 namespace gpuhist::images {
 namespace {
@@ -941,7 +942,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
         std::vector<unsigned char>().swap(stripped);
     }
   } release;
-  std::optional<OIIO::Filesystem::IOMemReader> memory;
+  std::optional<MemoryReader> memory;
   std::unique_ptr<OIIO::ImageInput> input;
   if (format == "jpeg" || format == "dpx") {
     try {
