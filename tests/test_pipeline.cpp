@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gpuhist/error.hpp"
@@ -144,6 +146,47 @@ TEST_F(DecodeAheadClip, StopsAfterAnyFrame) {
       const std::optional<VideoFrame> frame = ahead.next();
       EXPECT_EQ(frame.has_value(), i < 6) << stop;
     }
+  }
+}
+
+// An error on the decoding thread (here, the damage callback's own) reaches
+// the caller after every frame before it, once, and the threads stop: an
+// MJPEG clip whose sixth frame is wiped, the callback throwing there.
+TEST_F(DecodeAheadClip, DecodingErrorComesAfterTheFramesBeforeIt) {
+  const auto clip = dir_ / "clip.avi";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v mjpeg '" +
+                           clip.string() + "'"));
+  std::string data;
+  {
+    std::ifstream in(clip, std::ios::binary);
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string soi("\xff\xd8\xff", 3);
+  std::size_t at = 0;
+  for (int frame = 0; frame <= 5; ++frame) at = data.find(soi, frame == 0 ? 0 : at + 3);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t end = data.find(std::string("\xff\xd9", 2), at);
+  ASSERT_NE(end, std::string::npos);
+  std::fill(data.begin() + static_cast<std::ptrdiff_t>(at),
+            data.begin() + static_cast<std::ptrdiff_t>(end + 2), '\0');
+  const auto damaged = dir_ / "damaged.avi";
+  std::ofstream(damaged, std::ios::binary) << data;
+  for (const std::size_t depth : {1U, 3U, 16U}) {
+    VideoReader reader(damaged);
+    DecodeAhead ahead(
+        reader, [](const std::string& cause) { throw std::runtime_error("stopped: " + cause); },
+        depth);
+    std::int64_t frames = 0;
+    try {
+      while (const std::optional<VideoFrame> frame = ahead.next()) {
+        EXPECT_EQ(frame->index, frames) << depth;
+        ++frames;
+      }
+      ADD_FAILURE() << "no error after " << frames << " frames, depth " << depth;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("stopped: ", 0), 0U) << e.what();
+    }
+    EXPECT_EQ(frames, 5) << depth;
   }
 }
 

@@ -74,8 +74,10 @@ class BoundedQueue {
 
 // Decodes `reader`'s frames on a thread of its own and converts them on
 // another, each up to `depth` frames ahead, so that converting one frame does
-// not keep the decoder's threads waiting for their next packets. Damaged
-// packets are reported through `on_damage`, called on the decoding thread.
+// not keep the decoder's threads waiting for their next packets. Up to about
+// 2 * depth + 2 decoded frames are held at once (Y'CbCr frames are the
+// decoder's own). Damaged packets are reported through `on_damage`, called on
+// the decoding thread, up to that many frames ahead of the caller.
 class DecodeAhead {
  public:
   using OnDamage = std::function<void(const std::string&)>;
@@ -86,7 +88,8 @@ class DecodeAhead {
   DecodeAhead& operator=(DecodeAhead&&) = delete;
   ~DecodeAhead();  // stops decoding and converting and joins the threads
 
-  // The next frame in order; nullopt after the last. Rethrows the decoder's error.
+  // The next frame in order; nullopt after the last. Rethrows the error that
+  // ended decoding or converting, after the frames before it.
   std::optional<VideoFrame> next();
 
  private:

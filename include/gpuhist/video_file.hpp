@@ -26,10 +26,11 @@ enum class FrameSpace : std::uint8_t { Rgb, YCbCr };
 // ones, whose levels are shifted up to fill 16 bits (level L of a 10-bit
 // stream is L * 64), so that `bins` bins put 2^depth / bins levels in each.
 // The views read `buffers`: the decoder's own frame, shared with it and never
-// copied, for streams of 8 or 16 bits; a shifted copy for the depths between.
+// copied, for streams of 8 or 16 bits; a copy for the depths between (shifted)
+// and for planes whose rows the decoder laid out otherwise than down, aligned.
 // They stay valid while the frame (or a copy of `buffers`) lives.
 struct VideoFrame {
-  std::int64_t index = 0;  // 0, 1, 2, ... in decoding order of the frames delivered
+  std::int64_t index = 0;  // 0, 1, 2, ... in decoding order of the frames converted
   double time = 0.0;       // presentation time in seconds
   Image image;
   std::vector<ImageView> planes;
@@ -42,8 +43,7 @@ struct VideoFrame {
 // A frame as the decoder delivered it, not yet converted (VideoReader::decode).
 // Holding it holds the decoder's buffers.
 struct DecodedFrame {
-  std::int64_t index = 0;
-  double time = 0.0;
+  double time = 0.0;  // presentation time in seconds
   std::shared_ptr<AVFrame> frame;
 };
 

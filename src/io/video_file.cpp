@@ -123,7 +123,7 @@ struct VideoReader::Impl {
   FrameSpace space = FrameSpace::Rgb;
   bool draining = false;  // the container is exhausted; the decoder is being flushed
   bool finished = false;
-  std::int64_t delivered = 0;
+  std::int64_t converted = 0;  // convert()'s alone
 
   [[noreturn]] void fail(const std::string& cause) const {
     throw Error(ErrorKind::Input, path.string() + ": " + cause);
@@ -164,7 +164,9 @@ struct VideoReader::Impl {
   // Hands the decoded planes over as they are: the decoder's frame itself
   // for 8 and 16 bits, a copy with levels shifted up to 16 bits for the
   // depths between.
-  static void take_planes(const std::shared_ptr<AVFrame>& frame, VideoFrame& out) {
+  // Nothing is written to `planes` or `buffers` unless all of it is.
+  static void take_planes(const std::shared_ptr<AVFrame>& frame, std::vector<ImageView>& planes,
+                          std::shared_ptr<const void>& buffers) {
     const AVFrame& f = *frame;
     const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(f.format));
     const int depth = d->comp[0].depth;
@@ -179,16 +181,17 @@ struct VideoReader::Impl {
                reinterpret_cast<std::uintptr_t>(f.data[c]) % sample == 0 &&
                static_cast<std::size_t>(f.linesize[c]) % sample == 0;
     }
-    out.planes.clear();
+    std::vector<ImageView> views;
     if (shared) {
       for (int c = 0; c < colours; ++c) {
         const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
         const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
-        out.planes.push_back(ImageView{f.data[c], static_cast<std::uint32_t>(w),
-                                       static_cast<std::uint32_t>(h),
-                                       static_cast<std::size_t>(f.linesize[c]), grey});
+        views.push_back(ImageView{f.data[c], static_cast<std::uint32_t>(w),
+                                  static_cast<std::uint32_t>(h),
+                                  static_cast<std::size_t>(f.linesize[c]), grey});
       }
-      out.buffers = frame;
+      planes = std::move(views);
+      buffers = frame;
       return;
     }
     auto copies = std::make_shared<std::vector<Image>>();
@@ -211,9 +214,10 @@ struct VideoReader::Impl {
           }
         }
       }
-      out.planes.push_back(plane.view());
+      views.push_back(plane.view());
     }
-    out.buffers = std::move(copies);
+    planes = std::move(views);
+    buffers = std::move(copies);
   }
 
   // The range, pixel format and depth the stream declares.
@@ -228,14 +232,13 @@ struct VideoReader::Impl {
     out.depth = d != nullptr ? static_cast<std::uint32_t>(d->comp[0].depth) : 0;
   }
 
-  // Takes the frame the decoder just delivered, with its time and index.
+  // Takes the frame the decoder just delivered, with its time.
   void take_decoded(DecodedFrame& out) {
     const AVRational base = format->streams[stream]->time_base;
     const std::int64_t pts =
         decoded->best_effort_timestamp != AV_NOPTS_VALUE ? decoded->best_effort_timestamp : 0;
     // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
     out.time = static_cast<double>(pts) * base.num / base.den;
-    out.index = delivered++;
     std::shared_ptr<AVFrame> frame(av_frame_alloc(), FrameFreer{});
     if (!frame) throw std::bad_alloc();
     av_frame_move_ref(frame.get(), decoded.get());
@@ -247,13 +250,12 @@ struct VideoReader::Impl {
     if (!in.frame) throw std::logic_error("VideoReader::convert: no decoded frame");
     const AVFrame& f = *in.frame;
     check_size(f.width, f.height);
-    out.index = in.index;
-    out.time = in.time;
     if (space == FrameSpace::YCbCr) {
       check_planar(static_cast<AVPixelFormat>(f.format));
+      take_planes(in.frame, out.planes, out.buffers);
       describe_planes(f, out);
-      take_planes(in.frame, out);
       in.frame.reset();
+      stamp(in, out);
       return;
     }
     const AVPixelFormat target = deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24;
@@ -281,6 +283,13 @@ struct VideoReader::Impl {
     const int rows = sws_scale(scaler.get(), f.data, f.linesize, 0, f.height, planes, strides);
     if (rows != f.height) fail("cannot convert a frame of pixel format " + pixel_format_name(f));
     in.frame.reset();  // its buffers go back to the decoder
+    stamp(in, out);
+  }
+
+  // The frame's time, and its index among the frames converted.
+  void stamp(const DecodedFrame& in, VideoFrame& out) {
+    out.time = in.time;
+    out.index = converted++;
   }
 };
 
@@ -320,10 +329,12 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   s.codec->opaque = &s.damage;
   avcodec_parameters_to_context(s.codec.get(), raw->streams[s.stream]->codecpar);
   // Frame and slice threads, one per core the process may use, as `ffmpeg
-  // -threads N`: decoding is most of a video job's time. FFmpeg's own choice
-  // (0) starts one more than there are cores, which measured 1-5% slower on
-  // two cores beside the counting. Frames still come out in order.
-  s.codec->thread_count = static_cast<int>(core_count());
+  // -threads N`, up to the 16 FFmpeg itself would start at most (each frame
+  // thread holds a decoder and a frame): decoding is most of a video job's
+  // time. FFmpeg's own choice (0) starts one more than there are cores up to
+  // 15, which measured 1-5% slower on two cores beside the counting. Frames
+  // still come out in order.
+  s.codec->thread_count = static_cast<int>(std::min(core_count(), 16U));
   s.codec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
   // Frames over the limit are refused by the decoder too, before its threads
   // hold several of them (convert() names the limit).
