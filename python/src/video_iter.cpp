@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "functions.hpp"
+#include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_file.hpp"
 
 namespace py = pybind11;
@@ -16,7 +17,9 @@ namespace py = pybind11;
 namespace gpuhist::python {
 namespace {
 
-// The frames of one video, decoded and counted one at a time as Python asks.
+// The frames of one video: decoded and converted ahead on threads of their
+// own (DecodeAhead) from the moment it is opened, counted one at a time as
+// Python asks, so that decoding overlaps counting and the caller's own work.
 class VideoHistograms {
  public:
   VideoHistograms(std::shared_ptr<SharedContext> context, const std::string& path,
@@ -27,44 +30,47 @@ class VideoHistograms {
         run_(context_->run(strategy)) {
     const py::gil_scoped_release release;
     reader_ = std::make_unique<VideoReader>(std::filesystem::path(path), max_pixels);
+    // What describes the stream, read before the decoding thread starts.
+    width_ = reader_->width();
+    height_ = reader_->height();
+    frame_rate_ = reader_->frame_rate();
+    codec_ = reader_->codec();
+    frames_ = std::make_unique<DecodeAhead>(*reader_, DecodeAhead::OnDamage{});
   }
 
   py::tuple next() {
-    std::int64_t index = 0;
-    double time = 0.0;
+    std::optional<VideoFrame> frame;
     Histogram h;
-    bool more = false;
     {
-      // One thread decodes and counts at a time (the frame is reused); the GIL is
-      // released first, then the reader taken.
+      // One thread takes and counts a frame at a time, so that frames come
+      // in order; the GIL is released first, then the lock taken.
       const py::gil_scoped_release release;
       const std::lock_guard lock(mutex_);
-      more = reader_->next(frame_);
-      if (more) {
-        index = frame_.index;
-        time = frame_.time;
-        h = context_->count_unlocked(frame_.image.view(), options_, run_);
-      }
+      frame = frames_->next();
+      if (frame) h = context_->count_unlocked(frame->image.view(), options_, run_);
     }
-    if (!more) throw py::stop_iteration();
-    return py::make_tuple(index, time, std::move(h));
+    if (!frame) throw py::stop_iteration();
+    return py::make_tuple(frame->index, frame->time, std::move(h));
   }
 
-  // Reads the reader under its lock (another thread may be decoding).
-  template <class F>
-  auto with_reader(const F& f) const {
-    const py::gil_scoped_release release;
-    const std::lock_guard lock(mutex_);
-    return f(*reader_);
-  }
+  [[nodiscard]] std::uint32_t width() const noexcept { return width_; }
+  [[nodiscard]] std::uint32_t height() const noexcept { return height_; }
+  [[nodiscard]] double frame_rate() const noexcept { return frame_rate_; }
+  [[nodiscard]] const std::string& codec() const noexcept { return codec_; }
+  // The reader's damage so far, which it counts safely while its thread decodes.
+  [[nodiscard]] std::int64_t errors() const noexcept { return reader_->errors(); }
+  [[nodiscard]] std::string first_error() const { return reader_->first_error(); }
 
  private:
   std::shared_ptr<SharedContext> context_;
   HistogramOptions options_;  // checked before anything is decoded
   RunOptions run_;
-  mutable std::mutex mutex_;  // guards the reader and the frame
+  std::mutex mutex_;  // one caller of next() at a time
+  std::uint32_t width_ = 0, height_ = 0;
+  double frame_rate_ = 0.0;
+  std::string codec_;
   std::unique_ptr<VideoReader> reader_;
-  VideoFrame frame_;  // reused: its image keeps its buffer between frames
+  std::unique_ptr<DecodeAhead> frames_;  // stopped before the reader goes
 };
 
 }  // namespace
@@ -72,40 +78,22 @@ class VideoHistograms {
 void register_video(py::module_& m,
                     py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
   py::class_<VideoHistograms>(m, "VideoHistograms", R"doc(
-The frames of a video, each counted as it is decoded (one thread at a time): iterating gives
+The frames of a video, decoded a few frames ahead on threads of their own from the moment it
+is opened, and each counted as it is taken (one thread at a time): iterating gives
 (index, time, Histogram) for every frame in decoding order, time in seconds.
 width, height and frame_rate describe the stream; errors and first_error the
 damage the demuxer and decoder met so far (a file that ends early, a damaged
-slice): a damaged stream still gives every frame it can, so check errors at the end.
+slice), which may run a few frames ahead of the frames taken: a damaged stream
+still gives every frame it can, so check errors at the end.
 )doc")
       .def("__iter__", [](py::object self) { return self; })
       .def("__next__", &VideoHistograms::next)
-      .def_property_readonly("width",
-                             [](const VideoHistograms& v) {
-                               return v.with_reader([](const VideoReader& r) { return r.width(); });
-                             })
-      .def_property_readonly(
-          "height",
-          [](const VideoHistograms& v) {
-            return v.with_reader([](const VideoReader& r) { return r.height(); });
-          })
-      .def_property_readonly(
-          "frame_rate",
-          [](const VideoHistograms& v) {
-            return v.with_reader([](const VideoReader& r) { return r.frame_rate(); });
-          })
-      .def_property_readonly("codec",
-                             [](const VideoHistograms& v) {
-                               return v.with_reader([](const VideoReader& r) { return r.codec(); });
-                             })
-      .def_property_readonly(
-          "errors",
-          [](const VideoHistograms& v) {
-            return v.with_reader([](const VideoReader& r) { return r.errors(); });
-          })
-      .def_property_readonly("first_error", [](const VideoHistograms& v) {
-        return v.with_reader([](const VideoReader& r) { return r.first_error(); });
-      });
+      .def_property_readonly("width", &VideoHistograms::width)
+      .def_property_readonly("height", &VideoHistograms::height)
+      .def_property_readonly("frame_rate", &VideoHistograms::frame_rate)
+      .def_property_readonly("codec", &VideoHistograms::codec)
+      .def_property_readonly("errors", &VideoHistograms::errors)
+      .def_property_readonly("first_error", &VideoHistograms::first_error);
   const char* const doc =
       "The histograms of a video's frames, as an iterator of (index, time, Histogram): "
       "FFmpeg decodes every frame to RGB, as `gpuhist video` does. Raises FileNotFoundError or "

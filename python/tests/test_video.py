@@ -1,4 +1,5 @@
 """gpuhist.video: every frame's histograms, against the frames themselves."""
+import os
 import subprocess
 import threading
 
@@ -61,6 +62,34 @@ def test_two_threads_share_one_iterator(tmp_path):
     assert [i for i, _ in got] == list(range(20))
     for index, h in got:
         np.testing.assert_array_equal(h.counts, histograms(frames[index]))
+
+
+def threads_running():
+    """The process's threads, native ones included."""
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_an_iterator_left_part_way_stops_its_threads(tmp_path):
+    """Frames are decoded ahead on threads of the iterator's own: one dropped after a frame,
+    or before any, stops and joins them (no hang, none left running), and others still count."""
+    rng = np.random.default_rng(7)
+    frames = rng.integers(0, 256, (40, 24, 32, 3), dtype=np.uint8)
+    clip = make_clip(tmp_path, frames, rate=25)
+    got = list(gpuhist.video(str(clip)))  # the counting threads, kept, start here
+    assert [i for i, _, _ in got] == list(range(40))
+    np.testing.assert_array_equal(got[-1][2].counts, histograms(frames[-1]))
+    before = threads_running()
+    for _ in range(4):
+        video = gpuhist.video(str(clip))
+        index, _, h = next(video)
+        assert index == 0
+        np.testing.assert_array_equal(h.counts, histograms(frames[0]))
+        assert threads_running() > before  # decoding and converting ahead
+        del video
+    unread = [gpuhist.video(str(clip)) for _ in range(6)]
+    del unread
+    assert threads_running() == before
+    assert [h for _, _, h in gpuhist.video(str(clip))] == [h for _, _, h in got]
 
 
 def test_a_file_that_is_not_a_video(tmp_path, data):
