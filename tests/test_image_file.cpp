@@ -546,6 +546,10 @@ TEST(MemoryReader, ReadsOnlyTheFilesBytes) {
   std::memcpy(bytes.get(), file.data(), file.size());
   images::MemoryReader reader(bytes.get(), file.size());
   EXPECT_EQ(reader.size(), 8U);
+  // What the JPEG reader relies on: a memreader whose buffer is the file.
+  EXPECT_STREQ(reader.proxytype(), "memreader");
+  EXPECT_EQ(reader.buffer().data(), bytes.get());
+  EXPECT_EQ(reader.buffer().size(), file.size());
   unsigned char out[16] = {};
   EXPECT_EQ(reader.pread(out, 3, 2), 3U);
   EXPECT_EQ(out[0], 12);

@@ -37,6 +37,17 @@ class VideoHistograms {
     codec_ = reader_->codec();
     frames_ = std::make_unique<DecodeAhead>(*reader_, DecodeAhead::OnDamage{});
   }
+  VideoHistograms(const VideoHistograms&) = delete;
+  VideoHistograms& operator=(const VideoHistograms&) = delete;
+  VideoHistograms(VideoHistograms&&) = delete;
+  VideoHistograms& operator=(VideoHistograms&&) = delete;
+  // Stops and joins the decoding threads with the GIL released: a thread may
+  // be waiting on a slow read (a pipe that a Python thread feeds), or in a log
+  // callback another library set that takes the GIL.
+  ~VideoHistograms() {
+    const py::gil_scoped_release release;
+    frames_.reset();
+  }
 
   py::tuple next() {
     std::optional<VideoFrame> frame;
