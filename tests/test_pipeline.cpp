@@ -153,24 +153,8 @@ TEST_F(DecodeAheadClip, StopsAfterAnyFrame) {
 // the caller after every frame before it, once, and the threads stop: an
 // MJPEG clip whose sixth frame is wiped, the callback throwing there.
 TEST_F(DecodeAheadClip, DecodingErrorComesAfterTheFramesBeforeIt) {
-  const auto clip = dir_ / "clip.avi";
-  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v mjpeg '" +
-                           clip.string() + "'"));
-  std::string data;
-  {
-    std::ifstream in(clip, std::ios::binary);
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  const std::string soi("\xff\xd8\xff", 3);
-  std::size_t at = 0;
-  for (int frame = 0; frame <= 5; ++frame) at = data.find(soi, frame == 0 ? 0 : at + 3);
-  ASSERT_NE(at, std::string::npos);
-  const std::size_t end = data.find(std::string("\xff\xd9", 2), at);
-  ASSERT_NE(end, std::string::npos);
-  std::fill(data.begin() + static_cast<std::ptrdiff_t>(at),
-            data.begin() + static_cast<std::ptrdiff_t>(end + 2), '\0');
   const auto damaged = dir_ / "damaged.avi";
-  std::ofstream(damaged, std::ios::binary) << data;
+  ASSERT_TRUE(test::damaged_mjpeg_clip(dir_.string(), damaged.string()));
   for (const std::size_t depth : {1U, 3U, 16U}) {
     VideoReader reader(damaged);
     DecodeAhead ahead(

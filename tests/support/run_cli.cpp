@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <string>
 
 namespace gpuhist::test {
 namespace {
@@ -46,6 +48,32 @@ std::string temp_dir() {
 
 bool ffmpeg(const std::string& args) {
   return std::system(("ffmpeg -nostdin -loglevel error -y " + args).c_str()) == 0;
+}
+
+bool damaged_mjpeg_clip(const std::string& folder, const std::string& damaged) {
+  const std::filesystem::path clip = std::filesystem::path(folder) / "undamaged.avi";
+  if (!ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v mjpeg '" + clip.string() +
+              "'")) {
+    return false;
+  }
+  std::string data;
+  {
+    std::ifstream in(clip, std::ios::binary);
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string soi("\xff\xd8\xff", 3);
+  std::size_t at = 0;
+  for (int frame = 0; frame <= 5 && at != std::string::npos; ++frame) {
+    at = data.find(soi, frame == 0 ? 0 : at + 3);
+  }
+  if (at == std::string::npos) return false;
+  const std::size_t end = data.find(std::string("\xff\xd9", 2), at);
+  if (end == std::string::npos) return false;
+  std::fill(data.begin() + static_cast<std::ptrdiff_t>(at),
+            data.begin() + static_cast<std::ptrdiff_t>(end + 2), '\0');
+  std::ofstream out(damaged, std::ios::binary);
+  out << data;
+  return static_cast<bool>(out.flush());
 }
 
 CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {

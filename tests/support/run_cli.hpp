@@ -25,4 +25,9 @@ std::string temp_dir();
 // Runs the ffmpeg command line quietly with `args` (test clips); true on success.
 bool ffmpeg(const std::string& args);
 
+// Writes `damaged`: a 10-frame 64x48 MJPEG clip (AVI) whose sixth frame's
+// JPEG data, from its start to its end marker, is wiped to zeros; false if
+// ffmpeg fails or the frame is not found.
+bool damaged_mjpeg_clip(const std::string& folder, const std::string& damaged);
+
 }  // namespace gpuhist::test
