@@ -20,8 +20,7 @@ namespace gpuhist::images {
 class MemoryReader final : public OIIO::Filesystem::IOMemReader {
  public:
   // `data` must outlive the reader.
-  MemoryReader(const unsigned char* data, std::size_t size)
-      : IOMemReader(data, size), data_(data), size_(size) {}
+  MemoryReader(const unsigned char* data, std::size_t size) : IOMemReader(data, size) {}
 
   using IOProxy::seek;
   // Any position at or past the start; reads past the end give nothing.
@@ -37,17 +36,13 @@ class MemoryReader final : public OIIO::Filesystem::IOMemReader {
   }
   // The bytes of [offset, offset + bytes) that lie in the file.
   std::size_t pread(void* buffer, std::size_t bytes, std::int64_t offset) override {
-    if (offset < 0 || static_cast<std::uint64_t>(offset) >= size_ || bytes == 0) return 0;
+    const std::size_t size = m_buf.size();
+    if (offset < 0 || static_cast<std::uint64_t>(offset) >= size || bytes == 0) return 0;
     const auto from = static_cast<std::size_t>(offset);
-    const std::size_t count = std::min(bytes, size_ - from);
-    std::memcpy(buffer, data_ + from, count);
+    const std::size_t count = std::min(bytes, size - from);
+    std::memcpy(buffer, m_buf.data() + from, count);
     return count;
   }
-  [[nodiscard]] std::size_t size() const override { return size_; }
-
- private:
-  const unsigned char* data_;
-  std::size_t size_;
 };
 
 }  // namespace gpuhist::images
