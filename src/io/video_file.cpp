@@ -21,6 +21,7 @@ extern "C" {
 #include <mutex>
 #include <new>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/cores.hpp"
@@ -118,7 +119,7 @@ struct VideoReader::Impl {
   std::unique_ptr<AVFrame, FrameFreer> decoded{av_frame_alloc()};
   std::unique_ptr<SwsContext, ScaleFreer> scaler;
   int stream = -1;
-  std::string codec_name;  // the decoder's, read by convert() on its own thread
+  std::string codec_name;  // the decoder's (convert() reads it on its own thread)
   bool deep = false;      // more than 8 bits per sample: RGB48
   FrameSpace space = FrameSpace::Rgb;
   bool draining = false;  // the container is exhausted; the decoder is being flushed
@@ -162,8 +163,8 @@ struct VideoReader::Impl {
   }
 
   // Hands the decoded planes over as they are: the decoder's frame itself
-  // for 8 and 16 bits, a copy with levels shifted up to 16 bits for the
-  // depths between.
+  // for 8 and 16 bits, a copy (levels shifted up to 16 bits for the depths
+  // between) otherwise or where the rows are not laid out down and aligned.
   // Nothing is written to `planes` or `buffers` unless all of it is.
   static void take_planes(const std::shared_ptr<AVFrame>& frame, std::vector<ImageView>& planes,
                           std::shared_ptr<const void>& buffers) {
@@ -173,6 +174,12 @@ struct VideoReader::Impl {
     const int colours = d->nb_components >= 3 ? 3 : 1;
     const PixelFormat grey{ChannelLayout::Grey, depth > 8 ? SampleType::U16 : SampleType::U8};
     const std::size_t sample = depth > 8 ? 2 : 1;
+    // Plane c's width and height: Y' at full size, Cb and Cr subsampled.
+    const auto size_of = [&](int c) {
+      const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
+      const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
+      return std::pair{static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)};
+    };
     bool shared = depth == 8 || depth == 16;
     for (int c = 0; c < colours; ++c) {
       // A decoder's rows run down with a positive stride, 16-bit samples
@@ -184,11 +191,8 @@ struct VideoReader::Impl {
     std::vector<ImageView> views;
     if (shared) {
       for (int c = 0; c < colours; ++c) {
-        const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
-        const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
-        views.push_back(ImageView{f.data[c], static_cast<std::uint32_t>(w),
-                                  static_cast<std::uint32_t>(h),
-                                  static_cast<std::size_t>(f.linesize[c]), grey});
+        const auto [w, h] = size_of(c);
+        views.push_back(ImageView{f.data[c], w, h, static_cast<std::size_t>(f.linesize[c]), grey});
       }
       planes = std::move(views);
       buffers = frame;
@@ -196,12 +200,10 @@ struct VideoReader::Impl {
     }
     auto copies = std::make_shared<std::vector<Image>>();
     for (int c = 0; c < colours; ++c) {
-      const int w = c == 0 ? f.width : AV_CEIL_RSHIFT(f.width, d->log2_chroma_w);
-      const int h = c == 0 ? f.height : AV_CEIL_RSHIFT(f.height, d->log2_chroma_h);
-      Image& plane = copies->emplace_back(
-          Image::allocate(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h), grey));
+      const auto [w, h] = size_of(c);
+      Image& plane = copies->emplace_back(Image::allocate(w, h, grey));
       const std::size_t row_bytes = std::size_t(w) * sample;
-      for (int y = 0; y < h; ++y) {
+      for (std::uint32_t y = 0; y < h; ++y) {
         const std::uint8_t* from = f.data[c] + std::ptrdiff_t(f.linesize[c]) * y;
         std::byte* to = plane.storage.data() + plane.stride * static_cast<std::size_t>(y);
         std::memcpy(to, from, row_bytes);
@@ -209,7 +211,7 @@ struct VideoReader::Impl {
           // Rows of 16-bit samples start 2-aligned (Image::allocate).
           auto* samples = reinterpret_cast<std::uint16_t*>(to);
           const unsigned mask = (1U << depth) - 1U;
-          for (int x = 0; x < w; ++x) {
+          for (std::uint32_t x = 0; x < w; ++x) {
             samples[x] = static_cast<std::uint16_t>((samples[x] & mask) << (16 - depth));
           }
         }
@@ -370,7 +372,7 @@ double VideoReader::frame_rate() const noexcept {
 std::int64_t VideoReader::frame_estimate() const noexcept {
   return impl_->format->streams[impl_->stream]->nb_frames;
 }
-std::string VideoReader::codec() const { return impl_->codec->codec->name; }
+std::string VideoReader::codec() const { return impl_->codec_name; }
 
 std::int64_t VideoReader::errors() const noexcept { return impl_->damage.errors.load(); }
 
