@@ -15,7 +15,8 @@ void add_planes_json(nlohmann::ordered_json& row, const VideoFrame& frame,
   row["space"] = "ycbcr";
   row["pixel_format"] = frame.pixel_format;
   row["depth"] = frame.depth;
-  row["range"] = frame.range;
+  row["range"] = frame.colour.range;
+  row["matrix"] = frame.colour.matrix;
   add_plane_counts_json(row, planes, fields);
 }
 

@@ -13,7 +13,7 @@
 namespace gpuhist::cli {
 
 // Adds "width", "height" (of Y'), "space": "ycbcr", "pixel_format", "depth",
-// "range", "histograms": {"y", "cb", "cr"} and "stats" of each plane (the
+// "range", "matrix", "histograms": {"y", "cb", "cr"} and "stats" of each plane (the
 // luminance channel of each of `planes`, in the order Y', Cb, Cr; Y' alone
 // for grey) to `row`.
 void add_planes_json(nlohmann::ordered_json& row, const VideoFrame& frame,

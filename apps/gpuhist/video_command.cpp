@@ -59,7 +59,7 @@ nlohmann::ordered_json frame_json(const FrameCounts& frame, Strategy strategy,
 
 // A frame counted plane by plane (--space ycbcr): {"frame", "time", then
 // add_planes_json's "width", "height", "space", "pixel_format", "depth",
-// "range", "histograms": {"y", "cb", "cr"}, "stats"}.
+// "range", "matrix", "histograms": {"y", "cb", "cr"}, "stats"}.
 nlohmann::ordered_json planes_json(const VideoFrame& frame, const std::vector<Histogram>& planes,
                                    const ReportFields& fields) {
   nlohmann::ordered_json row;

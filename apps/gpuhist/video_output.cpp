@@ -186,7 +186,10 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
                                   const RunOptions& run, bool gpu_renderer,
                                   const std::function<void(const std::string&)>& on_damage,
                                   const std::filesystem::path& audio_from, const VideoEdit& edit) {
-  VideoWriter writer(output, width, height, reader.frame_rate(), audio_from, edit.encoding);
+  // The video written keeps the source's colour description.
+  VideoEncoding encoding = edit.encoding;
+  encoding.colour = reader.colour();
+  VideoWriter writer(output, width, height, reader.frame_rate(), audio_from, encoding);
   // Decoding runs ahead on one thread, encoding behind on another; counting
   // and drawing (on the device when there is one) take the frames between.
   DecodeAhead frames(reader, on_damage);

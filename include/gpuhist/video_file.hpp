@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuhist/image_file.hpp"
+#include "gpuhist/video_colour.hpp"
 
 struct AVFrame;  // FFmpeg's
 
@@ -35,7 +36,7 @@ struct VideoFrame {
   Image image;
   std::vector<ImageView> planes;
   std::shared_ptr<const void> buffers;  // YCbCr: what `planes` read
-  std::string range;         // YCbCr: "limited", "full" or "unspecified", as the stream says
+  VideoColour colour;        // as this frame declares it
   std::string pixel_format;  // YCbCr: FFmpeg's name of the decoded format
   std::uint32_t depth = 8;   // YCbCr: bits per sample as decoded
 };
@@ -69,6 +70,9 @@ class VideoReader {
   [[nodiscard]] double frame_rate() const noexcept;            // 0 when unknown
   [[nodiscard]] std::int64_t frame_estimate() const noexcept;  // 0 when unknown
   [[nodiscard]] std::string codec() const;
+  // The colour description of the stream's parameters, before any frame is
+  // decoded (each frame carries its own).
+  [[nodiscard]] VideoColour colour() const;
   // The errors the demuxer and decoder met so far (a file that ends early, a
   // damaged slice the decoder concealed or a frame it dropped), and the first
   // of them in FFmpeg's words. Nothing is printed while decoding.

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "gpuhist/render.hpp"
+#include "gpuhist/video_colour.hpp"
 
 namespace gpuhist {
 
@@ -20,11 +21,17 @@ namespace gpuhist {
 // default); mpeg4 has none. `preset`: for h264 and hevc one of x264's names
 // (ultrafast, superfast, veryfast, faster, fast, medium, slow, slower,
 // veryslow, placebo), for av1 0..13; empty: veryfast for h264 and hevc, the
-// encoder's default otherwise; vp9 and mpeg4 take none.
+// encoder's default otherwise; vp9 and mpeg4 take none. `colour`: the source's
+// colour description (VideoReader::colour), kept in the video written: its
+// frames are converted to limited-range Y'CbCr with the source's matrix
+// (Rec. 601's where it declares none or one libswscale lacks), and the
+// matrix, primaries and transfer it declares are written as it declares them,
+// with the range as limited where it declares one.
 struct VideoEncoding {
   std::string codec;  // empty: h264
   std::optional<int> crf;
   std::string preset;
+  VideoColour colour;
 };
 
 // Throws Error(InvalidArgument) naming the problem when `encoding` asks for

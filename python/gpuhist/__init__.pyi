@@ -1,5 +1,5 @@
 import os
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -111,6 +111,8 @@ class VideoHistograms:
     def frame_rate(self) -> float: ...
     @property
     def codec(self) -> str: ...
+    @property
+    def colour(self) -> Dict[str, str]: ...
     @property
     def errors(self) -> int: ...
     @property

@@ -35,6 +35,7 @@ class VideoHistograms {
     height_ = reader_->height();
     frame_rate_ = reader_->frame_rate();
     codec_ = reader_->codec();
+    colour_ = reader_->colour();
     frames_ = std::make_unique<DecodeAhead>(*reader_, DecodeAhead::OnDamage{});
   }
   VideoHistograms(const VideoHistograms&) = delete;
@@ -68,6 +69,14 @@ class VideoHistograms {
   [[nodiscard]] std::uint32_t height() const noexcept { return height_; }
   [[nodiscard]] double frame_rate() const noexcept { return frame_rate_; }
   [[nodiscard]] const std::string& codec() const noexcept { return codec_; }
+  [[nodiscard]] py::dict colour() const {
+    py::dict d;
+    d["matrix"] = colour_.matrix;
+    d["primaries"] = colour_.primaries;
+    d["transfer"] = colour_.transfer;
+    d["range"] = colour_.range;
+    return d;
+  }
   // The reader's damage so far, which it counts safely while its thread decodes.
   [[nodiscard]] std::int64_t errors() const noexcept { return reader_->errors(); }
   [[nodiscard]] std::string first_error() const { return reader_->first_error(); }
@@ -80,6 +89,7 @@ class VideoHistograms {
   std::uint32_t width_ = 0, height_ = 0;
   double frame_rate_ = 0.0;
   std::string codec_;
+  VideoColour colour_;
   std::unique_ptr<VideoReader> reader_;
   std::unique_ptr<DecodeAhead> frames_;  // stopped before the reader goes
 };
@@ -92,7 +102,10 @@ void register_video(py::module_& m,
 The frames of a video, decoded a few frames ahead on threads of their own from the moment it
 is opened, and each counted as it is taken (one thread at a time): iterating gives
 (index, time, Histogram) for every frame in decoding order, time in seconds.
-width, height and frame_rate describe the stream; errors and first_error the
+width, height, frame_rate, codec and colour describe the stream (colour: the
+"matrix", "primaries", "transfer" and "range" it declares, in FFmpeg's names,
+"unspecified" where it declares none; frames are converted to RGB with that
+matrix and range, as the ffmpeg command line converts them); errors and first_error the
 damage the demuxer and decoder met so far (a file that ends early, a damaged
 slice), which may run a few frames ahead of the frames taken: a damaged stream
 still gives every frame it can, so check errors at the end.
@@ -103,6 +116,7 @@ still gives every frame it can, so check errors at the end.
       .def_property_readonly("height", &VideoHistograms::height)
       .def_property_readonly("frame_rate", &VideoHistograms::frame_rate)
       .def_property_readonly("codec", &VideoHistograms::codec)
+      .def_property_readonly("colour", &VideoHistograms::colour)
       .def_property_readonly("errors", &VideoHistograms::errors)
       .def_property_readonly("first_error", &VideoHistograms::first_error);
   const char* const doc =

@@ -113,3 +113,22 @@ def test_a_file_that_is_not_a_video(tmp_path, data):
         list(gpuhist.video(str(junk)))
     with pytest.raises(ValueError):
         next(iter(gpuhist.video(str(data / "coffee.png"), bins=0)))
+
+
+def test_frames_are_converted_with_the_matrix_the_stream_declares(tmp_path):
+    """An HD clip declaring Rec. 709, counted as the ffmpeg command line decodes it."""
+    clip = tmp_path / "bt709.mp4"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=64x36:rate=10", "-frames:v", "3", "-c:v", "libx264",
+                    "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709",
+                    "-color_trc", "bt709", str(clip)], check=True)
+    decoded = subprocess.run(["ffmpeg", "-loglevel", "error", "-i", str(clip), "-f", "rawvideo",
+                              "-pix_fmt", "rgb24", "-"], check=True, capture_output=True).stdout
+    frames = np.frombuffer(decoded, np.uint8).reshape(3, 36, 64, 3)
+    video = gpuhist.video(str(clip))
+    assert video.colour == {"matrix": "bt709", "primaries": "bt709", "transfer": "bt709",
+                            "range": "limited"}
+    got = [h for _, _, h in video]
+    assert len(got) == 3
+    for k, h in enumerate(got):
+        np.testing.assert_array_equal(h.counts, histograms(frames[k]))

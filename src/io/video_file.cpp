@@ -27,6 +27,7 @@ extern "C" {
 #include "core/cores.hpp"
 #include "gpuhist/error.hpp"
 #include "io/av_error.hpp"
+#include "io/video_colour.hpp"
 
 namespace gpuhist {
 namespace {
@@ -118,6 +119,14 @@ struct VideoReader::Impl {
   std::unique_ptr<AVPacket, PacketFreer> packet{av_packet_alloc()};
   std::unique_ptr<AVFrame, FrameFreer> decoded{av_frame_alloc()};
   std::unique_ptr<SwsContext, ScaleFreer> scaler;
+  // What the scaler was made and its colour details set for.
+  struct ScalerKey {
+    int width = 0, height = 0, format = -1;
+    AVColorSpace matrix = AVCOL_SPC_UNSPECIFIED;
+    AVColorRange range = AVCOL_RANGE_UNSPECIFIED;
+    bool operator==(const ScalerKey&) const = default;
+  };
+  ScalerKey scaler_key;
   int stream = -1;
   std::string codec_name;  // the decoder's (convert() reads it on its own thread)
   bool deep = false;      // more than 8 bits per sample: RGB48
@@ -222,16 +231,35 @@ struct VideoReader::Impl {
     buffers = std::move(copies);
   }
 
-  // The range, pixel format and depth the stream declares.
+  // The pixel format and depth the stream declares.
   static void describe_planes(const AVFrame& f, VideoFrame& out) {
-    const auto pixel_format = static_cast<AVPixelFormat>(f.format);
-    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pixel_format);
-    const bool full = f.color_range == AVCOL_RANGE_JPEG || pixel_format == AV_PIX_FMT_YUVJ420P ||
-                      pixel_format == AV_PIX_FMT_YUVJ422P || pixel_format == AV_PIX_FMT_YUVJ444P ||
-                      pixel_format == AV_PIX_FMT_YUVJ440P || pixel_format == AV_PIX_FMT_YUVJ411P;
-    out.range = full ? "full" : f.color_range == AVCOL_RANGE_MPEG ? "limited" : "unspecified";
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(f.format));
     out.pixel_format = d != nullptr ? d->name : "unknown";
     out.depth = d != nullptr ? static_cast<std::uint32_t>(d->comp[0].depth) : 0;
+  }
+
+  // The scaler for this frame, made anew when the frame's size or pixel format
+  // changes, set to the frame's matrix and range as the ffmpeg command line's
+  // scale filter sets it for every frame: the declared matrix (Rec. 601's where
+  // none), the declared range, or else the pixel format's own.
+  SwsContext& scaler_for(const AVFrame& f, AVPixelFormat target) {
+    const ScalerKey wanted{f.width, f.height, f.format, f.colorspace, f.color_range};
+    if (scaler && wanted == scaler_key) return *scaler;
+    if (!scaler || wanted.width != scaler_key.width || wanted.height != scaler_key.height ||
+        wanted.format != scaler_key.format) {
+      scaler_key = {};
+      scaler.reset(sws_getContext(f.width, f.height, static_cast<AVPixelFormat>(f.format), f.width,
+                                  f.height, target, SWS_BICUBIC, nullptr, nullptr, nullptr));
+      if (!scaler) fail("cannot convert frames of pixel format " + pixel_format_name(f));
+    }
+    const int full = f.color_range == AVCOL_RANGE_UNSPECIFIED ? -1
+                     : f.color_range == AVCOL_RANGE_JPEG      ? 1
+                                                              : 0;
+    if (io::set_conversion(scaler.get(), f.colorspace, full, io::YCbCrSide::Source) < 0) {
+      fail("cannot convert frames of pixel format " + pixel_format_name(f));
+    }
+    scaler_key = wanted;
+    return *scaler;
   }
 
   // Takes the frame the decoder just delivered, with its time.
@@ -252,6 +280,7 @@ struct VideoReader::Impl {
     if (!in.frame) throw std::logic_error("VideoReader::convert: no decoded frame");
     const AVFrame& f = *in.frame;
     check_size(f.width, f.height);
+    out.colour = io::describe_colour(f);
     if (space == FrameSpace::YCbCr) {
       check_planar(static_cast<AVPixelFormat>(f.format));
       take_planes(in.frame, out.planes, out.buffers);
@@ -261,11 +290,9 @@ struct VideoReader::Impl {
       return;
     }
     const AVPixelFormat target = deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24;
-    // The same conversion as the ffmpeg command line: bicubic, default colour space.
-    scaler.reset(sws_getCachedContext(scaler.release(), f.width, f.height,
-                                      static_cast<AVPixelFormat>(f.format), f.width, f.height,
-                                      target, SWS_BICUBIC, nullptr, nullptr, nullptr));
-    if (!scaler) fail("cannot convert frames of pixel format " + pixel_format_name(f));
+    // The same conversion as the ffmpeg command line: bicubic, the frame's
+    // matrix and range.
+    SwsContext& to_rgb = scaler_for(f, target);
     const PixelFormat rgb{ChannelLayout::RGB, deep ? SampleType::U16 : SampleType::U8};
     Image& image = out.image;
     // swscale's vector code writes whole vectors past a row's end, so rows are
@@ -282,7 +309,7 @@ struct VideoReader::Impl {
     std::uint8_t* planes[4] = {reinterpret_cast<std::uint8_t*>(image.storage.data()), nullptr,
                                nullptr, nullptr};
     const int strides[4] = {static_cast<int>(stride), 0, 0, 0};
-    const int rows = sws_scale(scaler.get(), f.data, f.linesize, 0, f.height, planes, strides);
+    const int rows = sws_scale(&to_rgb, f.data, f.linesize, 0, f.height, planes, strides);
     if (rows != f.height) fail("cannot convert a frame of pixel format " + pixel_format_name(f));
     in.frame.reset();  // its buffers go back to the decoder
     stamp(in, out);
@@ -373,6 +400,12 @@ std::int64_t VideoReader::frame_estimate() const noexcept {
   return impl_->format->streams[impl_->stream]->nb_frames;
 }
 std::string VideoReader::codec() const { return impl_->codec_name; }
+
+VideoColour VideoReader::colour() const {
+  const AVCodecContext& c = *impl_->codec;
+  return io::describe_colour(c.colorspace, c.color_primaries, c.color_trc, c.color_range,
+                             c.pix_fmt);
+}
 
 std::int64_t VideoReader::errors() const noexcept { return impl_->damage.errors.load(); }
 

@@ -15,6 +15,7 @@ extern "C" {
 #include "gpuhist/error.hpp"
 #include "gpuhist/output_file.hpp"
 #include "io/av_error.hpp"
+#include "io/video_colour.hpp"
 
 namespace gpuhist {
 namespace {
@@ -228,6 +229,11 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.codec->width = static_cast<int>(width);
   s.codec->height = static_cast<int>(height);
   s.codec->pix_fmt = AV_PIX_FMT_YUV420P;
+  const io::WrittenColour colour = io::written_colour(encoding.colour);
+  s.codec->colorspace = colour.matrix;
+  s.codec->color_primaries = colour.primaries;
+  s.codec->color_trc = colour.transfer;
+  s.codec->color_range = colour.range;
   s.codec->time_base = av_inv_q(rate);
   s.codec->framerate = rate;
   s.codec->gop_size = 12;
@@ -291,7 +297,10 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.scaler =
       sws_getContext(s.codec->width, s.codec->height, AV_PIX_FMT_RGBA, s.codec->width,
                      s.codec->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
-  if (s.scaler == nullptr) s.fail("cannot convert RGBA to YUV 4:2:0");
+  if (s.scaler == nullptr ||
+      io::set_conversion(s.scaler, colour.conversion, 0, io::YCbCrSide::Destination) < 0) {
+    s.fail("cannot convert RGBA to YUV 4:2:0");
+  }
 }
 
 VideoWriter::VideoWriter(VideoWriter&&) noexcept = default;
