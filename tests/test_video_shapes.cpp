@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -281,6 +282,70 @@ TEST_F(VideoShapes, OverlayVideoOfEveryShapeIsTheOverlayOfTheReferenceDecode) {
     EXPECT_TRUE(got == expected) << label(clip);
     fs::remove(out);
     fs::remove(want);
+  }
+}
+
+// A clip whose display matrix turns it (a phone's portrait clip, coded
+// landscape): frames set upright equal the ffmpeg command line's decode, which
+// turns them; frames as coded equal its decode with -noautorotate; a written
+// video is upright.
+TEST_F(VideoShapes, TurnedClipsAreShownAsFfmpegShowsThem) {
+  const std::vector<std::pair<std::string, Shape>> sources = {{"yuv420p", {96, 64}},
+                                                              {"yuv444p", {38, 22}}};
+  for (const auto& [pix_fmt, shape] : sources) {
+    const std::string size = std::to_string(shape.width) + "x" + std::to_string(shape.height);
+    const fs::path plain = *dir_ / ("plain-" + pix_fmt + ".mp4");
+    ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=" + size +
+                             ":rate=10 -frames:v 2 -c:v libx264 -preset ultrafast -pix_fmt " +
+                             pix_fmt + " '" + plain.string() + "'"));
+    for (const int turn : {0, 90, 180, 270}) {
+      const std::string label = pix_fmt + " " + size + " turned " + std::to_string(turn);
+      const fs::path clip = *dir_ / ("turned-" + std::to_string(turn) + "-" + pix_fmt + ".mp4");
+      // rotate=N: a display matrix turning the frames N degrees counter-clockwise.
+      ASSERT_TRUE(test::ffmpeg("-i '" + plain.string() + "' -c copy -metadata:s:v:0 rotate=" +
+                               std::to_string(turn) + " '" + clip.string() + "'"));
+      const bool across = turn == 90 || turn == 270;
+      const Shape shown = across ? Shape{shape.height, shape.width} : shape;
+      for (const bool upright : {true, false}) {
+        const fs::path raw = *dir_ / "turned.raw";
+        ASSERT_TRUE(test::ffmpeg(std::string(upright ? "" : "-noautorotate ") + "-i '" +
+                                 clip.string() + "' -f rawvideo -pix_fmt rgb24 '" + raw.string() +
+                                 "'"));
+        std::ifstream in(raw, std::ios::binary);
+        const std::string expected((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
+        const std::size_t frame_bytes = std::size_t{shape.width} * shape.height * 3;
+        ASSERT_EQ(expected.size(), 2 * frame_bytes) << label;
+        VideoReader reader(clip);
+        EXPECT_EQ(reader.rotation(), (360 - turn) % 360) << label;
+        reader.set_upright(upright);
+        const Shape want = upright ? shown : shape;
+        EXPECT_EQ(reader.width(), want.width) << label;
+        EXPECT_EQ(reader.height(), want.height) << label;
+        VideoFrame frame;
+        std::size_t index = 0;
+        while (reader.next(frame)) {
+          ASSERT_LT(index, 2U) << label;
+          ASSERT_EQ(frame.image.width, want.width) << label;
+          ASSERT_EQ(frame.image.height, want.height) << label;
+          const std::vector<std::byte> got = test::pixel_bytes_of(frame.image.view());
+          EXPECT_TRUE(std::memcmp(got.data(), expected.data() + index * frame_bytes, frame_bytes) ==
+                          0 &&
+                      got.size() == frame_bytes)
+              << label << (upright ? " upright" : " as coded") << " frame " << index;
+          ++index;
+        }
+        EXPECT_EQ(index, 2U) << label;
+      }
+      const fs::path out = *dir_ / "turned-overlay.mp4";
+      const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(),
+                                    "--device", "cpu", "--no-progress"});
+      ASSERT_EQ(r.status, 0) << label << ": " << r.err;
+      VideoReader written(out);
+      EXPECT_EQ(written.rotation(), 0) << label;
+      EXPECT_EQ(written.width(), shown.width) << label;
+      EXPECT_EQ(written.height(), shown.height) << label;
+    }
   }
 }
 

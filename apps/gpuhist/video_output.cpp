@@ -69,6 +69,9 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     return usage_error(std::string(args.overlay ? "--overlay" : "--adjust") +
                        " needs -o OUT (the video to write)");
   }
+  // Frames are written as shown: a portrait phone clip coded landscape is
+  // written portrait, as the ffmpeg command line writes it.
+  reader.set_upright(true);
   // Even sizes, as 4:2:0 video needs; a frame under 2 pixels is scaled up to 2.
   std::uint32_t width = std::max(2U, reader.width() & ~1U);
   std::uint32_t height = std::max(2U, reader.height() & ~1U);

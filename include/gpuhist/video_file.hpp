@@ -65,8 +65,19 @@ class VideoReader {
   VideoReader& operator=(VideoReader&&) noexcept;
   ~VideoReader();
 
+  // The size of the frames delivered: turned with set_upright(true).
   [[nodiscard]] std::uint32_t width() const noexcept;
   [[nodiscard]] std::uint32_t height() const noexcept;
+  // The clockwise turn (0, 90, 180 or 270 degrees) that shows the frames
+  // upright, as the stream's display matrix declares it (a phone's portrait
+  // clip is often coded landscape and turned 90): the ffmpeg command line
+  // turns its frames so. Other angles are taken as 0.
+  [[nodiscard]] int rotation() const noexcept;
+  // With true (before the first frame is decoded), RGB frames are delivered
+  // turned by rotation(), as shown rather than as coded. Counts are the same
+  // either way; what shows or writes frames wants them upright. Y'CbCr planes
+  // are never turned.
+  void set_upright(bool upright);
   [[nodiscard]] double frame_rate() const noexcept;            // 0 when unknown
   [[nodiscard]] std::int64_t frame_estimate() const noexcept;  // 0 when unknown
   [[nodiscard]] std::string codec() const;
@@ -95,6 +106,7 @@ class VideoReader {
   struct Impl;
 
  private:
+  [[nodiscard]] bool turned_across() const noexcept;
   std::unique_ptr<Impl> impl_;
 };
 

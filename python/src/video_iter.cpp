@@ -36,6 +36,7 @@ class VideoHistograms {
     frame_rate_ = reader_->frame_rate();
     codec_ = reader_->codec();
     colour_ = reader_->colour();
+    rotation_ = reader_->rotation();
     frames_ = std::make_unique<DecodeAhead>(*reader_, DecodeAhead::OnDamage{});
   }
   VideoHistograms(const VideoHistograms&) = delete;
@@ -69,6 +70,7 @@ class VideoHistograms {
   [[nodiscard]] std::uint32_t height() const noexcept { return height_; }
   [[nodiscard]] double frame_rate() const noexcept { return frame_rate_; }
   [[nodiscard]] const std::string& codec() const noexcept { return codec_; }
+  [[nodiscard]] int rotation() const noexcept { return rotation_; }
   [[nodiscard]] py::dict colour() const {
     py::dict d;
     d["matrix"] = colour_.matrix;
@@ -90,6 +92,7 @@ class VideoHistograms {
   double frame_rate_ = 0.0;
   std::string codec_;
   VideoColour colour_;
+  int rotation_ = 0;
   std::unique_ptr<VideoReader> reader_;
   std::unique_ptr<DecodeAhead> frames_;  // stopped before the reader goes
 };
@@ -102,7 +105,9 @@ void register_video(py::module_& m,
 The frames of a video, decoded a few frames ahead on threads of their own from the moment it
 is opened, and each counted as it is taken (one thread at a time): iterating gives
 (index, time, Histogram) for every frame in decoding order, time in seconds.
-width, height, frame_rate, codec and colour describe the stream (colour: the
+width, height, frame_rate, codec, rotation and colour describe the stream
+(rotation: the clockwise turn, 0, 90, 180 or 270 degrees, that its display
+matrix asks for to show it upright; frames are counted as coded; colour: the
 "matrix", "primaries", "transfer" and "range" it declares, in FFmpeg's names,
 "unspecified" where it declares none; frames are converted to RGB with that
 matrix and range, as the ffmpeg command line converts them); errors and first_error the
@@ -117,6 +122,7 @@ still gives every frame it can, so check errors at the end.
       .def_property_readonly("frame_rate", &VideoHistograms::frame_rate)
       .def_property_readonly("codec", &VideoHistograms::codec)
       .def_property_readonly("colour", &VideoHistograms::colour)
+      .def_property_readonly("rotation", &VideoHistograms::rotation)
       .def_property_readonly("errors", &VideoHistograms::errors)
       .def_property_readonly("first_error", &VideoHistograms::first_error);
   const char* const doc =

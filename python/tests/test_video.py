@@ -128,7 +128,22 @@ def test_frames_are_converted_with_the_matrix_the_stream_declares(tmp_path):
     video = gpuhist.video(str(clip))
     assert video.colour == {"matrix": "bt709", "primaries": "bt709", "transfer": "bt709",
                             "range": "limited"}
+    assert video.rotation == 0
     got = [h for _, _, h in video]
     assert len(got) == 3
     for k, h in enumerate(got):
+        np.testing.assert_array_equal(h.counts, histograms(frames[k]))
+
+
+def test_a_turned_clip_says_its_rotation_and_counts_as_coded(tmp_path):
+    """A portrait phone clip coded landscape: its turn is given, its counts are its pixels'."""
+    rng = np.random.default_rng(8)
+    frames = rng.integers(0, 256, (2, 20, 30, 3), dtype=np.uint8)
+    coded = make_clip(tmp_path, frames, rate=10)
+    turned = tmp_path / "turned.mp4"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(coded), "-c:v", "copy",
+                    "-metadata:s:v:0", "rotate=90", str(turned)], check=True)
+    video = gpuhist.video(str(turned))
+    assert video.rotation == 270 and (video.width, video.height) == (30, 20)
+    for k, (_, _, h) in enumerate(video):
         np.testing.assert_array_equal(h.counts, histograms(frames[k]))

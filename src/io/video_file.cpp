@@ -27,6 +27,7 @@ extern "C" {
 #include "core/cores.hpp"
 #include "gpuhist/error.hpp"
 #include "io/av_error.hpp"
+#include "io/turn_frame.hpp"
 #include "io/video_colour.hpp"
 
 namespace gpuhist {
@@ -128,6 +129,9 @@ struct VideoReader::Impl {
   };
   ScalerKey scaler_key;
   int stream = -1;
+  int upright_turn = 0;    // the clockwise turn the stream's display matrix declares
+  bool upright = false;    // RGB frames are turned by it
+  Image coded;             // a frame as coded, before it is turned
   std::string codec_name;  // the decoder's (convert() reads it on its own thread)
   bool deep = false;      // more than 8 bits per sample: RGB48
   FrameSpace space = FrameSpace::Rgb;
@@ -294,7 +298,9 @@ struct VideoReader::Impl {
     // matrix and range.
     SwsContext& to_rgb = scaler_for(f, target);
     const PixelFormat rgb{ChannelLayout::RGB, deep ? SampleType::U16 : SampleType::U8};
-    Image& image = out.image;
+    // A frame to be turned upright is converted as coded, then turned.
+    const int turn = upright ? upright_turn : 0;
+    Image& image = turn != 0 ? coded : out.image;
     // swscale's vector code writes whole vectors past a row's end, so rows are
     // laid out as av_frame_get_buffer lays them out (PixelBuffer pads the end).
     const std::size_t stride = scaled_stride(target, f.width);
@@ -312,6 +318,10 @@ struct VideoReader::Impl {
     const int rows = sws_scale(&to_rgb, f.data, f.linesize, 0, f.height, planes, strides);
     if (rows != f.height) fail("cannot convert a frame of pixel format " + pixel_format_name(f));
     in.frame.reset();  // its buffers go back to the decoder
+    if (turn != 0) {
+      io::turn(image.view(), turn, out.image);
+      out.image.codec = codec_name;
+    }
     stamp(in, out);
   }
 
@@ -373,6 +383,14 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
     s.fail("cannot open the " + std::string(decoder->name) + " decoder: " + av_message(e));
   }
   s.codec_name = decoder->name;
+  std::size_t matrix_bytes = 0;
+  const std::uint8_t* matrix =
+      av_stream_get_side_data(raw->streams[s.stream], AV_PKT_DATA_DISPLAYMATRIX, &matrix_bytes);
+  if (matrix != nullptr && matrix_bytes >= 9 * sizeof(std::int32_t)) {
+    std::int32_t values[9];
+    std::memcpy(values, matrix, sizeof values);
+    s.upright_turn = io::upright_turn(values);
+  }
   if (s.codec->width <= 0 || s.codec->height <= 0) s.fail("video has zero size");
   s.check_size(s.codec->width, s.codec->height);
   const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(s.codec->pix_fmt);
@@ -387,10 +405,15 @@ VideoReader& VideoReader::operator=(VideoReader&&) noexcept = default;
 VideoReader::~VideoReader() = default;
 
 std::uint32_t VideoReader::width() const noexcept {
-  return static_cast<std::uint32_t>(impl_->codec->width);
+  return static_cast<std::uint32_t>(turned_across() ? impl_->codec->height : impl_->codec->width);
 }
 std::uint32_t VideoReader::height() const noexcept {
-  return static_cast<std::uint32_t>(impl_->codec->height);
+  return static_cast<std::uint32_t>(turned_across() ? impl_->codec->width : impl_->codec->height);
+}
+int VideoReader::rotation() const noexcept { return impl_->upright_turn; }
+void VideoReader::set_upright(bool upright) { impl_->upright = upright; }
+bool VideoReader::turned_across() const noexcept {
+  return impl_->upright && (impl_->upright_turn == 90 || impl_->upright_turn == 270);
 }
 double VideoReader::frame_rate() const noexcept {
   const AVRational r = impl_->format->streams[impl_->stream]->avg_frame_rate;

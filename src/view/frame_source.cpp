@@ -28,6 +28,7 @@ FrameSource::FrameSource(const std::filesystem::path& path, const LoadStill& loa
     return;
   }
   reader_ = std::make_unique<VideoReader>(path);
+  reader_->set_upright(true);  // shown as its display matrix says
   width_ = reader_->width();
   height_ = reader_->height();
   frames_ = std::make_unique<DecodeAhead>(*reader_, std::move(on_damage));
