@@ -2,11 +2,13 @@
 
 #include <pybind11/stl.h>
 
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "functions.hpp"
 #include "gpuhist/pipeline.hpp"
@@ -17,6 +19,12 @@ namespace py = pybind11;
 namespace gpuhist::python {
 namespace {
 
+FrameSpace frame_space(const std::string& space) {
+  if (space == "rgb") return FrameSpace::Rgb;
+  if (space == "ycbcr") return FrameSpace::YCbCr;
+  throw py::value_error("gpuhist: space must be \"rgb\" or \"ycbcr\", not \"" + space + "\"");
+}
+
 // The frames of one video: decoded and converted ahead on threads of their
 // own (DecodeAhead) from the moment it is opened, counted one at a time as
 // Python asks, so that decoding overlaps counting and the caller's own work.
@@ -24,12 +32,17 @@ class VideoHistograms {
  public:
   VideoHistograms(std::shared_ptr<SharedContext> context, const std::string& path,
                   std::uint32_t bins, const std::string& luma,
-                  const std::optional<std::string>& strategy, std::uint64_t max_pixels)
+                  const std::optional<std::string>& strategy, std::uint64_t max_pixels,
+                  const std::string& space)
       : context_(std::move(context)),
         options_(context_->options(bins, luma)),
-        run_(context_->run(strategy)) {
+        run_(context_->run(strategy)),
+        space_(frame_space(space)) {
+    // Planes are counted on the calling thread alone, as `gpuhist video
+    // --space ycbcr` counts them: the decoder's threads keep every core busy.
+    if (space_ == FrameSpace::YCbCr) run_.threads = 1;
     const py::gil_scoped_release release;
-    reader_ = std::make_unique<VideoReader>(std::filesystem::path(path), max_pixels);
+    reader_ = std::make_unique<VideoReader>(std::filesystem::path(path), max_pixels, space_);
     // What describes the stream, read before the decoding thread starts.
     width_ = reader_->width();
     height_ = reader_->height();
@@ -53,17 +66,29 @@ class VideoHistograms {
 
   py::tuple next() {
     std::optional<VideoFrame> frame;
-    Histogram h;
+    std::vector<Histogram> counts;
     {
       // One thread takes and counts a frame at a time, so that frames come
       // in order; the GIL is released first, then the lock taken.
       const py::gil_scoped_release release;
       const std::lock_guard lock(mutex_);
       frame = frames_->next();
-      if (frame) h = context_->count_unlocked(frame->image.view(), options_, run_);
+      if (frame && space_ == FrameSpace::Rgb) {
+        counts.push_back(context_->count_unlocked(frame->image.view(), options_, run_));
+      } else if (frame) {
+        for (const ImageView& plane : frame->planes) {
+          counts.push_back(context_->count_unlocked(plane, options_, run_));
+        }
+      }
     }
     if (!frame) throw py::stop_iteration();
-    return py::make_tuple(frame->index, frame->time, std::move(h));
+    if (space_ == FrameSpace::Rgb) return py::make_tuple(frame->index, frame->time, counts[0]);
+    static constexpr const char* kPlanes[] = {"y", "cb", "cr"};
+    py::dict planes;
+    for (std::size_t i = 0; i < counts.size() && i < std::size(kPlanes); ++i) {
+      planes[kPlanes[i]] = std::move(counts[i]);
+    }
+    return py::make_tuple(frame->index, frame->time, planes);
   }
 
   [[nodiscard]] std::uint32_t width() const noexcept { return width_; }
@@ -87,6 +112,7 @@ class VideoHistograms {
   std::shared_ptr<SharedContext> context_;
   HistogramOptions options_;  // checked before anything is decoded
   RunOptions run_;
+  FrameSpace space_;
   std::mutex mutex_;  // one caller of next() at a time
   std::uint32_t width_ = 0, height_ = 0;
   double frame_rate_ = 0.0;
@@ -104,7 +130,9 @@ void register_video(py::module_& m,
   py::class_<VideoHistograms>(m, "VideoHistograms", R"doc(
 The frames of a video, decoded a few frames ahead on threads of their own from the moment it
 is opened, and each counted as it is taken (one thread at a time): iterating gives
-(index, time, Histogram) for every frame in decoding order, time in seconds.
+(index, time, Histogram) for every frame in decoding order, time in seconds; with
+space="ycbcr", (index, time, {"y": Histogram, "cb": Histogram, "cr": Histogram}), each
+plane's levels as decoded in a one-channel Histogram (Y' alone for a grey stream).
 width, height, frame_rate, codec, rotation and colour describe the stream
 (rotation: the clockwise turn, 0, 90, 180 or 270 degrees, that its display
 matrix asks for to show it upright; frames are counted as coded; colour: the
@@ -127,28 +155,35 @@ still gives every frame it can, so check errors at the end.
       .def_property_readonly("first_error", &VideoHistograms::first_error);
   const char* const doc =
       "The histograms of a video's frames, as an iterator of (index, time, Histogram): "
-      "FFmpeg decodes every frame to RGB, as `gpuhist video` does. Raises FileNotFoundError or "
-      "OSError naming the file for a file that cannot be opened.";
+      "FFmpeg decodes every frame to RGB, as `gpuhist video` does. With space=\"ycbcr\", "
+      "the Y', Cb and Cr planes as decoded, with no conversion, as `gpuhist video --space "
+      "ycbcr` counts them: (index, time, {\"y\", \"cb\", \"cr\"}) of one-channel "
+      "Histograms, levels deeper than 8 bits shifted up to 16 (bins=1024 gives a 10-bit "
+      "stream one bin a level); a stream that is not planar Y'CbCr or grey raises OSError. "
+      "Raises FileNotFoundError or OSError naming the file for a file that cannot be opened, "
+      "ValueError for bad options.";
   m.def(
       "video",
       [](const std::string& path, std::uint32_t bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
-         std::uint64_t max_pixels) {
+         std::uint64_t max_pixels, const std::string& space) {
         return std::make_unique<VideoHistograms>(default_context(device), path, bins, luma,
-                                                 strategy, max_pixels);
+                                                 strategy, max_pixels, space);
       },
       py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
       py::arg("strategy") = std::nullopt, py::arg("device") = std::nullopt,
-      py::arg("max_pixels") = kDefaultMaxPixels, doc);
+      py::arg("max_pixels") = kDefaultMaxPixels, py::arg("space") = "rgb", doc);
   context.def(
       "video",
       [](const std::shared_ptr<SharedContext>& self, const std::string& path, std::uint32_t bins,
          const std::string& luma, const std::optional<std::string>& strategy,
-         std::uint64_t max_pixels) {
-        return std::make_unique<VideoHistograms>(self, path, bins, luma, strategy, max_pixels);
+         std::uint64_t max_pixels, const std::string& space) {
+        return std::make_unique<VideoHistograms>(self, path, bins, luma, strategy, max_pixels,
+                                                 space);
       },
       py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
-      py::arg("strategy") = std::nullopt, py::arg("max_pixels") = kDefaultMaxPixels, doc);
+      py::arg("strategy") = std::nullopt, py::arg("max_pixels") = kDefaultMaxPixels,
+      py::arg("space") = "rgb", doc);
 }
 
 }  // namespace gpuhist::python

@@ -147,3 +147,59 @@ def test_a_turned_clip_says_its_rotation_and_counts_as_coded(tmp_path):
     assert video.rotation == 270 and (video.width, video.height) == (30, 20)
     for k, (_, _, h) in enumerate(video):
         np.testing.assert_array_equal(h.counts, histograms(frames[k]))
+
+
+def raw_planes(clip, pix_fmt, width, height, chroma, sample):
+    """ffmpeg's own planes of every frame of `clip` in its decoded pixel format, no conversion:
+    a list of (Y', Cb, Cr) arrays per frame (Y' alone where `chroma` is None)."""
+    data = subprocess.run(["ffmpeg", "-loglevel", "error", "-i", str(clip), "-f", "rawvideo",
+                           "-pix_fmt", pix_fmt, "-"], check=True, capture_output=True).stdout
+    values = np.frombuffer(data, sample)
+    luma = width * height
+    sizes = [luma] + ([chroma[0] * chroma[1]] * 2 if chroma else [])
+    frames, at = [], 0
+    while at < values.size:
+        planes = []
+        for size in sizes:
+            planes.append(values[at:at + size])
+            at += size
+        frames.append(planes)
+    return frames
+
+
+@pytest.mark.parametrize("pix_fmt, codec, bins, sample, shift, chroma", [
+    ("yuv420p", "libx264", 256, np.uint8, 0, (25, 15)),
+    ("yuv420p10le", "libx264", 1024, np.uint16, 0, (25, 15)),
+    ("gray", "ffv1", 64, np.uint8, 2, None),
+])
+def test_ycbcr_planes_are_the_decoded_levels(tmp_path, pix_fmt, codec, bins, sample, shift,
+                                             chroma):
+    clip = tmp_path / "clip.mkv"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=50x30:rate=10", "-frames:v", "3", "-c:v", codec,
+                    "-pix_fmt", pix_fmt, str(clip)], check=True)
+    expected = raw_planes(clip, pix_fmt, 50, 30, chroma, sample)
+    assert len(expected) == 3
+    got = list(gpuhist.video(str(clip), bins, space="ycbcr"))
+    assert [i for i, _, _ in got] == [0, 1, 2]
+    for (_, _, planes), want in zip(got, expected):
+        assert list(planes) == ["y", "cb", "cr"][:len(want)]
+        for name, levels in zip(["y", "cb", "cr"], want):
+            h = planes[name]
+            assert h.channels == ("luminance",) and h.bins == bins
+            np.testing.assert_array_equal(
+                h.counts[0], np.bincount(levels.astype(np.int64) >> shift, minlength=bins))
+    # Merging each plane over the frames is exact.
+    total = sum(planes["y"] for _, _, planes in got)
+    assert int(total.counts.sum()) == 3 * 50 * 30
+
+
+def test_ycbcr_refuses_what_is_not_planar(tmp_path):
+    clip = tmp_path / "nv12.nut"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=16x8:rate=10", "-frames:v", "1", "-c:v", "rawvideo",
+                    "-pix_fmt", "nv12", str(clip)], check=True)
+    with pytest.raises(OSError, match="nv12"):
+        gpuhist.video(str(clip), space="ycbcr")
+    with pytest.raises(ValueError, match="space"):
+        gpuhist.video(str(clip), space="yuv")
