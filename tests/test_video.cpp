@@ -320,6 +320,51 @@ TEST_F(Video, OverlayCopiesTheAudio) {
   EXPECT_EQ(stream_packets(out), source);
 }
 
+// The presentation times of a file's video frames, in seconds, as ffprobe reads them.
+std::vector<double> frame_times(const fs::path& file) {
+  const fs::path listing = file.string() + ".times";
+  const std::string command =
+      "ffprobe -v error -select_streams v:0 -show_entries frame=best_effort_timestamp_time "
+      "-of csv=p=0 '" +
+      file.string() + "' > '" + listing.string() + "'";
+  std::vector<double> times;
+  if (std::system(command.c_str()) != 0) return times;
+  std::ifstream in(listing);
+  // A line a frame ("0.100000"; the first may end in a comma and be followed by a blank line).
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != ',') times.push_back(std::stod(line));
+  }
+  return times;
+}
+
+// A source of variable frame rate (a screen recording that stops while
+// nothing moves): the videos written show each frame when the source does.
+TEST_F(Video, WrittenVideosKeepTheSourcesFrameTimes) {
+  const fs::path clip = dir_ / "vfr.mkv";
+  // Frames at 10 a second with frames 5 to 12 left out: 0.0-0.4 s, then 1.3-1.9 s.
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 12 "
+      "-vf \"select='not(between(n,5,12))'\" -vsync vfr -c:v libx264 '" +
+      clip.string() + "'"));
+  const std::vector<double> source = frame_times(clip);
+  ASSERT_EQ(source.size(), 12U);
+  ASSERT_NEAR(source[5] - source[4], 0.9, 1e-6);
+  for (const std::string mode : {"--overlay", "--adjust"}) {
+    const fs::path out = dir_ / ("vfr" + mode + ".mp4");
+    std::vector<std::string> args = {"video", clip.string(), mode};
+    if (mode == "--adjust") args.push_back("autolevel");
+    args.insert(args.end(), {"-o", out.string(), "--no-progress"});
+    const auto r = test::run_cli(args);
+    ASSERT_EQ(r.status, 0) << mode << ": " << r.err;
+    const std::vector<double> written = frame_times(out);
+    ASSERT_EQ(written.size(), source.size()) << mode;
+    for (std::size_t i = 0; i < source.size(); ++i) {
+      EXPECT_NEAR(written[i], source[i], 0.051) << mode << " frame " << i;
+    }
+  }
+}
+
 // The codec name and decoded frame count ffprobe reads: "h264,12".
 std::string codec_and_frames(const fs::path& file) {
   const fs::path listing = file.string() + ".codec";

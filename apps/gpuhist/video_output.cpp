@@ -197,9 +197,14 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   // and drawing (on the device when there is one) take the frames between.
   DecodeAhead frames(reader, on_damage);
   SparePictures spare;
-  WriteBehind<Picture> encode([&](Picture& picture) {
-    writer.write(picture);
-    spare.give(std::move(picture));
+  // Each picture is written at its source frame's time.
+  struct Timed {
+    Picture picture;
+    double time = 0.0;
+  };
+  WriteBehind<Timed> encode([&](Timed& timed) {
+    writer.write(timed.picture, timed.time);
+    spare.give(std::move(timed.picture));
   });
   OverlayResult result;
   const OverlayStyle style;
@@ -208,11 +213,11 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   const CountedFrame draw = [&](VideoFrame& frame, Histogram& h) {
     const ImageView view = frame.image.view();
     if (gpu_renderer) {
-      encode.push(context.draw_overlay(view, h, width, height, style));
+      encode.push({context.draw_overlay(view, h, width, height, style), frame.time});
     } else {
       Picture picture = spare.take();
       draw_overlay_cpu(view, h, width, height, style, picture);
-      encode.push(std::move(picture));
+      encode.push({std::move(picture), frame.time});
     }
     ++result.frames;
   };
@@ -223,7 +228,7 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
     } else {
       Picture picture = spare.take();
       compose_overlay(frame->image.view(), width, height, {}, {}, style.background, picture);
-      encode.push(std::move(picture));
+      encode.push({std::move(picture), frame->time});
       ++result.frames;
     }
   }

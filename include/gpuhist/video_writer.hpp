@@ -55,8 +55,14 @@ class VideoWriter {
   VideoWriter& operator=(VideoWriter&&) noexcept;
   ~VideoWriter();
 
-  // Encodes one frame (RGBA8 rows, alpha ignored). Throws Error(Output).
+  // Encodes one frame (RGBA8 rows, alpha ignored), one tick of the frame
+  // rate after the one before. Throws Error(Output).
   void write(const Picture& frame);
+  // The same, shown at `seconds`, its source frame's time: a source of
+  // variable frame rate (a screen recording, a phone clip) keeps its timing,
+  // and the audio copied with it stays in step. The time is rounded to a
+  // tick of the frame rate, one tick after the frame before at least.
+  void write(const Picture& frame, double seconds);
   // Flushes the encoder and closes the file. Throws Error(Output).
   void finish();
   [[nodiscard]] std::string codec() const;
@@ -64,6 +70,7 @@ class VideoWriter {
   struct Impl;
 
  private:
+  void write_at(const Picture& frame, std::int64_t pts);
   std::unique_ptr<Impl> impl_;
 };
 

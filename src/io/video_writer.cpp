@@ -7,6 +7,7 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -309,7 +310,19 @@ VideoWriter::~VideoWriter() = default;
 
 std::string VideoWriter::codec() const { return impl_->codec->codec->name; }
 
-void VideoWriter::write(const Picture& picture) {
+void VideoWriter::write(const Picture& picture) { write_at(picture, impl_->next_pts); }
+
+void VideoWriter::write(const Picture& picture, double seconds) {
+  const Impl& s = *impl_;
+  const double ticks = seconds / av_q2d(s.codec->time_base);
+  // Rounded to a tick; never before the tick after the last frame's.
+  std::int64_t pts = s.next_pts;
+  if (std::isfinite(ticks) && std::fabs(ticks) < 9.0e15)
+    pts = std::max<std::int64_t>(pts, std::llround(ticks));
+  write_at(picture, pts);
+}
+
+void VideoWriter::write_at(const Picture& picture, std::int64_t pts) {
   Impl& s = *impl_;
   if (static_cast<int>(picture.width) != s.codec->width ||
       static_cast<int>(picture.height) != s.codec->height) {
@@ -323,7 +336,8 @@ void VideoWriter::write(const Picture& picture) {
   }
   sws_scale(s.scaler, s.rgba->data, s.rgba->linesize, 0, s.codec->height, s.frame->data,
             s.frame->linesize);
-  s.frame->pts = s.next_pts++;
+  s.frame->pts = pts;
+  s.next_pts = pts + 1;
   // Audio up to this frame's time goes in first, so the streams interleave.
   s.copy_audio(static_cast<double>(s.frame->pts) * av_q2d(s.codec->time_base));
   s.encode(s.frame);
