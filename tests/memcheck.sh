@@ -27,6 +27,16 @@ make_clip() {  # NAME SOURCE ENCODING...
 make_clip c420.mp4 size=360x240:rate=10 -pix_fmt yuv420p -c:v libx264 -preset ultrafast
 make_clip c422.mp4 size=362x204:rate=10 -pix_fmt yuv422p -c:v libx264 -preset ultrafast
 make_clip c10.mkv size=98x54:rate=10 -pix_fmt yuv420p10le -c:v libx264 -preset ultrafast
+# Clips a phone writes: declaring Rec. 709 (full range) or Rec. 2020 (10-bit), turned by a
+# display matrix.
+make_clip c709.mp4 size=362x204:rate=10 -pix_fmt yuv420p -colorspace bt709 -color_range pc \
+  -c:v libx264 -preset ultrafast
+make_clip c2020.mp4 size=98x54:rate=10 -pix_fmt yuv420p10le -colorspace bt2020nc \
+  -color_primaries bt2020 -color_trc arib-std-b67 -c:v libx264 -preset ultrafast
+for clip in c709 c2020; do
+  ffmpeg -nostdin -loglevel error -y -i "$dir/$clip.mp4" -c copy -metadata:s:v:0 rotate=90 \
+    "$dir/turned-$clip.mp4" || { echo "memcheck.sh: ffmpeg could not turn $clip" >&2; exit 1; }
+done
 preload=
 # valgrind 3.19 cannot run an instruction that libhwy (loaded through libjxl by
 # FFmpeg and OpenImageIO) executes as it is loaded, on some processors
@@ -80,6 +90,12 @@ check() {  # LABEL ARGS...
 check "video yuv420p 360x240" "$gpuhist" video "$dir/c420.mp4" --device cpu --no-progress
 check "video --overlay yuv422p 362x204" "$gpuhist" video "$dir/c422.mp4" --overlay -o "$dir/o.mp4" \
   --device cpu --no-progress
+# Frames converted with their declared matrix and turned upright (8- and 16-bit RGB),
+# written back with the matrix.
+check "video --overlay of a turned Rec. 709 full-range clip" "$gpuhist" video \
+  "$dir/turned-c709.mp4" --overlay -o "$dir/o709.mp4" --device cpu --no-progress
+check "video --adjust of a turned 10-bit Rec. 2020 clip" "$gpuhist" video \
+  "$dir/turned-c2020.mp4" --adjust equalize -o "$dir/o2020.mkv" --device cpu --no-progress
 # Y'CbCr planes counted in the decoder's own frames (8-bit), and copied (10-bit);
 # a JPEG's planes, counted after its reader is gone.
 check "video --space ycbcr yuv420p 360x240" "$gpuhist" video "$dir/c420.mp4" --space ycbcr \
