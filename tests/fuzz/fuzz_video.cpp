@@ -1,6 +1,7 @@
 // libFuzzer target: a video file of any container and codec FFmpeg reads,
-// demuxed, decoded and converted to RGB as `gpuhist video` does, each frame
-// counted.
+// demuxed, decoded and converted to RGB as `gpuhist video` does (with its
+// declared matrix and range, turned upright as the writers and the viewer
+// read it), each frame counted.
 #include <unistd.h>
 
 #include <cstddef>
@@ -21,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const gpuhist::Context cpu = gpuhist::Context::open("cpu");
   try {
     gpuhist::VideoReader reader(path, 1U << 14);
+    reader.set_upright(true);
     gpuhist::VideoFrame frame;
     // A few frames: enough for every stage, few enough to keep runs short.
     for (int i = 0; i < 8 && reader.next(frame, [](const std::string&) {}); ++i) {
