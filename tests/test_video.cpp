@@ -338,29 +338,52 @@ std::vector<double> frame_times(const fs::path& file) {
   return times;
 }
 
+// ffprobe's format start time of a file, in seconds.
+double start_time(const fs::path& file) {
+  const fs::path listing = file.string() + ".start";
+  const std::string command = "ffprobe -v error -show_entries format=start_time -of csv=p=0 '" +
+                              file.string() + "' > '" + listing.string() + "'";
+  if (std::system(command.c_str()) != 0) return -1.0;
+  std::ifstream in(listing);
+  double t = -1.0;
+  in >> t;
+  return t;
+}
+
 // A source of variable frame rate (a screen recording that stops while
-// nothing moves): the videos written show each frame when the source does.
+// nothing moves), in containers that declare its rate as 10 a second (MKV)
+// or as its average (MP4, about 6), or whose clock starts at 1.4 s (MPEG-TS):
+// the videos written show each frame when the source does, from its start.
 TEST_F(Video, WrittenVideosKeepTheSourcesFrameTimes) {
-  const fs::path clip = dir_ / "vfr.mkv";
-  // Frames at 10 a second with frames 5 to 12 left out: 0.0-0.4 s, then 1.3-1.9 s.
-  ASSERT_TRUE(test::ffmpeg(
-      "-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 12 "
-      "-vf \"select='not(between(n,5,12))'\" -vsync vfr -c:v libx264 '" +
-      clip.string() + "'"));
-  const std::vector<double> source = frame_times(clip);
-  ASSERT_EQ(source.size(), 12U);
-  ASSERT_NEAR(source[5] - source[4], 0.9, 1e-6);
-  for (const std::string mode : {"--overlay", "--adjust"}) {
-    const fs::path out = dir_ / ("vfr" + mode + ".mp4");
-    std::vector<std::string> args = {"video", clip.string(), mode};
-    if (mode == "--adjust") args.push_back("autolevel");
-    args.insert(args.end(), {"-o", out.string(), "--no-progress"});
-    const auto r = test::run_cli(args);
-    ASSERT_EQ(r.status, 0) << mode << ": " << r.err;
-    const std::vector<double> written = frame_times(out);
-    ASSERT_EQ(written.size(), source.size()) << mode;
-    for (std::size_t i = 0; i < source.size(); ++i) {
-      EXPECT_NEAR(written[i], source[i], 0.051) << mode << " frame " << i;
+  for (const std::string container : {"mkv", "mp4", "ts"}) {
+    const fs::path clip = dir_ / ("vfr." + container);
+    // Frames at 10 a second with frames 5 to 12 left out: 0.0-0.4 s, then 1.3-1.9 s; audio
+    // beside them.
+    ASSERT_TRUE(test::ffmpeg(
+        "-f lavfi -i testsrc2=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -frames:v 12 "
+        "-t 2 -vf \"select='not(between(n,5,12))'\" -vsync vfr -c:v libx264 -c:a aac '" +
+        clip.string() + "'"))
+        << container;
+    const std::vector<double> source = frame_times(clip);
+    const double start = start_time(clip);
+    ASSERT_EQ(source.size(), 12U) << container;
+    ASSERT_NEAR(source[5] - source[4], 0.9, 1e-6) << container;
+    ASSERT_GE(start, 0.0) << container;
+    for (const std::string mode : {"--overlay", "--adjust"}) {
+      const std::string label = container + " " + mode;
+      const fs::path out = dir_ / ("vfr-" + container + mode + ".mp4");
+      std::vector<std::string> args = {"video", clip.string(), mode};
+      if (mode == "--adjust") args.push_back("autolevel");
+      args.insert(args.end(), {"-o", out.string(), "--no-progress"});
+      const auto r = test::run_cli(args);
+      ASSERT_EQ(r.status, 0) << label << ": " << r.err;
+      const std::vector<double> written = frame_times(out);
+      ASSERT_EQ(written.size(), source.size()) << label;
+      for (std::size_t i = 0; i < source.size(); ++i) {
+        EXPECT_NEAR(written[i], source[i] - start, 0.002) << label << " frame " << i;
+      }
+      // The audio starts with the video, as in the source.
+      EXPECT_NEAR(start_time(out), 0.0, 0.05) << label;
     }
   }
 }

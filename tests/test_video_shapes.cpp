@@ -262,12 +262,19 @@ TEST_F(VideoShapes, OverlayVideoOfEveryShapeIsTheOverlayOfTheReferenceDecode) {
     ASSERT_EQ(r.status, 0) << label(clip) << ": " << r.err;
     const fs::path want = *dir_ / "expected.mkv";
     {
-      VideoWriter writer(want, w, h, VideoReader(clip.file).frame_rate());
-      for (const auto& frame : reference_frames(clip)) {
+      // The source's frame times, from its start, as the command writes them.
+      VideoReader reader(clip.file);
+      std::vector<double> times;
+      for (VideoFrame f; reader.next(f);) times.push_back(f.time - reader.start_time());
+      const auto frames = reference_frames(clip);
+      ASSERT_EQ(times.size(), frames.size()) << label(clip);
+      VideoWriter writer(want, w, h, reader.frame_rate());
+      for (std::size_t i = 0; i < frames.size(); ++i) {
         const ImageView view =
-            ImageView::packed(frame.data(), clip.shape.width, clip.shape.height, rgb(clip));
+            ImageView::packed(frames[i].data(), clip.shape.width, clip.shape.height, rgb(clip));
         writer.write(
-            draw_overlay_cpu(view, cpu.compute(view, {}, RunOptions{Strategy::Cpu}), w, h));
+            draw_overlay_cpu(view, cpu.compute(view, {}, RunOptions{Strategy::Cpu}), w, h),
+            times[i]);
       }
       writer.finish();
     }

@@ -197,7 +197,8 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   // and drawing (on the device when there is one) take the frames between.
   DecodeAhead frames(reader, on_damage);
   SparePictures spare;
-  // Each picture is written at its source frame's time.
+  // Each picture is written at its source frame's time from the file's start.
+  const double start = reader.start_time();
   struct Timed {
     Picture picture;
     double time = 0.0;
@@ -213,11 +214,11 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   const CountedFrame draw = [&](VideoFrame& frame, Histogram& h) {
     const ImageView view = frame.image.view();
     if (gpu_renderer) {
-      encode.push({context.draw_overlay(view, h, width, height, style), frame.time});
+      encode.push({context.draw_overlay(view, h, width, height, style), frame.time - start});
     } else {
       Picture picture = spare.take();
       draw_overlay_cpu(view, h, width, height, style, picture);
-      encode.push({std::move(picture), frame.time});
+      encode.push({std::move(picture), frame.time - start});
     }
     ++result.frames;
   };
@@ -228,7 +229,7 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
     } else {
       Picture picture = spare.take();
       compose_overlay(frame->image.view(), width, height, {}, {}, style.background, picture);
-      encode.push({std::move(picture), frame->time});
+      encode.push({std::move(picture), frame->time - start});
       ++result.frames;
     }
   }

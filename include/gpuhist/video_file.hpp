@@ -79,6 +79,10 @@ class VideoReader {
   // are never turned.
   void set_upright(bool upright);
   [[nodiscard]] double frame_rate() const noexcept;            // 0 when unknown
+  // The container's start time in seconds (0 when unknown): frames' times
+  // count from the stream's clock, which need not start at 0 (an MPEG-TS
+  // capture), and a video written from them starts where this does.
+  [[nodiscard]] double start_time() const noexcept;
   [[nodiscard]] std::int64_t frame_estimate() const noexcept;  // 0 when unknown
   [[nodiscard]] std::string codec() const;
   // The colour description of the stream's parameters, before any frame is

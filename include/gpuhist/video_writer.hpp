@@ -55,13 +55,15 @@ class VideoWriter {
   VideoWriter& operator=(VideoWriter&&) noexcept;
   ~VideoWriter();
 
-  // Encodes one frame (RGBA8 rows, alpha ignored), one tick of the frame
-  // rate after the one before. Throws Error(Output).
+  // Encodes one frame (RGBA8 rows, alpha ignored), a frame of the frame rate
+  // after the one before (the first at 0). Throws Error(Output).
   void write(const Picture& frame);
-  // The same, shown at `seconds`, its source frame's time: a source of
-  // variable frame rate (a screen recording, a phone clip) keeps its timing,
-  // and the audio copied with it stays in step. The time is rounded to a
-  // tick of the frame rate, one tick after the frame before at least.
+  // The same, shown at `seconds` from the source's start (its frame's time
+  // less VideoReader::start_time()): a source of variable frame rate (a
+  // screen recording, a phone clip) keeps its timing, and the audio copied
+  // with it, which starts from its file's start too, stays in step. The time
+  // is rounded to about a millisecond (a 2621st of a frame at 25 frames a
+  // second for MPEG-4 Part 2), after the frame before's.
   void write(const Picture& frame, double seconds);
   // Flushes the encoder and closes the file. Throws Error(Output).
   void finish();

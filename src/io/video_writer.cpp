@@ -115,7 +115,10 @@ struct VideoWriter::Impl {
   AVFrame* rgba = nullptr;
   AVPacket* packet = nullptr;
   SwsContext* scaler = nullptr;
-  std::int64_t next_pts = 0;
+  // Ticks of the codec's time base: a fraction of a frame each, fine enough
+  // to place the frames of a variable rate where their source shows them.
+  std::int64_t ticks_per_frame = 1;
+  std::int64_t last_pts = -1;
   // Audio copied from the source: its demuxer, stream index there, and stream here.
   AVFormatContext* audio_in = nullptr;
   int audio_index = -1;
@@ -143,8 +146,8 @@ struct VideoWriter::Impl {
       const int got = avcodec_receive_packet(codec, packet);
       if (got == AVERROR(EAGAIN) || got == AVERROR_EOF) return;
       check(got, "encoding");
-      // Each frame lasts one tick of the frame rate, the last one included.
-      if (packet->duration == 0) packet->duration = 1;
+      // Each frame lasts a frame of the frame rate, the last one included.
+      if (packet->duration == 0) packet->duration = ticks_per_frame;
       av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
       packet->stream_index = stream->index;
       check(av_interleaved_write_frame(format, packet), "writing");
@@ -163,6 +166,12 @@ struct VideoWriter::Impl {
         continue;
       }
       const AVRational in_base = audio_in->streams[audio_index]->time_base;
+      // From the file's start, as the frames are.
+      if (audio_in->start_time != AV_NOPTS_VALUE) {
+        const std::int64_t start = av_rescale_q(audio_in->start_time, AV_TIME_BASE_Q, in_base);
+        if (packet->pts != AV_NOPTS_VALUE) packet->pts -= start;
+        if (packet->dts != AV_NOPTS_VALUE) packet->dts -= start;
+      }
       const double at =
           packet->pts == AV_NOPTS_VALUE ? 0.0 : static_cast<double>(packet->pts) * av_q2d(in_base);
       av_packet_rescale_ts(packet, in_base, audio_out->time_base);
@@ -235,7 +244,11 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.codec->color_primaries = colour.primaries;
   s.codec->color_trc = colour.transfer;
   s.codec->color_range = colour.range;
-  s.codec->time_base = av_inv_q(rate);
+  // Time in ticks of 1 / (rate x ticks_per_frame), about a millisecond,
+  // for MPEG-4 Part 2 under its limit of 65535 a second.
+  const int ticks_per_second = encoder->id == AV_CODEC_ID_MPEG4 ? 65535 : 1000000;
+  s.ticks_per_frame = std::max(1, ticks_per_second / std::max(1, rate.num));
+  s.codec->time_base = AVRational{rate.den, rate.num * static_cast<int>(s.ticks_per_frame)};
   s.codec->framerate = rate;
   s.codec->gop_size = 12;
   // No B-frames: every frame decodes in order, with no edit list to trim the first.
@@ -310,15 +323,20 @@ VideoWriter::~VideoWriter() = default;
 
 std::string VideoWriter::codec() const { return impl_->codec->codec->name; }
 
-void VideoWriter::write(const Picture& picture) { write_at(picture, impl_->next_pts); }
+void VideoWriter::write(const Picture& picture) {
+  const Impl& s = *impl_;
+  // A frame after the last one's start.
+  write_at(picture, s.last_pts < 0 ? 0 : s.last_pts + s.ticks_per_frame);
+}
 
 void VideoWriter::write(const Picture& picture, double seconds) {
   const Impl& s = *impl_;
   const double ticks = seconds / av_q2d(s.codec->time_base);
   // Rounded to a tick; never before the tick after the last frame's.
-  std::int64_t pts = s.next_pts;
-  if (std::isfinite(ticks) && std::fabs(ticks) < 9.0e15)
+  std::int64_t pts = s.last_pts + 1;
+  if (std::isfinite(ticks) && std::fabs(ticks) < 9.0e15) {
     pts = std::max<std::int64_t>(pts, std::llround(ticks));
+  }
   write_at(picture, pts);
 }
 
@@ -337,7 +355,7 @@ void VideoWriter::write_at(const Picture& picture, std::int64_t pts) {
   sws_scale(s.scaler, s.rgba->data, s.rgba->linesize, 0, s.codec->height, s.frame->data,
             s.frame->linesize);
   s.frame->pts = pts;
-  s.next_pts = pts + 1;
+  s.last_pts = pts;
   // Audio up to this frame's time goes in first, so the streams interleave.
   s.copy_audio(static_cast<double>(s.frame->pts) * av_q2d(s.codec->time_base));
   s.encode(s.frame);
