@@ -181,6 +181,8 @@ TEST_F(VideoColourTest, WrittenVideosKeepTheirSourcesColourAndReadBackAsWritten)
       {{"smpte170m", "smpte170m", "smpte170m", "limited"}, "tv,smpte170m,smpte170m,smpte170m"},
       // Converted with Rec. 601's matrix, so declared as none.
       {{"ycgco", "unspecified", "unspecified", "unspecified"}, "unknown,unknown,unknown,unknown"},
+      // Reserved values and names FFmpeg does not know exactly: declared as none.
+      {{"reserved", "bt709x", "reserved", "limited"}, "tv,unknown,unknown,unknown"},
   };
   constexpr std::uint32_t kWidth = 128, kHeight = 32;
   const Picture picture = bars(kWidth, kHeight);

@@ -292,6 +292,69 @@ TEST_F(VideoShapes, OverlayVideoOfEveryShapeIsTheOverlayOfTheReferenceDecode) {
   }
 }
 
+// Frames of `clip` (coded at `coded`, shown at `shown`) set upright equal the
+// ffmpeg command line's decode, which turns them; frames as coded its decode
+// with -noautorotate. `rotation`: what VideoReader::rotation() says.
+void expect_shown_as_ffmpeg(const fs::path& clip, Shape coded, Shape shown, int rotation,
+                            const std::string& label) {
+  for (const bool upright : {true, false}) {
+    const fs::path raw = clip.string() + ".raw";
+    ASSERT_TRUE(test::ffmpeg(std::string(upright ? "" : "-noautorotate ") + "-i '" + clip.string() +
+                             "' -f rawvideo -pix_fmt rgb24 '" + raw.string() + "'"));
+    std::ifstream in(raw, std::ios::binary);
+    const std::string expected((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+    const std::size_t frame_bytes = std::size_t{coded.width} * coded.height * 3;
+    ASSERT_EQ(expected.size(), 2 * frame_bytes) << label;
+    VideoReader reader(clip);
+    EXPECT_EQ(reader.rotation(), rotation) << label;
+    reader.set_upright(upright);
+    const Shape want = upright ? shown : coded;
+    EXPECT_EQ(reader.width(), want.width) << label;
+    EXPECT_EQ(reader.height(), want.height) << label;
+    VideoFrame frame;
+    std::size_t index = 0;
+    while (reader.next(frame)) {
+      ASSERT_LT(index, 2U) << label;
+      ASSERT_EQ(frame.image.width, want.width) << label;
+      ASSERT_EQ(frame.image.height, want.height) << label;
+      const std::vector<std::byte> got = test::pixel_bytes_of(frame.image.view());
+      EXPECT_TRUE(got.size() == frame_bytes &&
+                  std::memcmp(got.data(), expected.data() + index * frame_bytes, frame_bytes) == 0)
+          << label << (upright ? " upright" : " as coded") << " frame " << index;
+      ++index;
+    }
+    EXPECT_EQ(index, 2U) << label;
+  }
+}
+
+// A copy of the MP4 `from` whose video track header holds the matrix
+// (a b; c d) (16.16 fixed point): a mirroring display matrix, which the
+// ffmpeg command line (5.1) reads but cannot write.
+bool with_track_matrix(const fs::path& from, const fs::path& to, std::int32_t a, std::int32_t b,
+                       std::int32_t c, std::int32_t d) {
+  std::ifstream in(from, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = bytes.find("tkhd");
+  if (at == std::string::npos || at + 64 > bytes.size()) return false;
+  // After the box type: version and flags, two times (8 bytes each in
+  // version 1), track ID, reserved, duration (8 in version 1), 8 reserved,
+  // layer, group, volume, reserved: then the matrix a b u c d v x y w.
+  const std::size_t matrix = at + (bytes[at + 4] == 1 ? 56 : 44);
+  if (matrix + 36 > bytes.size()) return false;
+  const auto put = [&](std::size_t offset, std::int32_t value) {
+    const auto u = static_cast<std::uint32_t>(value);
+    for (int k = 0; k < 4; ++k) bytes[matrix + offset + k] = static_cast<char>(u >> (24 - 8 * k));
+  };
+  put(0, a);
+  put(4, b);
+  put(12, c);
+  put(16, d);
+  std::ofstream out(to, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return static_cast<bool>(out);
+}
+
 // A clip whose display matrix turns it (a phone's portrait clip, coded
 // landscape): frames set upright equal the ffmpeg command line's decode, which
 // turns them; frames as coded equal its decode with -noautorotate; a written
@@ -313,37 +376,7 @@ TEST_F(VideoShapes, TurnedClipsAreShownAsFfmpegShowsThem) {
                                std::to_string(turn) + " '" + clip.string() + "'"));
       const bool across = turn == 90 || turn == 270;
       const Shape shown = across ? Shape{shape.height, shape.width} : shape;
-      for (const bool upright : {true, false}) {
-        const fs::path raw = *dir_ / "turned.raw";
-        ASSERT_TRUE(test::ffmpeg(std::string(upright ? "" : "-noautorotate ") + "-i '" +
-                                 clip.string() + "' -f rawvideo -pix_fmt rgb24 '" + raw.string() +
-                                 "'"));
-        std::ifstream in(raw, std::ios::binary);
-        const std::string expected((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-        const std::size_t frame_bytes = std::size_t{shape.width} * shape.height * 3;
-        ASSERT_EQ(expected.size(), 2 * frame_bytes) << label;
-        VideoReader reader(clip);
-        EXPECT_EQ(reader.rotation(), (360 - turn) % 360) << label;
-        reader.set_upright(upright);
-        const Shape want = upright ? shown : shape;
-        EXPECT_EQ(reader.width(), want.width) << label;
-        EXPECT_EQ(reader.height(), want.height) << label;
-        VideoFrame frame;
-        std::size_t index = 0;
-        while (reader.next(frame)) {
-          ASSERT_LT(index, 2U) << label;
-          ASSERT_EQ(frame.image.width, want.width) << label;
-          ASSERT_EQ(frame.image.height, want.height) << label;
-          const std::vector<std::byte> got = test::pixel_bytes_of(frame.image.view());
-          EXPECT_TRUE(std::memcmp(got.data(), expected.data() + index * frame_bytes, frame_bytes) ==
-                          0 &&
-                      got.size() == frame_bytes)
-              << label << (upright ? " upright" : " as coded") << " frame " << index;
-          ++index;
-        }
-        EXPECT_EQ(index, 2U) << label;
-      }
+      expect_shown_as_ffmpeg(clip, shape, shown, (360 - turn) % 360, label);
       const fs::path out = *dir_ / "turned-overlay.mp4";
       const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(),
                                     "--device", "cpu", "--no-progress"});
@@ -353,6 +386,34 @@ TEST_F(VideoShapes, TurnedClipsAreShownAsFfmpegShowsThem) {
       EXPECT_EQ(written.width(), shown.width) << label;
       EXPECT_EQ(written.height(), shown.height) << label;
     }
+  }
+}
+
+// Display matrices that mirror the frames (a front camera's): shown
+// mirrored as the ffmpeg command line shows them.
+TEST_F(VideoShapes, MirroredClipsAreShownAsFfmpegShowsThem) {
+  constexpr std::int32_t kOne = 1 << 16;
+  struct Mirror {
+    const char* name;
+    std::int32_t a, b, c, d;
+    int rotation;
+    bool across;
+  };
+  const Mirror mirrors[] = {{"hflip", -kOne, 0, 0, kOne, 180, false},
+                            {"vflip", kOne, 0, 0, -kOne, 0, false},
+                            {"transpose", 0, kOne, kOne, 0, 90, true},
+                            {"antitranspose", 0, -kOne, -kOne, 0, 270, true}};
+  const Shape shape{96, 64};
+  const fs::path plain = *dir_ / "mirror-plain.mp4";
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc2=size=96x64:rate=10 -frames:v 2 -c:v libx264 -preset ultrafast "
+      "-pix_fmt yuv420p '" +
+      plain.string() + "'"));
+  for (const Mirror& m : mirrors) {
+    const fs::path clip = *dir_ / (std::string("mirror-") + m.name + ".mp4");
+    ASSERT_TRUE(with_track_matrix(plain, clip, m.a, m.b, m.c, m.d)) << m.name;
+    const Shape shown = m.across ? Shape{shape.height, shape.width} : shape;
+    expect_shown_as_ffmpeg(clip, shape, shown, m.rotation, m.name);
   }
 }
 

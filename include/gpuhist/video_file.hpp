@@ -65,7 +65,7 @@ class VideoReader {
   VideoReader& operator=(VideoReader&&) noexcept;
   ~VideoReader();
 
-  // The size of the frames delivered: turned with set_upright(true).
+  // The size of the frames delivered: turned with set_upright(true) (RGB).
   [[nodiscard]] std::uint32_t width() const noexcept;
   [[nodiscard]] std::uint32_t height() const noexcept;
   // The clockwise turn (0, 90, 180 or 270 degrees) that shows the frames
@@ -74,9 +74,12 @@ class VideoReader {
   // turns its frames so. Other angles are taken as 0.
   [[nodiscard]] int rotation() const noexcept;
   // With true (before the first frame is decoded), RGB frames are delivered
-  // turned by rotation(), as shown rather than as coded. Counts are the same
-  // either way; what shows or writes frames wants them upright. Y'CbCr planes
-  // are never turned.
+  // as shown rather than as coded: turned by rotation(), and mirrored where
+  // the display matrix mirrors them, as the ffmpeg command line (5.1) does;
+  // width() and height() then give the size shown. The matrix read is the
+  // stream's, not one a frame carries. Counts are the same either way; what
+  // shows or writes frames wants them upright. Y'CbCr planes are never
+  // turned.
   void set_upright(bool upright);
   [[nodiscard]] double frame_rate() const noexcept;            // 0 when unknown
   // The container's start time in seconds (0 when unknown): frames' times

@@ -25,12 +25,27 @@ int upright_turn(const std::int32_t* matrix) {
   return 0;
 }
 
+Orientation upright_orientation(const std::int32_t* matrix) {
+  if (matrix == nullptr) return {};
+  // m[0], m[3]: where the frame's x axis goes; m[4]: the y axis's scale.
+  switch (upright_turn(matrix)) {
+    case 90:  // transpose=cclock_flip where the matrix mirrors, else clock
+      return matrix[3] > 0 ? Orientation{true, false, false} : Orientation{true, false, true};
+    case 180:  // hflip and vflip, each where the matrix mirrors that axis
+      return {false, matrix[0] < 0, matrix[4] < 0};
+    case 270:  // transpose=clock_flip where the matrix mirrors, else cclock
+      return matrix[3] < 0 ? Orientation{true, true, true} : Orientation{true, true, false};
+    default:  // vflip where the matrix mirrors its y axis
+      return {false, false, std::isfinite(av_display_rotation_get(matrix)) && matrix[4] < 0};
+  }
+}
+
 namespace {
 
-// Copies pixel (x, y) of `from` to where the turn puts it in `to`, in tiles
-// of 32x32 pixels so that rows of both stay in the cache.
+// Copies each pixel of `from` to where `how` puts it in `to`, in tiles of
+// 32x32 pixels so that rows of both stay in the cache.
 template <std::size_t Bytes>
-void turn_pixels(const ImageView& from, int degrees, Image& to) {
+void place_pixels(const ImageView& from, Orientation how, Image& to) {
   constexpr std::uint32_t kTile = 32;
   const std::uint32_t w = from.width, h = from.height;
   for (std::uint32_t ty = 0; ty < h; ty += kTile) {
@@ -38,20 +53,11 @@ void turn_pixels(const ImageView& from, int degrees, Image& to) {
       const std::uint32_t ye = std::min(h, ty + kTile), xe = std::min(w, tx + kTile);
       for (std::uint32_t y = ty; y < ye; ++y) {
         const auto* row = static_cast<const std::byte*>(from.data) + from.stride * y;
+        const std::uint32_t yf = how.flip_y ? h - 1 - y : y;
         for (std::uint32_t x = tx; x < xe; ++x) {
-          // Clockwise: 90 sends (x, y) to (h-1-y, x); 180 to (w-1-x, h-1-y);
-          // 270 to (y, w-1-x).
-          std::uint32_t u = 0, v = 0;
-          if (degrees == 90) {
-            u = h - 1 - y;
-            v = x;
-          } else if (degrees == 180) {
-            u = w - 1 - x;
-            v = h - 1 - y;
-          } else {
-            u = y;
-            v = w - 1 - x;
-          }
+          const std::uint32_t xf = how.flip_x ? w - 1 - x : x;
+          const std::uint32_t u = how.transpose ? yf : xf;
+          const std::uint32_t v = how.transpose ? xf : yf;
           std::memcpy(to.storage.data() + to.stride * v + std::size_t{u} * Bytes,
                       row + std::size_t{x} * Bytes, Bytes);
         }
@@ -62,34 +68,30 @@ void turn_pixels(const ImageView& from, int degrees, Image& to) {
 
 }  // namespace
 
-void turn(const ImageView& from, int degrees, Image& to) {
-  if (degrees != 90 && degrees != 180 && degrees != 270) {
-    throw std::invalid_argument("turn: degrees must be 90, 180 or 270");
-  }
-  const bool across = degrees != 180;
-  const std::uint32_t w = across ? from.height : from.width;
-  const std::uint32_t h = across ? from.width : from.height;
+void turn(const ImageView& from, Orientation how, Image& to) {
+  const std::uint32_t w = how.transpose ? from.height : from.width;
+  const std::uint32_t h = how.transpose ? from.width : from.height;
   if (to.width != w || to.height != h || to.format != from.format) {
     to = Image::allocate(w, h, from.format);
   }
   switch (pixel_bytes(from.format)) {
     case 1:
-      turn_pixels<1>(from, degrees, to);
+      place_pixels<1>(from, how, to);
       break;
     case 2:
-      turn_pixels<2>(from, degrees, to);
+      place_pixels<2>(from, how, to);
       break;
     case 3:
-      turn_pixels<3>(from, degrees, to);
+      place_pixels<3>(from, how, to);
       break;
     case 4:
-      turn_pixels<4>(from, degrees, to);
+      place_pixels<4>(from, how, to);
       break;
     case 6:
-      turn_pixels<6>(from, degrees, to);
+      place_pixels<6>(from, how, to);
       break;
     case 8:
-      turn_pixels<8>(from, degrees, to);
+      place_pixels<8>(from, how, to);
       break;
     default:
       throw std::invalid_argument("turn: unsupported pixel size");

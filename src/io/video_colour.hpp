@@ -65,19 +65,37 @@ struct WrittenColour {
   AVColorSpace conversion = AVCOL_SPC_BT470BG;
 };
 
+// The value FFmpeg names `name` exactly, by `from_name` and `to_name`; -1
+// for a name it does not know and for its "reserved" values.
+template <class FromName, class ToName>
+int named_value(const std::string& name, FromName from_name, ToName to_name) {
+  if (name == "reserved") return -1;
+  const int value = from_name(name.c_str());
+  if (value < 0) return -1;
+  const char* back = to_name(value);
+  return back != nullptr && name == back ? value : -1;
+}
+
 // The matrix is declared only where the frames are converted with it (a
 // stream declaring one libswscale lacks was read with Rec. 601's, and is
-// written so, undeclared); names FFmpeg does not know are left unspecified.
+// written so, undeclared); names FFmpeg does not know, and its reserved
+// values, are left unspecified.
 inline WrittenColour written_colour(const VideoColour& source) {
   WrittenColour w;
-  const int matrix = av_color_space_from_name(source.matrix.c_str());
+  const int matrix = named_value(source.matrix, av_color_space_from_name, [](int v) {
+    return av_color_space_name(static_cast<AVColorSpace>(v));
+  });
   if (matrix >= 0) {
     w.conversion = conversion_matrix(static_cast<AVColorSpace>(matrix));
     if (w.conversion == matrix) w.matrix = w.conversion;
   }
-  const int primaries = av_color_primaries_from_name(source.primaries.c_str());
+  const int primaries = named_value(source.primaries, av_color_primaries_from_name, [](int v) {
+    return av_color_primaries_name(static_cast<AVColorPrimaries>(v));
+  });
   if (primaries >= 0) w.primaries = static_cast<AVColorPrimaries>(primaries);
-  const int transfer = av_color_transfer_from_name(source.transfer.c_str());
+  const int transfer = named_value(source.transfer, av_color_transfer_from_name, [](int v) {
+    return av_color_transfer_name(static_cast<AVColorTransferCharacteristic>(v));
+  });
   if (transfer >= 0) w.transfer = static_cast<AVColorTransferCharacteristic>(transfer);
   if (source.range == "limited" || source.range == "full") w.range = AVCOL_RANGE_MPEG;
   return w;

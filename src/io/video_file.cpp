@@ -130,6 +130,7 @@ struct VideoReader::Impl {
   ScalerKey scaler_key;
   int stream = -1;
   int upright_turn = 0;    // the clockwise turn the stream's display matrix declares
+  io::Orientation shown;   // what shows the frames upright (the turn, and any mirroring)
   bool upright = false;    // RGB frames are turned by it
   Image coded;             // a frame as coded, before it is turned
   std::string codec_name;  // the decoder's (convert() reads it on its own thread)
@@ -299,8 +300,8 @@ struct VideoReader::Impl {
     SwsContext& to_rgb = scaler_for(f, target);
     const PixelFormat rgb{ChannelLayout::RGB, deep ? SampleType::U16 : SampleType::U8};
     // A frame to be turned upright is converted as coded, then turned.
-    const int turn = upright ? upright_turn : 0;
-    Image& image = turn != 0 ? coded : out.image;
+    const bool turn = upright && !shown.identity();
+    Image& image = turn ? coded : out.image;
     // swscale's vector code writes whole vectors past a row's end, so rows are
     // laid out as av_frame_get_buffer lays them out (PixelBuffer pads the end).
     const std::size_t stride = scaled_stride(target, f.width);
@@ -318,8 +319,8 @@ struct VideoReader::Impl {
     const int rows = sws_scale(&to_rgb, f.data, f.linesize, 0, f.height, planes, strides);
     if (rows != f.height) fail("cannot convert a frame of pixel format " + pixel_format_name(f));
     in.frame.reset();  // its buffers go back to the decoder
-    if (turn != 0) {
-      io::turn(image.view(), turn, out.image);
+    if (turn) {
+      io::turn(image.view(), shown, out.image);
       out.image.codec = codec_name;
     }
     stamp(in, out);
@@ -390,6 +391,7 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
     std::int32_t values[9];
     std::memcpy(values, matrix, sizeof values);
     s.upright_turn = io::upright_turn(values);
+    s.shown = io::upright_orientation(values);
   }
   if (s.codec->width <= 0 || s.codec->height <= 0) s.fail("video has zero size");
   s.check_size(s.codec->width, s.codec->height);
@@ -413,7 +415,7 @@ std::uint32_t VideoReader::height() const noexcept {
 int VideoReader::rotation() const noexcept { return impl_->upright_turn; }
 void VideoReader::set_upright(bool upright) { impl_->upright = upright; }
 bool VideoReader::turned_across() const noexcept {
-  return impl_->upright && (impl_->upright_turn == 90 || impl_->upright_turn == 270);
+  return impl_->upright && impl_->space == FrameSpace::Rgb && impl_->shown.transpose;
 }
 double VideoReader::frame_rate() const noexcept {
   const AVRational r = impl_->format->streams[impl_->stream]->avg_frame_rate;
