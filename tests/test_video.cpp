@@ -320,22 +320,29 @@ TEST_F(Video, OverlayCopiesTheAudio) {
   EXPECT_EQ(stream_packets(out), source);
 }
 
-// The presentation times of a file's video frames, in seconds, as ffprobe reads them.
-std::vector<double> frame_times(const fs::path& file) {
-  const fs::path listing = file.string() + ".times";
-  const std::string command =
-      "ffprobe -v error -select_streams v:0 -show_entries frame=best_effort_timestamp_time "
-      "-of csv=p=0 '" +
-      file.string() + "' > '" + listing.string() + "'";
-  std::vector<double> times;
-  if (std::system(command.c_str()) != 0) return times;
+// The numbers ffprobe lists for `entry` of each video frame of a file, one a
+// line ("0.100000"; a line may end in a comma, be blank or read "N/A", which
+// are left out).
+std::vector<double> frame_entries(const fs::path& file, const std::string& entry) {
+  const fs::path listing = file.string() + "." + entry;
+  const std::string command = "ffprobe -v error -select_streams v:0 -show_entries frame=" +
+                              entry + " -of csv=p=0 '" + file.string() + "' > '" +
+                              listing.string() + "'";
+  std::vector<double> values;
+  if (std::system(command.c_str()) != 0) return values;
   std::ifstream in(listing);
-  // A line a frame ("0.100000"; the first may end in a comma and be followed by a blank line).
   std::string line;
   while (std::getline(in, line)) {
-    if (!line.empty() && line[0] != ',') times.push_back(std::stod(line));
+    char* end = nullptr;
+    const double value = std::strtod(line.c_str(), &end);
+    if (end != line.c_str()) values.push_back(value);
   }
-  return times;
+  return values;
+}
+
+// The presentation times of a file's video frames, in seconds.
+std::vector<double> frame_times(const fs::path& file) {
+  return frame_entries(file, "best_effort_timestamp_time");
 }
 
 // ffprobe's format start time of a file, in seconds.
@@ -384,6 +391,34 @@ TEST_F(Video, WrittenVideosKeepTheSourcesFrameTimes) {
       }
       // The audio starts with the video, as in the source.
       EXPECT_NEAR(start_time(out), 0.0, 0.05) << label;
+    }
+  }
+}
+
+// A rate of 9.6 frames a second (48/5, whose ticks MPEG-4 Part 2 reduces) in
+// every container and codec: each frame at its time and lasting a frame,
+// AVI (a frame a tick) included.
+TEST_F(Video, WrittenVideosKeepTheFrameRateInEveryContainer) {
+  const fs::path clip = dir_ / "rate.mkv";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=48/5 -frames:v 5 -c:v libx264 '" +
+                           clip.string() + "'"));
+  for (const auto& [file, codec] :
+       std::vector<std::pair<std::string, std::string>>{{"h264.avi", "h264"},
+                                                        {"mpeg4.avi", "mpeg4"},
+                                                        {"mpeg4.mkv", "mpeg4"},
+                                                        {"h264.mp4", "h264"},
+                                                        {"vp9.mkv", "vp9"}}) {
+    const fs::path out = dir_ / file;
+    const auto r = test::run_cli({"video", clip.string(), "--overlay", "--codec", codec, "-o",
+                                  out.string(), "--no-progress"});
+    ASSERT_EQ(r.status, 0) << file << ": " << r.err;
+    const std::vector<double> times = frame_times(out);
+    ASSERT_EQ(times.size(), 5U) << file;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      EXPECT_NEAR(times[i], static_cast<double>(i) / 9.6, 0.002) << file << " frame " << i;
+    }
+    for (const double d : frame_entries(out, "pkt_duration_time")) {
+      EXPECT_NEAR(d, 1 / 9.6, 0.002) << file;
     }
   }
 }

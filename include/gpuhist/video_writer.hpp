@@ -62,8 +62,9 @@ class VideoWriter {
   // less VideoReader::start_time()): a source of variable frame rate (a
   // screen recording, a phone clip) keeps its timing, and the audio copied
   // with it, which starts from its file's start too, stays in step. The time
-  // is rounded to about a millisecond (a 2621st of a frame at 25 frames a
-  // second for MPEG-4 Part 2), after the frame before's.
+  // is rounded to a tick (about a microsecond; for MPEG-4 Part 2 under 1/65535
+  // of a second, half a frame at 30000/1001 frames a second; a frame in AVI,
+  // whose ticks are frames), after the frame before's.
   void write(const Picture& frame, double seconds);
   // Flushes the encoder and closes the file. Throws Error(Output).
   void finish();

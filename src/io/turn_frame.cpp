@@ -11,14 +11,24 @@ extern "C" {
 
 namespace gpuhist::io {
 
-int upright_turn(const std::int32_t* matrix) {
-  if (matrix == nullptr) return 0;
-  // av_display_rotation_get gives the counter-clockwise angle (NaN for a
-  // degenerate matrix); ffmpeg's autorotation turns by its negation.
+namespace {
+
+// The clockwise angle ffmpeg turns frames of `matrix` by, whole degrees in
+// [0, 360); NaN for a degenerate matrix. av_display_rotation_get gives the
+// counter-clockwise angle; ffmpeg's autorotation turns by its negation.
+double turn_angle(const std::int32_t* matrix) {
   const double angle = av_display_rotation_get(matrix);
-  if (!std::isfinite(angle)) return 0;
+  if (!std::isfinite(angle)) return angle;
   double theta = -std::round(angle);
   theta -= 360.0 * std::floor(theta / 360.0 + 0.9 / 360.0);
+  return std::fabs(theta) < 1.0 ? 0.0 : theta;
+}
+
+}  // namespace
+
+int upright_turn(const std::int32_t* matrix) {
+  if (matrix == nullptr) return 0;
+  const double theta = turn_angle(matrix);
   for (const int turn : {90, 180, 270}) {
     if (std::fabs(theta - turn) < 1.0) return turn;
   }
@@ -35,8 +45,8 @@ Orientation upright_orientation(const std::int32_t* matrix) {
       return {false, matrix[0] < 0, matrix[4] < 0};
     case 270:  // transpose=clock_flip where the matrix mirrors, else cclock
       return matrix[3] < 0 ? Orientation{true, true, true} : Orientation{true, true, false};
-    default:  // vflip where the matrix mirrors its y axis
-      return {false, false, std::isfinite(av_display_rotation_get(matrix)) && matrix[4] < 0};
+    default:  // vflip where the matrix mirrors its y axis and turns by none
+      return {false, false, turn_angle(matrix) == 0.0 && matrix[4] < 0};
   }
 }
 

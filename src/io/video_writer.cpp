@@ -244,9 +244,14 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.codec->color_primaries = colour.primaries;
   s.codec->color_trc = colour.transfer;
   s.codec->color_range = colour.range;
-  // Time in ticks of 1 / (rate x ticks_per_frame), about a millisecond,
-  // for MPEG-4 Part 2 under its limit of 65535 a second.
-  const int ticks_per_second = encoder->id == AV_CODEC_ID_MPEG4 ? 65535 : 1000000;
+  // Time in ticks of 1 / (rate x ticks_per_frame): about a microsecond a
+  // tick (rate.den of them), under MPEG-4 Part 2's limit of 65535 a second;
+  // a frame a tick where the container keeps a frame a tick (AVI, which
+  // fills the ticks between frames with empty ones).
+  const bool frame_a_tick = std::strcmp(s.format->oformat->name, "avi") == 0;
+  const int ticks_per_second = frame_a_tick                        ? 1
+                               : encoder->id == AV_CODEC_ID_MPEG4 ? 65535
+                                                                  : 1000000;
   s.ticks_per_frame = std::max(1, ticks_per_second / std::max(1, rate.num));
   s.codec->time_base = AVRational{rate.den, rate.num * static_cast<int>(s.ticks_per_frame)};
   s.codec->framerate = rate;
