@@ -297,13 +297,8 @@ TEST_F(Video, AdjustedVideos) {
 
 // Each stream's packet count as ffprobe reads it: "video,12\naudio,53\n".
 std::string stream_packets(const fs::path& file) {
-  const fs::path listing = file.string() + ".streams";
-  const std::string command =
-      "ffprobe -v error -show_entries stream=codec_type,nb_frames -of csv=p=0 '" + file.string() +
-      "' > '" + listing.string() + "'";
-  if (std::system(command.c_str()) != 0) return "ffprobe failed";
-  std::ifstream in(listing);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return test::ffprobe("-show_entries stream=codec_type,nb_frames -of csv=p=0", file)
+      .value_or("ffprobe failed");
 }
 
 TEST_F(Video, OverlayCopiesTheAudio) {
@@ -324,13 +319,11 @@ TEST_F(Video, OverlayCopiesTheAudio) {
 // line ("0.100000"; a line may end in a comma, be blank or read "N/A", which
 // are left out).
 std::vector<double> frame_entries(const fs::path& file, const std::string& entry) {
-  const fs::path listing = file.string() + "." + entry;
-  const std::string command = "ffprobe -v error -select_streams v:0 -show_entries frame=" +
-                              entry + " -of csv=p=0 '" + file.string() + "' > '" +
-                              listing.string() + "'";
   std::vector<double> values;
-  if (std::system(command.c_str()) != 0) return values;
-  std::ifstream in(listing);
+  const auto listing =
+      test::ffprobe("-select_streams v:0 -show_entries frame=" + entry + " -of csv=p=0", file);
+  if (!listing) return values;
+  std::istringstream in(*listing);
   std::string line;
   while (std::getline(in, line)) {
     char* end = nullptr;
@@ -347,11 +340,9 @@ std::vector<double> frame_times(const fs::path& file) {
 
 // ffprobe's format start time of a file, in seconds.
 double start_time(const fs::path& file) {
-  const fs::path listing = file.string() + ".start";
-  const std::string command = "ffprobe -v error -show_entries format=start_time -of csv=p=0 '" +
-                              file.string() + "' > '" + listing.string() + "'";
-  if (std::system(command.c_str()) != 0) return -1.0;
-  std::ifstream in(listing);
+  const auto listing = test::ffprobe("-show_entries format=start_time -of csv=p=0", file);
+  if (!listing) return -1.0;
+  std::istringstream in(*listing);
   double t = -1.0;
   in >> t;
   return t;
@@ -425,16 +416,11 @@ TEST_F(Video, WrittenVideosKeepTheFrameRateInEveryContainer) {
 
 // The codec name and decoded frame count ffprobe reads: "h264,12".
 std::string codec_and_frames(const fs::path& file) {
-  const fs::path listing = file.string() + ".codec";
-  const std::string command =
-      "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-      "stream=codec_name,nb_read_frames -of csv=p=0 '" +
-      file.string() + "' > '" + listing.string() + "'";
-  if (std::system(command.c_str()) != 0) return "ffprobe failed";
-  std::ifstream in(listing);
-  std::string line;
-  std::getline(in, line);
-  return line;
+  const auto listing = test::ffprobe(
+      "-count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames "
+      "-of csv=p=0",
+      file);
+  return listing ? listing->substr(0, listing->find('\n')) : "ffprobe failed";
 }
 
 TEST_F(Video, OverlayEncoderCrfAndPreset) {

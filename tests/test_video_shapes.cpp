@@ -281,8 +281,7 @@ TEST_F(VideoShapes, OverlayVideoOfEveryShapeIsTheOverlayOfTheReferenceDecode) {
     const auto decoded = [&](const fs::path& file) {
       const fs::path raw = *dir_ / (file.stem().string() + ".yuv");
       EXPECT_TRUE(test::ffmpeg("-i '" + file.string() + "' -f rawvideo '" + raw.string() + "'"));
-      std::ifstream in(raw, std::ios::binary);
-      return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      return test::file_text(raw);
     };
     const std::string got = decoded(out), expected = decoded(want);
     EXPECT_FALSE(expected.empty()) << label(clip);
@@ -301,9 +300,7 @@ void expect_shown_as_ffmpeg(const fs::path& clip, Shape coded, Shape shown, int 
     const fs::path raw = clip.string() + ".raw";
     ASSERT_TRUE(test::ffmpeg(std::string(upright ? "" : "-noautorotate ") + "-i '" + clip.string() +
                              "' -f rawvideo -pix_fmt rgb24 '" + raw.string() + "'"));
-    std::ifstream in(raw, std::ios::binary);
-    const std::string expected((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
+    const std::string expected = test::file_text(raw);
     const std::size_t frame_bytes = std::size_t{coded.width} * coded.height * 3;
     ASSERT_EQ(expected.size(), 2 * frame_bytes) << label;
     VideoReader reader(clip);
@@ -333,8 +330,7 @@ void expect_shown_as_ffmpeg(const fs::path& clip, Shape coded, Shape shown, int 
 // ffmpeg command line (5.1) reads but cannot write.
 bool with_track_matrix(const fs::path& from, const fs::path& to, std::int32_t a, std::int32_t b,
                        std::int32_t c, std::int32_t d) {
-  std::ifstream in(from, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes = test::file_text(from);
   const std::size_t at = bytes.find("tkhd");
   if (at == std::string::npos || at + 64 > bytes.size()) return false;
   // After the box type: version and flags, two times (8 bytes each in

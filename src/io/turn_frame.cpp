@@ -24,21 +24,25 @@ double turn_angle(const std::int32_t* matrix) {
   return std::fabs(theta) < 1.0 ? 0.0 : theta;
 }
 
-}  // namespace
-
-int upright_turn(const std::int32_t* matrix) {
-  if (matrix == nullptr) return 0;
-  const double theta = turn_angle(matrix);
+// The multiple of 90 degrees within 1 degree of `theta`; 0 for none.
+int right_angle(double theta) {
   for (const int turn : {90, 180, 270}) {
     if (std::fabs(theta - turn) < 1.0) return turn;
   }
   return 0;
 }
 
+}  // namespace
+
+int upright_turn(const std::int32_t* matrix) {
+  return matrix == nullptr ? 0 : right_angle(turn_angle(matrix));
+}
+
 Orientation upright_orientation(const std::int32_t* matrix) {
   if (matrix == nullptr) return {};
+  const double theta = turn_angle(matrix);
   // m[0], m[3]: where the frame's x axis goes; m[4]: the y axis's scale.
-  switch (upright_turn(matrix)) {
+  switch (right_angle(theta)) {
     case 90:  // transpose=cclock_flip where the matrix mirrors, else clock
       return matrix[3] > 0 ? Orientation{true, false, false} : Orientation{true, false, true};
     case 180:  // hflip and vflip, each where the matrix mirrors that axis
@@ -46,7 +50,7 @@ Orientation upright_orientation(const std::int32_t* matrix) {
     case 270:  // transpose=clock_flip where the matrix mirrors, else cclock
       return matrix[3] < 0 ? Orientation{true, true, true} : Orientation{true, true, false};
     default:  // vflip where the matrix mirrors its y axis and turns by none
-      return {false, false, turn_angle(matrix) == 0.0 && matrix[4] < 0};
+      return {false, false, theta == 0.0 && matrix[4] < 0};
   }
 }
 

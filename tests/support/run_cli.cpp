@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -25,14 +26,14 @@ std::string quote(const std::string& arg) {
   return out + "'";
 }
 
-std::string slurp(const std::filesystem::path& path) {
+}  // namespace
+
+std::string file_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
 }
-
-}  // namespace
 
 void expect_one_line_error(const CliResult& r, const std::string& needle) {
   EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
@@ -50,17 +51,24 @@ bool ffmpeg(const std::string& args) {
   return std::system(("ffmpeg -nostdin -loglevel error -y " + args).c_str()) == 0;
 }
 
+std::optional<std::string> ffprobe(const std::string& args, const std::filesystem::path& file) {
+  FILE* pipe = popen(("ffprobe -v error " + args + " " + quote(file.string())).c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string out;
+  char buffer[4096];
+  while (const std::size_t got = std::fread(buffer, 1, sizeof buffer, pipe))
+    out.append(buffer, got);
+  if (pclose(pipe) != 0) return std::nullopt;
+  return out;
+}
+
 bool damaged_mjpeg_clip(const std::string& folder, const std::string& damaged) {
   const std::filesystem::path clip = std::filesystem::path(folder) / "undamaged.avi";
   if (!ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v mjpeg '" + clip.string() +
               "'")) {
     return false;
   }
-  std::string data;
-  {
-    std::ifstream in(clip, std::ios::binary);
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  std::string data = file_text(clip);
   const std::string soi("\xff\xd8\xff", 3);
   std::size_t at = 0;
   for (int frame = 0; frame <= 5 && at != std::string::npos; ++frame) {
@@ -94,8 +102,8 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
     result.status = WEXITSTATUS(raw);
   else if (WIFSIGNALED(raw))
     result.status = 128 + WTERMSIG(raw);
-  result.out = slurp(dir / "out");
-  result.err = slurp(dir / "err");
+  result.out = file_text(dir / "out");
+  result.err = file_text(dir / "err");
   std::filesystem::remove_all(dir);
   return result;
 }

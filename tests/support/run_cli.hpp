@@ -1,6 +1,8 @@
 // Runs the built gpuhist binary and captures its exit status and output.
 #pragma once
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,13 @@ std::string temp_dir();
 
 // Runs the ffmpeg command line quietly with `args` (test clips); true on success.
 bool ffmpeg(const std::string& args);
+
+// Runs ffprobe quietly (-v error) with `args` on `file`: what it prints, or
+// nullopt when it fails.
+std::optional<std::string> ffprobe(const std::string& args, const std::filesystem::path& file);
+
+// The whole of a file's bytes; empty when it cannot be read.
+std::string file_text(const std::filesystem::path& path);
 
 // Writes `damaged`: a 10-frame 64x48 MJPEG clip (AVI) whose sixth frame's
 // JPEG data, from its start to its end marker, is wiped to zeros; false if
