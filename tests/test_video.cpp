@@ -386,11 +386,25 @@ TEST_F(Video, WrittenVideosKeepTheSourcesFrameTimes) {
   }
 }
 
+// A rate a file's video stream declares, as ffprobe reads it ("48/5"):
+// r_frame_rate (the codec's timing, else the container's, else one guessed
+// from the frames) or avg_frame_rate (the container's).
+double declared_rate(const fs::path& file, const std::string& entry) {
+  const auto listing =
+      test::ffprobe("-select_streams v:0 -show_entries stream=" + entry + " -of csv=p=0", file);
+  double num = 0, den = 0;
+  char slash = 0;
+  std::istringstream in(listing.value_or(""));
+  return in >> num >> slash >> den && slash == '/' && den > 0 ? num / den : -1.0;
+}
+
 // A rate of 9.6 frames a second (48/5, whose ticks MPEG-4 Part 2 reduces) in
-// every container and codec: each frame at its time and lasting a frame,
-// AVI (a frame a tick) included.
+// every container and codec: each frame at its time and lasting a frame, the
+// stream declaring that rate, so that the ffmpeg command line, which makes
+// raw output of a constant rate, gives one frame for each frame.
 TEST_F(Video, WrittenVideosKeepTheFrameRateInEveryContainer) {
   const fs::path clip = dir_ / "rate.mkv";
+  constexpr std::size_t kFrames = 5;
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=48/5 -frames:v 5 -c:v libx264 '" +
                            clip.string() + "'"));
   for (const auto& [file, codec] :
@@ -398,19 +412,33 @@ TEST_F(Video, WrittenVideosKeepTheFrameRateInEveryContainer) {
                                                         {"mpeg4.avi", "mpeg4"},
                                                         {"mpeg4.mkv", "mpeg4"},
                                                         {"h264.mp4", "h264"},
-                                                        {"vp9.mkv", "vp9"}}) {
+                                                        {"h264.mkv", "h264"},
+                                                        {"h264.ts", "h264"},
+                                                        {"hevc.ts", "hevc"},
+                                                        {"vp9.webm", "vp9"}}) {
     const fs::path out = dir_ / file;
     const auto r = test::run_cli({"video", clip.string(), "--overlay", "--codec", codec, "-o",
                                   out.string(), "--no-progress"});
     ASSERT_EQ(r.status, 0) << file << ": " << r.err;
     const std::vector<double> times = frame_times(out);
-    ASSERT_EQ(times.size(), 5U) << file;
+    ASSERT_EQ(times.size(), kFrames) << file;
     for (std::size_t i = 0; i < times.size(); ++i) {
-      EXPECT_NEAR(times[i], static_cast<double>(i) / 9.6, 0.002) << file << " frame " << i;
+      EXPECT_NEAR(times[i] - times[0], static_cast<double>(i) / 9.6, 0.002)
+          << file << " frame " << i;
     }
     for (const double d : frame_entries(out, "pkt_duration_time")) {
       EXPECT_NEAR(d, 1 / 9.6, 0.002) << file;
     }
+    // ffprobe guesses it from the times where the stream declares none (within 1/48).
+    EXPECT_NEAR(declared_rate(out, "r_frame_rate") / 9.6, 1.0, 0.005) << file;
+    // Every container but MPEG-TS has a place for it.
+    if (out.extension() != ".ts")
+      EXPECT_NEAR(declared_rate(out, "avg_frame_rate"), 9.6, 0.01) << file;
+    const fs::path raw = dir_ / "rate.gray";
+    ASSERT_TRUE(
+        test::ffmpeg("-i '" + out.string() + "' -f rawvideo -pix_fmt gray '" + raw.string() + "'"))
+        << file;
+    EXPECT_EQ(fs::file_size(raw), kFrames * 64 * 48) << file;
   }
 }
 

@@ -268,7 +268,7 @@ TEST_F(VideoShapes, OverlayVideoOfEveryShapeIsTheOverlayOfTheReferenceDecode) {
       for (VideoFrame f; reader.next(f);) times.push_back(f.time - reader.start_time());
       const auto frames = reference_frames(clip);
       ASSERT_EQ(times.size(), frames.size()) << label(clip);
-      VideoWriter writer(want, w, h, reader.frame_rate());
+      VideoWriter writer(want, w, h, reader.base_rate());
       for (std::size_t i = 0; i < frames.size(); ++i) {
         const ImageView view =
             ImageView::packed(frames[i].data(), clip.shape.width, clip.shape.height, rgb(clip));

@@ -192,7 +192,7 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   // The video written keeps the source's colour description.
   VideoEncoding encoding = edit.encoding;
   encoding.colour = reader.colour();
-  VideoWriter writer(output, width, height, reader.frame_rate(), audio_from, encoding);
+  VideoWriter writer(output, width, height, reader.base_rate(), audio_from, encoding);
   // Decoding runs ahead on one thread, encoding behind on another; counting
   // and drawing (on the device when there is one) take the frames between.
   DecodeAhead frames(reader, on_damage);

@@ -81,7 +81,13 @@ class VideoReader {
   // shows or writes frames wants them upright. Y'CbCr planes are never
   // turned.
   void set_upright(bool upright);
-  [[nodiscard]] double frame_rate() const noexcept;            // 0 when unknown
+  // Frames a second on average (the stream's average; 0 when unknown).
+  [[nodiscard]] double frame_rate() const noexcept;
+  // The rate on whose frames the stream's times fall, as the ffmpeg command
+  // line guesses it (its "tbr"; 0 when unknown): a variable-rate clip's
+  // average is lower (a screen recording that pauses), its base rate is not.
+  // A video written from these frames is timed in frames of this rate.
+  [[nodiscard]] double base_rate() const noexcept;
   // The container's start time in seconds (0 when unknown): frames' times
   // count from the stream's clock, which need not start at 0 (an MPEG-TS
   // capture), and a video written from them starts where this does.

@@ -42,10 +42,11 @@ void validate(const VideoEncoding& encoding);
 class VideoWriter {
  public:
   // Opens `path` (the container follows the extension) for frames of
-  // width x height (even numbers) at `frame_rate`. With `audio_from`, the first
-  // audio stream of that file is copied in, packet for packet, interleaved by
-  // time with the frames. Throws Error(InvalidArgument) as validate() does or
-  // for a container that cannot hold the codec, Error(Output) otherwise.
+  // width x height (even numbers) at `frame_rate`, which the stream declares
+  // and whose frames time it (a source's VideoReader::base_rate()). With
+  // `audio_from`, the first audio stream of that file is copied in, packet
+  // for packet, interleaved by time with the frames. Throws Error(InvalidArgument) as validate()
+  // does or for a container that cannot hold the codec, Error(Output) otherwise.
   VideoWriter(const std::filesystem::path& path, std::uint32_t width, std::uint32_t height,
               double frame_rate, const std::filesystem::path& audio_from = {},
               const VideoEncoding& encoding = {});
@@ -62,9 +63,9 @@ class VideoWriter {
   // less VideoReader::start_time()): a source of variable frame rate (a
   // screen recording, a phone clip) keeps its timing, and the audio copied
   // with it, which starts from its file's start too, stays in step. The time
-  // is rounded to a tick (about a microsecond; for MPEG-4 Part 2 under 1/65535
-  // of a second, half a frame at 30000/1001 frames a second; a frame in AVI,
-  // whose ticks are frames), after the frame before's.
+  // is kept in the container's ticks (a millisecond in Matroska and WebM,
+  // 1/90000 s in MPEG-TS, a ten-thousandth or finer in MP4 and MOV), rounded
+  // to a frame of the frame rate in AVI and NUT, after the frame before's.
   void write(const Picture& frame, double seconds);
   // Flushes the encoder and closes the file. Throws Error(Output).
   void finish();
@@ -73,7 +74,7 @@ class VideoWriter {
   struct Impl;
 
  private:
-  void write_at(const Picture& frame, std::int64_t pts);
+  void write_at(const Picture& frame, std::int64_t pts, double seconds);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -421,6 +421,11 @@ double VideoReader::frame_rate() const noexcept {
   const AVRational r = impl_->format->streams[impl_->stream]->avg_frame_rate;
   return r.den != 0 ? av_q2d(r) : 0.0;
 }
+double VideoReader::base_rate() const noexcept {
+  const AVRational r =
+      av_guess_frame_rate(impl_->format.get(), impl_->format->streams[impl_->stream], nullptr);
+  return r.num > 0 && r.den > 0 ? av_q2d(r) : 0.0;
+}
 double VideoReader::start_time() const noexcept {
   const std::int64_t start = impl_->format->start_time;
   return start == AV_NOPTS_VALUE ? 0.0 : static_cast<double>(start) / AV_TIME_BASE;

@@ -11,6 +11,7 @@ extern "C" {
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
 
 #include "gpuhist/error.hpp"
@@ -115,10 +116,13 @@ struct VideoWriter::Impl {
   AVFrame* rgba = nullptr;
   AVPacket* packet = nullptr;
   SwsContext* scaler = nullptr;
-  // Ticks of the codec's time base: a fraction of a frame each, fine enough
-  // to place the frames of a variable rate where their source shows them.
-  std::int64_t ticks_per_frame = 1;
-  std::int64_t last_pts = -1;
+  // Two clocks: the encoder counts frames of the frame rate (its time base,
+  // which it declares as the stream's rate), the container keeps each frame's
+  // time in its own finer ticks (a millisecond in Matroska, 1/90000 s in
+  // MPEG-TS), so that a variable-rate source keeps its timing there.
+  std::int64_t last_pts = -1;                 // the encoder's, in frames
+  std::int64_t last_stream_pts = -1;          // the container's
+  std::map<std::int64_t, double> seconds_at;  // each frame sent: its time, by encoder pts
   // Audio copied from the source: its demuxer, stream index there, and stream here.
   AVFormatContext* audio_in = nullptr;
   int audio_index = -1;
@@ -147,8 +151,23 @@ struct VideoWriter::Impl {
       if (got == AVERROR(EAGAIN) || got == AVERROR_EOF) return;
       check(got, "encoding");
       // Each frame lasts a frame of the frame rate, the last one included.
-      if (packet->duration == 0) packet->duration = ticks_per_frame;
+      if (packet->duration == 0) packet->duration = 1;
+      const auto at = seconds_at.find(packet->pts);
+      const std::int64_t shift = packet->pts - packet->dts;
       av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
+      if (at != seconds_at.end()) {
+        // At the frame's own time in the container's ticks, after the one before.
+        const double ticks = at->second / av_q2d(stream->time_base);
+        std::int64_t pts = last_stream_pts + 1;
+        if (std::isfinite(ticks) && std::fabs(ticks) < 9.0e15) {
+          pts = std::max<std::int64_t>(pts, std::llround(ticks));
+        }
+        // Encoders here emit frames in order (no B-frames): decoding time = shown time.
+        packet->dts = shift == 0 ? pts : packet->dts + (pts - packet->pts);
+        packet->pts = pts;
+        last_stream_pts = pts;
+        seconds_at.erase(seconds_at.begin(), std::next(at));
+      }
       packet->stream_index = stream->index;
       check(av_interleaved_write_frame(format, packet), "writing");
     }
@@ -235,7 +254,9 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
       s.packet == nullptr) {
     s.fail("out of memory");
   }
-  const AVRational rate = av_d2q(frame_rate > 0 ? frame_rate : 25.0, 100000);
+  // MPEG-4 Part 2 counts time in at most 65535 ticks a second.
+  const AVRational rate = av_d2q(frame_rate > 0 ? frame_rate : 25.0,
+                                 encoder->id == AV_CODEC_ID_MPEG4 ? 65535 : 1000000);
   s.codec->width = static_cast<int>(width);
   s.codec->height = static_cast<int>(height);
   s.codec->pix_fmt = AV_PIX_FMT_YUV420P;
@@ -244,16 +265,11 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.codec->color_primaries = colour.primaries;
   s.codec->color_trc = colour.transfer;
   s.codec->color_range = colour.range;
-  // Time in ticks of 1 / (rate x ticks_per_frame): about a microsecond a
-  // tick (rate.den of them), under MPEG-4 Part 2's limit of 65535 a second;
-  // a frame a tick where the container keeps a frame a tick (AVI, which
-  // fills the ticks between frames with empty ones).
-  const bool frame_a_tick = std::strcmp(s.format->oformat->name, "avi") == 0;
-  const int ticks_per_second = frame_a_tick                        ? 1
-                               : encoder->id == AV_CODEC_ID_MPEG4 ? 65535
-                                                                  : 1000000;
-  s.ticks_per_frame = std::max(1, ticks_per_second / std::max(1, rate.num));
-  s.codec->time_base = AVRational{rate.den, rate.num * static_cast<int>(s.ticks_per_frame)};
+  // Time in frames of the rate, as the ffmpeg command line times what it
+  // encodes: the encoders declare their time base as the stream's rate (an
+  // H.264 or H.265 stream's timing, an MPEG-4 Part 2 one's time resolution),
+  // which players and ffmpeg read as the frame rate.
+  s.codec->time_base = av_inv_q(rate);
   s.codec->framerate = rate;
   s.codec->gop_size = 12;
   // No B-frames: every frame decodes in order, with no edit list to trim the first.
@@ -283,6 +299,11 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.check(opened, "opening the encoder");
   s.check(avcodec_parameters_from_context(s.stream->codecpar, s.codec), "configuring the stream");
   s.stream->time_base = s.codec->time_base;
+  // The rate as the container declares it (Matroska's default duration): a
+  // reader that resamples to a constant rate, as the ffmpeg command line does
+  // for raw and AVI output, then keeps one frame a frame rather than one a
+  // tick of the time base.
+  s.stream->avg_frame_rate = rate;
   if (!audio_from.empty() &&
       avformat_open_input(&s.audio_in, audio_from.c_str(), nullptr, nullptr) == 0 &&
       avformat_find_stream_info(s.audio_in, nullptr) >= 0) {
@@ -331,7 +352,8 @@ std::string VideoWriter::codec() const { return impl_->codec->codec->name; }
 void VideoWriter::write(const Picture& picture) {
   const Impl& s = *impl_;
   // A frame after the last one's start.
-  write_at(picture, s.last_pts < 0 ? 0 : s.last_pts + s.ticks_per_frame);
+  write_at(picture, s.last_pts + 1,
+           static_cast<double>(s.last_pts + 1) * av_q2d(s.codec->time_base));
 }
 
 void VideoWriter::write(const Picture& picture, double seconds) {
@@ -342,10 +364,10 @@ void VideoWriter::write(const Picture& picture, double seconds) {
   if (std::isfinite(ticks) && std::fabs(ticks) < 9.0e15) {
     pts = std::max<std::int64_t>(pts, std::llround(ticks));
   }
-  write_at(picture, pts);
+  write_at(picture, pts, std::isfinite(seconds) ? seconds : 0.0);
 }
 
-void VideoWriter::write_at(const Picture& picture, std::int64_t pts) {
+void VideoWriter::write_at(const Picture& picture, std::int64_t pts, double seconds) {
   Impl& s = *impl_;
   if (static_cast<int>(picture.width) != s.codec->width ||
       static_cast<int>(picture.height) != s.codec->height) {
@@ -361,8 +383,9 @@ void VideoWriter::write_at(const Picture& picture, std::int64_t pts) {
             s.frame->linesize);
   s.frame->pts = pts;
   s.last_pts = pts;
+  s.seconds_at[pts] = seconds;
   // Audio up to this frame's time goes in first, so the streams interleave.
-  s.copy_audio(static_cast<double>(s.frame->pts) * av_q2d(s.codec->time_base));
+  s.copy_audio(seconds);
   s.encode(s.frame);
 }
 
