@@ -30,7 +30,7 @@ PUBLIC = {
              "pixel_buffer", "statistics", "strategy", "version", "device_info"],
     "render": ["render"],
     "adjust": ["adjust", "adjustment", "clahe"],
-    "io": ["decode_files", "image_file", "output_file", "pipeline", "report", "video_colour",
+    "io": ["decode_files", "image_file", "output_file", "pipeline", "pixel_aspect", "report", "video_colour",
            "video_file", "video_writer"],
     "engine": ["context", "frame_stream", "adjust_image", "gpuhist"],
     "view": ["viewer"],

@@ -33,6 +33,11 @@ make_clip c709.mp4 size=362x204:rate=10 -pix_fmt yuv420p -colorspace bt709 -colo
   -c:v libx264 -preset ultrafast
 make_clip c2020.mp4 size=98x54:rate=10 -pix_fmt yuv420p10le -colorspace bt2020nc \
   -color_primaries bt2020 -color_trc arib-std-b67 -c:v libx264 -preset ultrafast
+# A raw H.264 stream (no times) of 16:15 pixels; a clip with AAC audio.
+make_clip raw.h264 size=98x54:rate=10 -vf setsar=16/15 -c:v libx264 -preset ultrafast
+ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=size=98x54:rate=10 -f lavfi -i sine \
+  -frames:v 2 -t 0.2 -c:v libx264 -preset ultrafast -c:a aac "$dir/aac.mp4" ||
+  { echo "memcheck.sh: ffmpeg could not make aac.mp4" >&2; exit 1; }
 for clip in c709 c2020; do
   ffmpeg -nostdin -loglevel error -y -i "$dir/$clip.mp4" -c copy -metadata:s:v:0 rotate=90 \
     "$dir/turned-$clip.mp4" || { echo "memcheck.sh: ffmpeg could not turn $clip" >&2; exit 1; }
@@ -96,6 +101,11 @@ check "video --overlay of a turned Rec. 709 full-range clip" "$gpuhist" video \
   "$dir/turned-c709.mp4" --overlay -o "$dir/o709.mp4" --device cpu --no-progress
 check "video --adjust of a turned 10-bit Rec. 2020 clip" "$gpuhist" video \
   "$dir/turned-c2020.mp4" --adjust equalize -o "$dir/o2020.mkv" --device cpu --no-progress
+# Frames timed by their rate, pixels' shape and audio written into MPEG-TS.
+check "video --overlay of a raw H.264 stream" "$gpuhist" video "$dir/raw.h264" --overlay \
+  -o "$dir/raw.mkv" --device cpu --no-progress
+check "video --overlay with AAC audio into MPEG-TS" "$gpuhist" video "$dir/aac.mp4" --overlay \
+  -o "$dir/aac.ts" --device cpu --no-progress
 # Y'CbCr planes counted in the decoder's own frames (8-bit), and copied (10-bit);
 # a JPEG's planes, counted after its reader is gone.
 check "video --space ycbcr yuv420p 360x240" "$gpuhist" video "$dir/c420.mp4" --space ycbcr \

@@ -6,13 +6,15 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <optional>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "gpuhist/context.hpp"
+#include "gpuhist/video_file.hpp"
 #include "support/run_cli.hpp"
 
 namespace gpuhist {
@@ -451,6 +453,149 @@ std::string codec_and_frames(const fs::path& file) {
   return listing ? listing->substr(0, listing->find('\n')) : "ffprobe failed";
 }
 
+// A stream piped in is read once, by the frames' reader: every frame is
+// written, and the audio, which would take a second reading, is left out
+// with a warning. Rows can go to standard output named "-".
+TEST_F(Video, PipedStreamsAreReadOnce) {
+  const fs::path clip = dir_ / "piped.ts";
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc2=size=96x64:rate=10 -itsoffset 0.5 -f lavfi -i sine=duration=2 "
+      "-frames:v 20 -c:v libx264 -c:a mp2 -f mpegts '" +
+      clip.string() + "'"));
+  const fs::path out = dir_ / "piped.mkv";
+  const auto r = test::run_cli(
+      {"video", "-", "--overlay", "-o", out.string(), "--no-progress", "--device", "cpu"}, {},
+      clip);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("gpuhist: warning: " + out.string() +
+                       ": audio not copied: the input is not a regular file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(codec_and_frames(out), "h264,20");
+  const auto from_file = test::run_cli({"video", clip.string(), "--device", "cpu", "-o", "-"});
+  const auto from_pipe = test::run_cli({"video", "-", "--device", "cpu"}, {}, clip);
+  ASSERT_EQ(from_file.status, 0) << from_file.err;
+  ASSERT_EQ(from_pipe.status, 0) << from_pipe.err;
+  EXPECT_EQ(std::count(from_file.out.begin(), from_file.out.end(), '\n'), 20);
+  EXPECT_EQ(from_pipe.out, from_file.out);
+  EXPECT_FALSE(fs::exists("-"));
+}
+
+// A raw H.264 or H.265 stream carries no times: its frames are a frame of its
+// rate apart, as the ffmpeg command line times them, in the rows and in a
+// video written from them.
+TEST_F(Video, RawStreamsAreTimedByTheirRate) {
+  for (const std::string codec : {"h264", "hevc"}) {
+    const fs::path clip = dir_ / ("raw." + codec);
+    ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=96x64:rate=30 -frames:v 12 -c:v lib" +
+                             std::string(codec == "h264" ? "x264 -bf 2" : "x265") + " '" +
+                             clip.string() + "'"))
+        << codec;
+    const auto r = test::run_cli({"video", clip.string(), "--device", "cpu", "--no-progress"});
+    ASSERT_EQ(r.status, 0) << codec << ": " << r.err;
+    std::istringstream lines(r.out);
+    std::size_t index = 0;
+    for (std::string line; std::getline(lines, line); ++index) {
+      EXPECT_NEAR(json::parse(line)["time"].get<double>(), static_cast<double>(index) / 30, 1e-6)
+          << codec << " frame " << index;
+    }
+    EXPECT_EQ(index, 12U) << codec;
+    const fs::path out = dir_ / ("raw-" + codec + ".mp4");
+    const auto w = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(),
+                                  "--device", "cpu", "--no-progress"});
+    ASSERT_EQ(w.status, 0) << codec << ": " << w.err;
+    const std::vector<double> times = frame_times(out);
+    ASSERT_EQ(times.size(), 12U) << codec;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      EXPECT_NEAR(times[i] - times[0], static_cast<double>(i) / 30, 0.002) << codec << " " << i;
+    }
+    EXPECT_NEAR(declared_rate(out, "r_frame_rate"), 30.0, 0.01) << codec;
+  }
+}
+
+// The shape of a pixel, as ffprobe reads it ("16:15").
+std::string pixel_shape(const fs::path& file) {
+  return test::ffprobe("-select_streams v:0 -show_entries stream=sample_aspect_ratio -of csv=p=0",
+                       file)
+      .value_or("ffprobe failed");
+}
+
+// An anamorphic clip (PAL 4:3 at 360x288, pixels 16:15; a turned one) is
+// written with its pixels' shape, turned with it, as ffmpeg writes it.
+TEST_F(Video, AnamorphicClipsKeepTheirPixelShape) {
+  const fs::path clip = dir_ / "pal.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=360x288:rate=10 -frames:v 3 -vf setsar=16/15 "
+                   "-c:v libx264 '" +
+                   clip.string() + "'"));
+  const fs::path turned = dir_ / "pal-turned.mp4";
+  ASSERT_TRUE(test::ffmpeg("-i '" + clip.string() + "' -c copy -metadata:s:v:0 rotate=90 '" +
+                           turned.string() + "'"));
+  ASSERT_EQ(pixel_shape(clip), "16:15\n");
+  for (const auto& [source, mode, want] :
+       std::vector<std::tuple<fs::path, std::string, std::string>>{
+           {clip, "--overlay", "16:15\n"},
+           {clip, "--adjust", "16:15\n"},
+           {turned, "--overlay", "15:16\n"}}) {
+    const fs::path out = dir_ / "pal-out.mkv";
+    std::vector<std::string> args = {"video", source.string(), mode};
+    if (mode == "--adjust") args.push_back("equalize");
+    args.insert(args.end(), {"-o", out.string(), "--device", "cpu", "--no-progress"});
+    const auto r = test::run_cli(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(pixel_shape(out), want) << source << " " << mode;
+  }
+  VideoReader reader(turned);
+  reader.set_upright(true);
+  EXPECT_EQ(reader.pixel_aspect(), (PixelAspect{15, 16}));
+  EXPECT_EQ(VideoReader(clip).pixel_aspect(), (PixelAspect{16, 15}));
+}
+
+// The source's audio goes into every container that holds its codec (AAC in
+// MPEG-TS, which FFmpeg's muxer does not vouch for); where one does not (AAC
+// in WebM), the video is written with a warning naming the codec.
+TEST_F(Video, AudioIsCopiedWhereTheContainerHoldsIt) {
+  const fs::path clip = dir_ / "aac.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 1 "
+                   "-c:v libx264 -c:a aac '" +
+                   clip.string() + "'"));
+  const fs::path ts = dir_ / "aac.ts";
+  const auto r = test::run_cli(
+      {"video", clip.string(), "--overlay", "-o", ts.string(), "--device", "cpu", "--no-progress"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_NE(stream_packets(ts).find("audio,"), std::string::npos) << stream_packets(ts);
+  const fs::path webm = dir_ / "aac.webm";
+  const auto v = test::run_cli({"video", clip.string(), "--overlay", "--codec", "vp9", "-o",
+                                webm.string(), "--device", "cpu", "--no-progress"});
+  ASSERT_EQ(v.status, 0) << v.err;
+  EXPECT_NE(v.err.find("gpuhist: warning: " + webm.string() +
+                       ": audio (aac) not copied: the '.webm' container does not hold it"),
+            std::string::npos)
+      << v.err;
+  EXPECT_EQ(codec_and_frames(webm), "vp9,10");
+}
+
+// A file is read and written by its name, even a name FFmpeg would take for
+// a URL ("concat:", "pipe:").
+TEST_F(Video, FilesNamedLikeUrlsAreTheFilesNamed) {
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 5 -c:v libx264 '" +
+                           (dir_ / "concat:other.mp4").string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 3 -c:v libx264 '" +
+                           (dir_ / "other.mp4").string() + "'"));
+  const fs::path was = fs::current_path();
+  fs::current_path(dir_);
+  const auto rows = test::run_cli({"video", "concat:other.mp4", "--device", "cpu"});
+  const auto written = test::run_cli(
+      {"video", "concat:other.mp4", "--overlay", "-o", "pipe:out.mkv", "--device", "cpu"});
+  fs::current_path(was);
+  ASSERT_EQ(rows.status, 0) << rows.err;
+  EXPECT_EQ(std::count(rows.out.begin(), rows.out.end(), '\n'), 5);
+  ASSERT_EQ(written.status, 0) << written.err;
+  EXPECT_EQ(codec_and_frames(dir_ / "pipe:out.mkv"), "h264,5");
+}
+
 TEST_F(Video, OverlayEncoderCrfAndPreset) {
   const fs::path clip = dir_ / "clip.mp4";
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=96x64:rate=10 -frames:v 12 -c:v libx264 '" +
@@ -722,6 +867,7 @@ TEST_F(Video, BenchReportsFramesPerSecond) {
 
 TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   std::ofstream(dir_ / "text.mp4") << "not a video";
+  std::ofstream(dir_ / "empty.mp4").flush();
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i sine=frequency=440:duration=0.2 '" +
                            (dir_ / "tone.wav").string() + "'"));
   const fs::path clip = dir_ / "clip.mp4";
@@ -739,6 +885,19 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
       {{"video", (dir_ / "half.mp4").string()}, {1, "half.mp4"}},
       {{"video", clip.string(), "--format", "xml"}, {2, "xml"}},
       {{"video", clip.string(), "--bins", "0"}, {2, "--bins"}},
+      {{"video", (dir_ / "empty.mp4").string()}, {1, "empty.mp4: empty file"}},
+      {{"video", clip.string(), "--max-pixels", "100"},
+       {1, "exceed the limit of 100 (--max-pixels)"}},
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.gif").string()},
+       {2, "the '.gif' container does not hold h264 video"}},
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.webm").string()},
+       {2, "use --codec vp9 or av1"}},
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--size", "63x48"},
+       {2, "even sizes"}},
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--size",
+        "16384x16384", "--device", "cpu"},
+       {2, "does not take 16384x16384 frames"}},
+      {{"video", clip.string(), "--overlay", "-o", "-"}, {2, "not to standard output"}},
   };
   for (const auto& [args, expected] : cases) {
     const auto r = test::run_cli(args);

@@ -53,7 +53,7 @@ std::streamsize DescriptorBuffer::xsputn(const char* data, std::streamsize size)
 }
 
 OutputStream::OutputStream(const std::string& target) {
-  if (target.empty()) {
+  if (target.empty() || target == "-") {
     std::cout.flush();
     fd_ = STDOUT_FILENO;
   } else {

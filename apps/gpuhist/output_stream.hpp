@@ -43,7 +43,7 @@ class DescriptorBuffer final : public std::streambuf {
 
 class OutputStream {
  public:
-  // Standard output for an empty `target`. Throws Error(Output) naming the
+  // Standard output for an empty `target` or "-". Throws Error(Output) naming the
   // file when its folder does not take it.
   explicit OutputStream(const std::string& target);
   OutputStream(const OutputStream&) = delete;

@@ -115,10 +115,14 @@ void csv_row(std::ostream& out, const FrameCounts& frame, const ReportFields& fi
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   CLI::App* cmd = app.add_subcommand("video", "Histograms of every frame of a video");
-  cmd->add_option("input", args.input, "Video file (any container and codec FFmpeg reads)")
-      ->required();
+  cmd->add_option("input", args.input,
+                  "Video file (any container and codec FFmpeg reads; - for standard input)")
+      ->required()
+      // A stream piped in (from ffmpeg, say) is read once, as it comes.
+      ->transform([](const std::string& name) { return name == "-" ? "/dev/stdin" : name; });
   cmd->add_option("--format", args.format, "jsonl or csv")->capture_default_str();
-  cmd->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
+  cmd->add_option("-o,--output", args.output,
+                  "Write to FILE instead of standard output (-: standard output)");
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
       ->capture_default_str()
       ->check(whole_number());

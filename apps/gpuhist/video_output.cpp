@@ -69,6 +69,9 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     return usage_error(std::string(args.overlay ? "--overlay" : "--adjust") +
                        " needs -o OUT (the video to write)");
   }
+  if (args.output == "-") {
+    return usage_error("a video is written to a file named by -o, not to standard output");
+  }
   // Frames are written as shown: a portrait phone clip coded landscape is
   // written portrait, as the ffmpeg command line writes it.
   reader.set_upright(true);
@@ -78,8 +81,11 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   if (!args.size.empty()) {
     const auto size = parse_overlay_size(args.size);
     if (!size) return usage_error("bad --size '" + args.size + "' (WxH, 2x2 to 16384x16384)");
-    width = size->first & ~1U;
-    height = size->second & ~1U;
+    if (size->first % 2 != 0 || size->second % 2 != 0) {
+      return usage_error("bad --size '" + args.size + "': 4:2:0 video takes even sizes");
+    }
+    width = size->first;
+    height = size->second;
   }
   const std::string& renderer = args.renderer;
   if (!renderer.empty() && renderer != "cpu" && renderer != "gpu") {
@@ -130,6 +136,9 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   });
   batch.add(rejected.load());
   const std::int64_t errors = report_stream_errors(args.input, reader, batch);
+  if (written && !result.audio_note.empty() && reader.has_audio()) {
+    std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.audio_note << '\n';
+  }
   if (written && result.frames > 0) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -192,6 +201,7 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   // The video written keeps the source's colour description.
   VideoEncoding encoding = edit.encoding;
   encoding.colour = reader.colour();
+  encoding.pixel_aspect = reader.pixel_aspect();
   VideoWriter writer(output, width, height, reader.base_rate(), audio_from, encoding);
   // Decoding runs ahead on one thread, encoding behind on another; counting
   // and drawing (on the device when there is one) take the frames between.
@@ -237,6 +247,7 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   encode.finish();
   writer.finish();
   result.codec = writer.codec();
+  result.audio_note = writer.audio_note();
   return result;
 }
 

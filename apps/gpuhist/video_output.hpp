@@ -27,6 +27,7 @@ struct VideoEdit {
 struct OverlayResult {
   std::int64_t frames = 0;
   std::string codec;
+  std::string audio_note;  // VideoWriter::audio_note()
 };
 
 // Writes the annotated video of every remaining frame of `reader` to `output`

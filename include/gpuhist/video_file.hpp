@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuhist/image_file.hpp"
+#include "gpuhist/pixel_aspect.hpp"
 #include "gpuhist/video_colour.hpp"
 
 struct AVFrame;  // FFmpeg's
@@ -88,6 +89,11 @@ class VideoReader {
   // average is lower (a screen recording that pauses), its base rate is not.
   // A video written from these frames is timed in frames of this rate.
   [[nodiscard]] double base_rate() const noexcept;
+  // Whether the file has an audio stream beside the video.
+  [[nodiscard]] bool has_audio() const noexcept;
+  // The shape of the pixels delivered, as the stream declares it: turned
+  // with the frames by set_upright(true).
+  [[nodiscard]] PixelAspect pixel_aspect() const;
   // The container's start time in seconds (0 when unknown): frames' times
   // count from the stream's clock, which need not start at 0 (an MPEG-TS
   // capture), and a video written from them starts where this does.

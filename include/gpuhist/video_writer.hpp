@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "gpuhist/pixel_aspect.hpp"
 #include "gpuhist/render.hpp"
 #include "gpuhist/video_colour.hpp"
 
@@ -32,6 +33,8 @@ struct VideoEncoding {
   std::optional<int> crf;
   std::string preset;
   VideoColour colour;
+  // The shape of the pixels written (a source's VideoReader::pixel_aspect()).
+  PixelAspect pixel_aspect;
 };
 
 // Throws Error(InvalidArgument) naming the problem when `encoding` asks for
@@ -70,6 +73,11 @@ class VideoWriter {
   // Flushes the encoder and closes the file. Throws Error(Output).
   void finish();
   [[nodiscard]] std::string codec() const;
+  // Why the audio of `audio_from` is not copied: its codec, which the
+  // container does not hold; or, whatever it holds, that it is not a regular
+  // file (a pipe, which only the reader of its frames may read). Empty where
+  // it is copied or there is none.
+  [[nodiscard]] std::string audio_note() const;
 
   struct Impl;
 

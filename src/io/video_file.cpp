@@ -27,6 +27,7 @@ extern "C" {
 #include "core/cores.hpp"
 #include "gpuhist/error.hpp"
 #include "io/av_error.hpp"
+#include "io/file_url.hpp"
 #include "io/turn_frame.hpp"
 #include "io/video_colour.hpp"
 
@@ -139,6 +140,7 @@ struct VideoReader::Impl {
   bool draining = false;  // the container is exhausted; the decoder is being flushed
   bool finished = false;
   std::int64_t converted = 0;  // convert()'s alone
+  double next_time = 0.0;      // the time of a frame that carries none
 
   [[noreturn]] void fail(const std::string& cause) const {
     throw Error(ErrorKind::Input, path.string() + ": " + cause);
@@ -270,10 +272,18 @@ struct VideoReader::Impl {
   // Takes the frame the decoder just delivered, with its time.
   void take_decoded(DecodedFrame& out) {
     const AVRational base = format->streams[stream]->time_base;
-    const std::int64_t pts =
-        decoded->best_effort_timestamp != AV_NOPTS_VALUE ? decoded->best_effort_timestamp : 0;
+    const std::int64_t pts = decoded->best_effort_timestamp;
     // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
-    out.time = static_cast<double>(pts) * base.num / base.den;
+    // A frame without a time (a raw H.264 or H.265 stream has none) is shown
+    // a frame after the one before, as the ffmpeg command line shows it.
+    out.time = pts != AV_NOPTS_VALUE ? static_cast<double>(pts) * base.num / base.den : next_time;
+    double duration = static_cast<double>(decoded->pkt_duration) * base.num / base.den;
+    if (!(duration > 0)) {
+      const AVRational rate =
+          av_guess_frame_rate(format.get(), format->streams[stream], decoded.get());
+      duration = rate.num > 0 && rate.den > 0 ? av_q2d(av_inv_q(rate)) : 1.0 / 25;
+    }
+    next_time = out.time + duration;
     std::shared_ptr<AVFrame> frame(av_frame_alloc(), FrameFreer{});
     if (!frame) throw std::bad_alloc();
     av_frame_move_ref(frame.get(), decoded.get());
@@ -343,6 +353,9 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) s.fail("no such file");
   if (std::filesystem::is_directory(path, ec)) s.fail("is a directory");
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0) {
+    s.fail("empty file");
+  }
   // Nothing is printed; errors are counted per reader.
   static const bool logging = [] {
     av_log_set_level(AV_LOG_ERROR);
@@ -353,7 +366,8 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   AVFormatContext* raw = avformat_alloc_context();
   if (raw == nullptr) s.fail("out of memory");
   raw->opaque = &s.damage;
-  if (const int e = avformat_open_input(&raw, path.c_str(), nullptr, nullptr); e < 0) {
+  if (const int e = avformat_open_input(&raw, io::file_url(path).c_str(), nullptr, nullptr);
+      e < 0) {
     s.fail("cannot read video: " + av_message(e));
   }
   s.format.reset(raw);
@@ -368,6 +382,8 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   if (!s.codec) s.fail("out of memory");
   s.codec->opaque = &s.damage;
   avcodec_parameters_to_context(s.codec.get(), raw->streams[s.stream]->codecpar);
+  // The size the stream declares, refused before the decoder refuses it less clearly.
+  if (s.codec->width > 0 && s.codec->height > 0) s.check_size(s.codec->width, s.codec->height);
   // Frame and slice threads, one per core the process may use, as `ffmpeg
   // -threads N`, up to the 16 FFmpeg itself would start at most (each frame
   // thread holds a decoder and a frame): decoding is most of a video job's
@@ -425,6 +441,20 @@ double VideoReader::base_rate() const noexcept {
   const AVRational r =
       av_guess_frame_rate(impl_->format.get(), impl_->format->streams[impl_->stream], nullptr);
   return r.num > 0 && r.den > 0 ? av_q2d(r) : 0.0;
+}
+bool VideoReader::has_audio() const noexcept {
+  const AVFormatContext& f = *impl_->format;
+  for (unsigned i = 0; i < f.nb_streams; ++i) {
+    if (f.streams[i]->codecpar->codec_type == AVMEDIA_TYPE_AUDIO) return true;
+  }
+  return false;
+}
+PixelAspect VideoReader::pixel_aspect() const {
+  const AVRational a = av_guess_sample_aspect_ratio(impl_->format.get(),
+                                                    impl_->format->streams[impl_->stream], nullptr);
+  if (a.num <= 0 || a.den <= 0) return {};
+  const auto num = static_cast<std::uint32_t>(a.num), den = static_cast<std::uint32_t>(a.den);
+  return turned_across() ? PixelAspect{den, num} : PixelAspect{num, den};
 }
 double VideoReader::start_time() const noexcept {
   const std::int64_t start = impl_->format->start_time;

@@ -17,6 +17,7 @@ extern "C" {
 #include "gpuhist/error.hpp"
 #include "gpuhist/output_file.hpp"
 #include "io/av_error.hpp"
+#include "io/file_url.hpp"
 #include "io/video_colour.hpp"
 
 namespace gpuhist {
@@ -60,6 +61,15 @@ bool numbered_preset(const std::string& preset) {
     if (c < '0' || c > '9') return false;
   }
   return std::stoi(preset) <= 13;
+}
+
+// The refusal of a container that does not hold `codec` video.
+std::string cannot_hold(const std::filesystem::path& path, AVCodecID codec) {
+  const std::string extension = path.extension().string();
+  std::string hint = "use .mp4, .mkv, .mov or .avi";
+  if (extension == ".webm") hint = "use --codec vp9 or av1, or .mp4, .mkv, .mov or .avi";
+  return path.string() + ": the '" + extension + "' container does not hold " +
+         avcodec_get_name(codec) + " video (" + hint + ")";
 }
 
 }  // namespace
@@ -128,6 +138,7 @@ struct VideoWriter::Impl {
   int audio_index = -1;
   AVStream* audio_out = nullptr;
   bool audio_done = true;
+  std::string audio_note;  // why the source's audio is not copied, if it is not
   bool header_written = false;
   bool finished = false;
 
@@ -171,6 +182,36 @@ struct VideoWriter::Impl {
       packet->stream_index = stream->index;
       check(av_interleaved_write_frame(format, packet), "writing");
     }
+  }
+  // Opens the first audio stream of `from` to be copied, where the container
+  // takes its codec; otherwise says in `audio_note` why it is not copied.
+  void open_audio(const std::filesystem::path& from, const std::string& extension) {
+    std::error_code ec;
+    if (from.empty()) return;
+    // A pipe is read once, by the video's reader: opened again, it would
+    // take the bytes that reader has not read yet.
+    if (!std::filesystem::is_regular_file(from, ec)) {
+      audio_note = "audio not copied: the input is not a regular file";
+      return;
+    }
+    if (avformat_open_input(&audio_in, io::file_url(from).c_str(), nullptr, nullptr) != 0 ||
+        avformat_find_stream_info(audio_in, nullptr) < 0) {
+      avformat_close_input(&audio_in);
+      return;
+    }
+    const int index = av_find_best_stream(audio_in, AVMEDIA_TYPE_AUDIO, -1, -1, nullptr, 0);
+    if (index < 0) return;
+    const AVCodecID id = audio_in->streams[index]->codecpar->codec_id;
+    // 1: the container takes the codec; a negative answer: the muxer does not
+    // say, as MPEG-TS's does not for anything but MPEG audio, though it
+    // carries AAC, AC-3, Opus and the rest.
+    const int takes = avformat_query_codec(format->oformat, id, FF_COMPLIANCE_NORMAL);
+    if (takes == 1 || (takes < 0 && std::strcmp(format->oformat->name, "mpegts") == 0)) {
+      audio_index = index;
+      return;
+    }
+    audio_note = std::string("audio (") + avcodec_get_name(id) + ") not copied: the '" + extension +
+                 "' container does not hold it";
   }
   // Writes the source's audio packets up to `seconds` (all of them for a negative value).
   void copy_audio(double seconds) {
@@ -239,12 +280,9 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   if (encoder == nullptr && encoding.codec.empty()) encoder = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
   if (encoder == nullptr) s.fail(std::string("no ") + spec.label + " encoder");
   // 0: the container cannot hold it; a negative answer: the muxer does not say.
-  if (avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL) == 0) {
-    throw Error(ErrorKind::InvalidArgument,
-                path.string() + ": the '" + extension + "' container does not hold " +
-                    avcodec_get_name(encoder->id) +
-                    " video (use .mp4, .mkv, .mov or .avi)");
-  }
+  const int takes_video =
+      avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL);
+  if (takes_video == 0) throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id));
   s.stream = avformat_new_stream(s.format, nullptr);
   s.codec = avcodec_alloc_context3(encoder);
   s.frame = av_frame_alloc();
@@ -265,6 +303,11 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.codec->color_primaries = colour.primaries;
   s.codec->color_trc = colour.transfer;
   s.codec->color_range = colour.range;
+  const PixelAspect aspect = encoding.pixel_aspect;
+  if (aspect.num > 0 && aspect.den > 0 && aspect.num <= INT32_MAX && aspect.den <= INT32_MAX) {
+    av_reduce(&s.codec->sample_aspect_ratio.num, &s.codec->sample_aspect_ratio.den, aspect.num,
+              aspect.den, INT32_MAX);
+  }
   // Time in frames of the rate, as the ffmpeg command line times what it
   // encodes: the encoders declare their time base as the stream's rate (an
   // H.264 or H.265 stream's timing, an MPEG-4 Part 2 one's time resolution),
@@ -296,35 +339,44 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   }
   const int opened = avcodec_open2(s.codec, encoder, &options);
   av_dict_free(&options);
+  if (opened == AVERROR(EINVAL) || opened == AVERROR(ERANGE)) {
+    // What the settings were checked for, so the size or the rate.
+    throw Error(ErrorKind::InvalidArgument,
+                path.string() + ": the " + encoder->name + " encoder does not take " +
+                    std::to_string(width) + "x" + std::to_string(height) + " frames at " +
+                    std::to_string(av_q2d(rate)).substr(0, 6) + " frames a second");
+  }
   s.check(opened, "opening the encoder");
   s.check(avcodec_parameters_from_context(s.stream->codecpar, s.codec), "configuring the stream");
   s.stream->time_base = s.codec->time_base;
+  s.stream->sample_aspect_ratio = s.codec->sample_aspect_ratio;
   // The rate as the container declares it (Matroska's default duration): a
   // reader that resamples to a constant rate, as the ffmpeg command line does
   // for raw and AVI output, then keeps one frame a frame rather than one a
   // tick of the time base.
   s.stream->avg_frame_rate = rate;
-  if (!audio_from.empty() &&
-      avformat_open_input(&s.audio_in, audio_from.c_str(), nullptr, nullptr) == 0 &&
-      avformat_find_stream_info(s.audio_in, nullptr) >= 0) {
-    s.audio_index = av_find_best_stream(s.audio_in, AVMEDIA_TYPE_AUDIO, -1, -1, nullptr, 0);
-    if (s.audio_index >= 0 &&
-        avformat_query_codec(s.format->oformat,
-                             s.audio_in->streams[s.audio_index]->codecpar->codec_id,
-                             FF_COMPLIANCE_NORMAL) == 1) {
-      s.audio_out = avformat_new_stream(s.format, nullptr);
-      if (s.audio_out == nullptr) s.fail("out of memory");
-      s.check(avcodec_parameters_copy(s.audio_out->codecpar,
-                                      s.audio_in->streams[s.audio_index]->codecpar),
-              "copying the audio stream");
-      s.audio_out->codecpar->codec_tag = 0;
-      s.audio_out->time_base = s.audio_in->streams[s.audio_index]->time_base;
-      s.audio_done = false;
-    }
+  s.open_audio(audio_from, extension);
+  if (s.audio_index >= 0) {
+    s.audio_out = avformat_new_stream(s.format, nullptr);
+    if (s.audio_out == nullptr) s.fail("out of memory");
+    s.check(avcodec_parameters_copy(s.audio_out->codecpar,
+                                    s.audio_in->streams[s.audio_index]->codecpar),
+            "copying the audio stream");
+    s.audio_out->codecpar->codec_tag = 0;
+    s.audio_out->time_base = s.audio_in->streams[s.audio_index]->time_base;
+    s.audio_done = false;
   }
   s.file.emplace(path);
-  s.check(avio_open(&s.format->pb, s.file->path().c_str(), AVIO_FLAG_WRITE), "opening the file");
-  s.check(avformat_write_header(s.format, nullptr), "writing the header");
+  s.check(avio_open(&s.format->pb, io::file_url(s.file->path()).c_str(), AVIO_FLAG_WRITE),
+          "opening the file");
+  const int header = avformat_write_header(s.format, nullptr);
+  // A muxer that would not say whether it holds the codec (a GIF, Y4M or MP3
+  // file) refuses it here.
+  if (takes_video < 0 && (header == AVERROR(EINVAL) || header == AVERROR_INVALIDDATA ||
+                          header == AVERROR_PATCHWELCOME)) {
+    throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id));
+  }
+  s.check(header, "writing the header");
   s.header_written = true;
   s.frame->format = s.codec->pix_fmt;
   s.frame->width = s.codec->width;
@@ -348,6 +400,7 @@ VideoWriter& VideoWriter::operator=(VideoWriter&&) noexcept = default;
 VideoWriter::~VideoWriter() = default;
 
 std::string VideoWriter::codec() const { return impl_->codec->codec->name; }
+std::string VideoWriter::audio_note() const { return impl_->audio_note; }
 
 void VideoWriter::write(const Picture& picture) {
   const Impl& s = *impl_;

@@ -84,18 +84,19 @@ bool damaged_mjpeg_clip(const std::string& folder, const std::string& damaged) {
   return static_cast<bool>(out.flush());
 }
 
-CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                  const std::filesystem::path& piped) {
   const std::filesystem::path dir = temp_dir();
-  std::string command;
+  std::string command = piped.empty() ? "" : "cat " + quote(piped.string()) + " | ";
   if (!env.empty()) {
-    command = "env";
+    command += "env";
     for (const auto& setting : env) command += " " + quote(setting);
     command += " ";
   }
   command += quote(GPUHIST_BINARY);
   for (const auto& arg : args) command += " " + quote(arg);
   command += " > " + quote((dir / "out").string()) + " 2> " + quote((dir / "err").string()) +
-             " < /dev/null";
+             (piped.empty() ? " < /dev/null" : "");
   const int raw = std::system(command.c_str());
   CliResult result;
   if (WIFEXITED(raw))

@@ -14,8 +14,10 @@ struct CliResult {
   std::string err;
 };
 
-// `env`: VAR=VALUE settings for this run alone.
-CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+// `env`: VAR=VALUE settings for this run alone. Standard input is empty, or
+// the bytes of `piped` through a pipe (which cannot be read twice or seeked).
+CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+                  const std::filesystem::path& piped = {});
 
 // Expects a failed run to have printed exactly one line, "gpuhist: error: ...",
 // mentioning `needle`.
