@@ -57,3 +57,11 @@ __all__ = [
     "video",
     "VideoHistograms",
 ]
+
+
+def _histogram_from_state(state):
+    """Rebuilds a pickled Histogram (what Histogram.__reduce__ names: a Python
+    function, which every pickle protocol can name)."""
+    from . import _gpuhist
+
+    return _gpuhist._histogram_from_state(state)

@@ -27,6 +27,7 @@ import io
 import json
 import os
 import pathlib
+import shutil
 import sys
 import threading
 
@@ -105,8 +106,10 @@ def expand(paths):
         text = os.fspath(paths)
         if os.path.isdir(text):
             return _search(str(pathlib.Path(text)))
-        if any(c in text for c in "*?["):
-            return sorted(globbing.glob(text, recursive=True))
+        # A file is the file named, even one named like a pattern ("shot[1].png"); a
+        # pattern that matches nothing is kept, to be reported as a file not found.
+        if not os.path.lexists(text) and any(c in text for c in "*?["):
+            return sorted(globbing.glob(text, recursive=True)) or [text]
         return [text]
     return [os.fspath(p) for p in paths]
 
@@ -382,16 +385,26 @@ def main(argv=None):
                 writer.writerow(["(total)", b, *(int(c) for c in counts[:, b])])
     for path, error in result.failed:
         print(f"gpuhist: error: {path}: {error}", file=sys.stderr)
-    if args.output:
-        # Complete or absent: a temporary file beside it, renamed when whole.
-        folder = os.path.dirname(os.path.abspath(args.output))
-        tmp = os.path.join(folder, f".{os.path.basename(args.output)}-{os.getpid()}")
+    if args.output and args.output != "-":
+        # A link's target is written; one that is not a regular file (a pipe, a device such
+        # as /dev/null) in place; a regular one complete or not at all: a temporary file
+        # beside it, with its permissions, renamed over it when whole.
+        target = os.path.realpath(args.output)
+        tmp = None
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text.getvalue())
-            os.replace(tmp, args.output)
+            if os.path.exists(target) and not os.path.isfile(target):
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(text.getvalue())
+            else:
+                folder = os.path.dirname(target)
+                tmp = os.path.join(folder, f".{os.path.basename(target)}-{os.getpid()}")
+                with open(tmp, "w", encoding="utf-8") as f:
+                    f.write(text.getvalue())
+                if os.path.exists(target):
+                    shutil.copymode(target, tmp)
+                os.replace(tmp, target)
         except OSError as e:
-            if os.path.exists(tmp):
+            if tmp is not None and os.path.exists(tmp):
                 os.unlink(tmp)
             print(f"gpuhist: error: {args.output}: cannot write: {e.strerror or e}",
                   file=sys.stderr)

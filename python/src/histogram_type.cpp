@@ -53,6 +53,39 @@ Histogram merged(const Histogram& a, const Histogram& b) {
   return out;
 }
 
+// A Histogram's pickled state: (bins, colour, the counts' bytes).
+py::tuple histogram_state(const Histogram& h) {
+  const py::array counts = counts_array(h);
+  return py::make_tuple(h.bins(), h.colour(),
+                        py::bytes(static_cast<const char*>(counts.data()),
+                                  static_cast<std::size_t>(counts.nbytes())));
+}
+
+// The Histogram a pickled state holds; ValueError for anything else.
+Histogram histogram_from_state(const py::tuple& state) {
+  if (state.size() != 3 || !py::isinstance<py::int_>(state[0]) ||
+      !py::isinstance<py::bool_>(state[1]) || !py::isinstance<py::bytes>(state[2])) {
+    throw py::value_error("gpuhist: not a pickled Histogram");
+  }
+  const py::int_ bins_value = state[0];
+  if (bins_value < py::int_(1) || bins_value > py::int_(65536)) {
+    throw py::value_error("gpuhist: not a pickled Histogram");
+  }
+  const auto bins = bins_value.cast<long long>();
+  Histogram h(static_cast<std::uint32_t>(bins), state[1].cast<bool>());
+  const std::string bytes = state[2].cast<std::string>();
+  const std::size_t row = std::size_t{h.bins()} * sizeof(std::uint64_t);
+  if (bytes.size() != row * h.channels().size()) {
+    throw py::value_error("gpuhist: not a pickled Histogram");
+  }
+  std::size_t i = 0;
+  for (Channel c : h.channels()) {
+    std::memcpy(h.counts(c).data(), bytes.data() + i * row, row);
+    ++i;
+  }
+  return h;
+}
+
 }  // namespace
 
 py::dict stats_dict(const Histogram& histogram, const std::vector<double>& percentiles) {
@@ -177,7 +210,9 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
           "__radd__",
           [](const Histogram& h, const py::object& other) -> py::object {
             // sum() starts from 0.
-            if (py::isinstance<py::int_>(other) && other.equal(py::int_(0))) return py::cast(h);
+            // A copy: `total = 0; total += h` must not merge into h itself.
+            if (py::isinstance<py::int_>(other) && other.equal(py::int_(0)))
+              return py::cast(Histogram(h));
             if (!py::isinstance<Histogram>(other))
               return py::reinterpret_borrow<py::object>(Py_NotImplemented);
             return py::cast(merged(other.cast<const Histogram&>(), h));
@@ -200,36 +235,14 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
                     ", " + std::to_string(h.total(h.colour() ? Channel::Red : Channel::Luminance)) +
                     " pixels>";
            })
-      .def(py::pickle(
-          [](const Histogram& h) {
-            const py::array counts = counts_array(h);
-            return py::make_tuple(h.bins(), h.colour(),
-                                  py::bytes(static_cast<const char*>(counts.data()),
-                                            static_cast<std::size_t>(counts.nbytes())));
-          },
-          [](const py::tuple& state) {
-            if (state.size() != 3 || !py::isinstance<py::int_>(state[0]) ||
-                !py::isinstance<py::bool_>(state[1]) || !py::isinstance<py::bytes>(state[2])) {
-              throw py::value_error("gpuhist: not a pickled Histogram");
-            }
-            const py::int_ bins_value = state[0];
-            if (bins_value < py::int_(1) || bins_value > py::int_(65536)) {
-              throw py::value_error("gpuhist: not a pickled Histogram");
-            }
-            const auto bins = bins_value.cast<long long>();
-            Histogram h(static_cast<std::uint32_t>(bins), state[1].cast<bool>());
-            const std::string bytes = state[2].cast<std::string>();
-            const std::size_t row = std::size_t{h.bins()} * sizeof(std::uint64_t);
-            if (bytes.size() != row * h.channels().size()) {
-              throw py::value_error("gpuhist: not a pickled Histogram");
-            }
-            std::size_t i = 0;
-            for (Channel c : h.channels()) {
-              std::memcpy(h.counts(c).data(), bytes.data() + i * row, row);
-              ++i;
-            }
-            return h;
-          }));
+      .def(py::pickle(&histogram_state, &histogram_from_state))
+      // Every pickle protocol, 0 and 1 included (whose default reduction
+      // cannot make a pybind11 object): rebuilt by gpuhist._histogram_from_state.
+      .def("__reduce__", [](const Histogram& h) {
+        return py::make_tuple(py::module_::import("gpuhist").attr("_histogram_from_state"),
+                              py::make_tuple(histogram_state(h)));
+      });
+  m.def("_histogram_from_state", &histogram_from_state, "Rebuilds a pickled Histogram.");
 }
 
 }  // namespace gpuhist::python

@@ -7,6 +7,7 @@ import pickle
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -111,6 +112,31 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
                                 capture_output=True, text=True, timeout=120)
     assert unwritable.returncode == 4 and "cannot write" in unwritable.stderr
     assert not (tmp_path / "no").exists()
+    # A named pipe is written through, a link's target replaced with the link kept.
+    fifo = tmp_path / "rows.fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    piped = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+                            "-o", str(fifo)], capture_output=True, text=True, timeout=120)
+    through = reader.communicate(timeout=60)[0]
+    assert piped.returncode == 0 and json.loads(through.splitlines()[0])["bins"] == 256
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    target, link = tmp_path / "total.json", tmp_path / "link.json"
+    target.write_text("old")
+    link.symlink_to(target)
+    linked = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+                             "-o", str(link)], capture_output=True, text=True, timeout=120)
+    assert linked.returncode == 0 and link.is_symlink()
+    assert json.loads(target.read_text().splitlines()[0])["bins"] == 256
+
+
+def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):
+    for name in ("shot[1].png", "shot1.png"):
+        shutil.copy(data / "coffee.png", tmp_path / name)
+    assert ds.expand(str(tmp_path / "shot[1].png")) == [str(tmp_path / "shot[1].png")]
+    assert ds.expand(str(tmp_path / "shot?.png")) == [str(tmp_path / "shot1.png")]
+    # A pattern matching nothing is kept, to be reported as missing rather than dropped.
+    assert ds.expand(str(tmp_path / "none*.png")) == [str(tmp_path / "none*.png")]
 
 
 def free_port():

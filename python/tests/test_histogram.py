@@ -209,6 +209,13 @@ def test_merging_is_exact_and_checked():
     before = merged_in_place
     merged_in_place += parts[2]
     assert merged_in_place is before and merged_in_place == expected_sum
+    # 0 + h is a new Histogram: a running total started at 0 leaves the parts alone.
+    fresh = [gpuhist.histogram(i) for i in images]
+    first = fresh[0] + gpuhist.Histogram(256, True)
+    running = 0
+    for p in fresh:
+        running += p
+    assert running == total and fresh[0] == first and running is not fresh[0]
 
 
 def test_counts_are_read_only_and_pickle_round_trips():
@@ -216,8 +223,9 @@ def test_counts_are_read_only_and_pickle_round_trips():
     with pytest.raises(ValueError):
         h.counts[0, 0] = 1
     assert h.counts.dtype == np.uint64
-    again = pickle.loads(pickle.dumps(h))
-    assert again == h and again.bins == 4096 and again.channels == h.channels
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(h, protocol=protocol))
+        assert again == h and again.bins == 4096 and again.channels == h.channels
     for state in ((256, True, b"short"), (0, True, b""), (-5, True, b""), (70000, False, b""),
                   ("256", True, b""), (256, True)):
         with pytest.raises(ValueError):
