@@ -6,6 +6,9 @@ import numpy.typing as npt
 
 __version__: str
 
+# A file's name: str (with os.fsdecode's escapes for undecodable bytes), bytes or os.PathLike.
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
 class GpuError(RuntimeError): ...
 
 class Histogram:
@@ -32,7 +35,7 @@ class Context:
     def device(self) -> Optional[str]: ...
     def histogram(self, image: ArrayLike, bins: int = 256, *, luma: str = "709",
                   strategy: Optional[str] = None) -> Histogram: ...
-    def histogram_file(self, path: str, bins: int = 256, *, luma: str = "709",
+    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: str = "709",
                        strategy: Optional[str] = None, max_pixels: int = ...) -> Histogram: ...
     def histogram_files(self, paths: Iterable[Union[str, os.PathLike[str]]], bins: int = 256, *,
                         luma: str = "709", strategy: Optional[str] = None,
@@ -51,13 +54,13 @@ class Context:
                   luma: str = "709") -> np.ndarray: ...
     def match(self, image: ArrayLike, reference: ArrayLike, *, channels: str = "luminance",
               luma: str = "709") -> np.ndarray: ...
-    def video(self, path: str, bins: int = 256, *, luma: str = "709",
+    def video(self, path: PathLike, bins: int = 256, *, luma: str = "709",
               strategy: Optional[str] = None, max_pixels: int = ...,
               space: str = "rgb") -> "VideoHistograms": ...
 
 def histogram(image: ArrayLike, bins: int = 256, *, luma: str = "709",
               strategy: Optional[str] = None, device: Optional[str] = None) -> Histogram: ...
-def histogram_file(path: str, bins: int = 256, *, luma: str = "709",
+def histogram_file(path: PathLike, bins: int = 256, *, luma: str = "709",
                    strategy: Optional[str] = None, device: Optional[str] = None,
                    max_pixels: int = ...) -> Histogram: ...
 class FileHistogram:
@@ -83,7 +86,7 @@ def histogram_files(paths: Iterable[Union[str, os.PathLike[str]]], bins: int = 2
                     luma: str = "709", strategy: Optional[str] = None,
                     device: Optional[str] = None, max_pixels: int = ...,
                     threads: Optional[int] = None, all_formats: bool = False) -> FileHistograms: ...
-def read(path: str, *, max_pixels: int = ..., all_formats: bool = False) -> np.ndarray: ...
+def read(path: PathLike, *, max_pixels: int = ..., all_formats: bool = False) -> np.ndarray: ...
 def compare(histogram: Histogram, reference: Histogram) -> dict[str, dict[str, float]]: ...
 def draw(histogram: Histogram, *, size: Tuple[int, int] = (256, 100), scale: str = "seed",
          channels: Sequence[str] = ("red", "green", "blue"), background: int = 0x333333,
@@ -121,6 +124,6 @@ class VideoHistograms:
     @property
     def first_error(self) -> str: ...
 
-def video(path: str, bins: int = 256, *, luma: str = "709", strategy: Optional[str] = None,
+def video(path: PathLike, bins: int = 256, *, luma: str = "709", strategy: Optional[str] = None,
           device: Optional[str] = None, max_pixels: int = ...,
           space: str = "rgb") -> VideoHistograms: ...

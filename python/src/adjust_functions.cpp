@@ -60,9 +60,20 @@ py::array threshold(const SharedContext& c, const py::handle& image, const py::o
   Adjustment a;
   a.kind = AdjustKind::Threshold;
   a.luma = luma_weights(luma);
-  if (py::isinstance<py::int_>(method)) {
+  if (!py::isinstance<py::str>(method)) {
+    // A level: any whole number (a numpy integer too), not a bool or a float.
+    if (py::isinstance<py::bool_>(method) || PyIndex_Check(method.ptr()) == 0) {
+      throw py::type_error("gpuhist: method is 'otsu', 'triangle' or a whole-number level, not " +
+                           std::string(py::str(py::type::of(method).attr("__name__"))));
+    }
+    const auto level = py::reinterpret_steal<py::int_>(PyNumber_Index(method.ptr()));
+    if (!level) throw py::error_already_set();
+    if (level < py::int_(-1) || level > py::int_(65535)) {
+      throw py::value_error("gpuhist: a threshold of " + py::repr(level).cast<std::string>() +
+                            " is outside -1 to 65535");
+    }
     a.method = ThresholdMethod::Fixed;
-    a.threshold = method.cast<std::int32_t>();
+    a.threshold = level.cast<std::int32_t>();
   } else {
     const std::string name = method.cast<std::string>();
     if (name == "otsu")

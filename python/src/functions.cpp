@@ -71,12 +71,12 @@ std::shared_ptr<const Context> shared_context(const std::string& device) {
   return slot;
 }
 
-Image read_file(const std::string& path, std::uint64_t max_pixels, bool all_formats) {
+Image read_file(const std::filesystem::path& path, std::uint64_t max_pixels, bool all_formats) {
   LoadOptions options;
   options.max_pixels = max_pixels;
   options.formats = all_formats ? FormatSet::All : FormatSet::Common;
   py::gil_scoped_release release;
-  return load_image(std::filesystem::path(path), options);
+  return load_image(path, options);
 }
 
 }  // namespace
@@ -100,7 +100,7 @@ Histogram SharedContext::histogram(const py::handle& image, std::uint32_t bins,
   return context->compute(pixels.view(), options, run);
 }
 
-Histogram SharedContext::histogram_file(const std::string& path, std::uint32_t bins,
+Histogram SharedContext::histogram_file(const std::filesystem::path& path, std::uint32_t bins,
                                         const std::string& luma,
                                         const std::optional<std::string>& strategy,
                                         std::uint64_t max_pixels) const {
@@ -158,9 +158,9 @@ py::array SharedContext::adjust(const py::handle& image, const Adjustment& adjus
   }
   const std::int32_t top = pixels.view().format.sample == SampleType::U8 ? 255 : 65535;
   if (adjustment.kind == AdjustKind::Threshold && adjustment.method == ThresholdMethod::Fixed &&
-      (adjustment.threshold < 0 || adjustment.threshold > top)) {
+      (adjustment.threshold < -1 || adjustment.threshold > top)) {
     throw py::value_error("gpuhist: a threshold of " + std::to_string(adjustment.threshold) +
-                          " is outside the image's samples, 0 to " + std::to_string(top));
+                          " is outside -1 to the image's largest sample, " + std::to_string(top));
   }
   std::vector<py::ssize_t> shape = {pixels.view().height, pixels.view().width};
   const std::size_t channels = channel_count(out_format.layout);
@@ -192,7 +192,7 @@ std::shared_ptr<SharedContext> default_context(const std::optional<std::string>&
   return out;
 }
 
-py::array read(const std::string& path, std::uint64_t max_pixels, bool all_formats) {
+py::array read(const std::filesystem::path& path, std::uint64_t max_pixels, bool all_formats) {
   return to_array(read_file(path, max_pixels, all_formats));
 }
 

@@ -3,7 +3,9 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl/filesystem.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,7 +39,7 @@ struct SharedContext {
   [[nodiscard]] Histogram histogram(const pybind11::handle& image, std::uint32_t bins,
                                     const std::string& luma,
                                     const std::optional<std::string>& strategy) const;
-  [[nodiscard]] Histogram histogram_file(const std::string& path, std::uint32_t bins,
+  [[nodiscard]] Histogram histogram_file(const std::filesystem::path& path, std::uint32_t bins,
                                          const std::string& luma,
                                          const std::optional<std::string>& strategy,
                                          std::uint64_t max_pixels) const;
@@ -56,7 +58,7 @@ struct SharedContext {
 [[nodiscard]] std::shared_ptr<SharedContext> default_context(
     const std::optional<std::string>& device);
 
-[[nodiscard]] pybind11::array read(const std::string& path, std::uint64_t max_pixels,
+[[nodiscard]] pybind11::array read(const std::filesystem::path& path, std::uint64_t max_pixels,
                                    bool all_formats);
 [[nodiscard]] pybind11::dict compare_histograms(const Histogram& histogram,
                                                 const Histogram& reference);

@@ -96,7 +96,7 @@ share between threads; calls on one context run one at a time, without the GIL.
       "device"_a = std::nullopt, kHistogramDoc);
   m.def(
       "histogram_file",
-      [](const std::string& path, std::uint32_t bins, const std::string& luma,
+      [](const std::filesystem::path& path, std::uint32_t bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
          std::uint64_t max_pixels) {
         return default_context(device)->histogram_file(path, bins, luma, strategy, max_pixels);

@@ -30,7 +30,7 @@ FrameSpace frame_space(const std::string& space) {
 // Python asks, so that decoding overlaps counting and the caller's own work.
 class VideoHistograms {
  public:
-  VideoHistograms(std::shared_ptr<SharedContext> context, const std::string& path,
+  VideoHistograms(std::shared_ptr<SharedContext> context, const std::filesystem::path& path,
                   std::uint32_t bins, const std::string& luma,
                   const std::optional<std::string>& strategy, std::uint64_t max_pixels,
                   const std::string& space)
@@ -164,7 +164,7 @@ still gives every frame it can, so check errors at the end.
       "ValueError for bad options.";
   m.def(
       "video",
-      [](const std::string& path, std::uint32_t bins, const std::string& luma,
+      [](const std::filesystem::path& path, std::uint32_t bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
          std::uint64_t max_pixels, const std::string& space) {
         return std::make_unique<VideoHistograms>(default_context(device), path, bins, luma,
@@ -175,8 +175,8 @@ still gives every frame it can, so check errors at the end.
       py::arg("max_pixels") = kDefaultMaxPixels, py::arg("space") = "rgb", doc);
   context.def(
       "video",
-      [](const std::shared_ptr<SharedContext>& self, const std::string& path, std::uint32_t bins,
-         const std::string& luma, const std::optional<std::string>& strategy,
+      [](const std::shared_ptr<SharedContext>& self, const std::filesystem::path& path,
+         std::uint32_t bins, const std::string& luma, const std::optional<std::string>& strategy,
          std::uint64_t max_pixels, const std::string& space) {
         return std::make_unique<VideoHistograms>(self, path, bins, luma, strategy, max_pixels,
                                                  space);

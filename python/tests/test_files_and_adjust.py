@@ -202,3 +202,31 @@ def test_histogram_files_from_several_threads(tmp_path, data):
     half = gpuhist.histogram_files(paths, threads=3)
     next(half)
     del half
+
+
+def test_files_are_named_by_str_bytes_or_pathlike(data, tmp_path):
+    # A name that is not UTF-8, as os.listdir and glob give it (with surrogate escapes).
+    odd = os.fsdecode(b"caf\xe9.png")
+    (tmp_path / odd).write_bytes((data / "coffee.png").read_bytes())
+    expected = gpuhist.read(str(data / "coffee.png"))
+    for name in (str(tmp_path / odd), pathlib.Path(tmp_path / odd),
+                 os.fsencode(str(tmp_path / odd))):
+        np.testing.assert_array_equal(gpuhist.read(name), expected)
+        assert gpuhist.histogram_file(name, device="cpu") == gpuhist.histogram(expected)
+    with pytest.raises(OSError):
+        gpuhist.read(pathlib.Path(tmp_path / "missing.png"))
+
+
+def test_a_threshold_level_is_any_whole_number_from_minus_one():
+    grey = np.arange(7, dtype=np.uint8).reshape(1, 7) * 40
+    by_int = gpuhist.threshold(grey, method=100, device="cpu")
+    for level in (np.int64(100), np.uint8(100), np.int16(100)):
+        np.testing.assert_array_equal(gpuhist.threshold(grey, method=level, device="cpu"), by_int)
+    # -1: every sample is above it (as `gpuhist threshold --method -1`).
+    assert (gpuhist.threshold(grey, method=-1, device="cpu") == 255).all()
+    for bad in (100.0, True, None):
+        with pytest.raises(TypeError):
+            gpuhist.threshold(grey, method=bad, device="cpu")
+    for bad in (-2, 256, 70000):
+        with pytest.raises(ValueError):
+            gpuhist.threshold(grey, method=bad, device="cpu")
