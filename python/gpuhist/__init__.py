@@ -36,6 +36,7 @@ from ._gpuhist import (
 )
 
 __all__ = [
+    "merge",
     "Context",
     "FileHistogram",
     "FileHistograms",
@@ -57,6 +58,25 @@ __all__ = [
     "video",
     "VideoHistograms",
 ]
+
+
+def merge(histograms):
+    """The exact sum of `histograms` (any iterable of Histogram of the same bins), grey and
+    colour mixed as `gpuhist compute --merge` mixes them: a grey image's counts add to
+    luminance alone, so a mixed total's red, green and blue count its colour images and its
+    luminance every image. None for no histograms; ValueError for different bins. (`+` and
+    `sum` take histograms of the same channels only.)"""
+    from . import _gpuhist
+
+    total = None
+    for h in histograms:
+        if not isinstance(h, Histogram):
+            raise TypeError(f"gpuhist.merge takes Histograms, not {type(h).__name__}")
+        if total is None:
+            total = Histogram(h.bins, len(h.channels) > 1) + h  # a copy
+        else:
+            total = _gpuhist._merge_any(total, h)
+    return total
 
 
 def _histogram_from_state(state):

@@ -230,3 +230,26 @@ def test_a_threshold_level_is_any_whole_number_from_minus_one():
     for bad in (-2, 256, 70000):
         with pytest.raises(ValueError):
             gpuhist.threshold(grey, method=bad, device="cpu")
+
+
+def test_merge_mixes_grey_and_colour_as_the_command_line(cli, data, tmp_path):
+    grey = tmp_path / "grey.png"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(data / "coffee.png"),
+                    "-pix_fmt", "gray", str(grey)], check=True)
+    paths = [str(data / "coffee.png"), str(grey), str(data / "rocket.jpg")]
+    files = list(gpuhist.histogram_files(paths, device="cpu"))
+    parts = [f.histogram for f in files]
+    before = [p.counts.copy() for p in parts]
+    total = gpuhist.merge(f.histogram for f in files)
+    run = subprocess.run([cli, "compute", *paths, "--merge", "--format", "json", "--device", "cpu"],
+                         capture_output=True, text=True, check=True)
+    merged = json.loads(run.stdout)[-1]
+    assert merged["file"] == "(total)" and merged["files"] == 3
+    assert total.to_dict()["histograms"] == merged["histograms"]
+    for p, counts in zip(parts, before):
+        np.testing.assert_array_equal(p.counts, counts)  # the parts are left alone
+    assert gpuhist.merge([]) is None
+    with pytest.raises(ValueError):
+        gpuhist.merge([parts[0], gpuhist.histogram(np.zeros((2, 2), np.uint8), 64)])
+    with pytest.raises(TypeError):
+        gpuhist.merge([parts[0], 1])
