@@ -145,6 +145,10 @@ struct VideoReader::Impl {
   [[noreturn]] void fail(const std::string& cause) const {
     throw Error(ErrorKind::Input, path.string() + ": " + cause);
   }
+  // The stream's frame rate as the ffmpeg command line guesses it (its "tbr").
+  [[nodiscard]] AVRational guessed_rate() const {
+    return av_guess_frame_rate(format.get(), format->streams[stream], nullptr);
+  }
   // Frames over the limit are refused before a buffer is sized for them.
   void check_size(int width, int height) const {
     const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
@@ -279,8 +283,7 @@ struct VideoReader::Impl {
     out.time = pts != AV_NOPTS_VALUE ? static_cast<double>(pts) * base.num / base.den : next_time;
     double duration = static_cast<double>(decoded->pkt_duration) * base.num / base.den;
     if (!(duration > 0)) {
-      const AVRational rate =
-          av_guess_frame_rate(format.get(), format->streams[stream], decoded.get());
+      const AVRational rate = guessed_rate();
       duration = rate.num > 0 && rate.den > 0 ? av_q2d(av_inv_q(rate)) : 1.0 / 25;
     }
     next_time = out.time + duration;
@@ -438,8 +441,7 @@ double VideoReader::frame_rate() const noexcept {
   return r.den != 0 ? av_q2d(r) : 0.0;
 }
 double VideoReader::base_rate() const noexcept {
-  const AVRational r =
-      av_guess_frame_rate(impl_->format.get(), impl_->format->streams[impl_->stream], nullptr);
+  const AVRational r = impl_->guessed_rate();
   return r.num > 0 && r.den > 0 ? av_q2d(r) : 0.0;
 }
 bool VideoReader::has_audio() const noexcept {
