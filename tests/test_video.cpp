@@ -575,6 +575,20 @@ TEST_F(Video, AudioIsCopiedWhereTheContainerHoldsIt) {
             std::string::npos)
       << v.err;
   EXPECT_EQ(codec_and_frames(webm), "vp9,10");
+  // FLAC, which MPEG-TS would carry only as private data that players skip.
+  const fs::path flac = dir_ / "flac.mkv";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 1 "
+                   "-c:v libx264 -c:a flac '" +
+                   flac.string() + "'"));
+  const fs::path flac_ts = dir_ / "flac.ts";
+  const auto f = test::run_cli({"video", flac.string(), "--overlay", "-o", flac_ts.string(),
+                                "--device", "cpu", "--no-progress"});
+  ASSERT_EQ(f.status, 0) << f.err;
+  EXPECT_NE(f.err.find("audio (flac) not copied: the '.ts' container does not hold it"),
+            std::string::npos)
+      << f.err;
+  EXPECT_EQ(stream_packets(flac_ts).find("audio,"), std::string::npos) << stream_packets(flac_ts);
 }
 
 // A file is read and written by its name, even a name FFmpeg would take for

@@ -183,6 +183,10 @@ int run_video(const VideoArgs& args) {
       (!fields.percentiles.empty() || !args.compare.empty() || args.compare_previous)) {
     return usage_error("--percentiles and --compare go with rows, not --overlay or --adjust");
   }
+  // Refused before a piped-in stream is read.
+  if (writes_video && args.output == "-") {
+    return usage_error("a video is written to a file named by -o, not to standard output");
+  }
   if (!args.size.empty() && !writes_video) {
     return usage_error(
         "--size sets the size of a written video: it goes with --overlay or --adjust");

@@ -69,9 +69,6 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     return usage_error(std::string(args.overlay ? "--overlay" : "--adjust") +
                        " needs -o OUT (the video to write)");
   }
-  if (args.output == "-") {
-    return usage_error("a video is written to a file named by -o, not to standard output");
-  }
   // Frames are written as shown: a portrait phone clip coded landscape is
   // written portrait, as the ffmpeg command line writes it.
   reader.set_upright(true);

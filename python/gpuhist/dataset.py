@@ -392,8 +392,9 @@ def main(argv=None):
         target = os.path.realpath(args.output)
         tmp = None
         try:
-            if os.path.exists(target) and not os.path.isfile(target):
-                with open(target, "w", encoding="utf-8") as f:
+            # Decided on the name given: /dev/stdout's link leads to "pipe:[N]", no path.
+            if os.path.exists(args.output) and not os.path.isfile(args.output):
+                with open(args.output, "w", encoding="utf-8") as f:
                     f.write(text.getvalue())
             else:
                 folder = os.path.dirname(target)

@@ -128,6 +128,11 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
                              "-o", str(link)], capture_output=True, text=True, timeout=120)
     assert linked.returncode == 0 and link.is_symlink()
     assert json.loads(target.read_text().splitlines()[0])["bins"] == 256
+    # /dev/stdout into a pipe: its link names no path ("pipe:[N]"), and is written through.
+    stdout = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+                             "-o", "/dev/stdout"], capture_output=True, text=True, timeout=120)
+    assert stdout.returncode == 0, stdout.stderr
+    assert json.loads(stdout.stdout.splitlines()[0])["bins"] == 256
 
 
 def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):

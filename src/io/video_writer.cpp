@@ -11,6 +11,7 @@ extern "C" {
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -203,17 +204,22 @@ struct VideoWriter::Impl {
     if (index < 0) return;
     const AVCodecID id = audio_in->streams[index]->codecpar->codec_id;
     // 1: the container takes the codec; a negative answer: the muxer does not
-    // say, as MPEG-TS's does not for anything but MPEG audio, though it
-    // carries AAC, AC-3, Opus and the rest.
+    // say, as MPEG-TS's does not for anything but MPEG audio, though players
+    // read AAC, AC-3, E-AC-3, Opus and DTS from it (others it would carry as
+    // private data, which they skip).
     const int takes = avformat_query_codec(format->oformat, id, FF_COMPLIANCE_NORMAL);
-    if (takes == 1 || (takes < 0 && std::strcmp(format->oformat->name, "mpegts") == 0)) {
+    const bool ts_audio =
+        std::strcmp(format->oformat->name, "mpegts") == 0 &&
+        (id == AV_CODEC_ID_AAC || id == AV_CODEC_ID_AC3 || id == AV_CODEC_ID_EAC3 ||
+         id == AV_CODEC_ID_OPUS || id == AV_CODEC_ID_DTS || id == AV_CODEC_ID_MP3);
+    if (takes == 1 || (takes < 0 && ts_audio)) {
       audio_index = index;
       return;
     }
     audio_note = std::string("audio (") + avcodec_get_name(id) + ") not copied: the '" + extension +
                  "' container does not hold it";
   }
-  // Writes the source's audio packets up to `seconds` (all of them for a negative value).
+  // Writes the source's audio packets up to `seconds` (all of them for infinity).
   void copy_audio(double seconds) {
     while (!audio_done) {
       const int read = av_read_frame(audio_in, packet);
@@ -238,7 +244,7 @@ struct VideoWriter::Impl {
       packet->stream_index = audio_out->index;
       packet->pos = -1;
       check(av_interleaved_write_frame(format, packet), "writing audio");
-      if (seconds >= 0 && at > seconds) return;
+      if (at > seconds) return;
     }
   }
   ~Impl() {
@@ -447,7 +453,7 @@ void VideoWriter::finish() {
   if (s.finished) return;
   s.finished = true;
   s.encode(nullptr);
-  s.copy_audio(-1.0);
+  s.copy_audio(std::numeric_limits<double>::infinity());
   s.check(av_write_trailer(s.format), "writing the trailer");
   // Buffered bytes reach the file here: a full disk shows in the close.
   s.check(avio_closep(&s.format->pb), "closing the file");
