@@ -85,3 +85,10 @@ def _histogram_from_state(state):
     from . import _gpuhist
 
     return _gpuhist._histogram_from_state(state)
+
+
+def _file_histogram_from_state(state):
+    """Rebuilds a pickled FileHistogram (what FileHistogram.__reduce__ names)."""
+    from . import _gpuhist
+
+    return _gpuhist._file_histogram_from_state(state)

@@ -25,6 +25,7 @@ import csv
 import glob as globbing
 import io
 import json
+import operator
 import os
 import pathlib
 import shutil
@@ -211,6 +212,21 @@ def _decode_threads(sharing):
     return max(1, cores // max(1, share))
 
 
+def _cause(path, error):
+    """Why a file failed, without its name: "No such file or directory",
+    "corrupt or truncated image: …" (the file is named beside it)."""
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        return error.strerror
+    text = str(error)
+    return text[len(path) + 2:] if text.startswith(f"{path}: ") else text
+
+
+def _said(error):
+    """An exception's message without the module's "gpuhist: " prefix (added once, in front)."""
+    text = str(error)
+    return text[len("gpuhist: "):] if text.startswith("gpuhist: ") else text
+
+
 def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
     """One task: the merged histogram of `paths`, their rows and their failures."""
     # The device is opened before any file: a device that cannot be had, or that fails
@@ -220,7 +236,7 @@ def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
     for f in context.histogram_files(paths, bins, luma=luma, max_pixels=max_pixels,
                                      threads=_decode_threads(sharing)):
         if f.error is not None:
-            failed.append((f.path, str(f.error)))
+            failed.append((f.path, _cause(f.path, f.error)))
             continue
         try:
             size = os.path.getsize(f.path)
@@ -271,6 +287,12 @@ def _hardware_gpus():
         return 0
 
 
+def _whole(value, name):
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"gpuhist: {name} is a whole number, not {type(value).__name__}")
+    return operator.index(value)
+
+
 def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="709",
                device=None, max_pixels=1 << 28, progress=False):
     """The exact histograms of a data set, counted on a Dask cluster.
@@ -282,10 +304,12 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
     opens (default: its own GPU, else "auto"). Files that cannot be read are in
     .failed, never fatal and never dropped.
     """
+    # Options are checked here, not file by file in the tasks: whole numbers (numpy's
+    # too) as the module takes them.
+    bins, batch = _whole(bins, "bins"), _whole(batch, "batch")
     if batch < 1:
         raise ValueError("gpuhist: batch is at least 1")
-    # Options are checked here, not file by file in the tasks.
-    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 65536:
+    if not 1 <= bins <= 65536:
         raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {bins}")
     if luma not in ("709", "601", "rec709", "rec601"):
         raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
@@ -356,18 +380,23 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, default=64, help="files per task")
     parser.add_argument("--luma", default="709")
     args = parser.parse_args(argv)
-    files = [f for p in args.paths for f in expand(p)]
+    files = []
+    for p in args.paths:
+        found = expand(p)
+        if not found and os.path.isdir(p):
+            print(f"gpuhist: error: {p}: no image files in this folder", file=sys.stderr)
+        files += found
     try:
         result = histograms(files, scheduler=args.scheduler, bins=args.bins, batch=args.batch,
                             luma=args.luma, progress=sys.stderr.isatty())
     except ValueError as e:
-        print(f"gpuhist: error: {e}", file=sys.stderr)
+        print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
         return 2
     except _gpuhist.GpuError as e:
-        print(f"gpuhist: error: {e}", file=sys.stderr)
+        print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
         return 3
     except OSError as e:  # the scheduler cannot be reached
-        print(f"gpuhist: error: {e}", file=sys.stderr)
+        print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
         return 3
     except Exception as e:  # noqa: BLE001 — Dask's own failures (a task's workers all lost)
         print(f"gpuhist: error: the cluster failed: {type(e).__name__}: {e}", file=sys.stderr)
@@ -379,10 +408,12 @@ def main(argv=None):
     else:
         writer = csv.writer(text, lineterminator="\n")
         if result.total is not None:
-            writer.writerow(["file", "bin", *result.total.channels])
-            counts = result.total.counts
+            # The command line's columns: every channel, those a grey-only set lacks empty.
+            writer.writerow(["file", "bin", *_CHANNELS])
+            rows = dict(zip(result.total.channels, result.total.counts))
             for b in range(result.total.bins):
-                writer.writerow(["(total)", b, *(int(c) for c in counts[:, b])])
+                writer.writerow(["(total)", b, *(int(rows[c][b]) if c in rows else ""
+                                                 for c in _CHANNELS)])
     for path, error in result.failed:
         print(f"gpuhist: error: {path}: {error}", file=sys.stderr)
     if args.output and args.output != "-":

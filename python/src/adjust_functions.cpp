@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "arrays.hpp"
+#include "functions.hpp"
 #include "gpuhist/adjust.hpp"
 
 namespace py = pybind11;
@@ -16,7 +17,7 @@ using namespace pybind11::literals;
 namespace gpuhist::python {
 namespace {
 
-using Tiles = std::pair<std::uint32_t, std::uint32_t>;
+using Tiles = std::pair<Whole, Whole>;
 using Device = std::optional<std::string>;
 
 ToneChannels tone_channels(const std::string& name) {
@@ -35,16 +36,16 @@ Adjustment tone(AdjustKind kind, const std::string& channels, const std::string&
 
 py::array equalize(const SharedContext& c, const py::handle& image, const std::string& channels,
                    const std::string& luma) {
-  return c.adjust(image, tone(AdjustKind::Equalize, channels, luma));
+  return c.adjust(image, tone(AdjustKind::Equalize, channels, luma)).image;
 }
 
 py::array clahe(const SharedContext& c, const py::handle& image, Tiles tiles, double clip_limit,
                 const std::string& channels, const std::string& luma) {
   Adjustment a = tone(AdjustKind::Clahe, channels, luma);
-  a.tiles_x = tiles.first;
-  a.tiles_y = tiles.second;
+  a.tiles_x = static_cast<std::uint32_t>(within(tiles.first, "tiles", 1, 65536));
+  a.tiles_y = static_cast<std::uint32_t>(within(tiles.second, "tiles", 1, 65536));
   a.clip_limit = clip_limit;
-  return c.adjust(image, a);
+  return c.adjust(image, a).image;
 }
 
 py::array autolevel(const SharedContext& c, const py::handle& image, double low, double high,
@@ -52,11 +53,11 @@ py::array autolevel(const SharedContext& c, const py::handle& image, double low,
   Adjustment a = tone(AdjustKind::Autolevel, channels, luma);
   a.low = low;
   a.high = high;
-  return c.adjust(image, a);
+  return c.adjust(image, a).image;
 }
 
-py::array threshold(const SharedContext& c, const py::handle& image, const py::object& method,
-                    const std::string& luma) {
+py::object threshold(const SharedContext& c, const py::handle& image, const py::object& method,
+                     const std::string& luma, bool return_level) {
   Adjustment a;
   a.kind = AdjustKind::Threshold;
   a.luma = luma_weights(luma);
@@ -83,13 +84,18 @@ py::array threshold(const SharedContext& c, const py::handle& image, const py::o
     else
       throw py::value_error("gpuhist: method is 'otsu', 'triangle' or a level, not '" + name + "'");
   }
-  return c.adjust(image, a);
+  SharedContext::Adjusted out = c.adjust(image, a);
+  if (!return_level) return std::move(out.image);
+  return py::make_tuple(std::move(out.image), out.threshold.value_or(a.threshold));
 }
 
 py::array match(const SharedContext& c, const py::handle& image, const py::handle& reference,
                 const std::string& channels, const std::string& luma) {
   ArrayPixels ref(reference);
   ArrayPixels img(image);
+  if (ref.view().format.sample == SampleType::F32 || img.view().format.sample == SampleType::F32) {
+    throw py::type_error("gpuhist: adjustments take uint8 or uint16 images, not float32");
+  }
   if (ref.view().format.sample != img.view().format.sample) {
     throw py::value_error("gpuhist: the reference must have the image's dtype");
   }
@@ -101,7 +107,7 @@ py::array match(const SharedContext& c, const py::handle& image, const py::handl
   }
   Adjustment a = tone(AdjustKind::Match, channels, luma);
   a.reference = &counted;
-  return c.adjust(image, a);
+  return c.adjust(image, a).image;
 }
 
 const char* const kEqualizeDoc =
@@ -112,8 +118,10 @@ const char* const kClaheDoc =
 const char* const kAutolevelDoc =
     "The contrast stretched, clipping low and high percent of the pixels to black and white.";
 const char* const kThresholdDoc =
-    "The luminance binarised (a grey array of the input's dtype) at Otsu's threshold, the "
-    "triangle threshold, or a given level.";
+    "The luminance binarised (a grey array of the input's dtype: samples above the level "
+    "become the largest value, the rest 0) at Otsu's threshold, the triangle threshold, or a "
+    "given level from -1 up. With return_level=True, (image, level): the level used, as "
+    "cv2.threshold returns it.";
 const char* const kMatchDoc =
     "The image with its histogram matched to the reference image's (same dtype).";
 
@@ -154,13 +162,15 @@ void register_adjustments(py::module_& m,
       "luma"_a = "709", "device"_a = std::nullopt, kAutolevelDoc);
 
   context.def("threshold", &threshold, "image"_a, py::kw_only(), "method"_a = "otsu",
-              "luma"_a = "709", kThresholdDoc);
+              "luma"_a = "709", "return_level"_a = false, kThresholdDoc);
   m.def(
       "threshold",
       [](const py::handle& image, const py::object& method, const std::string& luma,
-         const Device& device) { return threshold(*default_context(device), image, method, luma); },
-      "image"_a, py::kw_only(), "method"_a = "otsu", "luma"_a = "709", "device"_a = std::nullopt,
-      kThresholdDoc);
+         bool return_level, const Device& device) {
+        return threshold(*default_context(device), image, method, luma, return_level);
+      },
+      "image"_a, py::kw_only(), "method"_a = "otsu", "luma"_a = "709", "return_level"_a = false,
+      "device"_a = std::nullopt, kThresholdDoc);
 
   context.def("match", &match, "image"_a, "reference"_a, py::kw_only(),
               "channels"_a = "luminance", "luma"_a = "709", kMatchDoc);

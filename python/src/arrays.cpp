@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "gpuhist/error.hpp"
 
@@ -42,21 +43,54 @@ py::object from_dlpack(const py::handle& tensor) {
   }
 }
 
-pybind11::buffer_info request(const py::handle& array) {
+constexpr const char* kDtypes =
+    "gpuhist: images must be uint8, uint16 or float32 (native byte order), not ";
+
+// numpy's name of a buffer's sample type ("int64", "float64", ">u2", …), from
+// the object itself where it has a dtype, else from the buffer's format.
+std::string dtype_text(const py::handle& source) {
+  try {
+    if (py::hasattr(source, "dtype")) return py::str(source.attr("dtype"));
+    const py::module_ numpy = py::module_::import("numpy");
+    return py::str(numpy.attr("asarray")(py::memoryview(py::reinterpret_borrow<py::object>(source)))
+                       .attr("dtype"));
+  } catch (py::error_already_set&) {
+    return "'" + std::string(py::str(py::type::handle_of(source).attr("__name__"))) + "'";
+  }
+}
+
+// The buffer of `source`; a dtype that has no buffer form (datetime64) is a TypeError.
+py::buffer_info buffer_of(const py::handle& source) {
+  try {
+    return py::reinterpret_borrow<py::buffer>(source).request();
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_ValueError) && !e.matches(PyExc_BufferError)) throw;
+    if (!py::hasattr(source, "dtype")) throw;
+    throw py::type_error(kDtypes + dtype_text(source));
+  }
+}
+
+struct Requested {
+  py::object source;  // what has the buffer: the array, or numpy's view of it
+  py::buffer_info info;
+};
+
+Requested request(const py::handle& array) {
   if (PyObject_CheckBuffer(array.ptr()) == 0) {
     // DLPack producers (PyTorch, JAX, CuPy tensors) in place; other array-likes
     // (__array_interface__, __array__) through numpy.asarray, which shares their
     // memory where it can.
-    const py::object shared = py::hasattr(array, "__dlpack__")
-                                  ? from_dlpack(array)
-                                  : py::module_::import("numpy").attr("asarray")(array);
+    py::object shared = py::hasattr(array, "__dlpack__")
+                            ? from_dlpack(array)
+                            : py::module_::import("numpy").attr("asarray")(array);
     if (PyObject_CheckBuffer(shared.ptr()) == 0) {
       throw py::type_error("gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not " +
                            std::string(py::str(py::type::handle_of(array).attr("__name__"))));
     }
-    return py::reinterpret_borrow<py::buffer>(shared).request();
+    py::buffer_info info = buffer_of(shared);
+    return {std::move(shared), std::move(info)};
   }
-  return py::reinterpret_borrow<py::buffer>(array).request();
+  return {py::reinterpret_borrow<py::object>(array), buffer_of(array)};
 }
 
 // One of the buffer protocol's codes for the native-order type `code`: "B",
@@ -68,19 +102,20 @@ bool is(const std::string& format, char code) {
          (format[0] == '@' || format[0] == '=' || format[0] == '<');
 }
 
-SampleType sample_of(const py::buffer_info& info) {
+SampleType sample_of(const Requested& r) {
+  const py::buffer_info& info = r.info;
   if (info.itemsize == 1 && is(info.format, 'B')) return SampleType::U8;
   if (info.itemsize == 2 && is(info.format, 'H')) return SampleType::U16;
   if (info.itemsize == 4 && is(info.format, 'f')) return SampleType::F32;
-  throw py::type_error(
-      "gpuhist: images must be uint8, uint16 or float32 (native byte order), not '" + info.format +
-      "'");
+  throw py::type_error(kDtypes + dtype_text(r.source));
 }
 
 }  // namespace
 
-ArrayPixels::ArrayPixels(const py::handle& array) : info_(request(array)) {
-  const SampleType sample = sample_of(info_);
+ArrayPixels::ArrayPixels(const py::handle& array) {
+  Requested requested = request(array);
+  const SampleType sample = sample_of(requested);
+  info_ = std::move(requested.info);
   if (info_.ndim != 2 && info_.ndim != 3) {
     throw py::type_error("gpuhist: images are (H, W), (H, W, 3) or (H, W, 4) arrays, not " +
                          std::to_string(info_.ndim) + "-dimensional");

@@ -31,6 +31,8 @@ class ArrayPixels {
   // Copies a strided array into packed rows (call without the GIL: it reads only the buffer).
   void pack();
   [[nodiscard]] bool needs_copy() const noexcept { return needs_copy_; }
+  // The array has a third axis (a grey image shaped (H, W, 1) has one).
+  [[nodiscard]] bool channel_axis() const noexcept { return info_.ndim == 3; }
 
  private:
   pybind11::buffer_info info_;

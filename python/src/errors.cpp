@@ -2,6 +2,7 @@
 
 #include <Python.h>
 
+#include <cerrno>
 #include <cstring>
 #include <new>
 #include <string>
@@ -37,6 +38,19 @@ PyObject* type_of(const Error& e) {
 PyObject* text_of(const char* what) {
   return PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)),
                               "backslashreplace");
+}
+
+// The errno a file's error names at its end ("PATH: no such file"), or 0.
+int errno_of(const std::string& what) {
+  const auto ends = [&](const char* cause) {
+    const std::size_t n = std::strlen(cause);
+    return what.size() >= n && what.compare(what.size() - n, n, cause) == 0;
+  };
+  if (ends("no such file")) return ENOENT;
+  if (ends("is a directory")) return EISDIR;
+  if (ends("file name too long")) return ENAMETOOLONG;
+  if (ends("ermission denied")) return EACCES;
+  return 0;
 }
 
 struct Raised {
@@ -78,13 +92,29 @@ void register_errors(pybind11::module_& m) {
   });
 }
 
-pybind11::object exception_object(const std::exception_ptr& error) {
+pybind11::object exception_object(const std::exception_ptr& error,
+                                  const std::filesystem::path* file) {
   const Raised raised = classify(error);
   const pybind11::object text = pybind11::reinterpret_steal<pybind11::object>(text_of(raised.what));
   if (!text) throw pybind11::error_already_set();
   PyObject* made = PyObject_CallOneArg(raised.type, text.ptr());
   if (made == nullptr) throw pybind11::error_already_set();
-  return pybind11::reinterpret_steal<pybind11::object>(made);
+  auto out = pybind11::reinterpret_steal<pybind11::object>(made);
+  // A cause with an errno is raised as open() raises it: OSError(errno,
+  // strerror, filename), which is FileNotFoundError, IsADirectoryError, ….
+  const int number =
+      file != nullptr && PyObject_IsInstance(made, PyExc_OSError) == 1 ? errno_of(raised.what) : 0;
+  if (number != 0) {
+    const auto name =
+        pybind11::reinterpret_steal<pybind11::object>(PyUnicode_DecodeFSDefaultAndSize(
+            file->c_str(), static_cast<Py_ssize_t>(file->native().size())));
+    if (!name) throw pybind11::error_already_set();
+    PyObject* with_errno =
+        PyObject_CallFunction(PyExc_OSError, "isO", number, std::strerror(number), name.ptr());
+    if (with_errno == nullptr) throw pybind11::error_already_set();
+    out = pybind11::reinterpret_steal<pybind11::object>(with_errno);
+  }
+  return out;
 }
 
 }  // namespace gpuhist::python

@@ -1,7 +1,6 @@
 #include "files_iter.hpp"
 
 #include <pybind11/stl.h>
-#include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
 #include <memory>
@@ -17,11 +16,15 @@
 #include "gpuhist/decode_files.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "histogram_type.hpp"
 
 namespace py = pybind11;
 
 namespace gpuhist::python {
 namespace {
+
+// More decoding threads than any machine has cores is a mistake, not a wish.
+constexpr std::int64_t kMaxThreads = 4096;
 
 // One file's outcome: its histogram and what was read, or why it could not be.
 struct FileHistogram {
@@ -42,21 +45,21 @@ struct FileHistogram {
 class FileHistograms {
  public:
   FileHistograms(std::shared_ptr<SharedContext> context, std::vector<std::filesystem::path> paths,
-                 std::uint32_t bins, const std::string& luma,
-                 const std::optional<std::string>& strategy, std::uint64_t max_pixels,
-                 std::optional<std::uint32_t> threads, bool all_formats)
+                 Whole bins, const std::string& luma, const std::optional<std::string>& strategy,
+                 Whole max_pixels, std::optional<Whole> threads, bool all_formats)
       : context_(std::move(context)),
         options_(SharedContext::options(bins, luma)),
         run_(context_->run(strategy)),
         paths_(std::move(paths)) {
-    if (threads && *threads == 0) throw py::value_error("gpuhist: threads is at least 1");
+    const auto decoders =
+        threads ? static_cast<unsigned>(within(*threads, "threads", 1, kMaxThreads)) : 0U;
     LoadOptions load;
-    load.max_pixels = max_pixels;
+    load.max_pixels = max_pixels_of(max_pixels);
     load.formats = all_formats ? FormatSet::All : FormatSet::Common;
     const py::gil_scoped_release release;
     files_ = std::make_unique<DecodeFiles>(
         paths_, [load](const std::filesystem::path& path) { return load_image(path, load); },
-        threads.value_or(0));
+        decoders);
   }
   FileHistograms(const FileHistograms&) = delete;
   FileHistograms& operator=(const FileHistograms&) = delete;
@@ -100,9 +103,9 @@ class FileHistograms {
     out.histogram = py::none();
     out.error = py::none();
     if (error || !image) {
-      out.error = error ? exception_object(error)
-                        : exception_object(std::make_exception_ptr(
-                              Error(ErrorKind::Input, "gpuhist: no image")));
+      out.error = exception_object(
+          error ? error : std::make_exception_ptr(Error(ErrorKind::Input, "gpuhist: no image")),
+          &paths_[index]);
       return out;
     }
     out.histogram = py::cast(std::move(counts));
@@ -129,6 +132,32 @@ class FileHistograms {
   std::unique_ptr<DecodeFiles> files_;
 };
 
+// What pickles a FileHistogram: its fields in order.
+py::tuple file_state(const FileHistogram& f) {
+  return py::make_tuple(f.path, f.histogram, f.error, f.width, f.height, f.channels, f.dtype,
+                        f.format, f.alpha, f.more_pages);
+}
+
+FileHistogram file_from_state(const py::tuple& state) {
+  if (state.size() != 10) throw py::value_error("gpuhist: not a pickled FileHistogram");
+  FileHistogram f;
+  f.path = state[0];
+  f.histogram = state[1];
+  f.error = state[2];
+  if (!py::isinstance<py::str>(f.path) ||
+      !(f.histogram.is_none() || py::isinstance<Histogram>(f.histogram))) {
+    throw py::value_error("gpuhist: not a pickled FileHistogram");
+  }
+  f.width = state[3].cast<std::uint32_t>();
+  f.height = state[4].cast<std::uint32_t>();
+  f.channels = state[5].cast<std::uint32_t>();
+  f.dtype = state[6].cast<std::string>();
+  f.format = state[7].cast<std::string>();
+  f.alpha = state[8].cast<bool>();
+  f.more_pages = state[9].cast<bool>();
+  return f;
+}
+
 // Any iterable of str or os.PathLike (a list, a generator, Path.glob()), but
 // not one path: a str is an iterable of characters.
 std::vector<std::filesystem::path> path_list(const py::handle& paths) {
@@ -137,14 +166,7 @@ std::vector<std::filesystem::path> path_list(const py::handle& paths) {
     throw py::type_error("gpuhist: paths is a list of paths, not one path");
   }
   std::vector<std::filesystem::path> out;
-  for (const py::handle item : py::iter(paths)) {
-    try {
-      out.push_back(item.cast<std::filesystem::path>());
-    } catch (const py::cast_error&) {
-      throw py::type_error("gpuhist: a path is a str or os.PathLike, not " +
-                           std::string(py::str(py::type::of(item).attr("__name__"))));
-    }
-  }
+  for (const py::handle item : py::iter(paths)) out.push_back(item.cast<FilePath>().path);
   return out;
 }
 
@@ -162,6 +184,12 @@ histogram(). max_pixels and all_formats: as read().
 )doc";
 
 }  // namespace
+}  // namespace gpuhist::python
+
+GPUHIST_PYTHON_INITIALISED(gpuhist::python::FileHistogram)
+GPUHIST_PYTHON_INITIALISED(gpuhist::python::FileHistograms)
+
+namespace gpuhist::python {
 
 void register_files(py::module_& m,
                     py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
@@ -183,14 +211,22 @@ void register_files(py::module_& m,
       .def_readonly("alpha", &FileHistogram::alpha, "The file has alpha, not counted.")
       .def_readonly("more_pages", &FileHistogram::more_pages,
                     "The file holds more pages than the first, the one counted.")
+      // Rebuilt by gpuhist._file_histogram_from_state, for every pickle protocol.
+      .def("__reduce__",
+           [](const FileHistogram& f) {
+             return py::make_tuple(
+                 py::module_::import("gpuhist").attr("_file_histogram_from_state"),
+                 py::make_tuple(file_state(f)));
+           })
       .def("__repr__", [](const FileHistogram& f) {
         const std::string path = py::repr(f.path);
-        if (!f.error.is_none()) return "FileHistogram(" + path + ", error=" +
-                                       std::string(py::repr(f.error)) + ")";
+        if (!f.error.is_none())
+          return "FileHistogram(" + path + ", error=" + std::string(py::repr(f.error)) + ")";
         return "FileHistogram(" + path + ", " + std::to_string(f.width) + "x" +
                std::to_string(f.height) + ", " + std::to_string(f.channels) + " x " + f.dtype +
                ", " + f.format + ")";
       });
+  m.def("_file_histogram_from_state", &file_from_state, "Rebuilds a pickled FileHistogram.");
   py::class_<FileHistograms>(m, "FileHistograms",
                              "The iterator histogram_files() returns; len() is the number of "
                              "files, threads the decoding threads.")
@@ -200,9 +236,9 @@ void register_files(py::module_& m,
       .def_property_readonly("threads", &FileHistograms::threads);
   m.def(
       "histogram_files",
-      [](const py::object& paths, std::uint32_t bins, const std::string& luma,
+      [](const py::object& paths, Whole bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
-         std::uint64_t max_pixels, std::optional<std::uint32_t> threads, bool all_formats) {
+         Whole max_pixels, std::optional<Whole> threads, bool all_formats) {
         return std::make_unique<FileHistograms>(default_context(device), path_list(paths), bins,
                                                 luma, strategy, max_pixels, threads, all_formats);
       },
@@ -212,9 +248,9 @@ void register_files(py::module_& m,
       py::arg("all_formats") = false, kFilesDoc);
   context.def(
       "histogram_files",
-      [](const std::shared_ptr<SharedContext>& self, const py::object& paths, std::uint32_t bins,
-         const std::string& luma, const std::optional<std::string>& strategy,
-         std::uint64_t max_pixels, std::optional<std::uint32_t> threads, bool all_formats) {
+      [](const std::shared_ptr<SharedContext>& self, const py::object& paths, Whole bins,
+         const std::string& luma, const std::optional<std::string>& strategy, Whole max_pixels,
+         std::optional<Whole> threads, bool all_formats) {
         return std::make_unique<FileHistograms>(self, path_list(paths), bins, luma, strategy,
                                                 max_pixels, threads, all_formats);
       },

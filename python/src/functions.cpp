@@ -13,6 +13,7 @@
 #include <string>
 
 #include "arrays.hpp"
+#include "errors.hpp"
 #include "gpuhist/adjust.hpp"
 #include "gpuhist/adjust_image.hpp"
 #include "gpuhist/compare.hpp"
@@ -35,9 +36,9 @@ LumaWeights luma_weights(const std::string& luma) {
 
 namespace {
 
-HistogramOptions histogram_options(std::uint32_t bins, const std::string& luma) {
+HistogramOptions histogram_options(Whole bins, const std::string& luma) {
   HistogramOptions options;
-  options.bins = bins;
+  options.bins = static_cast<std::uint32_t>(within(bins, "bins", 1, 65536));
   options.luma = luma_weights(luma);
   validate(options);
   return options;
@@ -71,17 +72,23 @@ std::shared_ptr<const Context> shared_context(const std::string& device) {
   return slot;
 }
 
-Image read_file(const std::filesystem::path& path, std::uint64_t max_pixels, bool all_formats) {
+Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
   LoadOptions options;
-  options.max_pixels = max_pixels;
+  options.max_pixels = max_pixels_of(max_pixels);
   options.formats = all_formats ? FormatSet::All : FormatSet::Common;
-  py::gil_scoped_release release;
-  return load_image(path, options);
+  return reading(path.path, [&] {
+    const py::gil_scoped_release release;
+    return load_image(path.path, options);
+  });
 }
 
 }  // namespace
 
-HistogramOptions SharedContext::options(std::uint32_t bins, const std::string& luma) {
+std::uint64_t max_pixels_of(Whole max_pixels) {
+  return static_cast<std::uint64_t>(within(max_pixels, "max_pixels", 0, INT64_MAX));
+}
+
+HistogramOptions SharedContext::options(Whole bins, const std::string& luma) {
   return histogram_options(bins, luma);
 }
 
@@ -89,8 +96,7 @@ RunOptions SharedContext::run(const std::optional<std::string>& strategy) const 
   return run_options(strategy, *context);
 }
 
-Histogram SharedContext::histogram(const py::handle& image, std::uint32_t bins,
-                                   const std::string& luma,
+Histogram SharedContext::histogram(const py::handle& image, Whole bins, const std::string& luma,
                                    const std::optional<std::string>& strategy) const {
   const HistogramOptions options = histogram_options(bins, luma);
   const RunOptions run = run_options(strategy, *context);
@@ -100,10 +106,9 @@ Histogram SharedContext::histogram(const py::handle& image, std::uint32_t bins,
   return context->compute(pixels.view(), options, run);
 }
 
-Histogram SharedContext::histogram_file(const std::filesystem::path& path, std::uint32_t bins,
-                                        const std::string& luma,
+Histogram SharedContext::histogram_file(const FilePath& path, Whole bins, const std::string& luma,
                                         const std::optional<std::string>& strategy,
-                                        std::uint64_t max_pixels) const {
+                                        Whole max_pixels) const {
   const HistogramOptions options = histogram_options(bins, luma);
   const RunOptions run = run_options(strategy, *context);
   const Image image = read_file(path, max_pixels, false);
@@ -111,13 +116,12 @@ Histogram SharedContext::histogram_file(const std::filesystem::path& path, std::
   return context->compute(image.view(), options, run);
 }
 
-py::array SharedContext::draw(const Histogram& histogram,
-                              std::pair<std::uint32_t, std::uint32_t> size,
+py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole> size,
                               const std::string& scale, const std::vector<std::string>& channels,
-                              std::uint32_t background) const {
+                              Whole background) const {
   DrawOptions options;
-  options.width = size.first;
-  options.height = size.second;
+  options.width = static_cast<std::uint32_t>(within(size.first, "width", 1, UINT32_MAX));
+  options.height = static_cast<std::uint32_t>(within(size.second, "height", 1, UINT32_MAX));
   const auto mode = parse_scale_mode(scale);
   if (!mode) throw py::value_error("gpuhist: scale is 'seed', 'max' or 'log', not '" + scale + "'");
   options.scale = *mode;
@@ -134,7 +138,7 @@ py::array SharedContext::draw(const Histogram& histogram,
     else
       throw py::value_error("gpuhist: unknown channel '" + c + "'");
   }
-  options.background = background;
+  options.background = static_cast<std::uint32_t>(within(background, "background", 0, 0xFFFFFF));
   validate(options);
   Picture picture;
   {
@@ -148,31 +152,34 @@ py::array SharedContext::draw(const Histogram& histogram,
   return out;
 }
 
-py::array SharedContext::adjust(const py::handle& image, const Adjustment& adjustment) const {
+SharedContext::Adjusted SharedContext::adjust(const py::handle& image,
+                                              const Adjustment& adjustment) const {
   ArrayPixels pixels(image);
+  if (pixels.view().format.sample == SampleType::F32) {
+    throw py::type_error("gpuhist: adjustments take uint8 or uint16 images, not float32");
+  }
   const PixelFormat out_format = adjusted_format(pixels.view().format, adjustment);
   const std::size_t row = std::size_t{pixels.view().width} * pixel_bytes(out_format);
   const py::dtype dtype = dtype_of(out_format.sample);
-  if (pixels.view().format.sample == SampleType::F32) {
-    throw py::type_error("gpuhist: adjustments take uint8 or uint16 images");
-  }
   const std::int32_t top = pixels.view().format.sample == SampleType::U8 ? 255 : 65535;
   if (adjustment.kind == AdjustKind::Threshold && adjustment.method == ThresholdMethod::Fixed &&
       (adjustment.threshold < -1 || adjustment.threshold > top)) {
     throw py::value_error("gpuhist: a threshold of " + std::to_string(adjustment.threshold) +
                           " is outside -1 to the image's largest sample, " + std::to_string(top));
   }
+  // The input's shape: (H, W) stays (H, W) and (H, W, 1) stays (H, W, 1).
   std::vector<py::ssize_t> shape = {pixels.view().height, pixels.view().width};
   const std::size_t channels = channel_count(out_format.layout);
-  if (channels > 1) shape.push_back(static_cast<py::ssize_t>(channels));
-  py::array out(dtype, shape);
-  auto* bytes = static_cast<std::byte*>(out.mutable_data());
+  const bool grey_axis = pixels.channel_axis() && channel_count(pixels.view().format.layout) == 1;
+  if (channels > 1 || grey_axis) shape.push_back(static_cast<py::ssize_t>(channels));
+  Adjusted out{py::array(dtype, shape), std::nullopt};
+  auto* bytes = static_cast<std::byte*>(out.image.mutable_data());
   {
     py::gil_scoped_release release;
     pixels.pack();
     const bool gpu = context->hardware();
-    (void)adjust_image(*context, pixels.view(), adjustment,
-                       std::span<std::byte>(bytes, row * pixels.view().height), {}, gpu);
+    out.threshold = adjust_image(*context, pixels.view(), adjustment,
+                                 std::span<std::byte>(bytes, row * pixels.view().height), {}, gpu);
   }
   return out;
 }
@@ -192,7 +199,7 @@ std::shared_ptr<SharedContext> default_context(const std::optional<std::string>&
   return out;
 }
 
-py::array read(const std::filesystem::path& path, std::uint64_t max_pixels, bool all_formats) {
+py::array read(const FilePath& path, Whole max_pixels, bool all_formats) {
   return to_array(read_file(path, max_pixels, all_formats));
 }
 

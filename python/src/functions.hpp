@@ -3,7 +3,6 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
-#include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
 #include <memory>
@@ -12,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "arguments.hpp"
 #include "gpuhist/adjustment.hpp"
 #include "gpuhist/context.hpp"
 #include "gpuhist/histogram.hpp"
@@ -29,28 +29,30 @@ struct SharedContext {
   std::shared_ptr<const Context> context;
 
   // The options of a count, checked (ValueError; GpuError for a GPU strategy without a device).
-  [[nodiscard]] static HistogramOptions options(std::uint32_t bins, const std::string& luma);
+  [[nodiscard]] static HistogramOptions options(Whole bins, const std::string& luma);
   [[nodiscard]] RunOptions run(const std::optional<std::string>& strategy) const;
   // Counts a view already in memory; call without the GIL.
   [[nodiscard]] Histogram count_unlocked(const ImageView& view, const HistogramOptions& options,
                                          const RunOptions& run) const {
     return context->compute(view, options, run);
   }
-  [[nodiscard]] Histogram histogram(const pybind11::handle& image, std::uint32_t bins,
+  [[nodiscard]] Histogram histogram(const pybind11::handle& image, Whole bins,
                                     const std::string& luma,
                                     const std::optional<std::string>& strategy) const;
-  [[nodiscard]] Histogram histogram_file(const std::filesystem::path& path, std::uint32_t bins,
-                                         const std::string& luma,
+  [[nodiscard]] Histogram histogram_file(const FilePath& path, Whole bins, const std::string& luma,
                                          const std::optional<std::string>& strategy,
-                                         std::uint64_t max_pixels) const;
-  [[nodiscard]] pybind11::array draw(const Histogram& histogram,
-                                     std::pair<std::uint32_t, std::uint32_t> size,
+                                         Whole max_pixels) const;
+  [[nodiscard]] pybind11::array draw(const Histogram& histogram, std::pair<Whole, Whole> size,
                                      const std::string& scale,
                                      const std::vector<std::string>& channels,
-                                     std::uint32_t background) const;
-  // The adjusted image, a new array of the input's dtype (grey for threshold).
-  [[nodiscard]] pybind11::array adjust(const pybind11::handle& image,
-                                       const Adjustment& adjustment) const;
+                                     Whole background) const;
+  // The adjusted image, a new array of the input's dtype and shape (grey for
+  // threshold), and the threshold used (threshold alone).
+  struct Adjusted {
+    pybind11::array image;
+    std::optional<std::int32_t> threshold;
+  };
+  [[nodiscard]] Adjusted adjust(const pybind11::handle& image, const Adjustment& adjustment) const;
 };
 
 [[nodiscard]] std::shared_ptr<SharedContext> open_context(const std::string& device);
@@ -58,10 +60,14 @@ struct SharedContext {
 [[nodiscard]] std::shared_ptr<SharedContext> default_context(
     const std::optional<std::string>& device);
 
-[[nodiscard]] pybind11::array read(const std::filesystem::path& path, std::uint64_t max_pixels,
-                                   bool all_formats);
+// The limit of pixels a file may have, checked (0 or more).
+[[nodiscard]] std::uint64_t max_pixels_of(Whole max_pixels);
+
+[[nodiscard]] pybind11::array read(const FilePath& path, Whole max_pixels, bool all_formats);
 [[nodiscard]] pybind11::dict compare_histograms(const Histogram& histogram,
                                                 const Histogram& reference);
 [[nodiscard]] pybind11::list devices();
 
 }  // namespace gpuhist::python
+
+GPUHIST_PYTHON_INITIALISED(gpuhist::python::SharedContext)

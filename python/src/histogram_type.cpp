@@ -170,7 +170,9 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
     total = h1 + h2     # exact merge (same bins and channels)
     total = sum(histograms)
 )doc")
-      .def(py::init([](std::uint32_t bins, bool colour) { return Histogram(bins, colour); }),
+      .def(py::init([](Whole bins, bool colour) {
+             return Histogram(static_cast<std::uint32_t>(within(bins, "bins", 1, 65536)), colour);
+           }),
            py::arg("bins") = 256, py::arg("colour") = true,
            "Zero counts: R, G, B and luminance when colour, else luminance alone.")
       .def_property_readonly("bins", &Histogram::bins, "Bins of each channel.")

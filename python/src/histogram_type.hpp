@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "arguments.hpp"
 #include "gpuhist/histogram.hpp"
 
 namespace gpuhist::python {
@@ -18,3 +19,5 @@ void register_histogram(pybind11::module_& m);
                                         const std::vector<double>& percentiles);
 
 }  // namespace gpuhist::python
+
+GPUHIST_PYTHON_INITIALISED(gpuhist::Histogram)

@@ -88,7 +88,7 @@ share between threads; calls on one context run one at a time, without the GIL.
 
   m.def(
       "histogram",
-      [](const py::handle& image, std::uint32_t bins, const std::string& luma,
+      [](const py::handle& image, Whole bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device) {
         return default_context(device)->histogram(image, bins, luma, strategy);
       },
@@ -96,9 +96,9 @@ share between threads; calls on one context run one at a time, without the GIL.
       "device"_a = std::nullopt, kHistogramDoc);
   m.def(
       "histogram_file",
-      [](const std::filesystem::path& path, std::uint32_t bins, const std::string& luma,
+      [](const FilePath& path, Whole bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
-         std::uint64_t max_pixels) {
+         Whole max_pixels) {
         return default_context(device)->histogram_file(path, bins, luma, strategy, max_pixels);
       },
       "path"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
@@ -120,8 +120,8 @@ FileNotFoundError or OSError naming the file and the cause.
         "intersection, bhattacharyya, kl_divergence, emd), as `gpuhist compute --compare` gives.");
   m.def(
       "draw",
-      [](const Histogram& h, std::pair<std::uint32_t, std::uint32_t> size, const std::string& scale,
-         const std::vector<std::string>& channels, std::uint32_t background,
+      [](const Histogram& h, std::pair<Whole, Whole> size, const std::string& scale,
+         const std::vector<std::string>& channels, Whole background,
          const std::optional<std::string>& device) {
         return default_context(device.value_or("cpu"))->draw(h, size, scale, channels, background);
       },

@@ -10,9 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include "errors.hpp"
 #include "functions.hpp"
 #include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_file.hpp"
+#include "histogram_type.hpp"
 
 namespace py = pybind11;
 
@@ -30,10 +32,9 @@ FrameSpace frame_space(const std::string& space) {
 // Python asks, so that decoding overlaps counting and the caller's own work.
 class VideoHistograms {
  public:
-  VideoHistograms(std::shared_ptr<SharedContext> context, const std::filesystem::path& path,
-                  std::uint32_t bins, const std::string& luma,
-                  const std::optional<std::string>& strategy, std::uint64_t max_pixels,
-                  const std::string& space)
+  VideoHistograms(std::shared_ptr<SharedContext> context, const FilePath& path, Whole bins,
+                  const std::string& luma, const std::optional<std::string>& strategy,
+                  Whole max_pixels, const std::string& space)
       : context_(std::move(context)),
         options_(context_->options(bins, luma)),
         run_(context_->run(strategy)),
@@ -41,8 +42,12 @@ class VideoHistograms {
     // Planes are counted on the calling thread alone, as `gpuhist video
     // --space ycbcr` counts them: the decoder's threads keep every core busy.
     if (space_ == FrameSpace::YCbCr) run_.threads = 1;
+    const std::uint64_t limit = max_pixels_of(max_pixels);
+    reading(path.path, [&] {
+      const py::gil_scoped_release release;
+      reader_ = std::make_unique<VideoReader>(path.path, limit, space_);
+    });
     const py::gil_scoped_release release;
-    reader_ = std::make_unique<VideoReader>(std::filesystem::path(path), max_pixels, space_);
     // What describes the stream, read before the decoding thread starts.
     width_ = reader_->width();
     height_ = reader_->height();
@@ -124,6 +129,11 @@ class VideoHistograms {
 };
 
 }  // namespace
+}  // namespace gpuhist::python
+
+GPUHIST_PYTHON_INITIALISED(gpuhist::python::VideoHistograms)
+
+namespace gpuhist::python {
 
 void register_video(py::module_& m,
                     py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
@@ -164,9 +174,9 @@ still gives every frame it can, so check errors at the end.
       "ValueError for bad options.";
   m.def(
       "video",
-      [](const std::filesystem::path& path, std::uint32_t bins, const std::string& luma,
+      [](const FilePath& path, Whole bins, const std::string& luma,
          const std::optional<std::string>& strategy, const std::optional<std::string>& device,
-         std::uint64_t max_pixels, const std::string& space) {
+         Whole max_pixels, const std::string& space) {
         return std::make_unique<VideoHistograms>(default_context(device), path, bins, luma,
                                                  strategy, max_pixels, space);
       },
@@ -175,9 +185,9 @@ still gives every frame it can, so check errors at the end.
       py::arg("max_pixels") = kDefaultMaxPixels, py::arg("space") = "rgb", doc);
   context.def(
       "video",
-      [](const std::shared_ptr<SharedContext>& self, const std::filesystem::path& path,
-         std::uint32_t bins, const std::string& luma, const std::optional<std::string>& strategy,
-         std::uint64_t max_pixels, const std::string& space) {
+      [](const std::shared_ptr<SharedContext>& self, const FilePath& path, Whole bins,
+         const std::string& luma, const std::optional<std::string>& strategy, Whole max_pixels,
+         const std::string& space) {
         return std::make_unique<VideoHistograms>(self, path, bins, luma, strategy, max_pixels,
                                                  space);
       },

@@ -100,6 +100,17 @@ def test_a_local_cluster_of_two_workers(dataset, cli):
         for kwargs in ({"bins": 0}, {"bins": 70000}, {"luma": "999"}):
             with pytest.raises(ValueError):
                 ds.histograms(str(root), client=client, **kwargs)
+        for kwargs in ({"bins": True}, {"bins": 64.0}, {"batch": "7"}):
+            with pytest.raises(TypeError):
+                ds.histograms(str(root), client=client, **kwargs)
+        # Whole numbers of numpy's are whole numbers.
+        assert ds.histograms(str(root / "part2"), client=client, bins=np.int64(64),
+                             batch=np.uint8(5)).total == \
+            ds.histograms(str(root / "part2"), client=client, bins=64).total
+        # A failure's cause, the file named beside it rather than in it.
+        causes = dict((os.path.basename(p), e) for p, e in result.failed)
+        assert not any(e.startswith(str(root)) for e in causes.values()), causes
+        assert causes["empty.png"] == "file is empty"
 
 
 def test_the_commands_exit_statuses(dataset, tmp_path):
@@ -133,6 +144,36 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
                              "-o", "/dev/stdout"], capture_output=True, text=True, timeout=120)
     assert stdout.returncode == 0, stdout.stderr
     assert json.loads(stdout.stdout.splitlines()[0])["bins"] == 256
+
+
+def test_the_command_says_what_compute_says(cli, tmp_path):
+    """Grey images alone, a corrupt file and an empty folder: the same CSV columns as
+    `gpuhist compute --merge`, each failure named once, the empty folder named."""
+    grey, empty = tmp_path / "grey", tmp_path / "empty"
+    grey.mkdir()
+    empty.mkdir()
+    rng = np.random.default_rng(5)
+    for k in range(3):
+        raw = tmp_path / f"{k}.raw"
+        raw.write_bytes(rng.integers(0, 256, (9 + k, 7), dtype=np.uint8).tobytes())
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "gray",
+                        "-s", f"7x{9 + k}", "-i", str(raw), "-frames:v", "1",
+                        str(grey / f"g{k}.png")], check=True)
+    (grey / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
+    run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(grey), str(empty),
+                          "--format", "csv"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    errors = [line for line in run.stderr.splitlines() if line.startswith("gpuhist: error:")]
+    assert f"gpuhist: error: {empty}: no image files in this folder" in errors
+    broken = [line for line in errors if "broken.png" in line]
+    assert len(broken) == 1 and broken[0].count("broken.png") == 1, broken
+    assert not any("gpuhist: error: gpuhist:" in line for line in errors)
+    cli_run = subprocess.run([cli, "compute", str(grey), "--merge", "--format", "csv",
+                              "--device", "cpu"], capture_output=True, text=True)
+    cli_lines = cli_run.stdout.splitlines()
+    expected = [cli_lines[0]] + [line for line in cli_lines if line.startswith("(total),")]
+    assert expected[0] == "file,bin,red,green,blue,luminance" and len(expected) == 257
+    assert run.stdout.splitlines() == expected
 
 
 def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):

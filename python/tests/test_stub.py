@@ -31,3 +31,45 @@ def test_the_stub_names_every_export_and_member():
             continue
         public = {m for m in dir(kind) if not m.startswith("_")}
         assert public <= members[name], (name, public - members[name])
+
+
+def stub_parameters():
+    """Each top-level function's and Context method's parameter names in the
+    stub (the union over its overloads)."""
+    tree = ast.parse(STUB.read_text())
+    out = {}
+
+    def add(key, node):
+        names = [a.arg for a in node.args.args + node.args.kwonlyargs if a.arg != "self"]
+        out.setdefault(key, set()).update(names)
+
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            add(node.name, node)
+        if isinstance(node, ast.ClassDef) and node.name == "Context":
+            for member in node.body:
+                if isinstance(member, ast.FunctionDef) and not member.name.startswith("_"):
+                    add("Context." + member.name, member)
+    return out
+
+
+def module_parameters(function):
+    """The parameter names of a compiled function, from its signature line."""
+    first = function.__doc__.splitlines()[0]
+    inside = first[first.index("(") + 1:first.rindex(")")]
+    return {p.split(":")[0].strip() for p in inside.split(",")
+            if ":" in p and p.split(":")[0].strip() not in ("self", "*")}
+
+
+def test_the_stub_gives_every_compiled_function_its_parameters():
+    stub = stub_parameters()
+    for name in gpuhist.__all__:
+        value = getattr(gpuhist, name)
+        if type(value).__name__ == "builtin_function_or_method":
+            assert module_parameters(value) == stub[name], name
+    for name in dir(gpuhist.Context):
+        if name.startswith("_"):
+            continue
+        value = getattr(gpuhist.Context, name)
+        if callable(value) and value.__doc__ and value.__doc__.startswith(name + "("):
+            assert module_parameters(value) == stub["Context." + name], name

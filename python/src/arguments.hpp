@@ -1,0 +1,81 @@
+// Arguments as Python callers pass them, checked with Python's errors rather
+// than pybind11's "incompatible function arguments":
+// - Whole: any integer (int, a numpy integer: anything with __index__), not a
+//   bool or a float (TypeError); each function checks its own range
+//   (ValueError naming the argument).
+// - FilePath: str (non-UTF-8 names included), bytes or os.PathLike (TypeError
+//   otherwise); an embedded NUL is a ValueError, as Python's open() says.
+// - The module's classes refuse an object made by cls.__new__(cls) without
+//   __init__ (TypeError) where it would otherwise be read uninitialised.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace gpuhist::python {
+
+struct Whole {
+  std::int64_t value = 0;
+};
+
+// `w` within [lo, hi], else ValueError "gpuhist: NAME must be between LO and HI, got W".
+[[nodiscard]] std::int64_t within(Whole w, const char* name, std::int64_t lo, std::int64_t hi);
+
+struct FilePath {
+  std::filesystem::path path;
+};
+
+// TypeError naming the class of an object made without __init__.
+[[noreturn]] void refuse_uninitialised(pybind11::handle self);
+
+}  // namespace gpuhist::python
+
+namespace pybind11::detail {
+
+template <>
+struct type_caster<gpuhist::python::Whole> {
+  PYBIND11_TYPE_CASTER(gpuhist::python::Whole, const_name("int"));
+  bool load(handle src, bool convert);
+  static handle cast(gpuhist::python::Whole w, return_value_policy /*policy*/, handle /*parent*/) {
+    return PyLong_FromLongLong(w.value);
+  }
+};
+
+template <>
+struct type_caster<gpuhist::python::FilePath> {
+  PYBIND11_TYPE_CASTER(gpuhist::python::FilePath, const_name("os.PathLike"));
+  bool load(handle src, bool convert);
+  static handle cast(const gpuhist::python::FilePath& p, return_value_policy /*policy*/,
+                     handle /*parent*/) {
+    const std::string& bytes = p.path.native();
+    return PyUnicode_DecodeFSDefaultAndSize(bytes.data(), static_cast<ssize_t>(bytes.size()));
+  }
+};
+
+// The caster of a bound class whose instances must have run __init__:
+// pybind11 hands the methods of `cls.__new__(cls)` raw, unmade memory.
+template <typename T>
+struct initialised_caster : type_caster_base<T> {
+  bool load(handle src, bool convert) {
+    if (isinstance<T>(src)) {
+      auto* made = reinterpret_cast<instance*>(src.ptr());
+      if (!made->get_value_and_holder(get_type_info(typeid(T))).holder_constructed()) {
+        gpuhist::python::refuse_uninitialised(src);
+      }
+    }
+    return type_caster_base<T>::load(src, convert);
+  }
+};
+
+}  // namespace pybind11::detail
+
+// Declares that the module's class T refuses uninitialised objects; in the
+// header that every file binding or casting T includes, at namespace scope.
+#define GPUHIST_PYTHON_INITIALISED(T)                     \
+  namespace pybind11::detail {                            \
+  template <>                                             \
+  class type_caster<T> : public initialised_caster<T> {}; \
+  }

@@ -1,0 +1,154 @@
+"""What callers pass, checked with Python's own errors: whole numbers, dtypes,
+paths, objects made without __init__; and what comes back keeps its shape,
+pickles, and says which threshold it used."""
+import errno
+import os
+import pickle
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import gpuhist
+
+RGB = np.zeros((4, 4, 3), np.uint8)
+GREY = np.zeros((4, 4), np.uint8)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: gpuhist.histogram(RGB, bins=-1, device="cpu"), "bins must be between 1 and 65536, got -1"),
+    (lambda: gpuhist.histogram(RGB, bins=2**70, device="cpu"), "out of range"),
+    (lambda: gpuhist.Histogram(-3), "bins must be between 1 and 65536, got -3"),
+    (lambda: gpuhist.read("x.png", max_pixels=-1), "max_pixels must be between 0 and"),
+    (lambda: gpuhist.histogram_files(["x.png"], threads=-1), "threads must be between 1 and"),
+    (lambda: gpuhist.histogram_files(["x.png"], threads=0), "threads must be between 1 and"),
+    (lambda: gpuhist.draw(gpuhist.Histogram(), size=(-1, 10)), "width must be between 1 and"),
+    (lambda: gpuhist.draw(gpuhist.Histogram(), background=-1), "background must be between 0 and"),
+    (lambda: gpuhist.draw(gpuhist.Histogram(), background=2**32), "background must be between 0"),
+    (lambda: gpuhist.clahe(GREY, tiles=(-1, 2), device="cpu"), "tiles must be between 1 and"),
+])
+def test_whole_numbers_out_of_range_are_value_errors_naming_the_argument(call, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        call()
+
+
+@pytest.mark.parametrize("bins", [True, 2.0, "16", None])
+def test_a_count_is_a_whole_number_not_a_bool_float_or_str(bins):
+    with pytest.raises(TypeError):
+        gpuhist.histogram(RGB, bins=bins, device="cpu")
+
+
+def test_numpy_integers_are_whole_numbers():
+    image = np.arange(48, dtype=np.uint8).reshape(4, 4, 3)
+    expected = gpuhist.histogram(image, 16, device="cpu")
+    for bins in (np.int64(16), np.uint16(16), np.int8(16)):
+        assert gpuhist.histogram(image, bins, device="cpu") == expected
+    assert gpuhist.draw(expected, size=(np.int32(32), np.uint64(20))).shape == (20, 32, 4)
+
+
+@pytest.mark.parametrize("array,name", [
+    (np.zeros((2, 2), np.int64), "int64"),
+    (np.zeros((2, 2), np.float64), "float64"),
+    (np.zeros((2, 2), np.int8), "int8"),
+    (np.zeros((2, 2), ">u2"), ">u2"),
+    (np.zeros((2, 2), np.complex64), "complex64"),
+    (np.zeros((2, 2), "datetime64[s]"), "datetime64[s]"),
+    ([[1, 2], [3, 4]], "int64"),
+])
+def test_other_dtypes_are_type_errors_naming_the_dtype(array, name):
+    with pytest.raises(TypeError, match=re.escape(f"not {name}")):
+        gpuhist.histogram(array, device="cpu")
+
+
+def test_paths_are_checked_as_open_checks_them(tmp_path):
+    with pytest.raises(ValueError, match="null byte"):
+        gpuhist.read("a\0b.png")
+    with pytest.raises(ValueError, match="null byte"):
+        gpuhist.video(b"a\0b.mp4")
+    with pytest.raises(TypeError, match="not int"):
+        gpuhist.read(3)
+    with pytest.raises(TypeError, match="not int"):
+        gpuhist.histogram_files([3])
+    missing = tmp_path / "missing.png"
+    for call in (lambda: gpuhist.read(missing), lambda: gpuhist.histogram_file(missing),
+                 lambda: gpuhist.video(tmp_path / "missing.mp4")):
+        with pytest.raises(FileNotFoundError) as raised:
+            call()
+        assert raised.value.errno == errno.ENOENT
+        assert raised.value.filename.startswith(str(tmp_path / "missing."))
+    with pytest.raises(IsADirectoryError) as raised:
+        gpuhist.read(tmp_path)
+    assert raised.value.errno == errno.EISDIR and raised.value.filename == str(tmp_path)
+    # A file's error in a batch is the same exception, not raised.
+    (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
+    odd = tmp_path / os.fsdecode(b"caf\xe9.png")
+    gone, broken, odd_gone = gpuhist.histogram_files([missing, tmp_path / "broken.png", odd])
+    assert isinstance(gone.error, FileNotFoundError) and gone.error.filename == str(missing)
+    assert isinstance(odd_gone.error, FileNotFoundError) and odd_gone.error.filename == str(odd)
+    assert type(broken.error) is OSError and "broken.png" in str(broken.error)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gpuhist.Histogram.__new__(gpuhist.Histogram),
+    lambda: gpuhist.Context.__new__(gpuhist.Context),
+    lambda: gpuhist.FileHistograms.__new__(gpuhist.FileHistograms),
+    lambda: gpuhist.VideoHistograms.__new__(gpuhist.VideoHistograms),
+    lambda: gpuhist.FileHistogram.__new__(gpuhist.FileHistogram),
+])
+def test_objects_made_without_init_are_refused_not_read(make):
+    made = make()
+    name = type(made).__name__
+    calls = {
+        "Histogram": [lambda: made.total(), lambda: made.counts, lambda: made + gpuhist.Histogram(),
+                      lambda: gpuhist.Histogram() + made, lambda: pickle.dumps(made)],
+        "Context": [lambda: made.histogram(GREY), lambda: made.device],
+        "FileHistograms": [lambda: next(made), lambda: len(made)],
+        "VideoHistograms": [lambda: next(made), lambda: made.width],
+        "FileHistogram": [lambda: made.path, lambda: made.histogram, lambda: repr(made)],
+    }[name]
+    for call in calls:
+        with pytest.raises(TypeError, match=f"this {name} was made by __new__"):
+            call()
+
+
+def test_file_histograms_pickle_with_every_protocol(data, tmp_path):
+    paths = [data / "coffee.png", tmp_path / "missing.png"]
+    counted, failed = gpuhist.histogram_files(paths, device="cpu")
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(counted, protocol=protocol))
+        assert back.histogram == counted.histogram
+        assert (back.path, back.width, back.height, back.channels, back.dtype, back.format) == (
+            counted.path, counted.width, counted.height, counted.channels, counted.dtype,
+            counted.format)
+        back = pickle.loads(pickle.dumps(failed, protocol=protocol))
+        assert back.histogram is None and isinstance(back.error, FileNotFoundError)
+        assert back.error.filename == str(paths[1])
+    with pytest.raises(ValueError):
+        gpuhist._file_histogram_from_state(("x",))
+
+
+@pytest.mark.parametrize("verb", ["equalize", "clahe", "autolevel", "threshold"])
+def test_adjustments_keep_a_grey_images_channel_axis(verb):
+    grey = (np.arange(64 * 48, dtype=np.uint32).reshape(48, 64) * 7 % 251).astype(np.uint8)
+    flat = getattr(gpuhist, verb)(grey, device="cpu")
+    kept = getattr(gpuhist, verb)(grey[:, :, np.newaxis], device="cpu")
+    assert flat.shape == (48, 64) and kept.shape == (48, 64, 1)
+    np.testing.assert_array_equal(kept[:, :, 0], flat)
+    # A thresholded colour image is grey, with no channel axis.
+    assert gpuhist.threshold(np.dstack([grey] * 3), device="cpu").shape == (48, 64)
+
+
+@pytest.mark.parametrize("method", ["otsu", "triangle", 100])
+def test_threshold_returns_the_level_the_command_line_prints(cli, data, tmp_path, method):
+    path = data / "coffee.png"
+    run = subprocess.run([cli, "threshold", str(path), "-o", str(tmp_path / "t.png"),
+                          "--method", str(method), "--device", "cpu"],
+                         check=True, capture_output=True, text=True)
+    printed = int(re.search(r"threshold (-?\d+)", run.stdout + run.stderr).group(1))
+    image, level = gpuhist.threshold(gpuhist.read(path), method=method, return_level=True,
+                                     device="cpu")
+    assert level == printed
+    np.testing.assert_array_equal(image, gpuhist.read(tmp_path / "t.png"))
+    np.testing.assert_array_equal(
+        image, gpuhist.threshold(gpuhist.read(path), method=method, device="cpu"))
