@@ -904,6 +904,8 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
        {1, "exceed the limit of 100 (--max-pixels)"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.gif").string()},
        {2, "the '.gif' container does not hold h264 video"}},
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.dv").string()},
+       {2, "the '.dv' container does not hold h264 video"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.webm").string()},
        {2, "use --codec vp9 or av1"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--size", "63x48"},

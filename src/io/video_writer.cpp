@@ -376,11 +376,18 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.check(avio_open(&s.format->pb, io::file_url(s.file->path()).c_str(), AVIO_FLAG_WRITE),
           "opening the file");
   const int header = avformat_write_header(s.format, nullptr);
-  // A muxer that would not say whether it holds the codec (a GIF, Y4M or MP3
-  // file) refuses it here.
+  // A muxer that would not say whether it holds the codec (a GIF, Y4M, MP3,
+  // DV or SWF file) refuses it here; some with a bare -1 (EPERM).
   if (takes_video < 0 && (header == AVERROR(EINVAL) || header == AVERROR_INVALIDDATA ||
-                          header == AVERROR_PATCHWELCOME)) {
-    throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id));
+                          header == AVERROR_PATCHWELCOME || header == AVERROR(EPERM))) {
+    std::string refusal = cannot_hold(path, encoder->id);
+    if (s.audio_index >= 0) {
+      // The audio copied may be what it refused: both are named.
+      const AVCodecID audio = s.audio_in->streams[s.audio_index]->codecpar->codec_id;
+      refusal.insert(refusal.find(" video (") + 6,
+                     std::string(" with ") + avcodec_get_name(audio) + " audio");
+    }
+    throw Error(ErrorKind::InvalidArgument, refusal);
   }
   s.check(header, "writing the header");
   s.header_written = true;
