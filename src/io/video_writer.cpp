@@ -139,6 +139,7 @@ struct VideoWriter::Impl {
   int audio_index = -1;
   AVStream* audio_out = nullptr;
   bool audio_done = true;
+  bool audio_from_zero = false;  // audio before the start is left out (see copy_audio)
   std::string audio_note;  // why the source's audio is not copied, if it is not
   bool header_written = false;
   bool finished = false;
@@ -237,6 +238,14 @@ struct VideoWriter::Impl {
         const std::int64_t start = av_rescale_q(audio_in->start_time, AV_TIME_BASE_Q, in_base);
         if (packet->pts != AV_NOPTS_VALUE) packet->pts -= start;
         if (packet->dts != AV_NOPTS_VALUE) packet->dts -= start;
+      }
+      // What comes before the start (an AAC encoder's priming packet) moves
+      // every stream of a container that cannot start before zero later by its
+      // length; one that counts video time in frames (AVI, NUT) rounds that up
+      // to a whole frame, so there it is left out.
+      if (audio_from_zero && packet->pts != AV_NOPTS_VALUE && packet->pts < 0) {
+        av_packet_unref(packet);
+        continue;
       }
       const double at =
           packet->pts == AV_NOPTS_VALUE ? 0.0 : static_cast<double>(packet->pts) * av_q2d(in_base);
@@ -391,6 +400,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   }
   s.check(header, "writing the header");
   s.header_written = true;
+  s.audio_from_zero = (s.format->oformat->flags & AVFMT_TS_NEGATIVE) == 0 &&
+                      av_cmp_q(s.stream->time_base, s.codec->time_base) == 0;
   s.frame->format = s.codec->pix_fmt;
   s.frame->width = s.codec->width;
   s.frame->height = s.codec->height;
