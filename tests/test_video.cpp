@@ -914,6 +914,12 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::ofstream(dir_ / "half.mp4", std::ios::binary) << data.substr(0, data.size() / 2);
   }
+  const fs::path pcm = dir_ / "pcm.mov";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 1 "
+                   "-c:v libx264 -c:a pcm_s16le '" +
+                   pcm.string() + "'"));
+  fs::create_directories(dir_ / "my video (1)");
   const std::pair<std::vector<std::string>, std::pair<int, std::string>> cases[] = {
       {{"video", (dir_ / "missing.mp4").string()}, {1, "no such file"}},
       {{"video", (dir_ / "text.mp4").string()}, {1, "text.mp4"}},
@@ -928,6 +934,10 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
        {2, "the '.gif' container does not hold h264 video"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.dv").string()},
        {2, "the '.dv' container does not hold h264 video"}},
+      // With audio the container may refuse too, named after the video; the path intact.
+      {{"video", pcm.string(), "--overlay", "-o", (dir_ / "my video (1)" / "x.dv").string()},
+       {2, (dir_ / "my video (1)" / "x.dv").string() +
+               ": the '.dv' container does not hold h264 video with pcm_s16le audio"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.webm").string()},
        {2, "use --codec vp9 or av1"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--size", "63x48"},

@@ -288,7 +288,7 @@ def _hardware_gpus():
 
 
 def _whole(value, name):
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+    if isinstance(value, (bool, numpy.bool_)) or not hasattr(type(value), "__index__"):
         raise TypeError(f"gpuhist: {name} is a whole number, not {type(value).__name__}")
     return operator.index(value)
 
@@ -315,8 +315,10 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
     if device is not None:
         _gpuhist.Context(device)  # ValueError for a device that does not exist
-    from distributed import Client, LocalCluster
     files = expand(paths)
+    if not files:
+        return DatasetResult(None)
+    from distributed import Client, LocalCluster
     own_cluster = None
     own_client = None
     if client is None:
@@ -331,8 +333,6 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
             if gpus > 1 and device is None:
                 client.register_worker_plugin(_AssignDevices(gpus))
     try:
-        if not files:
-            return DatasetResult(None)
         batches = [files[i:i + batch] for i in range(0, len(files), batch)]
         sharing = core_sharing(client)
         # One message to the scheduler for every task, not one each.
@@ -380,11 +380,12 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, default=64, help="files per task")
     parser.add_argument("--luma", default="709")
     args = parser.parse_args(argv)
-    files = []
+    files, missed = [], False
     for p in args.paths:
         found = expand(p)
         if not found and os.path.isdir(p):
             print(f"gpuhist: error: {p}: no image files in this folder", file=sys.stderr)
+            missed = True
         files += found
     try:
         result = histograms(files, scheduler=args.scheduler, bins=args.bins, batch=args.batch,
@@ -446,7 +447,7 @@ def main(argv=None):
     if result.total is None:
         print("gpuhist: error: no readable image", file=sys.stderr)
         return 1
-    return 1 if result.failed else 0
+    return 1 if result.failed or missed else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #include "arguments.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -15,10 +16,12 @@ std::string type_name(py::handle object) {
 }  // namespace
 
 std::int64_t within(Whole w, const char* name, std::int64_t lo, std::int64_t hi) {
-  if (w.value < lo || w.value > hi) {
+  if (w.beyond || w.value < lo || w.value > hi) {
+    const std::string got = !w.beyond     ? std::to_string(w.value)
+                            : w.value < 0 ? "a number below -2^63"
+                                          : "a number of 2^63 or more";
     throw py::value_error("gpuhist: " + std::string(name) + " must be between " +
-                          std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-                          std::to_string(w.value));
+                          std::to_string(lo) + " and " + std::to_string(hi) + ", got " + got);
   }
   return w.value;
 }
@@ -33,18 +36,18 @@ void refuse_uninitialised(py::handle self) {
 namespace pybind11::detail {
 
 bool type_caster<gpuhist::python::Whole>::load(handle src, bool /*convert*/) {
-  if (PyBool_Check(src.ptr()) || PyIndex_Check(src.ptr()) == 0) {
+  // numpy's bool_ too, which numpy still lets pass as an index.
+  if (PyBool_Check(src.ptr()) || std::strcmp(Py_TYPE(src.ptr())->tp_name, "numpy.bool_") == 0 ||
+      PyIndex_Check(src.ptr()) == 0) {
     throw type_error("gpuhist: a whole number is needed, not " + gpuhist::python::type_name(src));
   }
   const auto number = reinterpret_steal<object>(PyNumber_Index(src.ptr()));
   if (!number) throw error_already_set();
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
-  if (overflow != 0) {
-    throw value_error("gpuhist: " + std::string(py::str(number)) + " is out of range");
-  }
   if (v == -1 && PyErr_Occurred() != nullptr) throw error_already_set();
-  value.value = v;
+  value.beyond = overflow != 0;
+  value.value = overflow < 0 ? INT64_MIN : overflow > 0 ? INT64_MAX : v;
   return true;
 }
 
@@ -52,7 +55,13 @@ bool type_caster<gpuhist::python::FilePath>::load(handle src, bool /*convert*/) 
   // os.fspath's rules: str, bytes, or an object whose __fspath__ gives one.
   const auto text = reinterpret_steal<object>(PyOS_FSPath(src.ptr()));
   if (!text) {
-    PyErr_Clear();
+    // What __fspath__ itself raised (a KeyboardInterrupt, a bug of its own) goes on.
+    error_already_set raised;  // taken: no error is pending below
+    if (!raised.matches(PyExc_TypeError) ||
+        PyObject_HasAttrString(reinterpret_cast<PyObject*>(Py_TYPE(src.ptr())), "__fspath__") !=
+            0) {
+      throw raised;
+    }
     throw type_error("gpuhist: a path is a str, bytes or os.PathLike, not " +
                      gpuhist::python::type_name(src));
   }

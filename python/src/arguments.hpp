@@ -17,8 +17,11 @@
 
 namespace gpuhist::python {
 
+// A whole number; one beyond 64 bits is kept as the nearest 64-bit value
+// with `beyond` set, and refused by within().
 struct Whole {
   std::int64_t value = 0;
+  bool beyond = false;
 };
 
 // `w` within [lo, hi], else ValueError "gpuhist: NAME must be between LO and HI, got W".
@@ -33,6 +36,9 @@ struct FilePath {
 
 }  // namespace gpuhist::python
 
+// The casters raise their errors from load() rather than returning false:
+// none of the module's functions is overloaded, and a false would give
+// pybind11's "incompatible function arguments" list instead of the cause.
 namespace pybind11::detail {
 
 template <>

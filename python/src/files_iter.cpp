@@ -138,23 +138,32 @@ py::tuple file_state(const FileHistogram& f) {
                         f.format, f.alpha, f.more_pages);
 }
 
-FileHistogram file_from_state(const py::tuple& state) {
-  if (state.size() != 10) throw py::value_error("gpuhist: not a pickled FileHistogram");
+FileHistogram file_from_state(const py::object& pickled) {
+  const auto refuse = [] { return py::value_error("gpuhist: not a pickled FileHistogram"); };
+  if (!py::isinstance<py::tuple>(pickled)) throw refuse();
+  const auto state = pickled.cast<py::tuple>();
+  if (state.size() != 10) throw refuse();
   FileHistogram f;
   f.path = state[0];
   f.histogram = state[1];
   f.error = state[2];
-  if (!py::isinstance<py::str>(f.path) ||
-      !(f.histogram.is_none() || py::isinstance<Histogram>(f.histogram))) {
-    throw py::value_error("gpuhist: not a pickled FileHistogram");
+  // A path, and either a histogram or the error that kept it from being counted.
+  if (!py::isinstance<py::str>(f.path) || f.histogram.is_none() == f.error.is_none() ||
+      !(f.histogram.is_none() || py::isinstance<Histogram>(f.histogram)) ||
+      !(f.error.is_none() || PyExceptionInstance_Check(f.error.ptr()) != 0)) {
+    throw refuse();
   }
-  f.width = state[3].cast<std::uint32_t>();
-  f.height = state[4].cast<std::uint32_t>();
-  f.channels = state[5].cast<std::uint32_t>();
-  f.dtype = state[6].cast<std::string>();
-  f.format = state[7].cast<std::string>();
-  f.alpha = state[8].cast<bool>();
-  f.more_pages = state[9].cast<bool>();
+  try {
+    f.width = state[3].cast<std::uint32_t>();
+    f.height = state[4].cast<std::uint32_t>();
+    f.channels = state[5].cast<std::uint32_t>();
+    f.dtype = state[6].cast<std::string>();
+    f.format = state[7].cast<std::string>();
+    f.alpha = state[8].cast<bool>();
+    f.more_pages = state[9].cast<bool>();
+  } catch (const py::cast_error&) {
+    throw refuse();
+  }
   return f;
 }
 
@@ -232,6 +241,12 @@ void register_files(py::module_& m,
                              "files, threads the decoding threads.")
       .def("__iter__", [](py::object self) { return self; })
       .def("__next__", &FileHistograms::next)
+      .def("__reduce__",
+           [](const py::object&) -> py::object {
+             throw py::type_error(
+                 "gpuhist: FileHistograms decodes files as it goes and cannot be pickled: "
+                 "pickle the FileHistogram items it gives");
+           })
       .def("__len__", &FileHistograms::size)
       .def_property_readonly("threads", &FileHistograms::threads);
   m.def(
@@ -248,11 +263,11 @@ void register_files(py::module_& m,
       py::arg("all_formats") = false, kFilesDoc);
   context.def(
       "histogram_files",
-      [](const std::shared_ptr<SharedContext>& self, const py::object& paths, Whole bins,
-         const std::string& luma, const std::optional<std::string>& strategy, Whole max_pixels,
-         std::optional<Whole> threads, bool all_formats) {
-        return std::make_unique<FileHistograms>(self, path_list(paths), bins, luma, strategy,
-                                                max_pixels, threads, all_formats);
+      [](const py::object& self, const py::object& paths, Whole bins, const std::string& luma,
+         const std::optional<std::string>& strategy, Whole max_pixels, std::optional<Whole> threads,
+         bool all_formats) {
+        return std::make_unique<FileHistograms>(shared_of(self), path_list(paths), bins, luma,
+                                                strategy, max_pixels, threads, all_formats);
       },
       py::arg("paths"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
       py::arg("strategy") = std::nullopt, py::arg("max_pixels") = kDefaultMaxPixels,

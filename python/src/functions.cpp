@@ -193,6 +193,11 @@ std::shared_ptr<SharedContext> open_context(const std::string& device) {
   return out;
 }
 
+std::shared_ptr<SharedContext> shared_of(const py::object& self) {
+  (void)self.cast<const SharedContext&>();  // refuses an object that never ran __init__
+  return self.cast<std::shared_ptr<SharedContext>>();
+}
+
 std::shared_ptr<SharedContext> default_context(const std::optional<std::string>& device) {
   auto out = std::make_shared<SharedContext>();
   out->context = shared_context(device.value_or("auto"));

@@ -56,6 +56,9 @@ struct SharedContext {
 };
 
 [[nodiscard]] std::shared_ptr<SharedContext> open_context(const std::string& device);
+// The shared context a Context object holds: TypeError for one made without __init__
+// (which pybind11's holder cast would report as a RuntimeError).
+[[nodiscard]] std::shared_ptr<SharedContext> shared_of(const pybind11::object& self);
 // The module's shared context for `device` (default "auto").
 [[nodiscard]] std::shared_ptr<SharedContext> default_context(
     const std::optional<std::string>& device);

@@ -71,6 +71,12 @@ share between threads; calls on one context run one at a time, without the GIL.
             return d ? std::optional<std::string>(d->name) : std::nullopt;
           },
           "The Vulkan device's name, or None for the CPU alone.")
+      .def("__reduce__",
+           [](const py::object&) -> py::object {
+             throw py::type_error(
+                 "gpuhist: a Context holds an open device and cannot be pickled: open one where "
+                 "it is needed, gpuhist.Context(device)");
+           })
       .def("histogram", &SharedContext::histogram, "image"_a, "bins"_a = 256, py::kw_only(),
            "luma"_a = "709", "strategy"_a = std::nullopt, kHistogramDoc)
       .def("histogram_file", &SharedContext::histogram_file, "path"_a, "bins"_a = 256,

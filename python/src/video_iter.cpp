@@ -155,6 +155,12 @@ still gives every frame it can, so check errors at the end.
 )doc")
       .def("__iter__", [](py::object self) { return self; })
       .def("__next__", &VideoHistograms::next)
+      .def("__reduce__",
+           [](const py::object&) -> py::object {
+             throw py::type_error(
+                 "gpuhist: VideoHistograms decodes a video as it goes and cannot be pickled: "
+                 "pickle the Histograms it gives");
+           })
       .def_property_readonly("width", &VideoHistograms::width)
       .def_property_readonly("height", &VideoHistograms::height)
       .def_property_readonly("frame_rate", &VideoHistograms::frame_rate)
@@ -185,11 +191,10 @@ still gives every frame it can, so check errors at the end.
       py::arg("max_pixels") = kDefaultMaxPixels, py::arg("space") = "rgb", doc);
   context.def(
       "video",
-      [](const std::shared_ptr<SharedContext>& self, const FilePath& path, Whole bins,
-         const std::string& luma, const std::optional<std::string>& strategy, Whole max_pixels,
-         const std::string& space) {
-        return std::make_unique<VideoHistograms>(self, path, bins, luma, strategy, max_pixels,
-                                                 space);
+      [](const py::object& self, const FilePath& path, Whole bins, const std::string& luma,
+         const std::optional<std::string>& strategy, Whole max_pixels, const std::string& space) {
+        return std::make_unique<VideoHistograms>(shared_of(self), path, bins, luma, strategy,
+                                                 max_pixels, space);
       },
       py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
       py::arg("strategy") = std::nullopt, py::arg("max_pixels") = kDefaultMaxPixels,

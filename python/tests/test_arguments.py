@@ -18,7 +18,9 @@ GREY = np.zeros((4, 4), np.uint8)
 
 @pytest.mark.parametrize("call,message", [
     (lambda: gpuhist.histogram(RGB, bins=-1, device="cpu"), "bins must be between 1 and 65536, got -1"),
-    (lambda: gpuhist.histogram(RGB, bins=2**70, device="cpu"), "out of range"),
+    (lambda: gpuhist.histogram(RGB, bins=2**70, device="cpu"),
+     "bins must be between 1 and 65536, got a number of 2^63 or more"),
+    (lambda: gpuhist.read("x.png", max_pixels=-10**30), "max_pixels must be between 0 and"),
     (lambda: gpuhist.Histogram(-3), "bins must be between 1 and 65536, got -3"),
     (lambda: gpuhist.read("x.png", max_pixels=-1), "max_pixels must be between 0 and"),
     (lambda: gpuhist.histogram_files(["x.png"], threads=-1), "threads must be between 1 and"),
@@ -33,7 +35,7 @@ def test_whole_numbers_out_of_range_are_value_errors_naming_the_argument(call, m
         call()
 
 
-@pytest.mark.parametrize("bins", [True, 2.0, "16", None])
+@pytest.mark.parametrize("bins", [True, np.True_, 2.0, "16", None])
 def test_a_count_is_a_whole_number_not_a_bool_float_or_str(bins):
     with pytest.raises(TypeError):
         gpuhist.histogram(RGB, bins=bins, device="cpu")
@@ -102,7 +104,8 @@ def test_objects_made_without_init_are_refused_not_read(make):
     calls = {
         "Histogram": [lambda: made.total(), lambda: made.counts, lambda: made + gpuhist.Histogram(),
                       lambda: gpuhist.Histogram() + made, lambda: pickle.dumps(made)],
-        "Context": [lambda: made.histogram(GREY), lambda: made.device],
+        "Context": [lambda: made.histogram(GREY), lambda: made.device,
+                    lambda: made.histogram_files([]), lambda: made.video("x.mp4")],
         "FileHistograms": [lambda: next(made), lambda: len(made)],
         "VideoHistograms": [lambda: next(made), lambda: made.width],
         "FileHistogram": [lambda: made.path, lambda: made.histogram, lambda: repr(made)],
@@ -152,3 +155,53 @@ def test_threshold_returns_the_level_the_command_line_prints(cli, data, tmp_path
     np.testing.assert_array_equal(image, gpuhist.read(tmp_path / "t.png"))
     np.testing.assert_array_equal(
         image, gpuhist.threshold(gpuhist.read(path), method=method, device="cpu"))
+
+
+class Interrupted(Exception):
+    pass
+
+
+def test_what_a_paths_fspath_raises_goes_on():
+    class Raising:
+        def __fspath__(self):
+            raise Interrupted("from __fspath__")
+
+    class Wrong:
+        def __fspath__(self):
+            return 3
+
+    with pytest.raises(Interrupted):
+        gpuhist.read(Raising())
+    with pytest.raises(TypeError):
+        gpuhist.read(Wrong())
+
+
+@pytest.mark.parametrize("make", [
+    lambda data: gpuhist.Context("cpu"),
+    lambda data: gpuhist.histogram_files([data / "coffee.png"]),
+    lambda data: gpuhist.video(data / "coffee.png"),
+])
+def test_what_cannot_be_pickled_says_so_with_every_protocol(data, make):
+    try:
+        made = make(data)
+    except OSError:  # coffee.png is no video: an iterator made from nothing
+        pytest.skip("no video to open")
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        with pytest.raises(TypeError, match="cannot be pickled"):
+            pickle.dumps(made, protocol=protocol)
+
+
+@pytest.mark.parametrize("state", [
+    "not a tuple",
+    ("x",),
+    ("p", None, None, 1, 1, 3, "uint8", "png", False, False),      # neither histogram nor error
+    ("p", gpuhist.Histogram(), OSError("x"), 1, 1, 3, "uint8", "png", False, False),  # both
+    ("p", gpuhist.Histogram(), None, -1, 1, 3, "uint8", "png", False, False),
+    ("p", gpuhist.Histogram(), None, 1.5, 1, 3, "uint8", "png", False, False),
+    ("p", gpuhist.Histogram(), None, 1, 1, 3, 3, "png", False, False),
+    ("p", "not a histogram", None, 1, 1, 3, "uint8", "png", False, False),
+    ("p", None, "not an exception", 1, 1, 3, "uint8", "png", False, False),
+])
+def test_a_bad_pickled_file_histogram_is_a_value_error(state):
+    with pytest.raises(ValueError, match="not a pickled FileHistogram"):
+        gpuhist._file_histogram_from_state(state)

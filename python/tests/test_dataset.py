@@ -174,6 +174,14 @@ def test_the_command_says_what_compute_says(cli, tmp_path):
     expected = [cli_lines[0]] + [line for line in cli_lines if line.startswith("(total),")]
     assert expected[0] == "file,bin,red,green,blue,luminance" and len(expected) == 257
     assert run.stdout.splitlines() == expected
+    # An empty folder beside readable files is still a failure (status 1), as for compute.
+    good = tmp_path / "good"
+    good.mkdir()
+    shutil.copy(grey / "g0.png", good / "g0.png")
+    mixed = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(empty), str(good)],
+                           capture_output=True, text=True, timeout=120)
+    assert mixed.returncode == 1 and "no image files in this folder" in mixed.stderr
+    assert json.loads(mixed.stdout.splitlines()[0])["files"] == 1
 
 
 def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):

@@ -64,13 +64,17 @@ bool numbered_preset(const std::string& preset) {
   return std::stoi(preset) <= 13;
 }
 
-// The refusal of a container that does not hold `codec` video.
-std::string cannot_hold(const std::filesystem::path& path, AVCodecID codec) {
+// The refusal of a container that does not hold `codec` video (with `audio`
+// audio, when that is copied too and may be what it refused).
+std::string cannot_hold(const std::filesystem::path& path, AVCodecID codec,
+                        AVCodecID audio = AV_CODEC_ID_NONE) {
   const std::string extension = path.extension().string();
   std::string hint = "use .mp4, .mkv, .mov or .avi";
   if (extension == ".webm") hint = "use --codec vp9 or av1, or .mp4, .mkv, .mov or .avi";
+  const std::string with =
+      audio == AV_CODEC_ID_NONE ? "" : std::string(" with ") + avcodec_get_name(audio) + " audio";
   return path.string() + ": the '" + extension + "' container does not hold " +
-         avcodec_get_name(codec) + " video (" + hint + ")";
+         avcodec_get_name(codec) + " video" + with + " (" + hint + ")";
 }
 
 }  // namespace
@@ -386,17 +390,16 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
           "opening the file");
   const int header = avformat_write_header(s.format, nullptr);
   // A muxer that would not say whether it holds the codec (a GIF, Y4M, MP3,
-  // DV or SWF file) refuses it here; some with a bare -1 (EPERM).
-  if (takes_video < 0 && (header == AVERROR(EINVAL) || header == AVERROR_INVALIDDATA ||
-                          header == AVERROR_PATCHWELCOME || header == AVERROR(EPERM))) {
-    std::string refusal = cannot_hold(path, encoder->id);
-    if (s.audio_index >= 0) {
-      // The audio copied may be what it refused: both are named.
-      const AVCodecID audio = s.audio_in->streams[s.audio_index]->codecpar->codec_id;
-      refusal.insert(refusal.find(" video (") + 6,
-                     std::string(" with ") + avcodec_get_name(audio) + " audio");
-    }
-    throw Error(ErrorKind::InvalidArgument, refusal);
+  // DV or SWF file) refuses it here, some with a bare -1 (EPERM); a write that
+  // failed is the file's error instead.
+  const bool wrote_well = s.format->pb == nullptr || s.format->pb->error == 0;
+  if (takes_video < 0 && wrote_well &&
+      (header == AVERROR(EINVAL) || header == AVERROR_INVALIDDATA ||
+       header == AVERROR_PATCHWELCOME || header == AVERROR(EPERM))) {
+    const AVCodecID audio = s.audio_index >= 0
+                                ? s.audio_in->streams[s.audio_index]->codecpar->codec_id
+                                : AV_CODEC_ID_NONE;
+    throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id, audio));
   }
   s.check(header, "writing the header");
   s.header_written = true;
