@@ -223,5 +223,108 @@ TEST_F(AdjustCli, BadRequestsExitWithTheirStatus) {
   expect_one_line_error(depth, "bit depth");
 }
 
+// The metadata a photograph's file carries, as the image library reads it
+// back (its parsers, not gpuhist's copy of the bytes).
+struct Metadata {
+  int orientation = 0;
+  std::string make, taken, description;
+  float x_resolution = 0;
+  std::vector<std::uint8_t> icc;
+};
+
+Metadata metadata_of(const std::string& file) {
+  Metadata m;
+  auto in = OIIO::ImageInput::open(file);
+  if (!in) return m;
+  const OIIO::ImageSpec& spec = in->spec();
+  m.orientation = spec.get_int_attribute("Orientation", 0);
+  m.make = spec.get_string_attribute("Make");
+  m.taken = spec.get_string_attribute("Exif:DateTimeOriginal");
+  m.description = spec.get_string_attribute("ImageDescription");
+  m.x_resolution = spec.get_float_attribute("XResolution", 0.0F);
+  if (const OIIO::ParamValue* icc = spec.find_attribute("ICCProfile")) {
+    const auto* data = static_cast<const std::uint8_t*>(icc->data());
+    m.icc.assign(data, data + icc->type().size());
+  }
+  return m;
+}
+
+// A photograph as a camera writes it: turned by its Exif orientation, with its
+// maker, date, a description, a resolution and an ICC profile (Adobe RGB,
+// rocket.jpg's own).
+// With `bare`, the same pixels encoded the same way, with no metadata.
+std::vector<std::uint8_t> write_photo(const std::string& file, bool bare = false) {
+  const std::vector<std::uint8_t> icc = metadata_of(kRocket).icc;
+  const Image pixels = load_image(kRocket);
+  OIIO::ImageSpec spec(static_cast<int>(pixels.width), static_cast<int>(pixels.height), 3,
+                       OIIO::TypeDesc::UINT8);
+  auto out = OIIO::ImageOutput::create(file);
+  if (bare) {
+    EXPECT_TRUE(out && out->open(file, spec) &&
+                out->write_image(OIIO::TypeDesc::UINT8, pixels.view().data) && out->close());
+    return {};
+  }
+  spec.attribute("Orientation", 6);
+  spec.attribute("Make", "TestCam");
+  spec.attribute("Exif:DateTimeOriginal", "2026:01:02 03:04:05");
+  spec.attribute("ImageDescription", "a rocket");
+  spec.attribute("XResolution", 300.0F);
+  spec.attribute("YResolution", 300.0F);
+  spec.attribute("ResolutionUnit", "in");
+  spec.attribute("ICCProfile", OIIO::TypeDesc(OIIO::TypeDesc::UINT8, static_cast<int>(icc.size())),
+                 icc.data());
+  EXPECT_TRUE(out && out->open(file, spec) &&
+              out->write_image(OIIO::TypeDesc::UINT8, pixels.view().data) && out->close());
+  return icc;
+}
+
+// An adjusted photograph is still shown the right way up, in its colours,
+// with its camera data: JPEG to JPEG and PNG to PNG keep the source's
+// metadata, its pixels exactly those written without it. A grey result
+// (threshold) of a colour source keeps all but the colour profile.
+TEST_F(AdjustCli, AdjustedPhotosKeepTheirMetadata) {
+  for (const char* ext : {".jpg", ".png"}) {
+    const std::string photo = path("photo") + ext;
+    const std::string bare = path("bare") + ext;
+    const std::vector<std::uint8_t> icc = write_photo(photo);
+    (void)write_photo(bare, true);
+    ASSERT_GT(icc.size(), 100U);
+    const Metadata source = metadata_of(photo);
+    ASSERT_EQ(source.icc, icc) << ext;
+    ASSERT_EQ(source.make, "TestCam") << ext;
+    ASSERT_TRUE(metadata_of(bare).icc.empty() && metadata_of(bare).make.empty());
+    ASSERT_EQ(bytes_of(load_image(photo)), bytes_of(load_image(bare))) << ext;
+    for (const std::string verb : {"equalize", "threshold"}) {
+      const std::string out = path("out") + ext;
+      const std::string out_bare = path("out_bare") + ext;
+      for (const auto& [in, to] : {std::pair{photo, out}, std::pair{bare, out_bare}}) {
+        const auto r = run_cli({verb, in, "-o", to, "--device", "cpu"});
+        ASSERT_EQ(r.status, 0) << r.err;
+      }
+      const bool grey = verb == "threshold";
+      const Metadata kept = metadata_of(out);
+      EXPECT_EQ(kept.description, "a rocket") << ext << verb;
+      EXPECT_NEAR(kept.x_resolution, 300.0F, 0.01F) << ext << verb;  // PNG: per metre
+      if (std::string(ext) == ".jpg") {  // Exif: PNG's eXIf is not what the library reads
+        EXPECT_EQ(kept.orientation, 6) << verb;
+        EXPECT_EQ(kept.make, "TestCam") << verb;
+        EXPECT_EQ(kept.taken, "2026:01:02 03:04:05") << verb;
+      }
+      EXPECT_EQ(kept.icc, grey ? std::vector<std::uint8_t>{} : icc) << ext << verb;
+      // The pixels are those the same adjustment writes with nothing to keep.
+      EXPECT_TRUE(metadata_of(out_bare).icc.empty() && metadata_of(out_bare).make.empty());
+      EXPECT_EQ(bytes_of(load_image(out)), bytes_of(load_image(out_bare))) << ext << verb;
+    }
+  }
+  // From one format to another, and from a file with no metadata: what the encoder writes.
+  const auto r =
+      run_cli({"equalize", path("photo.jpg"), "-o", path("cross.png"), "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(metadata_of(path("cross.png")).icc.empty());
+  const auto plain = run_cli({"equalize", kCoffee, "-o", path("plain.png"), "--device", "cpu"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(metadata_of(path("plain.png")).description, "");
+}
+
 }  // namespace
 }  // namespace gpuhist

@@ -18,6 +18,7 @@
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "io/images/memory_reader.hpp"
+#include "io/kept_metadata.hpp"
 #include "support/compare.hpp"
 #include "support/run_cli.hpp"
 #include "support/synthetic_images.hpp"
@@ -583,6 +584,89 @@ TEST(ImageExtensions, KnownAndUnknown) {
   EXPECT_TRUE(has_image_extension("x.webp"));
   EXPECT_FALSE(has_image_extension("x.txt"));
   EXPECT_FALSE(has_image_extension("README"));
+}
+
+std::vector<unsigned char> file_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The metadata an adjusted image keeps is found by reading the source's
+// framing, which a damaged file may break anywhere: every prefix of a source
+// and every byte of its metadata set to each of a few values leaves the
+// encoded file whole (its pixels untouched) or unchanged, and reads nothing
+// outside the bytes (AddressSanitizer runs this test too).
+TEST_F(ImageFiles, KeptMetadataSurvivesDamagedSources) {
+  const test::TestImage image =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 24, 16, test::Content::Random, 3);
+  for (const char* ext : {".jpg", ".png"}) {
+    const fs::path source = dir_ / (std::string("source") + ext);
+    {
+      OIIO::ImageSpec spec(24, 16, 3, OIIO::TypeDesc::UINT8);
+      spec.attribute("Orientation", 6);
+      spec.attribute("Make", "TestCam");
+      spec.attribute("ImageDescription", "damaged");
+      spec.attribute("XResolution", 300.0F);
+      // A real profile (libpng checks it): rocket.jpg's Adobe RGB.
+      auto rocket = OIIO::ImageInput::open(std::string(GPUHIST_SOURCE_DIR) + "/data/rocket.jpg");
+      ASSERT_TRUE(rocket);
+      const OIIO::ParamValue* icc = rocket->spec().find_attribute("ICCProfile");
+      ASSERT_NE(icc, nullptr);
+      spec.attribute("ICCProfile", icc->type(), icc->data());
+      auto out = OIIO::ImageOutput::create(source.string());
+      ASSERT_TRUE(out && out->open(source.string(), spec) &&
+                  out->write_image(OIIO::TypeDesc::UINT8, image.view.data) && out->close());
+    }
+    const fs::path plain = dir_ / (std::string("plain") + ext);
+    save_image(plain, image.view);
+    const std::vector<unsigned char> src = file_bytes(source);
+    const std::vector<unsigned char> encoded = file_bytes(plain);
+    // The pixels' part of the encoded file (a JPEG's scan, a PNG's last chunks): always kept.
+    const std::size_t tail = std::string(ext) == ".jpg" ? encoded.size() / 2 : 24;
+    const std::vector<std::byte> pixels = test::pixel_bytes_of(load_image(plain).view());
+    const fs::path kept = dir_ / (std::string("kept") + ext);
+    std::size_t decoded = 0;
+    const auto check = [&](std::span<const unsigned char> damaged, const std::string& what) {
+      std::vector<unsigned char> out = encoded;
+      io::keep_metadata(damaged, out, true);
+      if (out == encoded) return;
+      ASSERT_GE(out.size(), tail) << what;
+      ASSERT_TRUE(std::equal(encoded.end() - static_cast<std::ptrdiff_t>(tail), encoded.end(),
+                             out.end() - static_cast<std::ptrdiff_t>(tail)))
+          << what;
+      // Decoded now and then (every file would take long under the sanitizers): the same pixels.
+      if (++decoded % 97 != 1) return;
+      std::ofstream(kept, std::ios::binary | std::ios::trunc)
+          .write(reinterpret_cast<const char*>(out.data()),
+                 static_cast<std::streamsize>(out.size()));
+      ASSERT_EQ(test::pixel_bytes_of(load_image(kept).view()), pixels) << what;
+    };
+    {  // Whole: the metadata goes in, as the image library reads it back.
+      std::vector<unsigned char> out = encoded;
+      io::keep_metadata(src, out, true);
+      const fs::path whole = dir_ / (std::string("whole") + ext);
+      std::ofstream(whole, std::ios::binary)
+          .write(reinterpret_cast<const char*>(out.data()),
+                 static_cast<std::streamsize>(out.size()));
+      auto in = OIIO::ImageInput::open(whole.string());
+      ASSERT_TRUE(in) << ext;
+      EXPECT_EQ(in->spec().get_string_attribute("ImageDescription"), "damaged") << ext;
+      EXPECT_NE(in->spec().find_attribute("ICCProfile"), nullptr) << ext;
+    }
+    for (std::size_t n = 0; n <= src.size(); ++n) {
+      check(std::span(src).first(n), std::string(ext) + " cut at " + std::to_string(n));
+    }
+    std::vector<unsigned char> flipped = src;
+    const std::size_t head = std::min<std::size_t>(src.size(), 700);
+    for (std::size_t i = 0; i < head; ++i) {
+      for (const unsigned char v : {0x00, 0x01, 0x7F, 0xD9, 0xDA, 0xFF}) {
+        flipped[i] = v;
+        check(flipped, std::string(ext) + " byte " + std::to_string(i));
+      }
+      flipped[i] = src[i];
+    }
+    EXPECT_GT(decoded, 1000U) << ext;  // most damage still leaves metadata to keep
+  }
 }
 
 }  // namespace

@@ -247,7 +247,8 @@ int run_adjust(const AdjustArgs& args) {
         std::cout << one_line(path.string()) << ": threshold " << *threshold << " ("
                   << args.params.method << ")\n";
       }
-      save_image(outputs[i], out.view());
+      // The photograph's orientation, colour profile and camera data go with it.
+      save_image(outputs[i], out.view(), path);
     });
     if (!go_on) break;
   }

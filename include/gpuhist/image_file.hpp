@@ -67,6 +67,14 @@ struct LoadOptions {
 // samples (JPEG) gets them scaled to 8 bits. Throws Error(InvalidArgument) for
 // float pixels, Error(Output) naming the file when it cannot be written.
 void save_image(const std::filesystem::path& path, const ImageView& image);
+// The same, keeping the metadata of the file `metadata_from` (the image it was
+// made from, of the same size and orientation) where both files are JPEG or
+// both PNG: Exif (orientation, camera, date, GPS), XMP, IPTC, ICC profile and
+// comments of a JPEG; colour chunks, pixel size, Exif and text of a PNG.
+// They are copied as bytes, never parsed; an ICC profile only where both
+// images are grey or both have colour.
+void save_image(const std::filesystem::path& path, const ImageView& image,
+                const std::filesystem::path& metadata_from);
 
 // Writes a picture as an 8-bit RGB file whose format follows the extension
 // (PNG for .png). Throws Error(Output) naming the file when it cannot.

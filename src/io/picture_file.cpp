@@ -1,12 +1,16 @@
 // Writing images and pictures to files: encoded by the image-file module,
 // written through OutputFile, so that a file is complete or absent.
+#include <cstdint>
+#include <fstream>
 #include <span>
+#include <system_error>
 #include <vector>
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/output_file.hpp"
 #include "io/image_library.hpp"
+#include "io/kept_metadata.hpp"
 
 namespace gpuhist {
 
@@ -23,16 +27,43 @@ void write(const std::filesystem::path& path, const Encode& encode) {
   file.commit();
 }
 
+// A source file's bytes, for its metadata: nothing from what is not a
+// regular file (a pipe read once already) or is larger than any image's
+// metadata makes worth reading again.
+std::vector<unsigned char> read_source(const std::filesystem::path& path) {
+  constexpr std::uintmax_t kLargest = std::uintmax_t{256} << 20;
+  std::error_code ec;
+  std::vector<unsigned char> bytes;
+  if (!std::filesystem::is_regular_file(path, ec)) return bytes;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > kLargest) return bytes;
+  std::ifstream in(path, std::ios::binary);
+  bytes.resize(static_cast<std::size_t>(size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  return bytes;
+}
+
 }  // namespace
 
 void save_image(const std::filesystem::path& path, const ImageView& image) {
+  save_image(path, image, {});
+}
+
+void save_image(const std::filesystem::path& path, const ImageView& image,
+                const std::filesystem::path& metadata_from) {
   validate(image);
   if (image.format.sample == SampleType::F32) {
     throw Error(ErrorKind::InvalidArgument, "only 8- and 16-bit images are written");
   }
   write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                   std::vector<unsigned char>& bytes) {
-    return images.encode_image(path, file, image, bytes);
+    io::Encoded encoded = images.encode_image(path, file, image, bytes);
+    if (encoded.error.empty() && encoded.in_memory && !metadata_from.empty()) {
+      const std::vector<unsigned char> source = read_source(metadata_from);
+      io::keep_metadata(source, bytes, channel_count(image.format.layout) >= 3);
+    }
+    return encoded;
   });
 }
 

@@ -41,5 +41,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const gpuhist::Error&) {
     // A file that cannot be read is an answer, not a finding.
   }
+  // An adjusted image keeps its source's metadata: the input's framing is read
+  // for it, whether or not its pixels could be (JPEG and PNG outputs in turn).
+  static const std::uint8_t pixels[4 * 2 * 3] = {};
+  gpuhist::ImageView tiny;
+  tiny.data = pixels;
+  tiny.width = 4;
+  tiny.height = 2;
+  tiny.stride = 12;
+  tiny.format = {gpuhist::ChannelLayout::RGB, gpuhist::SampleType::U8};
+  static const std::string jpeg =
+      "/dev/shm/gpuhist-fuzz-kept-" + std::to_string(::getpid()) + ".jpg";
+  static const std::string png =
+      "/dev/shm/gpuhist-fuzz-kept-" + std::to_string(::getpid()) + ".png";
+  try {
+    gpuhist::save_image(size % 3 == 0 ? png : jpeg, tiny, path);
+  } catch (const gpuhist::Error&) {
+  }
   return 0;
 }

@@ -1,0 +1,192 @@
+#include "io/kept_metadata.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace gpuhist::io {
+namespace {
+
+using Bytes = std::span<const unsigned char>;
+
+// A segment (JPEG) or chunk (PNG): [begin, end) of its file, and its kind.
+struct Piece {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::uint32_t kind = 0;  // a JPEG marker, or a PNG chunk type's four bytes
+};
+
+struct Pieces {
+  std::vector<Piece> list;
+  std::size_t rest = 0;  // where what is not a piece begins (a JPEG's scan; a PNG's end)
+  bool colour = false;   // the image has colour: three JPEG components, a PNG colour type
+  bool whole = false;    // the framing reached the pixels without damage
+};
+
+bool starts(Bytes bytes, const char* text, std::size_t at = 0) {
+  const std::size_t n = std::strlen(text);
+  return bytes.size() >= at + n && std::memcmp(bytes.data() + at, text, n) == 0;
+}
+
+// ---- JPEG --------------------------------------------------------------
+
+constexpr unsigned char kSos = 0xDA;
+
+bool is_jpeg(Bytes b) { return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF; }
+
+bool is_frame_header(std::uint32_t m) {
+  return m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
+}
+
+// The segments from the start of the file to its first scan.
+Pieces jpeg_pieces(Bytes b) {
+  Pieces out;
+  std::size_t at = 2;  // after SOI
+  while (at + 2 <= b.size() && b[at] == 0xFF) {
+    const unsigned char marker = b[at + 1];
+    if (marker == 0xFF) {  // fill byte
+      ++at;
+      continue;
+    }
+    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {  // standalone
+      at += 2;
+      continue;
+    }
+    if (marker == 0xD9 || at + 4 > b.size()) break;  // the image ends before its scan
+    const std::size_t length = std::size_t{b[at + 2]} << 8 | b[at + 3];
+    if (length < 2 || at + 2 + length > b.size()) break;
+    if (marker == kSos) {
+      out.rest = at;
+      out.whole = true;
+      break;
+    }
+    if (is_frame_header(marker) && length >= 8) out.colour = b[at + 9] >= 3;  // Nf
+    out.list.push_back({at, at + 2 + length, marker});
+    at += 2 + length;
+  }
+  return out;
+}
+
+// Exif and XMP (APP1), ICC (APP2), …, Photoshop's IPTC (APP13), APP15, and comments.
+bool jpeg_metadata(std::uint32_t marker) {
+  return (marker >= 0xE1 && marker <= 0xED) || marker == 0xEF || marker == 0xFE;
+}
+
+bool icc_segment(Bytes b, const Piece& p) {
+  return starts(b.subspan(0, p.end), "ICC_PROFILE", p.begin + 4) && p.begin + 4 + 12 <= p.end &&
+         b[p.begin + 4 + 11] == 0;
+}
+
+void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour) {
+  const Pieces from = jpeg_pieces(source);
+  std::vector<Piece> kept;
+  for (const Piece& p : from.list) {
+    if (!jpeg_metadata(p.kind)) continue;
+    // APP2 holds ICC profiles and a multi-picture index; only a profile that fits goes.
+    if (p.kind == 0xE2 && (!icc_segment(source, p) || from.colour != colour)) continue;
+    kept.push_back(p);
+  }
+  const Pieces to = jpeg_pieces(encoded);
+  if (kept.empty() || !to.whole) return;
+  std::vector<unsigned char> out(encoded.begin(), encoded.begin() + 2);  // SOI
+  out.reserve(encoded.size() + source.size());
+  const auto append = [&](Bytes b, const Piece& p) {
+    out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(p.begin),
+               b.begin() + static_cast<std::ptrdiff_t>(p.end));
+  };
+  // JFIF first, then the source's metadata, then the encoder's tables and frame.
+  for (const Piece& p : to.list) {
+    if (p.kind == 0xE0) append(encoded, p);
+  }
+  for (const Piece& p : kept) append(source, p);
+  for (const Piece& p : to.list) {
+    if (p.kind != 0xE0 && !jpeg_metadata(p.kind)) append(encoded, p);
+  }
+  out.insert(out.end(), encoded.begin() + static_cast<std::ptrdiff_t>(to.rest), encoded.end());
+  encoded = std::move(out);
+}
+
+// ---- PNG ---------------------------------------------------------------
+
+constexpr unsigned char kPngSignature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+
+bool is_png(Bytes b) { return b.size() >= 8 && std::memcmp(b.data(), kPngSignature, 8) == 0; }
+
+constexpr std::uint32_t chunk(const char (&t)[5]) {
+  return std::uint32_t{static_cast<unsigned char>(t[0])} << 24 |
+         std::uint32_t{static_cast<unsigned char>(t[1])} << 16 |
+         std::uint32_t{static_cast<unsigned char>(t[2])} << 8 |
+         std::uint32_t{static_cast<unsigned char>(t[3])};
+}
+
+std::uint32_t be32(Bytes b, std::size_t at) {
+  return std::uint32_t{b[at]} << 24 | std::uint32_t{b[at + 1]} << 16 |
+         std::uint32_t{b[at + 2]} << 8 | b[at + 3];
+}
+
+// Every chunk, IHDR first, up to IEND or the first damage.
+Pieces png_pieces(Bytes b) {
+  Pieces out;
+  std::size_t at = 8;
+  while (at + 12 <= b.size()) {
+    const std::uint32_t length = be32(b, at);
+    if (length > b.size() - at - 12) break;
+    const std::uint32_t type = be32(b, at + 4);
+    if (out.list.empty() && (type != chunk("IHDR") || length < 13)) break;
+    if (type == chunk("IHDR")) out.colour = (b[at + 8 + 9] & 2) != 0;  // colour type
+    out.list.push_back({at, at + 12 + length, type});
+    at += 12 + std::size_t{length};
+    if (type == chunk("IEND")) {
+      out.whole = true;
+      break;
+    }
+  }
+  out.rest = at;
+  return out;
+}
+
+bool png_metadata(std::uint32_t type) {
+  for (const std::uint32_t t :
+       {chunk("iCCP"), chunk("sRGB"), chunk("gAMA"), chunk("cHRM"), chunk("pHYs"), chunk("eXIf"),
+        chunk("tEXt"), chunk("zTXt"), chunk("iTXt")}) {
+    if (type == t) return true;
+  }
+  return false;
+}
+
+void keep_png(Bytes source, std::vector<unsigned char>& encoded, bool colour) {
+  const Pieces from = png_pieces(source);
+  std::vector<Piece> kept;
+  for (const Piece& p : from.list) {
+    if (!png_metadata(p.kind)) continue;
+    if (p.kind == chunk("iCCP") && from.colour != colour) continue;
+    kept.push_back(p);
+  }
+  const Pieces to = png_pieces(encoded);
+  if (kept.empty() || !to.whole) return;
+  std::vector<unsigned char> out(encoded.begin(), encoded.begin() + 8);  // the signature
+  out.reserve(encoded.size() + source.size());
+  const auto append = [&](Bytes b, const Piece& p) {
+    out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(p.begin),
+               b.begin() + static_cast<std::ptrdiff_t>(p.end));
+  };
+  // IHDR, the source's chunks (before any palette or pixels, as colour chunks
+  // must be), then the encoder's own, less those the source's replace.
+  append(encoded, to.list.front());
+  for (const Piece& p : kept) append(source, p);
+  for (std::size_t i = 1; i < to.list.size(); ++i) {
+    if (!png_metadata(to.list[i].kind)) append(encoded, to.list[i]);
+  }
+  encoded = std::move(out);
+}
+
+}  // namespace
+
+void keep_metadata(std::span<const unsigned char> source, std::vector<unsigned char>& encoded,
+                   bool colour) {
+  if (is_jpeg(source) && is_jpeg(encoded)) keep_jpeg(source, encoded, colour);
+  if (is_png(source) && is_png(encoded)) keep_png(source, encoded, colour);
+}
+
+}  // namespace gpuhist::io

@@ -1,0 +1,26 @@
+// The metadata an adjusted image keeps from its source: for a JPEG written
+// from a JPEG, the source's Exif (orientation, camera, date, GPS), XMP,
+// IPTC, ICC profile and comment segments; for a PNG written from a PNG, its
+// colour chunks (iCCP, sRGB, gAMA, cHRM), pixel size (pHYs), Exif (eXIf) and
+// text. They are copied as the bytes they are, never parsed: only the
+// segments' and chunks' framing is read (the image library's metadata parsers
+// are not hardened, which is why the decoder never sees them). An ICC profile
+// is left out where the written image is grey and the source is not, or the
+// other way round; a JPEG's multi-picture index (APP2 "MPF"), whose offsets
+// point into the source file, always.
+#pragma once
+
+#include <span>
+#include <vector>
+
+namespace gpuhist::io {
+
+// `encoded` (a JPEG or PNG file's bytes, as the encoder wrote them) with the
+// metadata of `source` (the whole source file) in place of its own, where
+// both are JPEG or both PNG; unchanged otherwise, or when the source's
+// framing is damaged before its pixels. `colour`: the written image has
+// colour (three or more channels).
+void keep_metadata(std::span<const unsigned char> source, std::vector<unsigned char>& encoded,
+                   bool colour);
+
+}  // namespace gpuhist::io
