@@ -54,6 +54,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       "/dev/shm/gpuhist-fuzz-kept-" + std::to_string(::getpid()) + ".jpg";
   static const std::string png =
       "/dev/shm/gpuhist-fuzz-kept-" + std::to_string(::getpid()) + ".png";
+  // The three files go when the fuzzer exits.
+  static const struct Cleanup {
+    ~Cleanup() {
+      for (const std::string* file : {&path, &jpeg, &png}) ::unlink(file->c_str());
+    }
+  } cleanup;
   try {
     gpuhist::save_image(size % 3 == 0 ? png : jpeg, tiny, path);
   } catch (const gpuhist::Error&) {
