@@ -35,8 +35,15 @@ PyObject* type_of(const Error& e) {
 
 // A message naming a file need not be UTF-8: its undecodable bytes are shown
 // as \xNN rather than losing the message.
+// The library names its limits by the command line's options; here they are
+// the functions' arguments.
 PyObject* text_of(const char* what) {
-  return PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)),
+  std::string text = what;
+  const std::string option = "(--max-pixels)";
+  for (std::size_t at = text.find(option); at != std::string::npos; at = text.find(option, at)) {
+    text.replace(at, option.size(), "(max_pixels)");
+  }
+  return PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
                               "backslashreplace");
 }
 

@@ -205,3 +205,10 @@ def test_what_cannot_be_pickled_says_so_with_every_protocol(data, make):
 def test_a_bad_pickled_file_histogram_is_a_value_error(state):
     with pytest.raises(ValueError, match="not a pickled FileHistogram"):
         gpuhist._file_histogram_from_state(state)
+
+
+def test_limits_are_named_by_the_argument(data):
+    with pytest.raises(OSError, match=re.escape("exceeds the limit of 10 (max_pixels)")):
+        gpuhist.read(data / "coffee.png", max_pixels=10)
+    (failed,) = gpuhist.histogram_files([data / "coffee.png"], max_pixels=10)
+    assert "(max_pixels)" in str(failed.error) and "--max-pixels" not in str(failed.error)
