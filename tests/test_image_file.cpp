@@ -5,6 +5,7 @@
 #include <OpenEXR/OpenEXRConfig.h>
 #include <OpenImageIO/imageio.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuhist/context.hpp"
@@ -652,6 +654,26 @@ TEST_F(ImageFiles, KeptMetadataSurvivesDamagedSources) {
       ASSERT_TRUE(in) << ext;
       EXPECT_EQ(in->spec().get_string_attribute("ImageDescription"), "damaged") << ext;
       EXPECT_NE(in->spec().find_attribute("ICCProfile"), nullptr) << ext;
+    }
+    if (std::string(ext) == ".jpg") {
+      // A phone's multi-picture index (APP2 "MPF"), whose offsets point into the
+      // source file past its first image, is never copied; the ICC profile is.
+      std::vector<unsigned char> with_mpf(src.begin(), src.begin() + 2);
+      const unsigned char mpf[] = {0xFF, 0xE2, 0x00, 0x0C, 'M', 'P', 'F', 0, 1, 2, 3, 4, 5, 6};
+      with_mpf.insert(with_mpf.end(), std::begin(mpf), std::end(mpf));
+      with_mpf.insert(with_mpf.end(), src.begin() + 2, src.end());
+      std::vector<unsigned char> out = encoded;
+      io::keep_metadata(with_mpf, out, true);
+      const auto has = [&](std::string_view text) {
+        return std::search(out.begin(), out.end(), text.begin(), text.end()) != out.end();
+      };
+      EXPECT_FALSE(has(std::string_view("MPF\0", 4)));
+      EXPECT_TRUE(has("ICC_PROFILE"));
+      // A grey image gets no colour profile, its Exif still.
+      out = encoded;
+      io::keep_metadata(src, out, false);
+      EXPECT_FALSE(has("ICC_PROFILE"));
+      EXPECT_TRUE(has("Exif"));
     }
     for (std::size_t n = 0; n <= src.size(); ++n) {
       check(std::span(src).first(n), std::string(ext) + " cut at " + std::to_string(n));

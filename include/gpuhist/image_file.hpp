@@ -68,11 +68,14 @@ struct LoadOptions {
 // float pixels, Error(Output) naming the file when it cannot be written.
 void save_image(const std::filesystem::path& path, const ImageView& image);
 // The same, keeping the metadata of the file `metadata_from` (the image it was
-// made from, of the same size and orientation) where both files are JPEG or
-// both PNG: Exif (orientation, camera, date, GPS), XMP, IPTC, ICC profile and
-// comments of a JPEG; colour chunks, pixel size, Exif and text of a PNG.
-// They are copied as bytes, never parsed; an ICC profile only where both
-// images are grey or both have colour.
+// made from, of the same size and orientation). JPEG to JPEG and PNG to PNG,
+// as bytes, never parsed: a JPEG's Exif (orientation, camera, date, GPS),
+// XMP, IPTC, ICC profile and comments; a PNG's colour chunks, pixel size,
+// Exif and text. From a TIFF, PNG, WebP or OpenEXR file (whose metadata the
+// image library reads as it decodes them) to any format: its orientation,
+// resolution, ICC profile, captions and rights, camera, Exif, GPS and IPTC
+// fields, as the written format holds them. Nothing from a JPEG to another
+// format. An ICC profile only where both images are grey or both have colour.
 void save_image(const std::filesystem::path& path, const ImageView& image,
                 const std::filesystem::path& metadata_from);
 

@@ -33,9 +33,11 @@ struct ImageLibrary {
   Image (*load_image)(const std::filesystem::path& path, const LoadOptions& options);
   std::string (*common_format_of)(const std::filesystem::path& path);
   bool (*has_image_extension)(const std::filesystem::path& path, FormatSet formats);
-  // `target` names the format; `file` is where bytes go that the writer cannot keep in memory.
+  // `target` names the format; `file` is where bytes go that the writer cannot keep in memory;
+  // `metadata_from` (or empty) the file whose metadata the image keeps.
   Encoded (*encode_image)(const std::filesystem::path& target, const std::filesystem::path& file,
-                          const ImageView& image, std::vector<unsigned char>& bytes);
+                          const ImageView& image, const std::filesystem::path& metadata_from,
+                          std::vector<unsigned char>& bytes);
   Encoded (*encode_picture)(const std::filesystem::path& target,
                             const std::filesystem::path& file, const Picture& picture,
                             std::vector<unsigned char>& bytes);
@@ -50,10 +52,12 @@ struct ImageLibraryAbi {
   std::uint32_t sizes[6];
 };
 [[nodiscard]] constexpr ImageLibraryAbi image_library_abi() {
-  return {1,
-          {static_cast<std::uint32_t>(sizeof(ImageLibrary)), static_cast<std::uint32_t>(sizeof(Image)),
-           static_cast<std::uint32_t>(sizeof(LoadOptions)), static_cast<std::uint32_t>(sizeof(ImageView)),
-           static_cast<std::uint32_t>(sizeof(Picture)), static_cast<std::uint32_t>(sizeof(Error))}};
+  return {
+      2,
+      {static_cast<std::uint32_t>(sizeof(ImageLibrary)), static_cast<std::uint32_t>(sizeof(Image)),
+       static_cast<std::uint32_t>(sizeof(LoadOptions)),
+       static_cast<std::uint32_t>(sizeof(ImageView)), static_cast<std::uint32_t>(sizeof(Picture)),
+       static_cast<std::uint32_t>(sizeof(Error))}};
 }
 
 // The module, loaded on the first call (thread-safe). Throws Error(`kind`)

@@ -95,9 +95,15 @@ void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour) {
     out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(p.begin),
                b.begin() + static_cast<std::ptrdiff_t>(p.end));
   };
-  // JFIF first, then the source's metadata, then the encoder's tables and frame.
-  for (const Piece& p : to.list) {
-    if (p.kind == 0xE0) append(encoded, p);
+  // JFIF first (the source's, with its pixel density, where it has one), then
+  // the source's metadata, then the encoder's tables and frame.
+  const auto jfif = [](Bytes b, const Piece& p) {
+    return p.kind == 0xE0 && starts(b.subspan(0, p.end), "JFIF", p.begin + 4);
+  };
+  const bool source_jfif = std::any_of(from.list.begin(), from.list.end(),
+                                       [&](const Piece& p) { return jfif(source, p); });
+  for (const Piece& p : source_jfif ? from.list : to.list) {
+    if (p.kind == 0xE0) append(source_jfif ? source : Bytes(encoded), p);
   }
   for (const Piece& p : kept) append(source, p);
   for (const Piece& p : to.list) {

@@ -1,6 +1,7 @@
 // The metadata an adjusted image keeps from its source: for a JPEG written
-// from a JPEG, the source's Exif (orientation, camera, date, GPS), XMP,
-// IPTC, ICC profile and comment segments; for a PNG written from a PNG, its
+// from a JPEG, the source's JFIF header (its pixel density), Exif
+// (orientation, camera, date, GPS), XMP, IPTC, ICC profile and comment
+// segments; for a PNG written from a PNG, its
 // colour chunks (iCCP, sRGB, gAMA, cHRM), pixel size (pHYs), Exif (eXIf) and
 // text. They are copied as the bytes they are, never parsed: only the
 // segments' and chunks' framing is read (the image library's metadata parsers

@@ -58,7 +58,7 @@ void save_image(const std::filesystem::path& path, const ImageView& image,
   }
   write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                   std::vector<unsigned char>& bytes) {
-    io::Encoded encoded = images.encode_image(path, file, image, bytes);
+    io::Encoded encoded = images.encode_image(path, file, image, metadata_from, bytes);
     if (encoded.error.empty() && encoded.in_memory && !metadata_from.empty()) {
       const std::vector<unsigned char> source = read_source(metadata_from);
       io::keep_metadata(source, bytes, channel_count(image.format.layout) >= 3);

@@ -2,8 +2,11 @@
 // behind image_file.hpp and report.hpp, done with OpenImageIO.
 #pragma once
 
+#include <OpenImageIO/imageio.h>
+
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +20,14 @@ namespace gpuhist::images {
 
 [[nodiscard]] io::Encoded encode_image(const std::filesystem::path& target,
                                        const std::filesystem::path& file, const ImageView& image,
+                                       const std::filesystem::path& metadata_from,
                                        std::vector<unsigned char>& bytes);
+
+// A TIFF, PNG, WebP or OpenEXR file opened for its metadata, after the checks
+// load_image makes before a decoder sees a header (for an image of `pixels`
+// pixels); null for another format or a file that does not pass them.
+[[nodiscard]] std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path& path,
+                                                                  std::uint64_t pixels);
 [[nodiscard]] io::Encoded encode_picture(const std::filesystem::path& target,
                                          const std::filesystem::path& file,
                                          const Picture& picture,

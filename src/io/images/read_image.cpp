@@ -877,6 +877,37 @@ std::string common_format_of(const std::filesystem::path& path) {
   return by_extension == "targa" ? by_extension : std::string();
 }
 
+std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path& path,
+                                                    std::uint64_t pixels) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return nullptr;
+  const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  if (ec || file_bytes == 0) return nullptr;
+  const Head head = read_head(path);
+  const std::string format = sniff(head);
+  // JPEG's metadata is never handed to the image library (see load_image),
+  // nor DPX's text; the other formats' metadata it reads as it decodes them.
+  if (format != "tiff" && format != "png" && format != "webp" && format != "openexr") {
+    return nullptr;
+  }
+  try {
+    check_header(path, format, head, file_bytes, pixels);
+  } catch (const Error&) {
+    return nullptr;
+  }
+  static const bool exr_core = OIIO::attribute("openexr:core", 1);
+  (void)exr_core;
+  std::unique_ptr<OIIO::ImageInput> input = OIIO::ImageInput::create(format);
+  OIIO::ImageSpec opened;
+  const OIIO::ImageSpec config;
+  if (!input || !input->open(path.string(), opened, config)) {
+    if (input) (void)input->geterror();
+    (void)OIIO::geterror();
+    return nullptr;
+  }
+  return input;
+}
+
 Image load_image(const std::filesystem::path& path, const LoadOptions& options) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);

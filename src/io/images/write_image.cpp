@@ -4,6 +4,11 @@
 #include <OpenImageIO/imageio.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "io/images/images.hpp"
@@ -40,15 +45,113 @@ io::Encoded encode(const std::filesystem::path& target, const std::filesystem::p
   return {in_memory, {}};
 }
 
+// The metadata of an image that describes the picture rather than its
+// encoding: orientation, resolution, captions and rights, camera, Exif, GPS
+// and IPTC fields. `directories`: Exif and GPS fields, which a TIFF holds in
+// directories of their own, which the TIFF writer does not write whole into
+// memory (a file missing its ImageLength, OpenImageIO 2.4).
+bool describes_the_picture(const std::string& name, bool directories) {
+  static const char* const kNames[] = {"Orientation",
+                                       "XResolution",
+                                       "YResolution",
+                                       "ResolutionUnit",
+                                       "PixelAspectRatio",
+                                       "ImageDescription",
+                                       "Artist",
+                                       "Copyright",
+                                       "DateTime",
+                                       "Make",
+                                       "Model",
+                                       "DocumentName",
+                                       "HostComputer"};
+  for (const char* n : kNames) {
+    if (name == n) return true;
+  }
+  if (name.rfind("IPTC:", 0) == 0) return true;
+  return directories && (name.rfind("Exif:", 0) == 0 || name.rfind("GPS:", 0) == 0);
+}
+
+// The chroma subsampling of a JPEG file ("4:4:4", "4:2:2", "4:2:0" or
+// "4:1:1") as its frame header gives it; empty for none of these or a file
+// whose segments do not lead to one. Only the segments' framing is read.
+std::string jpeg_subsampling(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char b[2];
+  const auto next = [&] { return static_cast<bool>(in.read(reinterpret_cast<char*>(b), 2)); };
+  if (!next() || b[0] != 0xFF || b[1] != 0xD8) return {};
+  for (int segments = 0; segments < 4096; ++segments) {
+    if (!next() || b[0] != 0xFF) return {};
+    const unsigned char marker = b[1];
+    if (marker == 0xFF) {  // fill byte: the marker is the next byte
+      in.seekg(-1, std::ios::cur);
+      continue;
+    }
+    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) continue;
+    if (marker == 0xD9 || marker == 0xDA || !next()) return {};  // no frame before the scan
+    const int length = b[0] << 8 | b[1];
+    if (length < 2) return {};
+    const bool frame =
+        marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+    if (!frame) {
+      in.seekg(length - 2, std::ios::cur);
+      continue;
+    }
+    std::vector<unsigned char> f(static_cast<std::size_t>(length - 2));
+    if (!in.read(reinterpret_cast<char*>(f.data()), static_cast<std::streamsize>(f.size())) ||
+        f.size() < 6 + 9 || f[5] != 3) {
+      return {};
+    }
+    // Components of three bytes from f[6]: id, then H << 4 | V, then a table.
+    const unsigned h0 = f[7] >> 4U, v0 = f[7] & 15U;
+    if (f[10] != 0x11 || f[13] != 0x11) return {};  // chroma at one sample a block
+    if (h0 == 1 && v0 == 1) return "4:4:4";
+    if (h0 == 2 && v0 == 1) return "4:2:2";
+    if (h0 == 2 && v0 == 2) return "4:2:0";
+    if (h0 == 4 && v0 == 1) return "4:1:1";
+    return {};
+  }
+  return {};
+}
+
+// `spec` with what `from` (a TIFF, PNG, WebP or OpenEXR file: see
+// open_for_metadata) says about the picture. JPEG sources keep theirs as
+// bytes, in the loader (io/kept_metadata.hpp), never parsed.
+void add_metadata_of(const std::filesystem::path& from, const std::filesystem::path& target,
+                     OIIO::ImageSpec& spec) {
+  std::string extension = target.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const bool directories = extension != ".tif" && extension != ".tiff";
+  const auto pixels =
+      static_cast<std::uint64_t>(spec.width) * static_cast<std::uint64_t>(spec.height);
+  const std::unique_ptr<OIIO::ImageInput> in = open_for_metadata(from, pixels);
+  if (!in) return;
+  const OIIO::ImageSpec& source = in->spec();
+  const bool colour = spec.nchannels >= 3;
+  const bool source_colour = source.nchannels >= 3;
+  for (const OIIO::ParamValue& p : source.extra_attribs) {
+    const std::string name = p.name().string();
+    const bool profile = name == "ICCProfile" && colour == source_colour;
+    if (profile || describes_the_picture(name, directories)) spec.extra_attribs.push_back(p);
+  }
+}
+
 }  // namespace
 
 io::Encoded encode_image(const std::filesystem::path& target, const std::filesystem::path& file,
-                         const ImageView& image, std::vector<unsigned char>& bytes) {
+                         const ImageView& image, const std::filesystem::path& metadata_from,
+                         std::vector<unsigned char>& bytes) {
   const OIIO::TypeDesc type =
       image.format.sample == SampleType::U8 ? OIIO::TypeDesc::UINT8 : OIIO::TypeDesc::UINT16;
   const int channels = static_cast<int>(channel_count(image.format.layout));
   OIIO::ImageSpec spec(static_cast<int>(image.width), static_cast<int>(image.height), channels,
                        type);
+  if (!metadata_from.empty()) {
+    add_metadata_of(metadata_from, target, spec);
+    // A JPEG from a JPEG keeps its chroma resolution (a camera's 4:4:4 is not halved).
+    const std::string subsampling = channels >= 3 ? jpeg_subsampling(metadata_from) : "";
+    if (!subsampling.empty()) spec.attribute("jpeg:subsampling", subsampling);
+  }
   if (image.format.layout == ChannelLayout::RGBA) {
     spec.alpha_channel = 3;
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
