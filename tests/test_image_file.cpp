@@ -674,6 +674,54 @@ TEST_F(ImageFiles, KeptMetadataSurvivesDamagedSources) {
       io::keep_metadata(src, out, false);
       EXPECT_FALSE(has("ICC_PROFILE"));
       EXPECT_TRUE(has("Exif"));
+      // APP11 (JUMBF: content credentials for the source's pixels) is left out.
+      std::vector<unsigned char> with_jumbf(src.begin(), src.begin() + 2);
+      const unsigned char jumbf[] = {0xFF, 0xEB, 0x00, 0x0A, 'J', 'P', 0, 1, 'j', 'u', 'm', 'b'};
+      with_jumbf.insert(with_jumbf.end(), std::begin(jumbf), std::end(jumbf));
+      with_jumbf.insert(with_jumbf.end(), src.begin() + 2, src.end());
+      out = encoded;
+      io::keep_metadata(with_jumbf, out, true);
+      EXPECT_FALSE(has("jumb"));
+      EXPECT_TRUE(has("Exif"));
+      // A source with only its JFIF header gives its density (300 dpi here).
+      const unsigned char jfif[] = {0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 'J',  'F', 'I', 'F',  0,
+                                    1,    2,    1,    0x01, 0x2C, 0x01, 0x2C, 0,   0,   0xFF, 0xD9};
+      out = encoded;
+      io::keep_metadata(jfif, out, true);
+      EXPECT_TRUE(std::search(out.begin(), out.end(), std::begin(jfif) + 2, std::end(jfif) - 2) !=
+                  out.end());
+    } else {
+      const auto has = [](const std::vector<unsigned char>& b, std::string_view text) {
+        return std::search(b.begin(), b.end(), text.begin(), text.end()) != b.end();
+      };
+      std::vector<unsigned char> out = encoded;
+      io::keep_metadata(src, out, false);  // grey: no colour profile
+      EXPECT_FALSE(has(out, "iCCP"));
+      EXPECT_TRUE(has(out, "tEXt"));
+      // A text chunk whose CRC is wrong (the decoder passed over it) is not copied.
+      std::vector<unsigned char> bad_crc = src;
+      const auto text =
+          std::search(bad_crc.begin(), bad_crc.end(), std::begin("tEXt"), std::end("tEXt") - 1);
+      ASSERT_NE(text, bad_crc.end());
+      const std::size_t length = std::size_t{text[-4]} << 24 | std::size_t{text[-3]} << 16 |
+                                 std::size_t{text[-2]} << 8 | text[-1];
+      text[static_cast<std::ptrdiff_t>(4 + length)] ^= 0x55;  // the CRC's first byte
+      out = encoded;
+      io::keep_metadata(bad_crc, out, true);
+      EXPECT_EQ(
+          std::count_if(out.begin(), out.end() - 4,
+                        [&](const unsigned char& c) { return std::equal(&c, &c + 4, "tEXt"); }),
+          std::count_if(src.begin(), src.end() - 4, [&](const unsigned char& c) {
+            return std::equal(&c, &c + 4, "tEXt");
+          }) - 1);
+      // A second IHDR, empty, where the file ends (after its pixels, no IEND): read
+      // within the bytes (AddressSanitizer), not taken for the image's header.
+      std::vector<unsigned char> late(src.begin(), src.end() - 12);  // without IEND
+      const unsigned char ihdr[] = {0, 0, 0, 0, 'I', 'H', 'D', 'R', 0xA8, 0xA1, 0xAE, 0x0A};
+      late.insert(late.end(), std::begin(ihdr), std::end(ihdr));
+      out = encoded;
+      io::keep_metadata(late, out, true);
+      EXPECT_TRUE(has(out, "iCCP"));
     }
     for (std::size_t n = 0; n <= src.size(); ++n) {
       check(std::span(src).first(n), std::string(ext) + " cut at " + std::to_string(n));

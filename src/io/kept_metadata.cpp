@@ -1,6 +1,7 @@
 #include "io/kept_metadata.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -21,8 +22,15 @@ struct Pieces {
   std::vector<Piece> list;
   std::size_t rest = 0;  // where what is not a piece begins (a JPEG's scan; a PNG's end)
   bool colour = false;   // the image has colour: three JPEG components, a PNG colour type
+  bool grey = false;     // one JPEG component (neither: CMYK, or no frame header found)
   bool whole = false;    // the framing reached the pixels without damage
 };
+
+std::size_t kept_bytes(const std::vector<Piece>& pieces) {
+  std::size_t n = 0;
+  for (const Piece& p : pieces) n += p.end - p.begin;
+  return n;
+}
 
 bool starts(Bytes bytes, const char* text, std::size_t at = 0) {
   const std::size_t n = std::strlen(text);
@@ -61,7 +69,10 @@ Pieces jpeg_pieces(Bytes b) {
       out.whole = true;
       break;
     }
-    if (is_frame_header(marker) && length >= 8) out.colour = b[at + 9] >= 3;  // Nf
+    if (is_frame_header(marker) && length >= 8) {  // Nf
+      out.colour = b[at + 9] == 3;
+      out.grey = b[at + 9] == 1;
+    }
     out.list.push_back({at, at + 2 + length, marker});
     at += 2 + length;
   }
@@ -73,6 +84,10 @@ bool jpeg_metadata(std::uint32_t marker) {
   return (marker >= 0xE1 && marker <= 0xED) || marker == 0xEF || marker == 0xFE;
 }
 
+// Of those, what is copied: not APP11 (JUMBF: content credentials that vouch
+// for the source's pixels, JPEG XT residuals that would rebuild them).
+bool jpeg_kept(std::uint32_t marker) { return jpeg_metadata(marker) && marker != 0xEB; }
+
 bool icc_segment(Bytes b, const Piece& p) {
   return starts(b.subspan(0, p.end), "ICC_PROFILE", p.begin + 4) && p.begin + 4 + 12 <= p.end &&
          b[p.begin + 4 + 11] == 0;
@@ -81,33 +96,42 @@ bool icc_segment(Bytes b, const Piece& p) {
 void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour) {
   const Pieces from = jpeg_pieces(source);
   std::vector<Piece> kept;
+  // A profile fits an image of three components (RGB) written in colour, or
+  // of one written grey; never a CMYK one's.
+  const bool profile_fits = colour ? from.colour : from.grey;
   for (const Piece& p : from.list) {
-    if (!jpeg_metadata(p.kind)) continue;
+    if (!jpeg_kept(p.kind)) continue;
     // APP2 holds ICC profiles and a multi-picture index; only a profile that fits goes.
-    if (p.kind == 0xE2 && (!icc_segment(source, p) || from.colour != colour)) continue;
+    if (p.kind == 0xE2 && (!icc_segment(source, p) || !profile_fits)) continue;
     kept.push_back(p);
   }
+  const auto jfif = [](Bytes b, const Piece& p) {
+    return p.kind == 0xE0 && starts(b.subspan(0, p.end), "JFIF", p.begin + 4) &&
+           p.begin + 4 + 5 <= p.end && b[p.begin + 8] == 0;
+  };
+  const auto source_jfif = std::find_if(from.list.begin(), from.list.end(),
+                                        [&](const Piece& p) { return jfif(source, p); });
   const Pieces to = jpeg_pieces(encoded);
-  if (kept.empty() || !to.whole) return;
+  if ((kept.empty() && source_jfif == from.list.end()) || !to.whole) return;
   std::vector<unsigned char> out(encoded.begin(), encoded.begin() + 2);  // SOI
-  out.reserve(encoded.size() + source.size());
+  out.reserve(encoded.size() + kept_bytes(kept) + 65536);
   const auto append = [&](Bytes b, const Piece& p) {
     out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(p.begin),
                b.begin() + static_cast<std::ptrdiff_t>(p.end));
   };
-  // JFIF first (the source's, with its pixel density, where it has one), then
-  // the source's metadata, then the encoder's tables and frame.
-  const auto jfif = [](Bytes b, const Piece& p) {
-    return p.kind == 0xE0 && starts(b.subspan(0, p.end), "JFIF", p.begin + 4);
-  };
-  const bool source_jfif = std::any_of(from.list.begin(), from.list.end(),
-                                       [&](const Piece& p) { return jfif(source, p); });
-  for (const Piece& p : source_jfif ? from.list : to.list) {
-    if (p.kind == 0xE0) append(source_jfif ? source : Bytes(encoded), p);
+  // JFIF first (the source's, with its pixel density, where it has one; not
+  // its JFXX thumbnail), then the source's metadata, then the encoder's
+  // tables and frame.
+  if (source_jfif != from.list.end()) {
+    append(source, *source_jfif);
+  } else {
+    for (const Piece& p : to.list) {
+      if (jfif(encoded, p)) append(encoded, p);
+    }
   }
   for (const Piece& p : kept) append(source, p);
   for (const Piece& p : to.list) {
-    if (p.kind != 0xE0 && !jpeg_metadata(p.kind)) append(encoded, p);
+    if (!jfif(encoded, p) && !jpeg_metadata(p.kind)) append(encoded, p);
   }
   out.insert(out.end(), encoded.begin() + static_cast<std::ptrdiff_t>(to.rest), encoded.end());
   encoded = std::move(out);
@@ -140,7 +164,7 @@ Pieces png_pieces(Bytes b) {
     if (length > b.size() - at - 12) break;
     const std::uint32_t type = be32(b, at + 4);
     if (out.list.empty() && (type != chunk("IHDR") || length < 13)) break;
-    if (type == chunk("IHDR")) out.colour = (b[at + 8 + 9] & 2) != 0;  // colour type
+    if (out.list.empty()) out.colour = (b[at + 8 + 9] & 2) != 0;  // the first IHDR's colour type
     out.list.push_back({at, at + 12 + length, type});
     at += 12 + std::size_t{length};
     if (type == chunk("IEND")) {
@@ -150,6 +174,23 @@ Pieces png_pieces(Bytes b) {
   }
   out.rest = at;
   return out;
+}
+
+// A chunk's CRC (ISO 3309, over its type and data) is the one it carries: a
+// damaged chunk, which the decoder passed over, is not copied.
+bool crc_holds(Bytes b, const Piece& p) {
+  static const auto table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t n = 0; n < 256; ++n) {
+      std::uint32_t c = n;
+      for (int k = 0; k < 8; ++k) c = (c & 1U) != 0 ? 0xEDB88320U ^ (c >> 1U) : c >> 1U;
+      t[n] = c;
+    }
+    return t;
+  }();
+  std::uint32_t c = 0xFFFFFFFFU;
+  for (std::size_t i = p.begin + 4; i < p.end - 4; ++i) c = table[(c ^ b[i]) & 0xFFU] ^ (c >> 8U);
+  return (c ^ 0xFFFFFFFFU) == be32(b, p.end - 4);
 }
 
 bool png_metadata(std::uint32_t type) {
@@ -165,14 +206,14 @@ void keep_png(Bytes source, std::vector<unsigned char>& encoded, bool colour) {
   const Pieces from = png_pieces(source);
   std::vector<Piece> kept;
   for (const Piece& p : from.list) {
-    if (!png_metadata(p.kind)) continue;
+    if (!png_metadata(p.kind) || !crc_holds(source, p)) continue;
     if (p.kind == chunk("iCCP") && from.colour != colour) continue;
     kept.push_back(p);
   }
   const Pieces to = png_pieces(encoded);
   if (kept.empty() || !to.whole) return;
   std::vector<unsigned char> out(encoded.begin(), encoded.begin() + 8);  // the signature
-  out.reserve(encoded.size() + source.size());
+  out.reserve(encoded.size() + kept_bytes(kept));
   const auto append = [&](Bytes b, const Piece& p) {
     out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(p.begin),
                b.begin() + static_cast<std::ptrdiff_t>(p.end));

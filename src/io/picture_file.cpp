@@ -1,5 +1,7 @@
 // Writing images and pictures to files: encoded by the image-file module,
 // written through OutputFile, so that a file is complete or absent.
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <fstream>
 #include <span>
@@ -44,6 +46,21 @@ std::vector<unsigned char> read_source(const std::filesystem::path& path) {
   return bytes;
 }
 
+// Both files JPEG or both PNG, by their first bytes: only then is the source
+// read again for what keep_metadata copies.
+bool same_kind(const std::filesystem::path& source, const std::vector<unsigned char>& encoded) {
+  std::array<unsigned char, 8> head{};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(source, ec)) return false;
+  std::ifstream in(source, std::ios::binary);
+  in.read(reinterpret_cast<char*>(head.data()), head.size());
+  if (in.gcount() != static_cast<std::streamsize>(head.size()) || encoded.size() < head.size()) {
+    return false;
+  }
+  const std::size_t n = head[0] == 0xFF ? 3 : 8;  // JPEG: FF D8 FF; PNG: its signature
+  return std::equal(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(n), encoded.begin());
+}
+
 }  // namespace
 
 void save_image(const std::filesystem::path& path, const ImageView& image) {
@@ -59,7 +76,8 @@ void save_image(const std::filesystem::path& path, const ImageView& image,
   write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                   std::vector<unsigned char>& bytes) {
     io::Encoded encoded = images.encode_image(path, file, image, metadata_from, bytes);
-    if (encoded.error.empty() && encoded.in_memory && !metadata_from.empty()) {
+    if (encoded.error.empty() && encoded.in_memory && !metadata_from.empty() &&
+        same_kind(metadata_from, bytes)) {
       const std::vector<unsigned char> source = read_source(metadata_from);
       io::keep_metadata(source, bytes, channel_count(image.format.layout) >= 3);
     }

@@ -885,6 +885,9 @@ std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path&
   if (ec || file_bytes == 0) return nullptr;
   const Head head = read_head(path);
   const std::string format = sniff(head);
+  // A camera raw (a TIFF by its bytes) is decoded turned upright by LibRaw:
+  // its orientation tag no longer holds.
+  if (camera_raw(format, format_of_extension(lower_extension(path)))) return nullptr;
   // JPEG's metadata is never handed to the image library (see load_image),
   // nor DPX's text; the other formats' metadata it reads as it decodes them.
   if (format != "tiff" && format != "png" && format != "webp" && format != "openexr") {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -50,31 +51,37 @@ io::Encoded encode(const std::filesystem::path& target, const std::filesystem::p
 // and IPTC fields. `directories`: Exif and GPS fields, which a TIFF holds in
 // directories of their own, which the TIFF writer does not write whole into
 // memory (a file missing its ImageLength, OpenImageIO 2.4).
-bool describes_the_picture(const std::string& name, bool directories) {
-  static const char* const kNames[] = {"Orientation",
-                                       "XResolution",
-                                       "YResolution",
-                                       "ResolutionUnit",
-                                       "PixelAspectRatio",
-                                       "ImageDescription",
-                                       "Artist",
-                                       "Copyright",
-                                       "DateTime",
-                                       "Make",
-                                       "Model",
-                                       "DocumentName",
-                                       "HostComputer"};
-  for (const char* n : kNames) {
-    if (name == n) return true;
+bool describes_the_picture(const OIIO::ParamValue& p, bool directories) {
+  const std::string name = p.name().string();
+  // Of the type the image library gives each: a PNG's text keyword of the same
+  // name (a tEXt "Orientation") is a string, and is not taken for the tag.
+  const OIIO::TypeDesc type = p.type();
+  if (name == "Orientation") return type == OIIO::TypeDesc::INT;
+  for (const char* n : {"XResolution", "YResolution", "PixelAspectRatio"}) {
+    if (name == n) return type == OIIO::TypeDesc::FLOAT;
+  }
+  for (const char* n : {"ResolutionUnit", "ImageDescription", "Artist", "Copyright", "DateTime",
+                        "Make", "Model", "DocumentName", "HostComputer"}) {
+    if (name == n) return type == OIIO::TypeDesc::STRING;
   }
   if (name.rfind("IPTC:", 0) == 0) return true;
   return directories && (name.rfind("Exif:", 0) == 0 || name.rfind("GPS:", 0) == 0);
+}
+
+// An ICC profile for an image with colour or grey: its header's colour space
+// is RGB or grey (not CMYK, whatever the channels the image library gives).
+bool profile_fits(const OIIO::ParamValue& p, bool colour) {
+  if (p.type().basetype != OIIO::TypeDesc::UINT8 || p.type().size() < 20) return false;
+  const auto* header = static_cast<const unsigned char*>(p.data());
+  return std::memcmp(header + 16, colour ? "RGB " : "GRAY", 4) == 0;
 }
 
 // The chroma subsampling of a JPEG file ("4:4:4", "4:2:2", "4:2:0" or
 // "4:1:1") as its frame header gives it; empty for none of these or a file
 // whose segments do not lead to one. Only the segments' framing is read.
 std::string jpeg_subsampling(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return {};
   std::ifstream in(path, std::ios::binary);
   unsigned char b[2];
   const auto next = [&] { return static_cast<bool>(in.read(reinterpret_cast<char*>(b), 2)); };
@@ -128,11 +135,9 @@ void add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
   if (!in) return;
   const OIIO::ImageSpec& source = in->spec();
   const bool colour = spec.nchannels >= 3;
-  const bool source_colour = source.nchannels >= 3;
   for (const OIIO::ParamValue& p : source.extra_attribs) {
-    const std::string name = p.name().string();
-    const bool profile = name == "ICCProfile" && colour == source_colour;
-    if (profile || describes_the_picture(name, directories)) spec.extra_attribs.push_back(p);
+    const bool profile = p.name() == "ICCProfile" && profile_fits(p, colour);
+    if (profile || describes_the_picture(p, directories)) spec.extra_attribs.push_back(p);
   }
 }
 
