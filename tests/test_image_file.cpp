@@ -629,8 +629,11 @@ TEST_F(ImageFiles, KeptMetadataSurvivesDamagedSources) {
     const fs::path kept = dir_ / (std::string("kept") + ext);
     std::size_t decoded = 0;
     const auto check = [&](std::span<const unsigned char> damaged, const std::string& what) {
+      // In a block of its own size: a read past it is one past the allocation.
+      const auto exact = std::make_unique<unsigned char[]>(damaged.size());
+      std::copy(damaged.begin(), damaged.end(), exact.get());
       std::vector<unsigned char> out = encoded;
-      io::keep_metadata(damaged, out, true);
+      io::keep_metadata(std::span<const unsigned char>(exact.get(), damaged.size()), out, true);
       if (out == encoded) return;
       ASSERT_GE(out.size(), tail) << what;
       ASSERT_TRUE(std::equal(encoded.end() - static_cast<std::ptrdiff_t>(tail), encoded.end(),
@@ -719,8 +722,11 @@ TEST_F(ImageFiles, KeptMetadataSurvivesDamagedSources) {
       std::vector<unsigned char> late(src.begin(), src.end() - 12);  // without IEND
       const unsigned char ihdr[] = {0, 0, 0, 0, 'I', 'H', 'D', 'R', 0xA8, 0xA1, 0xAE, 0x0A};
       late.insert(late.end(), std::begin(ihdr), std::end(ihdr));
+      // In a block of its own size: a read past it is one past the allocation.
+      const auto exact = std::make_unique<unsigned char[]>(late.size());
+      std::copy(late.begin(), late.end(), exact.get());
       out = encoded;
-      io::keep_metadata(late, out, true);
+      io::keep_metadata(std::span<const unsigned char>(exact.get(), late.size()), out, true);
       EXPECT_TRUE(has(out, "iCCP"));
     }
     for (std::size_t n = 0; n <= src.size(); ++n) {
