@@ -174,14 +174,25 @@ def test_the_command_says_what_compute_says(cli, tmp_path):
     expected = [cli_lines[0]] + [line for line in cli_lines if line.startswith("(total),")]
     assert expected[0] == "file,bin,red,green,blue,luminance" and len(expected) == 257
     assert run.stdout.splitlines() == expected
-    # An empty folder beside readable files is still a failure (status 1), as for compute.
-    good = tmp_path / "good"
-    good.mkdir()
-    shutil.copy(grey / "g0.png", good / "g0.png")
-    mixed = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(empty), str(good)],
-                           capture_output=True, text=True, timeout=120)
-    assert mixed.returncode == 1 and "no image files in this folder" in mixed.stderr
-    assert json.loads(mixed.stdout.splitlines()[0])["files"] == 1
+
+
+
+def test_an_empty_folder_beside_readable_files_is_a_failure(data, tmp_path, monkeypatch, capsys):
+    """Status 1, as for `gpuhist compute`, though every file was counted (counted here
+    without a cluster: the command's own rules are what is checked)."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    shutil.copy(data / "coffee.png", tmp_path / "coffee.png")
+
+    def counted(files, **kwargs):
+        return ds.count_batch(files, kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
+
+    monkeypatch.setattr(ds, "histograms", counted)
+    assert ds.main([str(empty), str(tmp_path / "coffee.png")]) == 1
+    out, err = capsys.readouterr()
+    assert f"gpuhist: error: {empty}: no image files in this folder" in err
+    assert json.loads(out.splitlines()[0])["files"] == 1
+    assert ds.main([str(tmp_path / "coffee.png")]) == 0
 
 
 def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):
