@@ -46,6 +46,25 @@ std::string read_file(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Where to cut a transport stream so that its last picture is cut off in the middle. Each
+// picture's PES starts a 188-byte packet with payload_unit_start set; a cut exactly at such a
+// start would leave whole pictures, which no demuxer or decoder can tell from a shorter stream.
+// Returns a cut in the third packet of the first picture after the middle that spans at least
+// four packets, or 0 if there is none.
+std::size_t mid_picture_cut(const std::string& ts, unsigned video_pid) {
+  constexpr std::size_t kPacket = 188;
+  std::size_t previous = 0;
+  for (std::size_t at = ts.size() / 2 / kPacket * kPacket; at + kPacket <= ts.size();
+       at += kPacket) {
+    const auto b1 = static_cast<unsigned char>(ts[at + 1]);
+    const auto b2 = static_cast<unsigned char>(ts[at + 2]);
+    if (ts[at] != 0x47 || (b1 & 0x40) == 0 || (((b1 & 0x1Fu) << 8) | b2) != video_pid) continue;
+    if (previous != 0 && at - previous >= 4 * kPacket) return previous + 2 * kPacket + kPacket / 2;
+    previous = at;
+  }
+  return 0;
+}
+
 class Reliability : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = test::temp_dir(); }
@@ -356,14 +375,16 @@ TEST_F(Reliability, TruncatedAndDamagedStreamsAreReportedInEveryContainer) {
   EXPECT_NE(r.err.find(mkv.string() + ": 1 error in the stream"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("File ended prematurely"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("49 frames in"), std::string::npos) << r.err;
-  // A transport stream cut in half, and one with bytes overwritten in the middle.
+  // A transport stream cut off in a picture, and one with bytes overwritten in the middle.
   const fs::path ts = path("full.ts");
   ASSERT_TRUE(
       test::ffmpeg("-f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -c:v libx264 "
                    "-pix_fmt yuv420p '" +
                    ts.string() + "'"));
   std::string bytes = read_file(ts);
-  std::ofstream(path("half.ts"), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const std::size_t cut = mid_picture_cut(bytes, 0x100);  // FFmpeg's first video PID
+  ASSERT_GT(cut, 0U);
+  std::ofstream(path("half.ts"), std::ios::binary) << bytes.substr(0, cut);
   for (std::size_t at = bytes.size() / 4; at < bytes.size() * 3 / 4; at += 1777) bytes[at] ^= 0x5A;
   std::ofstream(path("damaged.ts"), std::ios::binary) << bytes;
   for (const char* name : {"half.ts", "damaged.ts"}) {
