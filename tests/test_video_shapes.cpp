@@ -7,7 +7,10 @@
 //
 // The converter's vector code writes past a row's end; ctest runs this
 // program under glibc's malloc checks, which catch what such a write
-// corrupts (AddressSanitizer does not see into FFmpeg's assembly).
+// corrupts (AddressSanitizer does not see into FFmpeg's assembly). The
+// sanitized build's run (test_video_shapes_decode) sets
+// GPUHIST_WIDEST_SWEPT=143: every width from 16 to 143, each remainder modulo
+// 128 once, is what its instrumented decode can afford.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -132,11 +135,18 @@ class VideoShapes : public ::testing::Test {
  protected:
   static constexpr int kFrames = 2;
 
+  // The widest width of the sweep: 300, or GPUHIST_WIDEST_SWEPT (16 to 300).
+  static std::uint32_t widest_swept() {
+    const char* set = std::getenv("GPUHIST_WIDEST_SWEPT");
+    const unsigned long widest = set != nullptr ? std::strtoul(set, nullptr, 10) : 300;
+    return widest >= 16 && widest <= 300 ? static_cast<std::uint32_t>(widest) : 300;
+  }
+
   // The clips are made once for every test of the program.
   static void SetUpTestSuite() {
     dir_ = new fs::path(test::temp_dir());
     std::vector<Shape> widths;
-    for (std::uint32_t w = 16; w <= 300; ++w) widths.push_back({w, 6 + w % 5});
+    for (std::uint32_t w = 16; w <= widest_swept(); ++w) widths.push_back({w, 6 + w % 5});
     every_width_ = new std::vector<Clip>(make_clips(*dir_, widths, kFrames));
     common_ = new std::vector<Clip>(make_clips(*dir_, kCommonShapes, kFrames));
   }
@@ -210,8 +220,8 @@ fs::path* VideoShapes::dir_ = nullptr;
 std::vector<Clip>* VideoShapes::every_width_ = nullptr;
 std::vector<Clip>* VideoShapes::common_ = nullptr;
 
-TEST_F(VideoShapes, EveryWidthFrom16To300DecodesAsFfmpegDecodesIt) {
-  ASSERT_EQ(every_width_->size(), 285 * std::size(kSources));
+TEST_F(VideoShapes, EveryWidthFrom16DecodesAsFfmpegDecodesIt) {
+  ASSERT_EQ(every_width_->size(), (widest_swept() - 15) * std::size(kSources));
   for (const Clip& clip : *every_width_) expect_decoded_as_ffmpeg(clip);
 }
 
