@@ -141,19 +141,26 @@ TEST_F(ImageFiles, RowsEqualTheImageLibrarysOwnRead) {
     std::vector<OIIO::TypeDesc> per_channel;
     int x = 0, y = 0, tile = 0;
     bool alpha = false;
+    std::string subsampling = {};  // JPEG's chroma subsampling
+    bool progressive = false;      // a progressive JPEG
   };
   using T = OIIO::TypeDesc;
   const std::vector<Case> cases = {
-      {"rgb8-odd.png", 37, 23, 3, T::UINT8, {}},             // read in place
-      {"rgb8-odd.jpg", 333, 101, 3, T::UINT8, {}},
-      {"rgba8.png", 41, 17, 4, T::UINT8, {}},                // RGB out of RGBA
+      {"rgb8-odd.png", 37, 23, 3, T::UINT8, {}},    // read in place
+      {"rgb8-odd.jpg", 333, 101, 3, T::UINT8, {}},  // JPEGs: decoded by libjpeg itself
+      {"grey8.jpg", 45, 31, 1, T::UINT8, {}},
+      {"rgb8-422.jpg", 101, 77, 3, T::UINT8, {}, 0, 0, 0, false, "4:2:2"},
+      {"rgb8-411.jpg", 83, 9, 3, T::UINT8, {}, 0, 0, 0, false, "4:1:1"},
+      {"rgb8-444-progressive.jpg", 64, 33, 3, T::UINT8, {}, 0, 0, 0, false, "4:4:4", true},
+      {"rgb8-420-progressive.jpg", 1, 1, 3, T::UINT8, {}, 0, 0, 0, false, "4:2:0", true},
+      {"rgba8.png", 41, 17, 4, T::UINT8, {}},  // RGB out of RGBA
       {"rgba8-alpha.png", 41, 17, 4, T::UINT8, {}, 0, 0, 0, true},
-      {"grey-alpha16.png", 29, 13, 2, T::UINT16, {}},        // grey out of grey + alpha
-      {"rgb-half.exr", 53, 21, 3, T::HALF, {}},              // half to float
+      {"grey-alpha16.png", 29, 13, 2, T::UINT16, {}},  // grey out of grey + alpha
+      {"rgb-half.exr", 53, 21, 3, T::HALF, {}},        // half to float
       {"mixed.exr", 53, 21, 3, T::FLOAT, {T::HALF, T::FLOAT, T::HALF}},
-      {"window.exr", 30, 20, 3, T::HALF, {}, 7, -5},         // data window off the origin
-      {"half-chunks.exr", 1100, 2000, 3, T::HALF, {}},       // 13 MB: converted in four chunks
-      {"rgbf-packed.tif", 300, 200, 3, T::FLOAT, {}},        // packed rows in one call
+      {"window.exr", 30, 20, 3, T::HALF, {}, 7, -5},    // data window off the origin
+      {"half-chunks.exr", 1100, 2000, 3, T::HALF, {}},  // 13 MB: converted in four chunks
+      {"rgbf-packed.tif", 300, 200, 3, T::FLOAT, {}},   // packed rows in one call
       {"rgb16-tiled.tif", 70, 50, 3, T::UINT16, {}, 0, 0, 16},
       {"grey10.dpx", 64, 9, 3, T::UINT16, {}},
   };
@@ -168,6 +175,8 @@ TEST_F(ImageFiles, RowsEqualTheImageLibrarysOwnRead) {
     spec.channelformats = c.per_channel;
     if (c.tile > 0) spec.tile_width = spec.tile_height = c.tile;
     if (c.name.find(".dpx") != std::string::npos) spec.attribute("oiio:BitsPerSample", 10);
+    if (!c.subsampling.empty()) spec.attribute("jpeg:subsampling", c.subsampling);
+    if (c.progressive) spec.attribute("jpeg:progressive", 1);
     spec.attribute("oiio:UnassociatedAlpha", 1);
     std::vector<float> values(static_cast<std::size_t>(c.width) * c.height * c.channels);
     for (float& v : values) v = static_cast<float>(random() % 1000) / 999.0f;
@@ -358,6 +367,79 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     }
   }
+}
+
+// JPEG coded data that libjpeg finds damaged: data that ends early is
+// refused; data left over at the end (damage that threw the rest out of step,
+// or an encoder's padding) is decoded with a warning; a few bytes of padding,
+// and junk between header segments, pass without one. FFmpeg's decoder, told
+// to fail on any error, is the independent witness of the damage.
+TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
+  const fs::path photo = fs::path(GPUHIST_SOURCE_DIR) / "data/rocket.jpg";
+  std::string bytes;
+  {
+    std::ifstream in(photo, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::size_t scan = bytes.find("\xFF\xDA");
+  const std::size_t end = bytes.rfind("\xFF\xD9");
+  ASSERT_NE(scan, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  const auto write_file = [&](const std::string& name, const std::string& data) {
+    std::ofstream(dir_ / name, std::ios::binary)
+        .write(data.data(), static_cast<std::streamsize>(data.size()));
+    return dir_ / name;
+  };
+  const auto ffmpeg_finds_errors = [](const fs::path& path) {
+    return !test::ffmpeg("-v quiet -err_detect explode -i '" + path.string() + "' -f null -");
+  };
+  const Image whole = load_image(photo);
+  EXPECT_TRUE(whole.warning.empty()) << whole.warning;
+  EXPECT_FALSE(ffmpeg_finds_errors(photo));
+  const std::vector<std::byte> pixels = test::pixel_bytes_of(whole.view());
+
+  // Cut in its coded data: refused.
+  const fs::path cut = write_file("cut.jpg", bytes.substr(0, scan + (end - scan) / 2));
+  try {
+    (void)load_image(cut);
+    ADD_FAILURE() << "a cut JPEG loaded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_NE(std::string(e.what()).find("cut.jpg: corrupt or truncated image: Premature end of "
+                                         "JPEG file"),
+              std::string::npos)
+        << e.what();
+  }
+
+  // Codes overwritten in the middle: decoded, with the warning.
+  std::string overwritten = bytes;
+  for (std::size_t at = scan + (end - scan) / 2, k = 0; k < 12; ++k, at += 2) {
+    overwritten[at] = '\xFF';
+    overwritten[at + 1] = '\0';
+  }
+  const fs::path damaged = write_file("damaged.jpg", overwritten);
+  EXPECT_TRUE(ffmpeg_finds_errors(damaged));
+  const Image concealed = load_image(damaged);
+  EXPECT_NE(concealed.warning.find("Corrupt JPEG data: "), std::string::npos) << concealed.warning;
+  EXPECT_NE(concealed.warning.find(" extraneous bytes before marker 0xd9"), std::string::npos)
+      << concealed.warning;
+  EXPECT_NE(test::pixel_bytes_of(concealed.view()), pixels);
+
+  // Padding before the end: a few bytes pass, more are named; the pixels are whole either way.
+  for (const std::size_t padding : {4U, 40U}) {
+    const fs::path padded = write_file(
+        "padded.jpg", bytes.substr(0, end) + std::string(padding, '\0') + bytes.substr(end));
+    const Image image = load_image(padded);
+    EXPECT_EQ(test::pixel_bytes_of(image.view()), pixels) << padding;
+    EXPECT_EQ(image.warning.empty(), padding == 4) << padding << ": " << image.warning;
+  }
+  // Junk before a header segment: passes.
+  const std::size_t tables = bytes.find("\xFF\xDB");
+  ASSERT_LT(tables, scan);
+  const Image junk = load_image(
+      write_file("junk.jpg", bytes.substr(0, tables) + "\x12\x34\x56" + bytes.substr(tables)));
+  EXPECT_TRUE(junk.warning.empty()) << junk.warning;
+  EXPECT_EQ(test::pixel_bytes_of(junk.view()), pixels);
 }
 
 TEST_F(ImageFiles, MaxPixelsIsCheckedBeforeDecoding) {

@@ -208,6 +208,7 @@ int run_adjust(const AdjustArgs& args) {
     const auto& path = inputs.files[i];
     const bool go_on = batch.run(path, [&] {
       const Image image = decoder.next();
+      warn_about_file(path, image);
       if (image.format.sample == SampleType::F32) {
         throw Error(ErrorKind::Input, path.string() +
                                           ": adjustments need 8- or 16-bit samples, and this "

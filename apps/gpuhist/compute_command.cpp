@@ -155,7 +155,7 @@ int run_compute(const ComputeArgs& args) {
       entry.strategy = run.strategy.value_or(context->strategy_for(image->view()));
       entry.histogram = context->compute(image->view(), options, run);
       progress.clear();
-      warn_about_pages(path, *image);
+      warn_about_file(path, *image);
       writer->write(entry);
       if (args.merge) {
         total.histogram += entry.histogram;

@@ -175,8 +175,9 @@ Image DecodeWorker::load(const std::filesystem::path& path, const LoadOptions& o
       if (receive_text(socket_, message, deadline)) throw Error(ErrorKind::Input, message);
     } else {
       Answer a{};
-      std::string codec;
-      if (receive_value(socket_, a, deadline) && receive_text(socket_, codec, deadline)) {
+      std::string codec, warning;
+      if (receive_value(socket_, a, deadline) && receive_text(socket_, codec, deadline) &&
+          receive_text(socket_, warning, deadline)) {
         Image image;
         try {
           image = Image::allocate(
@@ -191,6 +192,7 @@ Image DecodeWorker::load(const std::filesystem::path& path, const LoadOptions& o
         }
         if (receive_all(socket_, image.storage.data(), image.storage.size(), deadline)) {
           image.codec = codec;
+          image.warning = warning;
           image.alpha = a.alpha != 0;
           image.more_pages = a.more_pages != 0;
           return image;
@@ -245,6 +247,7 @@ int run_decode_worker() {
                      image.stride};
       const std::uint8_t ok = 1;
       if (!send_value(fd, ok) || !send_value(fd, a) || !send_text(fd, image.codec) ||
+          !send_text(fd, image.warning) ||
           !send_all(fd, image.storage.data(), image.storage.size())) {
         return 1;
       }

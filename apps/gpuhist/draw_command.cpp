@@ -157,6 +157,7 @@ int run_draw(const DrawArgs& args) {
     const auto& path = inputs.files[i];
     const bool go_on = batch.run(path, [&] {
       const Image image = decoder.next();
+      warn_about_file(path, image);
       const Histogram histogram = context->compute(image.view(), counting->options, run);
       if (args.report) {
         DrawOptions panel = options;

@@ -112,10 +112,14 @@ bool parse_read_options(const std::string& formats, ReadOptions& options) {
   return true;
 }
 
-void warn_about_pages(const std::filesystem::path& path, const Image& image) {
+void warn_about_file(const std::filesystem::path& path, const Image& image) {
   if (image.more_pages) {
     std::cerr << "gpuhist: warning: " << one_line(path.string())
               << ": the file holds more than one page; the first is counted\n";
+  }
+  if (!image.warning.empty()) {
+    std::cerr << "gpuhist: warning: " << one_line(path.string()) << ": " << one_line(image.warning)
+              << " (the file may be damaged; its pixels are used as decoded)\n";
   }
 }
 
@@ -123,7 +127,10 @@ std::optional<Image> load_option_image(const std::filesystem::path& path,
                                        const ReadOptions& options, int& status) {
   BatchStatus batch;
   std::optional<Image> image;
-  (void)batch.run(path, [&] { image = load_input(path, options); });
+  (void)batch.run(path, [&] {
+    image = load_input(path, options);
+    warn_about_file(path, *image);
+  });
   status = batch.status();
   return image;
 }

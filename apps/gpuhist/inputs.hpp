@@ -70,8 +70,9 @@ void add_read_options(CLI::App* cmd, ReadOptions& options, std::string& formats)
 // prints why and returns false (the exit status is then kExitUsage).
 [[nodiscard]] bool parse_read_options(const std::string& formats, ReadOptions& options);
 
-// A warning on stderr when the file holds pages after the one counted.
-void warn_about_pages(const std::filesystem::path& path, const Image& image);
+// Warnings on stderr when the file holds pages after the one counted, and
+// when its decoder warned that it may be damaged (Image::warning).
+void warn_about_file(const std::filesystem::path& path, const Image& image);
 
 // A picture an option names (a reference to match to), read as load_input
 // reads it; when it cannot be, its error is printed as one line, `status` is

@@ -79,7 +79,7 @@ int run_view(const ViewArgs& args) {
   }
   options.load_still = [read](const std::filesystem::path& path) {
     Image image = load_input(path, read);
-    warn_about_pages(path, image);
+    warn_about_file(path, image);
     return image;
   };
   options.on_damage = [&](const std::string& cause) {

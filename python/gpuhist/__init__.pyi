@@ -78,6 +78,7 @@ class FileHistogram:
     format: str
     alpha: bool
     more_pages: bool
+    warning: Optional[str]
 
 class FileHistograms:
     def __iter__(self) -> "FileHistograms": ...

@@ -38,6 +38,7 @@ struct FileHistogram {
   std::string format;  // the decoder's name: "jpeg", "png", …
   bool alpha = false;
   bool more_pages = false;
+  py::object warning = py::none();  // str: the decoder's warning of possible damage, or None
 };
 
 // The files decoded ahead on `threads` threads and counted one at a time, in
@@ -116,6 +117,7 @@ class FileHistograms {
     out.format = image->codec;
     out.alpha = image->alpha;
     out.more_pages = image->more_pages;
+    if (!image->warning.empty()) out.warning = py::str(image->warning);
     return out;
   }
 
@@ -135,14 +137,15 @@ class FileHistograms {
 // What pickles a FileHistogram: its fields in order.
 py::tuple file_state(const FileHistogram& f) {
   return py::make_tuple(f.path, f.histogram, f.error, f.width, f.height, f.channels, f.dtype,
-                        f.format, f.alpha, f.more_pages);
+                        f.format, f.alpha, f.more_pages, f.warning);
 }
 
 FileHistogram file_from_state(const py::object& pickled) {
   const auto refuse = [] { return py::value_error("gpuhist: not a pickled FileHistogram"); };
   if (!py::isinstance<py::tuple>(pickled)) throw refuse();
   const auto state = pickled.cast<py::tuple>();
-  if (state.size() != 10) throw refuse();
+  // (Ten fields before `warning` was one.)
+  if (state.size() != 10 && state.size() != 11) throw refuse();
   FileHistogram f;
   f.path = state[0];
   f.histogram = state[1];
@@ -161,6 +164,8 @@ FileHistogram file_from_state(const py::object& pickled) {
     f.format = state[7].cast<std::string>();
     f.alpha = state[8].cast<bool>();
     f.more_pages = state[9].cast<bool>();
+    if (state.size() == 11) f.warning = state[10];
+    if (!f.warning.is_none() && !py::isinstance<py::str>(f.warning)) throw refuse();
   } catch (const py::cast_error&) {
     throw refuse();
   }
@@ -220,6 +225,9 @@ void register_files(py::module_& m,
       .def_readonly("alpha", &FileHistogram::alpha, "The file has alpha, not counted.")
       .def_readonly("more_pages", &FileHistogram::more_pages,
                     "The file holds more pages than the first, the one counted.")
+      .def_readonly("warning", &FileHistogram::warning,
+                    "None, or the decoder's warning that the file may be damaged (a JPEG's "
+                    "coded data left over at its end), its pixels counted as decoded.")
       // Rebuilt by gpuhist._file_histogram_from_state, for every pickle protocol.
       .def("__reduce__",
            [](const FileHistogram& f) {

@@ -76,10 +76,18 @@ Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
   LoadOptions options;
   options.max_pixels = max_pixels_of(max_pixels);
   options.formats = all_formats ? FormatSet::All : FormatSet::Common;
-  return reading(path.path, [&] {
+  Image image = reading(path.path, [&] {
     const py::gil_scoped_release release;
     return load_image(path.path, options);
   });
+  // A decoder's warning of possible damage is a UserWarning (an exception
+  // where the warnings filter makes it one).
+  if (!image.warning.empty()) {
+    const std::string text = "gpuhist: " + path.path.string() + ": " + image.warning +
+                             " (the file may be damaged; its pixels are used as decoded)";
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
+  }
+  return image;
 }
 
 }  // namespace

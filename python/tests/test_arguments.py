@@ -201,6 +201,7 @@ def test_what_cannot_be_pickled_says_so_with_every_protocol(data, make):
     ("p", gpuhist.Histogram(), None, 1, 1, 3, 3, "png", False, False),
     ("p", "not a histogram", None, 1, 1, 3, "uint8", "png", False, False),
     ("p", None, "not an exception", 1, 1, 3, "uint8", "png", False, False),
+    ("p", gpuhist.Histogram(), None, 1, 1, 3, "uint8", "png", False, False, 5),  # warning not str
 ])
 def test_a_bad_pickled_file_histogram_is_a_value_error(state):
     with pytest.raises(ValueError, match="not a pickled FileHistogram"):

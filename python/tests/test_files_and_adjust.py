@@ -3,7 +3,9 @@ as the command line gives for the same files."""
 import json
 import os
 import pathlib
+import pickle
 import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -253,3 +255,30 @@ def test_merge_mixes_grey_and_colour_as_the_command_line(cli, data, tmp_path):
         gpuhist.merge([parts[0], gpuhist.histogram(np.zeros((2, 2), np.uint8), 64)])
     with pytest.raises(TypeError):
         gpuhist.merge([parts[0], 1])
+
+
+def test_damaged_jpeg_data_is_a_warning_or_an_error(data, tmp_path):
+    whole = (data / "rocket.jpg").read_bytes()
+    scan, end = whole.index(b"\xff\xda"), whole.rindex(b"\xff\xd9")
+    padded, cut = tmp_path / "padded.jpg", tmp_path / "cut.jpg"
+    padded.write_bytes(whole[:end] + bytes(64) + whole[end:])  # coded data left over
+    cut.write_bytes(whole[:(scan + end) // 2])
+    left_over = r"padded\.jpg: Corrupt JPEG data: \d+ extraneous bytes before marker 0xd9"
+    with pytest.warns(UserWarning, match=left_over):
+        image = gpuhist.read(padded)
+    np.testing.assert_array_equal(image, gpuhist.read(data / "rocket.jpg"))
+    with pytest.warns(UserWarning, match=left_over):
+        gpuhist.histogram_file(padded, device="cpu")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning, match=left_over):
+            gpuhist.read(padded)
+        gpuhist.read(data / "rocket.jpg")
+    with pytest.raises(OSError, match="cut.jpg: corrupt or truncated image: Premature end of JPEG"):
+        gpuhist.read(cut)
+    files = list(gpuhist.histogram_files([padded, cut, data / "rocket.jpg"], device="cpu"))
+    assert "extraneous bytes before marker 0xd9" in files[0].warning
+    assert files[2].warning is None
+    assert files[0].histogram == files[2].histogram
+    assert isinstance(files[1].error, OSError) and files[1].warning is None
+    assert pickle.loads(pickle.dumps(files[0])).warning == files[0].warning

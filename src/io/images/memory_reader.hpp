@@ -36,7 +36,7 @@ class MemoryReader final : public OIIO::Filesystem::IOMemReader {
   }
   // The bytes of [offset, offset + bytes) that lie in the file.
   std::size_t pread(void* buffer, std::size_t bytes, std::int64_t offset) override {
-    const std::size_t size = m_buf.size();
+    const auto size = static_cast<std::size_t>(m_buf.size());
     if (offset < 0 || static_cast<std::uint64_t>(offset) >= size || bytes == 0) return 0;
     const auto from = static_cast<std::size_t>(offset);
     const std::size_t count = std::min(bytes, size - from);

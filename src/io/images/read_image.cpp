@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gpuhist/error.hpp"
+#include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
 
 namespace gpuhist::images {
@@ -360,11 +361,8 @@ void read_whole_file(const std::filesystem::path& path, std::uintmax_t file_byte
 // on: JFIF (APP0) and Adobe's colour transform (APP14) are kept, and so is
 // everything from the start of the scan on. Segments that stop making sense
 // before the scan end the copy there: the decoder then finds it truncated.
-// The file is read into `bytes` (whose memory is reused from call to call)
-// and the segments dropped in place.
-void read_without_jpeg_metadata(const std::filesystem::path& path, std::uintmax_t file_bytes,
-                                std::vector<unsigned char>& bytes) {
-  read_whole_file(path, file_bytes, bytes);
+// The segments are dropped from `bytes`, the file's, in place.
+void drop_jpeg_metadata(std::vector<unsigned char>& bytes) {
   std::size_t kept = std::min<std::size_t>(2, bytes.size());  // SOI
   std::size_t at = 2;
   const auto keep = [&](std::size_t from, std::size_t to) {
@@ -862,6 +860,41 @@ std::uint64_t max_expansion(const std::string& format) {
   return 0;  // OpenEXR's data window is checked against the file in check_header
 }
 
+// The pixel limit (options.max_pixels), checked once a header gives the size.
+void check_pixel_limit(const std::filesystem::path& path, std::uint32_t width, std::uint32_t height,
+                       const LoadOptions& options) {
+  const std::uint64_t pixels = std::uint64_t{width} * height;
+  if (pixels > options.max_pixels) {
+    fail(path, std::to_string(width) + "x" + std::to_string(height) + " = " +
+                   std::to_string(pixels) + " pixels exceeds the limit of " +
+                   std::to_string(options.max_pixels) + " (--max-pixels)");
+  }
+}
+
+// What decoding the pixels as stored takes, against the limit and against
+// what the file's bytes can hold (within the pixel limit: the product fits in
+// 64 bits). A header claiming more pixels than the file could hold (a
+// corrupt or crafted file) is refused before memory is sized for them.
+void check_stored_bytes(const std::filesystem::path& path, std::uint32_t width,
+                        std::uint32_t height, int channels, std::uint64_t sample_bytes,
+                        const std::string& format, std::uintmax_t file_bytes,
+                        const LoadOptions& options) {
+  const std::uint64_t stored =
+      std::uint64_t{width} * height * static_cast<std::uint64_t>(channels) * sample_bytes;
+  if (stored / 16 > options.max_pixels) {
+    fail(path, std::to_string(width) + "x" + std::to_string(height) + " pixels of " +
+                   std::to_string(channels) + " channels take " + std::to_string(stored) +
+                   " bytes, over the limit of " + std::to_string(options.max_pixels) +
+                   " pixels x 16 bytes (--max-pixels)");
+  }
+  const std::uint64_t expansion = max_expansion(format);
+  if (expansion != 0 && stored > std::uint64_t{file_bytes} * expansion + (1U << 20)) {
+    fail(path, "corrupt image: its header claims " + std::to_string(width) + "x" +
+                   std::to_string(height) + " pixels, more than its " + std::to_string(file_bytes) +
+                   " bytes can hold");
+  }
+}
+
 // Camera raw files are TIFF containers; their extension tells them apart.
 bool camera_raw(const std::string& sniffed, const std::string& by_extension) {
   return sniffed == "tiff" && by_extension == "raw";
@@ -963,10 +996,11 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   // Keep stored samples as they are: no premultiplication by alpha on read.
   OIIO::ImageSpec config;
   config.attribute("oiio:UnassociatedAlpha", 1);
-  // A JPEG is decoded from a copy without its metadata segments, whose
-  // parsers in the image library are not hardened (an IPTC block overran a
-  // buffer there); the pixels do not depend on them. Declared before the
-  // reader, which uses them until it is destroyed.
+  // The bytes of a JPEG or DPX file, which are decoded from memory. A CMYK
+  // JPEG goes to the image library without its metadata segments, whose
+  // parsers there are not hardened (an IPTC block overran a buffer); the
+  // pixels do not depend on them. Declared before the reader, which uses
+  // them until it is destroyed.
   // Kept from file to file on each decoding thread: a fresh buffer a file
   // costs a page fault every 4 KiB. Let go of after a file over 16 MB.
   static thread_local std::vector<unsigned char> stripped;
@@ -981,12 +1015,28 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   if (format == "jpeg" || format == "dpx") {
     try {
       if (format == "jpeg") {
-        read_without_jpeg_metadata(path, file_bytes, stripped);
+        read_whole_file(path, file_bytes, stripped);
       } else {
         read_dpx_with_ended_text(path, file_bytes, stripped);
       }
     } catch (const std::bad_alloc&) {
       fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+    }
+    if (format == "jpeg") {
+      // Grey and colour JPEGs are decoded by libjpeg here (which reads no
+      // metadata but JFIF's and Adobe's); CMYK ones by the image library.
+      std::optional<Image> decoded;
+      try {
+        decoded = decode_jpeg(stripped, path, [&](const JpegShape& shape) {
+          check_pixel_limit(path, shape.width, shape.height, options);
+          check_stored_bytes(path, shape.width, shape.height, shape.channels, 1, format, file_bytes,
+                             options);
+        });
+      } catch (const std::bad_alloc&) {
+        fail(path, "not enough memory to decode it");
+      }
+      if (decoded) return std::move(*decoded);
+      drop_jpeg_metadata(stripped);
     }
     memory.emplace(stripped.data(), stripped.size());
   }
@@ -1021,33 +1071,17 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
                    std::to_string(spec.y) + ", past the largest coordinate");
   }
   const auto pixels = std::uint64_t(spec.width) * std::uint64_t(spec.height);
-  if (pixels > options.max_pixels) {
-    fail(path, std::to_string(spec.width) + "x" + std::to_string(spec.height) + " = " +
-                   std::to_string(pixels) + " pixels exceeds the limit of " +
-                   std::to_string(options.max_pixels) + " (--max-pixels)");
-  }
+  check_pixel_limit(path, static_cast<std::uint32_t>(spec.width),
+                    static_cast<std::uint32_t>(spec.height), options);
   // (After the pixel limit: the bytes counted then fit in 64 bits.)
   if (format == "dpx") check_dpx_element(path, head, file_bytes, spec);
   // Decoders read every channel of the file as stored, whatever is asked for.
   std::uint64_t sample_bytes = spec.format.size();
   for (const OIIO::TypeDesc& t : spec.channelformats)
     sample_bytes = std::max<std::uint64_t>(sample_bytes, t.size());
-  const std::uint64_t stored = pixels * std::uint64_t(spec.nchannels) * sample_bytes;
-  if (stored / 16 > options.max_pixels) {
-    fail(path, std::to_string(spec.width) + "x" + std::to_string(spec.height) + " pixels of " +
-                   std::to_string(spec.nchannels) + " channels take " + std::to_string(stored) +
-                   " bytes, over the limit of " + std::to_string(options.max_pixels) +
-                   " pixels x 16 bytes (--max-pixels)");
-  }
-
-  // A header claiming more pixels than the file could hold (a corrupt or
-  // crafted file) is refused before memory is sized for them.
-  const std::uint64_t expansion = max_expansion(input->format_name());
-  if (expansion != 0 && stored > std::uint64_t{file_bytes} * expansion + (1U << 20)) {
-    fail(path, "corrupt image: its header claims " + std::to_string(spec.width) + "x" +
-                   std::to_string(spec.height) + " pixels, more than its " +
-                   std::to_string(file_bytes) + " bytes can hold");
-  }
+  check_stored_bytes(path, static_cast<std::uint32_t>(spec.width),
+                     static_cast<std::uint32_t>(spec.height), spec.nchannels, sample_bytes,
+                     input->format_name(), file_bytes, options);
 
   const ChannelLayout layout = spec.nchannels >= 4 && options.alpha ? ChannelLayout::RGBA
                                : spec.nchannels >= 3                ? ChannelLayout::RGB

@@ -1,0 +1,190 @@
+#include "io/images/jpeg_decoder.hpp"
+
+// jpeglib.h needs FILE and size_t declared before it.
+// clang-format off
+#include <cstdio>
+#include <jpeglib.h>
+#include <jerror.h>
+// clang-format on
+
+#include <algorithm>
+#include <array>
+#include <csetjmp>
+#include <new>
+#include <string>
+
+#include "gpuhist/error.hpp"
+
+namespace gpuhist::images {
+namespace {
+
+constexpr int kMostScans = 1000;
+// Encoders that pad their coded data leave a few bytes before the end marker.
+constexpr int kMostPaddingBytes = 16;
+
+// libjpeg's error manager, and where its errors and damaging warnings go:
+// `manager` first, as libjpeg hands the callbacks a pointer to it.
+struct Errors {
+  jpeg_error_mgr manager;
+  std::jmp_buf jump;
+  int code;
+  char message[JMSG_LENGTH_MAX];
+  char warning[JMSG_LENGTH_MAX];  // what the pixels were decoded despite, if anything
+};
+
+Errors& errors_of(j_common_ptr info) { return *reinterpret_cast<Errors*>(info->err); }
+
+// Leaves libjpeg with its current message (error_exit).
+[[noreturn]] void stop(j_common_ptr info) {
+  Errors& errors = errors_of(info);
+  errors.code = info->err->msg_code;
+  info->err->format_message(info, errors.message);
+  std::longjmp(errors.jump, 1);
+}
+
+// Whether the warning libjpeg holds means pixels it had to make up: coded
+// data that does not decode, ends early or is out of step.
+bool damaging(const jpeg_error_mgr& err) {
+  switch (err.msg_code) {
+    case JWRN_ARITH_BAD_CODE:     // "Corrupt JPEG data: bad arithmetic code"
+    case JWRN_HUFF_BAD_CODE:      // "Corrupt JPEG data: bad Huffman code"
+    case JWRN_HIT_MARKER:         // "Corrupt JPEG data: premature end of data segment"
+    case JWRN_JPEG_EOF:           // "Premature end of JPEG file"
+    case JWRN_MUST_RESYNC:        // "Corrupt JPEG data: found marker 0x%02x instead of RST%d"
+    case JWRN_BOGUS_PROGRESSION:  // "Inconsistent progression sequence for component ..."
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether it says that coded data was left over at the end of the image or
+// of a restart interval ("Corrupt JPEG data: %u extraneous bytes before
+// marker 0x%02x"), beyond an encoder's padding. Damage that throws the
+// coded data out of step leaves such a rest (libjpeg-turbo decodes a bad
+// Huffman code as zero where it has the whole file in memory, and says
+// nothing else), and so do some encoders and editors that pad, whose files
+// decode whole: the pixels are kept, and the warning passed on.
+bool left_over(const jpeg_error_mgr& err) {
+  if (err.msg_code != JWRN_EXTRANEOUS_DATA) return false;
+  const int marker = err.msg_parm.i[1];
+  const bool coded = marker == 0xD9 || (marker >= 0xD0 && marker <= 0xD7);  // EOI, RSTn
+  return coded && err.msg_parm.i[0] > kMostPaddingBytes;
+}
+
+void on_message(j_common_ptr info, int level) {
+  if (level >= 0) return;  // trace messages
+  if (damaging(*info->err)) stop(info);
+  Errors& errors = errors_of(info);
+  // The first such warning is kept; others (an unknown JFIF revision or Adobe
+  // transform, a bogus ICC marker, junk between header segments) say nothing
+  // of the pixels.
+  if (left_over(*info->err) && errors.warning[0] == '\0')
+    info->err->format_message(info, errors.warning);
+  ++info->err->num_warnings;
+}
+
+void on_output(j_common_ptr /*info*/) {}  // nothing goes to stderr
+
+void on_progress(j_common_ptr info) {
+  if (reinterpret_cast<j_decompress_ptr>(info)->input_scan_number <= kMostScans) return;
+  Errors& errors = errors_of(info);
+  errors.code = JMSG_NOMESSAGE;
+  std::snprintf(errors.message, sizeof errors.message,
+                "more than %d progressive scans, which are not decoded", kMostScans);
+  std::longjmp(errors.jump, 1);
+}
+
+// A decompressor and what it reports to, destroyed however decoding ends.
+struct Decompressor {
+  jpeg_decompress_struct info{};
+  Errors errors{};
+  jpeg_progress_mgr progress{};
+  bool made = false;
+
+  Decompressor() {
+    info.err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = stop;
+    errors.manager.emit_message = on_message;
+    errors.manager.output_message = on_output;
+    progress.progress_monitor = on_progress;
+  }
+  Decompressor(const Decompressor&) = delete;
+  Decompressor& operator=(const Decompressor&) = delete;
+  ~Decompressor() {
+    if (made) jpeg_destroy_decompress(&info);
+  }
+};
+
+// Runs `steps`, libjpeg calls, to their end (true) or to libjpeg's error
+// (false, with its message in `errors`). libjpeg leaves by longjmp, which
+// skips the frames between: `steps` must hold nothing with a destructor.
+template <typename Steps>
+bool guarded(Errors& errors, const Steps& steps) {
+  if (setjmp(errors.jump) != 0) return false;
+  steps();
+  return true;
+}
+
+[[noreturn]] void refuse(const Errors& errors, const std::filesystem::path& path) {
+  if (errors.code == JERR_OUT_OF_MEMORY) throw std::bad_alloc();
+  throw Error(ErrorKind::Input,
+              path.string() + ": corrupt or truncated image: " + std::string(errors.message));
+}
+
+}  // namespace
+
+std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
+                                 const std::filesystem::path& path,
+                                 const std::function<void(const JpegShape&)>& check) {
+  Decompressor d;
+  if (!guarded(d.errors, [&] {
+        jpeg_create_decompress(&d.info);
+        d.made = true;
+        jpeg_mem_src(&d.info, bytes.data(), static_cast<unsigned long>(bytes.size()));
+        (void)jpeg_read_header(&d.info, TRUE);
+      })) {
+    refuse(d.errors, path);
+  }
+  JpegShape shape{d.info.image_width, d.info.image_height, 0};
+  const J_COLOR_SPACE space = d.info.jpeg_color_space;
+  if (d.info.num_components == 1 && space == JCS_GRAYSCALE) {
+    shape.channels = 1;
+  } else if (d.info.num_components == 3 && (space == JCS_YCbCr || space == JCS_RGB)) {
+    shape.channels = 3;
+  } else {
+    return std::nullopt;
+  }
+  check(shape);
+
+  Image image = Image::allocate(
+      shape.width, shape.height,
+      {shape.channels == 1 ? ChannelLayout::Grey : ChannelLayout::RGB, SampleType::U8});
+  image.codec = "jpeg";
+  d.info.out_color_space = shape.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  d.info.progress = &d.progress;
+  std::array<JSAMPROW, 16> rows{};
+  if (!guarded(d.errors, [&] {
+        (void)jpeg_start_decompress(&d.info);
+        while (d.info.output_scanline < d.info.output_height) {
+          const JDIMENSION first = d.info.output_scanline;
+          const JDIMENSION count = std::min<JDIMENSION>(rows.size(), d.info.output_height - first);
+          for (JDIMENSION i = 0; i < count; ++i) {
+            rows[i] = reinterpret_cast<JSAMPROW>(image.storage.data() +
+                                                 std::size_t{first + i} * image.stride);
+          }
+          if (jpeg_read_scanlines(&d.info, rows.data(), count) == 0) return;  // (suspended)
+        }
+        (void)jpeg_finish_decompress(&d.info);
+      })) {
+    refuse(d.errors, path);
+  }
+  image.warning = d.errors.warning;
+  if (d.info.output_scanline < d.info.output_height) {
+    throw Error(ErrorKind::Input, path.string() + ": corrupt or truncated image: the decoder " +
+                                      "stopped at row " + std::to_string(d.info.output_scanline));
+  }
+  return image;
+}
+
+}  // namespace gpuhist::images

@@ -1,0 +1,40 @@
+// JPEG files' pixels, decoded by libjpeg-turbo itself. OpenImageIO's reader
+// lets libjpeg's warnings pass, and those are how libjpeg says that the coded
+// data is damaged ("Corrupt JPEG data: bad Huffman code"): it conceals the
+// damage and decodes on. Here a warning that means lost or made-up pixels
+// refuses the file, as a truncated one is refused; coded data left over at
+// the end, which damage leaves and so do some encoders, is the image's
+// `warning`.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
+
+#include "gpuhist/image.hpp"
+
+namespace gpuhist::images {
+
+// What the header of a JPEG file says of its pixels.
+struct JpegShape {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  int channels = 0;  // 1 (grey) or 3 (RGB, from Y'CbCr or RGB)
+};
+
+// The JPEG file `bytes` decoded to 8-bit grey or RGB rows, as OpenImageIO's
+// reader decodes them (libjpeg's defaults: the accurate integer DCT, fancy
+// upsampling), or nothing for a colour space left to that reader (CMYK,
+// YCCK). `check` sees the shape once the header is read, before memory is
+// sized for the pixels, and throws to refuse it. Throws Error naming `path`
+// for a header or coded data that libjpeg finds corrupt, truncated or
+// damaged, and for more than 1000 scans (a crafted progressive file can make
+// each of thousands of scans cost a pass over the image); std::bad_alloc
+// when memory runs out.
+[[nodiscard]] std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
+                                               const std::filesystem::path& path,
+                                               const std::function<void(const JpegShape&)>& check);
+
+}  // namespace gpuhist::images
