@@ -47,8 +47,9 @@ STATISTICS = ("count", "min", "max", "mean", "stddev", "median", "p1", "p99", "s
               "highlights")
 _WHOLE = frozenset(("count", "min", "max", "median", "p1", "p99"))
 _CHANNELS = ("red", "green", "blue", "luminance")
-# A row's fields before its statistics.
-FIELDS = ("path", "bytes", "format", "width", "height", "channels", "dtype")
+# A row's fields before its statistics ("warning": None, or the decoder's warning that the
+# file may be damaged, its pixels counted as decoded: FileHistogram.warning).
+FIELDS = ("path", "bytes", "format", "width", "height", "channels", "dtype", "warning")
 
 
 class DatasetResult:
@@ -243,7 +244,8 @@ def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
         except OSError:  # gone since it was read
             size = None
         h = f.histogram
-        records.append((f.path, size, f.format, f.width, f.height, f.channels, f.dtype))
+        records.append((f.path, size, f.format, f.width, f.height, f.channels, f.dtype,
+                        f.warning))
         histograms.append(h)
         total = h if total is None else _gpuhist._merge_any(total, h)
     return DatasetResult(total, records, _gpuhist._stats_table(histograms), failed)
@@ -415,6 +417,10 @@ def main(argv=None):
             for b in range(result.total.bins):
                 writer.writerow(["(total)", b, *(int(rows[c][b]) if c in rows else ""
                                                  for c in _CHANNELS)])
+    for record in result.records:
+        if record[-1] is not None:
+            print(f"gpuhist: warning: {record[0]}: {record[-1]} (the file may be damaged; its "
+                  "pixels are used as decoded)", file=sys.stderr)
     for path, error in result.failed:
         print(f"gpuhist: error: {path}: {error}", file=sys.stderr)
     if args.output and args.output != "-":

@@ -195,6 +195,29 @@ def test_an_empty_folder_beside_readable_files_is_a_failure(data, tmp_path, monk
     assert ds.main([str(tmp_path / "coffee.png")]) == 0
 
 
+def test_a_decoders_warning_is_in_the_files_row_and_on_stderr(data, tmp_path, monkeypatch,
+                                                               capsys):
+    whole = (data / "rocket.jpg").read_bytes()
+    end = whole.rindex(b"\xff\xd9")
+    (tmp_path / "padded.jpg").write_bytes(whole[:end] + bytes(64) + whole[end:])
+    shutil.copy(data / "rocket.jpg", tmp_path / "rocket.jpg")
+    result = ds.count_batch(ds.expand(str(tmp_path)), 256, "709", "cpu", 1 << 28)
+    rows = {os.path.basename(r["path"]): r for r in result.rows}
+    assert "extraneous bytes before marker 0xd9" in rows["padded.jpg"]["warning"]
+    assert rows["rocket.jpg"]["warning"] is None
+    assert result.failed == []
+
+    def counted(files, **kwargs):
+        return ds.count_batch(files, kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
+
+    monkeypatch.setattr(ds, "histograms", counted)
+    assert ds.main([str(tmp_path)]) == 0
+    _, err = capsys.readouterr()
+    assert err == (f"gpuhist: warning: {tmp_path / 'padded.jpg'}: "
+                   f"{rows['padded.jpg']['warning']} (the file may be damaged; its pixels are "
+                   "used as decoded)\n")
+
+
 def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):
     for name in ("shot[1].png", "shot1.png"):
         shutil.copy(data / "coffee.png", tmp_path / name)
