@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
   row("gpuhist: decode on every core + count (cpu)", on_cpu);
   row("gpuhist: the same, --device auto", on_auto);
   row("gpuhist: decode on one thread + count (cpu)", one_thread);
-  row("decode only, every core (OpenImageIO)", decode);
+  row("decode only, every core (gpuhist's readers)", decode);
   row("OpenCV imread + calcHist x4, one thread", opencv_one);
   row("OpenCV imread + calcHist x4, every core", opencv_all);
   std::printf("throughput vs decode only: %.2f; vs OpenCV one thread: %.2fx; every core: %.2fx\n",

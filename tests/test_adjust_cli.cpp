@@ -220,7 +220,60 @@ TEST_F(AdjustCli, BadRequestsExitWithTheirStatus) {
   save_image(path("deep.png"), deep.view);
   const auto depth = run_cli({"match", kCoffee, "--reference", path("deep.png"), "-o", out});
   EXPECT_EQ(depth.status, 2);
-  expect_one_line_error(depth, "bit depth");
+  expect_one_line_error(depth, kCoffee + ": rgb8 pixels, and the reference " + path("deep.png") +
+                                   " has rgb16: match needs a reference of the image's bit depth");
+}
+
+// What the output's format cannot hold of the adjusted image is said in a
+// warning, and the rest written: 16-bit samples as 8 bits (JPEG, PNM) or as
+// half floats (OpenEXR), alpha left out (JPEG, PNM, which refused four
+// channels outright); a threshold written lossily. The PNG holds it all.
+TEST_F(AdjustCli, WhatTheOutputFormatCannotHoldIsAWarning) {
+  const test::TestImage rgba =
+      test::make_image({ChannelLayout::RGBA, SampleType::U16}, 40, 30, test::Content::Random, 9);
+  save_image(path("rgba16.png"), rgba.view);
+  const auto whole = run_cli({"equalize", path("rgba16.png"), "-o", path("eq.png")});
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  EXPECT_EQ(whole.err, "");
+  const Image full = load_image(path("eq.png"), LoadOptions{.alpha = true});
+  ASSERT_EQ(full.format, (PixelFormat{ChannelLayout::RGBA, SampleType::U16}));
+  const std::pair<const char*, const char*> narrowed[] = {
+      {"eq.ppm",
+       "a PNM file holds 8-bit samples: the 16-bit samples are scaled to 8 bits; it holds no "
+       "alpha: the alpha is left out\n"},
+      {"eq.jpg",
+       "a JPEG file holds 8-bit samples: the 16-bit samples are scaled to 8 bits; it holds no "
+       "alpha: the alpha is left out\n"},
+      {"eq.exr",
+       "an OpenEXR file holds these samples as half floats, whose 11 significant bits do not "
+       "keep every 16-bit value\n"},
+  };
+  for (const auto& [name, said] : narrowed) {
+    const auto r = run_cli({"equalize", path("rgba16.png"), "-o", path(name)});
+    EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+    EXPECT_EQ(r.err, "gpuhist: warning: " + path(name) + ": " + said);
+  }
+  // The PNM's colour samples are the PNG's, scaled as the image library scales them.
+  const Image ppm = load_image(path("eq.ppm"));
+  ASSERT_EQ(ppm.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+  for (std::uint32_t y = 0; y < ppm.height; ++y) {
+    const auto* wide = reinterpret_cast<const std::uint16_t*>(full.storage.data() + y * full.stride);
+    const auto* narrow = reinterpret_cast<const std::uint8_t*>(ppm.storage.data() + y * ppm.stride);
+    for (std::uint32_t x = 0; x < ppm.width; ++x) {
+      for (std::uint32_t c = 0; c < 3; ++c) {
+        ASSERT_EQ(narrow[x * 3 + c], (wide[x * 4 + c] * 255 + 32767) / 65535)
+            << x << "," << y << " channel " << c;
+      }
+    }
+  }
+  const auto lossy = run_cli({"threshold", kCoffee, "-o", path("t.jpg")});
+  EXPECT_EQ(lossy.status, 0) << lossy.err;
+  EXPECT_EQ(lossy.err, "gpuhist: warning: " + path("t.jpg") +
+                           ": the format is lossy: the thresholded image's two levels are not "
+                           "kept exact (.png or .tif keeps them)\n");
+  const auto exact = run_cli({"threshold", kCoffee, "-o", path("t.png")});
+  EXPECT_EQ(exact.status, 0) << exact.err;
+  EXPECT_EQ(exact.err, "");
 }
 
 // The metadata a photograph's file carries, as the image library reads it

@@ -1,7 +1,10 @@
 #include "adjust_command.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -20,6 +23,15 @@
 
 namespace gpuhist::cli {
 namespace {
+
+// A file written lossily, by its extension: JPEG, and WebP as the image
+// library writes it (lossy unless asked otherwise).
+bool lossy_output(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".jpg" || ext == ".jpeg" || ext == ".jpe" || ext == ".jfif" || ext == ".webp";
+}
 
 // "0.5" or "0.2,1" -> {low, high} percentages within 0..50.
 std::optional<std::pair<double, double>> parse_clip(const std::string& text) {
@@ -227,9 +239,10 @@ int run_adjust(const AdjustArgs& args) {
       if (reference_image) {
         if (reference_image->format.sample != image.format.sample) {
           // Images of the reference's depth in the same batch are still matched.
-          print_error(path.string() + ": the reference must have the image's bit depth (" +
-                      to_string(reference_image->format) + " against " + to_string(image.format) +
-                      ")");
+          print_error(path.string() + ": " + to_string(image.format) + " pixels, and the " +
+                      "reference " + args.reference + " has " +
+                      to_string(reference_image->format) +
+                      ": match needs a reference of the image's bit depth");
           batch.add(kExitUsage);
           return;
         }
@@ -249,7 +262,17 @@ int run_adjust(const AdjustArgs& args) {
                   << args.params.method << ")\n";
       }
       // The photograph's orientation, colour profile and camera data go with it.
-      save_image(outputs[i], out.view(), path);
+      const std::string left_out = save_image(outputs[i], out.view(), path);
+      if (!left_out.empty()) {
+        std::cerr << "gpuhist: warning: " << one_line(outputs[i].string()) << ": "
+                  << one_line(left_out) << "\n";
+      }
+      // Two levels written lossily are two levels no longer.
+      if (adjustment->kind == AdjustKind::Threshold && lossy_output(outputs[i])) {
+        std::cerr << "gpuhist: warning: " << one_line(outputs[i].string())
+                  << ": the format is lossy: the thresholded image's two levels are not kept "
+                     "exact (.png or .tif keeps them)\n";
+      }
     });
     if (!go_on) break;
   }

@@ -64,9 +64,12 @@ struct LoadOptions {
 
 // Writes integer pixels (8- or 16-bit grey, RGB or RGBA, alpha unassociated)
 // to a file whose format follows the extension; a format without 16-bit
-// samples (JPEG) gets them scaled to 8 bits. Throws Error(InvalidArgument) for
-// float pixels, Error(Output) naming the file when it cannot be written.
-void save_image(const std::filesystem::path& path, const ImageView& image);
+// samples (JPEG) gets them scaled to 8 bits, one without alpha (JPEG, PNM)
+// the colour channels alone. Returns what the file could not hold, as a
+// clause for a warning ("a jpeg file holds 8-bit samples: the 16-bit samples
+// are scaled to 8 bits"), or "". Throws Error(InvalidArgument) for float
+// pixels, Error(Output) naming the file when it cannot be written.
+std::string save_image(const std::filesystem::path& path, const ImageView& image);
 // The same, keeping the metadata of the file `metadata_from` (the image it was
 // made from, of the same size and orientation). JPEG to JPEG and PNG to PNG,
 // as bytes, never parsed: a JPEG's Exif (orientation, camera, date, GPS),
@@ -76,8 +79,8 @@ void save_image(const std::filesystem::path& path, const ImageView& image);
 // resolution, ICC profile, captions and rights, camera, Exif, GPS and IPTC
 // fields, as the written format holds them. Nothing from a JPEG to another
 // format. An ICC profile only where both images are grey or both have colour.
-void save_image(const std::filesystem::path& path, const ImageView& image,
-                const std::filesystem::path& metadata_from);
+std::string save_image(const std::filesystem::path& path, const ImageView& image,
+                       const std::filesystem::path& metadata_from);
 
 // Writes a picture as an 8-bit RGB file whose format follows the extension
 // (PNG for .png). Throws Error(Output) naming the file when it cannot.

@@ -25,6 +25,7 @@ namespace gpuhist::io {
 struct Encoded {
   bool in_memory = false;
   std::string error;
+  std::string left_out;  // what the format could not hold of the image, or ""
 };
 
 // The module's functions. Each throws what the public function of the same

@@ -18,8 +18,9 @@ namespace gpuhist {
 
 namespace {
 
+// Returns what the format could not hold of the image (Encoded::left_out).
 template <typename Encode>
-void write(const std::filesystem::path& path, const Encode& encode) {
+std::string write(const std::filesystem::path& path, const Encode& encode) {
   const io::ImageLibrary& images = io::image_library(ErrorKind::Output);
   OutputFile file(path);
   std::vector<unsigned char> bytes;
@@ -27,6 +28,7 @@ void write(const std::filesystem::path& path, const Encode& encode) {
   if (!encoded.error.empty()) output_failed(path, encoded.error);
   if (encoded.in_memory) file.write(std::as_bytes(std::span(bytes)));
   file.commit();
+  return encoded.left_out;
 }
 
 // A source file's bytes, for its metadata: nothing from what is not a
@@ -63,18 +65,18 @@ bool same_kind(const std::filesystem::path& source, const std::vector<unsigned c
 
 }  // namespace
 
-void save_image(const std::filesystem::path& path, const ImageView& image) {
-  save_image(path, image, {});
+std::string save_image(const std::filesystem::path& path, const ImageView& image) {
+  return save_image(path, image, {});
 }
 
-void save_image(const std::filesystem::path& path, const ImageView& image,
-                const std::filesystem::path& metadata_from) {
+std::string save_image(const std::filesystem::path& path, const ImageView& image,
+                       const std::filesystem::path& metadata_from) {
   validate(image);
   if (image.format.sample == SampleType::F32) {
     throw Error(ErrorKind::InvalidArgument, "only 8- and 16-bit images are written");
   }
-  write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
-                  std::vector<unsigned char>& bytes) {
+  return write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
+                         std::vector<unsigned char>& bytes) {
     io::Encoded encoded = images.encode_image(path, file, image, metadata_from, bytes);
     if (encoded.error.empty() && encoded.in_memory && !metadata_from.empty() &&
         same_kind(metadata_from, bytes)) {
@@ -86,7 +88,7 @@ void save_image(const std::filesystem::path& path, const ImageView& image,
 }
 
 void save_picture(const std::filesystem::path& path, const Picture& picture) {
-  write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
+  (void)write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                   std::vector<unsigned char>& bytes) {
     return images.encode_picture(path, file, picture, bytes);
   });

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,32 @@ std::string message(std::string cause) {
   return cause.empty() ? "the image library gave no reason" : cause;
 }
 
+// What the opened writer keeps of an image of `asked`: its 16-bit samples as
+// 8 bits (JPEG, PNM, BMP, WebP) or as half floats (OpenEXR, which hold 11
+// significant bits), its alpha not at all (JPEG, PNM, Radiance HDR). Said as
+// a clause for the caller's warning; "" when the file holds it all.
+std::string left_out(const OIIO::ImageSpec& asked, const OIIO::ImageOutput& out) {
+  std::string said;
+  const OIIO::TypeDesc written = out.spec().format;
+  static const std::map<std::string, std::string> names = {
+      {"jpeg", "JPEG"}, {"openexr", "OpenEXR"}, {"pnm", "PNM"},   {"bmp", "BMP"},
+      {"webp", "WebP"}, {"targa", "Targa"},     {"hdr", "Radiance HDR"}, {"gif", "GIF"}};
+  const auto named = names.find(out.format_name());
+  const std::string format = named != names.end() ? named->second : out.format_name();
+  const std::string file = (std::string("AEIO").find(format[0]) != std::string::npos ? "an " : "a ") +
+                           format + " file";
+  if (asked.format == OIIO::TypeDesc::UINT16 && written.size() < 2) {
+    said = file + " holds 8-bit samples: the 16-bit samples are scaled to 8 bits";
+  } else if (asked.format == OIIO::TypeDesc::UINT16 && written == OIIO::TypeDesc::HALF) {
+    said = file + " holds these samples as half floats, whose 11 significant bits do not keep "
+                  "every 16-bit value";
+  }
+  if (asked.alpha_channel >= 0 && out.supports("alpha") == 0) {
+    said += (said.empty() ? file : "; it") + std::string(" holds no alpha: the alpha is left out");
+  }
+  return said;
+}
+
 // Encodes for `target`'s format: into `bytes` where the format's writer
 // writes to memory, so that every byte reaches the disk through the loader's
 // checked writes (a full disk is reported, not a short file), otherwise into
@@ -35,15 +62,24 @@ io::Encoded encode(const std::filesystem::path& target, const std::filesystem::p
   // The proxy outlives the writer that holds it.
   OIIO::Filesystem::IOVecOutput memory(bytes);
   auto out = OIIO::ImageOutput::create(target.string());
-  if (!out) return {false, message(OIIO::geterror())};
+  if (!out) return {false, message(OIIO::geterror()), {}};
   const bool in_memory = out->supports("ioproxy") != 0;
-  if (in_memory && !out->set_ioproxy(&memory)) return {in_memory, message(out->geterror())};
-  // The target's name picks the format; the bytes go to memory or the file.
-  if (!out->open(in_memory ? target.string() : file.string(), spec)) {
-    return {in_memory, message(out->geterror())};
+  if (in_memory && !out->set_ioproxy(&memory)) return {in_memory, message(out->geterror()), {}};
+  // A format without alpha (JPEG, PNM) is given the colour channels alone:
+  // the writer reads the first three of each pixel's four.
+  OIIO::ImageSpec written = spec;
+  if (spec.alpha_channel >= 0 && out->supports("alpha") == 0) {
+    written.nchannels = spec.alpha_channel;
+    written.channelnames.resize(static_cast<std::size_t>(written.nchannels));
+    written.alpha_channel = -1;
   }
-  if (!pixels(*out) || !out->close()) return {in_memory, message(out->geterror())};
-  return {in_memory, {}};
+  // The target's name picks the format; the bytes go to memory or the file.
+  if (!out->open(in_memory ? target.string() : file.string(), written)) {
+    return {in_memory, message(out->geterror()), {}};
+  }
+  std::string narrowed = left_out(spec, *out);
+  if (!pixels(*out) || !out->close()) return {in_memory, message(out->geterror()), {}};
+  return {in_memory, {}, std::move(narrowed)};
 }
 
 // The metadata of an image that describes the picture rather than its
