@@ -5,7 +5,14 @@
 #include <OpenEXR/OpenEXRConfig.h>
 #include <OpenImageIO/imageio.h>
 
+// jpeglib.h needs FILE and size_t declared before it.
+// clang-format off
+#include <cstdio>
+#include <jpeglib.h>
+// clang-format on
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -369,6 +376,36 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
   }
 }
 
+// `image` (8-bit RGB) as a baseline JPEG with a restart marker every
+// `interval` MCUs, which the image library's writer does not write.
+std::string jpeg_with_restarts(const ImageView& image, unsigned interval) {
+  jpeg_compress_struct info{};
+  jpeg_error_mgr errors{};
+  info.err = jpeg_std_error(&errors);
+  jpeg_create_compress(&info);
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  jpeg_mem_dest(&info, &out, &size);
+  info.image_width = image.width;
+  info.image_height = image.height;
+  info.input_components = 3;
+  info.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&info);
+  jpeg_set_quality(&info, 90, TRUE);
+  info.restart_interval = interval;
+  jpeg_start_compress(&info, TRUE);
+  while (info.next_scanline < info.image_height) {
+    auto* row = const_cast<JSAMPROW>(static_cast<const JSAMPLE*>(image.data) +
+                                     std::size_t{info.next_scanline} * image.stride);
+    (void)jpeg_write_scanlines(&info, &row, 1);
+  }
+  jpeg_finish_compress(&info);
+  jpeg_destroy_compress(&info);
+  std::string bytes(reinterpret_cast<const char*>(out), size);
+  std::free(out);
+  return bytes;
+}
+
 // JPEG coded data that libjpeg finds damaged: data that ends early is
 // refused; data left over at the end (damage that threw the rest out of step,
 // or an encoder's padding) is decoded with a warning; a few bytes of padding,
@@ -440,6 +477,81 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
       write_file("junk.jpg", bytes.substr(0, tables) + "\x12\x34\x56" + bytes.substr(tables)));
   EXPECT_TRUE(junk.warning.empty()) << junk.warning;
   EXPECT_EQ(test::pixel_bytes_of(junk.view()), pixels);
+
+  // After every row: no end marker, or a second image appended. The pixels are whole: a warning.
+  const std::pair<const char*, std::string> after[] = {
+      {"Premature end of JPEG file", bytes.substr(0, end) + std::string(64, '\0')},
+      {"two SOI markers", bytes.substr(0, end) + bytes},
+  };
+  for (const auto& [said, data] : after) {
+    const Image image = load_image(write_file("after.jpg", data));
+    EXPECT_NE(image.warning.find(said), std::string::npos) << said << ": " << image.warning;
+    EXPECT_EQ(test::pixel_bytes_of(image.view()), pixels) << said;
+  }
+
+  // Coded data left over before a restart marker, or before the next scan of
+  // a progressive file, is damage, however short (no encoder pads there).
+  const auto refused = [&](const std::string& name, const std::string& data,
+                           const std::string& said) {
+    try {
+      (void)load_image(write_file(name, data));
+      ADD_FAILURE() << name << " loaded";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(name + ": corrupt or truncated image: " + said),
+                std::string::npos)
+          << e.what();
+    }
+  };
+  const std::string junk_bytes(32, '\x55');
+  const std::string restarts = jpeg_with_restarts(whole.view(), 4);
+  const std::size_t second_rst = restarts.find("\xFF\xD1");
+  ASSERT_NE(second_rst, std::string::npos);
+  EXPECT_TRUE(load_image(write_file("restarts.jpg", restarts)).warning.empty());
+  refused("rst.jpg",
+          restarts.substr(0, second_rst) + junk_bytes + restarts.substr(second_rst),
+          "Corrupt JPEG data: ");
+  {
+    OIIO::ImageSpec spec(static_cast<int>(whole.width), static_cast<int>(whole.height), 3,
+                         OIIO::TypeDesc::UINT8);
+    spec.attribute("jpeg:progressive", 1);
+    auto out = OIIO::ImageOutput::create((dir_ / "progressive.jpg").string());
+    ASSERT_TRUE(out && out->open((dir_ / "progressive.jpg").string(), spec) &&
+                out->write_image(OIIO::TypeDesc::UINT8, whole.storage.data(), OIIO::AutoStride,
+                                 static_cast<OIIO::stride_t>(whole.stride)) &&
+                out->close());
+  }
+  std::string progressive;
+  {
+    std::ifstream in(dir_ / "progressive.jpg", std::ios::binary);
+    progressive.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::size_t first_scan = progressive.find("\xFF\xDA");
+  ASSERT_NE(first_scan, std::string::npos);
+  // The next marker after the first scan's coded data (FF 00 is a stuffed byte, FF Dn a restart).
+  std::size_t next = first_scan + 2;
+  while ((next = progressive.find('\xFF', next + 1)) != std::string::npos &&
+         (static_cast<unsigned char>(progressive[next + 1]) == 0x00 ||
+          (static_cast<unsigned char>(progressive[next + 1]) & 0xF8) == 0xD0)) {
+  }
+  ASSERT_NE(next, std::string::npos);
+  EXPECT_TRUE(load_image(dir_ / "progressive.jpg").warning.empty());
+  refused("scans.jpg", progressive.substr(0, next) + junk_bytes + progressive.substr(next),
+          "Corrupt JPEG data: ");
+
+  // A 12-bit JPEG is not decoded, and says so.
+  std::string deep = bytes;
+  const std::size_t frame = deep.find("\xFF\xC0");
+  ASSERT_NE(frame, std::string::npos);
+  deep[frame + 4] = 12;  // the frame's sample precision
+  try {
+    (void)load_image(write_file("deep.jpg", deep));
+    ADD_FAILURE() << "a 12-bit JPEG loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "deep.jpg: cannot read image: Unsupported JPEG data precision 12"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST_F(ImageFiles, MaxPixelsIsCheckedBeforeDecoding) {

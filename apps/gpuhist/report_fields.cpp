@@ -31,7 +31,9 @@ int set_reference(const std::string& path, const Context& context, const Histogr
                   ReportFields& fields) {
   if (path.empty()) return kExitOk;
   try {
-    reference = context.compute(load_input(path, read).view(), options, run);
+    const Image image = load_input(path, read);
+    warn_about_file(path, image);
+    reference = context.compute(image.view(), options, run);
   } catch (const Error& e) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
     return exit_status(e.kind());

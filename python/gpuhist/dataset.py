@@ -418,8 +418,9 @@ def main(argv=None):
                 writer.writerow(["(total)", b, *(int(rows[c][b]) if c in rows else ""
                                                  for c in _CHANNELS)])
     for record in result.records:
-        if record[-1] is not None:
-            print(f"gpuhist: warning: {record[0]}: {record[-1]} (the file may be damaged; its "
+        warning = record[7] if len(record) > 7 else None  # (rows of workers before "warning")
+        if warning is not None:
+            print(f"gpuhist: warning: {record[0]}: {warning} (the file may be damaged; its "
                   "pixels are used as decoded)", file=sys.stderr)
     for path, error in result.failed:
         print(f"gpuhist: error: {path}: {error}", file=sys.stderr)

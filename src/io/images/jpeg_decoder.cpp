@@ -42,9 +42,16 @@ Errors& errors_of(j_common_ptr info) { return *reinterpret_cast<Errors*>(info->e
   std::longjmp(errors.jump, 1);
 }
 
-// Whether the warning libjpeg holds means pixels it had to make up: coded
-// data that does not decode, ends early or is out of step.
-bool damaging(const jpeg_error_mgr& err) {
+// What a warning of libjpeg's says of the pixels.
+enum class Meaning {
+  Nothing,   // an unknown JFIF revision or Adobe transform, a bogus ICC marker, junk
+             // between header segments, an encoder's few bytes of padding
+  LeftOver,  // coded data left over at the end of the image: damage, or padding
+  Damage,    // pixels made up: coded data that does not decode, ends early, is out of step
+};
+
+Meaning meaning(j_common_ptr info) {
+  const jpeg_error_mgr& err = *info->err;
   switch (err.msg_code) {
     case JWRN_ARITH_BAD_CODE:     // "Corrupt JPEG data: bad arithmetic code"
     case JWRN_HUFF_BAD_CODE:      // "Corrupt JPEG data: bad Huffman code"
@@ -52,34 +59,30 @@ bool damaging(const jpeg_error_mgr& err) {
     case JWRN_JPEG_EOF:           // "Premature end of JPEG file"
     case JWRN_MUST_RESYNC:        // "Corrupt JPEG data: found marker 0x%02x instead of RST%d"
     case JWRN_BOGUS_PROGRESSION:  // "Inconsistent progression sequence for component ..."
-      return true;
+      return Meaning::Damage;
+    case JWRN_EXTRANEOUS_DATA: {  // "Corrupt JPEG data: %u extraneous bytes before marker 0x%02x"
+      // Before the first scan: junk between header segments. After it, what
+      // the coded data left: damage throws it out of step and leaves a rest
+      // (libjpeg-turbo decodes a bad Huffman code as zero where it has the
+      // whole file in memory, and says nothing else). Before a restart
+      // marker or the next scan of a progressive file no encoder pads: the
+      // rest is damage. Before the end, some encoders and editors pad: a few
+      // bytes pass, more are passed on as a warning, the pixels kept.
+      if (reinterpret_cast<j_decompress_ptr>(info)->input_scan_number == 0) return Meaning::Nothing;
+      if (err.msg_parm.i[1] != 0xD9) return Meaning::Damage;
+      return err.msg_parm.i[0] > kMostPaddingBytes ? Meaning::LeftOver : Meaning::Nothing;
+    }
     default:
-      return false;
+      return Meaning::Nothing;
   }
-}
-
-// Whether it says that coded data was left over at the end of the image or
-// of a restart interval ("Corrupt JPEG data: %u extraneous bytes before
-// marker 0x%02x"), beyond an encoder's padding. Damage that throws the
-// coded data out of step leaves such a rest (libjpeg-turbo decodes a bad
-// Huffman code as zero where it has the whole file in memory, and says
-// nothing else), and so do some encoders and editors that pad, whose files
-// decode whole: the pixels are kept, and the warning passed on.
-bool left_over(const jpeg_error_mgr& err) {
-  if (err.msg_code != JWRN_EXTRANEOUS_DATA) return false;
-  const int marker = err.msg_parm.i[1];
-  const bool coded = marker == 0xD9 || (marker >= 0xD0 && marker <= 0xD7);  // EOI, RSTn
-  return coded && err.msg_parm.i[0] > kMostPaddingBytes;
 }
 
 void on_message(j_common_ptr info, int level) {
   if (level >= 0) return;  // trace messages
-  if (damaging(*info->err)) stop(info);
+  const Meaning said = meaning(info);
+  if (said == Meaning::Damage) stop(info);
   Errors& errors = errors_of(info);
-  // The first such warning is kept; others (an unknown JFIF revision or Adobe
-  // transform, a bogus ICC marker, junk between header segments) say nothing
-  // of the pixels.
-  if (left_over(*info->err) && errors.warning[0] == '\0')
+  if (said == Meaning::LeftOver && errors.warning[0] == '\0')
     info->err->format_message(info, errors.warning);
   ++info->err->num_warnings;
 }
@@ -128,8 +131,14 @@ bool guarded(Errors& errors, const Steps& steps) {
 
 [[noreturn]] void refuse(const Errors& errors, const std::filesystem::path& path) {
   if (errors.code == JERR_OUT_OF_MEMORY) throw std::bad_alloc();
+  // A JPEG of a kind libjpeg-turbo does not decode (12-bit, lossless, hierarchical).
+  const bool unsupported = errors.code == JERR_BAD_PRECISION ||
+                           errors.code == JERR_SOF_UNSUPPORTED ||
+                           errors.code == JERR_NOT_COMPILED || errors.code == JERR_ARITH_NOTIMPL;
   throw Error(ErrorKind::Input,
-              path.string() + ": corrupt or truncated image: " + std::string(errors.message));
+              path.string() +
+                  (unsupported ? ": cannot read image: " : ": corrupt or truncated image: ") +
+                  std::string(errors.message));
 }
 
 }  // namespace
@@ -138,9 +147,9 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
                                  const std::filesystem::path& path,
                                  const std::function<void(const JpegShape&)>& check) {
   Decompressor d;
+  d.made = true;  // (jpeg_destroy_decompress is safe on what create left half made)
   if (!guarded(d.errors, [&] {
         jpeg_create_decompress(&d.info);
-        d.made = true;
         jpeg_mem_src(&d.info, bytes.data(), static_cast<unsigned long>(bytes.size()));
         (void)jpeg_read_header(&d.info, TRUE);
       })) {
@@ -175,15 +184,20 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
           }
           if (jpeg_read_scanlines(&d.info, rows.data(), count) == 0) return;  // (suspended)
         }
-        (void)jpeg_finish_decompress(&d.info);
       })) {
     refuse(d.errors, path);
   }
-  image.warning = d.errors.warning;
   if (d.info.output_scanline < d.info.output_height) {
     throw Error(ErrorKind::Input, path.string() + ": corrupt or truncated image: the decoder " +
                                       "stopped at row " + std::to_string(d.info.output_scanline));
   }
+  // Every row is decoded: what follows the coded data (a missing end marker,
+  // a second image appended) is a warning, not a refusal.
+  if (!guarded(d.errors, [&] { (void)jpeg_finish_decompress(&d.info); }) &&
+      d.errors.warning[0] == '\0') {
+    std::snprintf(d.errors.warning, sizeof d.errors.warning, "%s", d.errors.message);
+  }
+  image.warning = d.errors.warning;
   return image;
 }
 

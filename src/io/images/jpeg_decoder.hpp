@@ -1,10 +1,11 @@
-// JPEG files' pixels, decoded by libjpeg-turbo itself. OpenImageIO's reader
-// lets libjpeg's warnings pass, and those are how libjpeg says that the coded
-// data is damaged ("Corrupt JPEG data: bad Huffman code"): it conceals the
-// damage and decodes on. Here a warning that means lost or made-up pixels
-// refuses the file, as a truncated one is refused; coded data left over at
-// the end, which damage leaves and so do some encoders, is the image's
-// `warning`.
+// JPEG files' pixels, decoded by libjpeg-turbo itself. libjpeg conceals
+// damaged coded data and says so only in warnings, and OpenImageIO's reader
+// heeds the first warning while rows are read and none after: the coded data
+// that damage leaves over at the end (libjpeg-turbo decodes most bad codes as
+// zeros, silently) is reported only once the last row is read. Here a
+// warning that means lost or made-up pixels refuses the file, as a truncated
+// one is refused; coded data left over at the end, which damage leaves and so
+// do some encoders, and what follows the last row, are the image's `warning`.
 #pragma once
 
 #include <cstdint>
