@@ -257,7 +257,8 @@ TEST_F(AdjustCli, WhatTheOutputFormatCannotHoldIsAWarning) {
   const Image ppm = load_image(path("eq.ppm"));
   ASSERT_EQ(ppm.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
   for (std::uint32_t y = 0; y < ppm.height; ++y) {
-    const auto* wide = reinterpret_cast<const std::uint16_t*>(full.storage.data() + y * full.stride);
+    const auto* wide =
+        reinterpret_cast<const std::uint16_t*>(full.storage.data() + y * full.stride);
     const auto* narrow = reinterpret_cast<const std::uint8_t*>(ppm.storage.data() + y * ppm.stride);
     for (std::uint32_t x = 0; x < ppm.width; ++x) {
       for (std::uint32_t c = 0; c < 3; ++c) {

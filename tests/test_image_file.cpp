@@ -507,8 +507,7 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   const std::size_t second_rst = restarts.find("\xFF\xD1");
   ASSERT_NE(second_rst, std::string::npos);
   EXPECT_TRUE(load_image(write_file("restarts.jpg", restarts)).warning.empty());
-  refused("rst.jpg",
-          restarts.substr(0, second_rst) + junk_bytes + restarts.substr(second_rst),
+  refused("rst.jpg", restarts.substr(0, second_rst) + junk_bytes + restarts.substr(second_rst),
           "Corrupt JPEG data: ");
   {
     OIIO::ImageSpec spec(static_cast<int>(whole.width), static_cast<int>(whole.height), 3,

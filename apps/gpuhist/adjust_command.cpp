@@ -240,8 +240,7 @@ int run_adjust(const AdjustArgs& args) {
         if (reference_image->format.sample != image.format.sample) {
           // Images of the reference's depth in the same batch are still matched.
           print_error(path.string() + ": " + to_string(image.format) + " pixels, and the " +
-                      "reference " + args.reference + " has " +
-                      to_string(reference_image->format) +
+                      "reference " + args.reference + " has " + to_string(reference_image->format) +
                       ": match needs a reference of the image's bit depth");
           batch.add(kExitUsage);
           return;

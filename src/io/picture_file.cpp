@@ -89,7 +89,7 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
 
 void save_picture(const std::filesystem::path& path, const Picture& picture) {
   (void)write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
-                  std::vector<unsigned char>& bytes) {
+                        std::vector<unsigned char>& bytes) {
     return images.encode_picture(path, file, picture, bytes);
   });
 }

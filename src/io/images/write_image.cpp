@@ -33,17 +33,18 @@ std::string left_out(const OIIO::ImageSpec& asked, const OIIO::ImageOutput& out)
   std::string said;
   const OIIO::TypeDesc written = out.spec().format;
   static const std::map<std::string, std::string> names = {
-      {"jpeg", "JPEG"}, {"openexr", "OpenEXR"}, {"pnm", "PNM"},   {"bmp", "BMP"},
+      {"jpeg", "JPEG"}, {"openexr", "OpenEXR"}, {"pnm", "PNM"},          {"bmp", "BMP"},
       {"webp", "WebP"}, {"targa", "Targa"},     {"hdr", "Radiance HDR"}, {"gif", "GIF"}};
   const auto named = names.find(out.format_name());
   const std::string format = named != names.end() ? named->second : out.format_name();
-  const std::string file = (std::string("AEIO").find(format[0]) != std::string::npos ? "an " : "a ") +
-                           format + " file";
+  const std::string file =
+      (std::string("AEIO").find(format[0]) != std::string::npos ? "an " : "a ") + format + " file";
   if (asked.format == OIIO::TypeDesc::UINT16 && written.size() < 2) {
     said = file + " holds 8-bit samples: the 16-bit samples are scaled to 8 bits";
   } else if (asked.format == OIIO::TypeDesc::UINT16 && written == OIIO::TypeDesc::HALF) {
-    said = file + " holds these samples as half floats, whose 11 significant bits do not keep "
-                  "every 16-bit value";
+    said = file +
+           " holds these samples as half floats, whose 11 significant bits do not keep "
+           "every 16-bit value";
   }
   if (asked.alpha_channel >= 0 && out.supports("alpha") == 0) {
     said += (said.empty() ? file : "; it") + std::string(" holds no alpha: the alpha is left out");
