@@ -5,6 +5,7 @@
 #include <OpenImageIO/imageio.h>
 
 #include <array>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -134,6 +135,70 @@ TEST_F(DrawCli, ReportHasImagePanelsAndLabels) {
     red = red || (px[0] == 255 && px[1] == 0 && px[2] == 0);
   }
   EXPECT_TRUE(red);
+}
+
+// A photograph whose Exif orientation turns it (6: turn a quarter clockwise,
+// as a phone's portrait shot is stored) is shown upright in its report: the
+// report equals that of its pixels turned and stored upright, but for the
+// title (the stored size and the name). The orientation is read as stored in
+// JPEG (by gpuhist) and TIFF (by the image library), and through --isolate.
+TEST_F(DrawCli, ReportShowsThePhotographUpright) {
+  const Image stored = load_image(kRocket);
+  ASSERT_EQ(stored.orientation, 1);
+  const std::uint32_t w = stored.width, h = stored.height;
+  Image upright = Image::allocate(h, w, stored.format);
+  for (std::uint32_t y = 0; y < w; ++y) {
+    for (std::uint32_t x = 0; x < h; ++x) {
+      std::memcpy(upright.storage.data() + y * upright.stride + x * 3,
+                  stored.storage.data() + (h - 1 - x) * stored.stride + y * 3, 3);
+    }
+  }
+  save_image(dir_ / "upright.png", upright.view());
+  const auto report = [&](const fs::path& file, std::vector<std::string> extra = {}) {
+    const fs::path out = dir_ / (file.stem().string() + "-report.png");
+    std::vector<std::string> args = {"draw", file.string(), "--report", "-o", out.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return read_png(out);
+  };
+  // Upright, the photograph is a portrait: its report is the taller.
+  ASSERT_GT(report(dir_ / "upright.png").height, report(kRocket).height);
+  for (const char* name : {"turned.jpg", "turned.tif"}) {
+    // The stored pixels, losslessly (JPEG at quality 100 is not: its pixels are decoded again).
+    const fs::path turned = dir_ / name;
+    auto out = OIIO::ImageOutput::create(turned.string());
+    OIIO::ImageSpec spec(static_cast<int>(w), static_cast<int>(h), 3, OIIO::TypeDesc::UINT8);
+    spec.attribute("Orientation", 6);
+    ASSERT_TRUE(out && out->open(turned.string(), spec) &&
+                out->write_image(OIIO::TypeDesc::UINT8, stored.storage.data(), OIIO::AutoStride,
+                                 static_cast<OIIO::stride_t>(stored.stride)) &&
+                out->close());
+    const Image read = load_image(turned);
+    EXPECT_EQ(read.orientation, 6) << name;
+    // Its own pixels, turned, against the report of the same pixels stored upright.
+    Image turned_upright = Image::allocate(h, w, read.format);
+    for (std::uint32_t y = 0; y < w; ++y) {
+      for (std::uint32_t x = 0; x < h; ++x) {
+        std::memcpy(turned_upright.storage.data() + y * turned_upright.stride + x * 3,
+                    read.storage.data() + (h - 1 - x) * read.stride + y * 3, 3);
+      }
+    }
+    const fs::path same = dir_ / (std::string("same-") + name + ".png");
+    save_image(same, turned_upright.view());
+    const Picture expected = report(same);
+    for (const bool isolate : {false, true}) {
+      const Picture got = report(turned, isolate ? std::vector<std::string>{"--isolate"}
+                                                 : std::vector<std::string>{});
+      ASSERT_EQ(got.width, expected.width) << name;
+      ASSERT_EQ(got.height, expected.height) << name;
+      // Below the title's band (its margin, text and gap: 48 rows).
+      const std::size_t from = std::size_t{48} * got.width * 4;
+      EXPECT_TRUE(std::equal(got.rgba.begin() + static_cast<std::ptrdiff_t>(from), got.rgba.end(),
+                             expected.rgba.begin() + static_cast<std::ptrdiff_t>(from)))
+          << name << (isolate ? " --isolate" : "");
+    }
+  }
 }
 
 TEST_F(DrawCli, ComputePlotIsTheReport) {

@@ -85,7 +85,7 @@ struct Request {
 };
 struct Answer {
   std::uint32_t width, height;
-  std::uint8_t layout, sample, alpha, more_pages;
+  std::uint8_t layout, sample, alpha, more_pages, orientation;
   std::uint64_t stride;
 };
 
@@ -195,6 +195,7 @@ Image DecodeWorker::load(const std::filesystem::path& path, const LoadOptions& o
           image.warning = warning;
           image.alpha = a.alpha != 0;
           image.more_pages = a.more_pages != 0;
+          image.orientation = a.orientation >= 1 && a.orientation <= 8 ? a.orientation : 1;
           return image;
         }
       }
@@ -244,6 +245,7 @@ int run_decode_worker() {
                      static_cast<std::uint8_t>(image.format.sample),
                      static_cast<std::uint8_t>(image.alpha ? 1 : 0),
                      static_cast<std::uint8_t>(image.more_pages ? 1 : 0),
+                     image.orientation,
                      image.stride};
       const std::uint8_t ok = 1;
       if (!send_value(fd, ok) || !send_value(fd, a) || !send_text(fd, image.codec) ||

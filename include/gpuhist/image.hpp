@@ -22,6 +22,7 @@ struct Image {
   bool alpha = false;       // the file has an alpha channel that these pixels leave out
   bool more_pages = false;  // the file holds more pages (subimages) than the one read
   std::string warning;      // the decoder's warning of possible damage, pixels decoded all the same
+  std::uint8_t orientation = 1;  // the file's Exif orientation (1-8) of these pixels, as stored
 
   // An uninitialised image whose rows are `stride` bytes apart (tightly packed
   // when 0). Throws Error(InvalidArgument) for a stride shorter than a row or

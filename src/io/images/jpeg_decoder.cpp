@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <csetjmp>
+#include <cstring>
+#include <iterator>
 #include <new>
 #include <string>
 
@@ -143,6 +145,38 @@ bool guarded(Errors& errors, const Steps& steps) {
 
 }  // namespace
 
+std::uint8_t exif_orientation(std::span<const unsigned char> data) {
+  static constexpr unsigned char kExif[] = {'E', 'x', 'i', 'f', 0, 0};
+  if (data.size() < sizeof kExif + 8 ||
+      !std::equal(std::begin(kExif), std::end(kExif), data.begin()))
+    return 1;
+  const std::span<const unsigned char> tiff = data.subspan(sizeof kExif);
+  const bool little = tiff[0] == 'I' && tiff[1] == 'I';
+  if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
+  // Callers check that [at, at + 2) or [at, at + 4) lies within `tiff`.
+  const auto u16 = [&](std::uint64_t at) -> std::uint32_t {
+    const unsigned a = tiff[at], b = tiff[at + 1];
+    return little ? (b << 8 | a) : (a << 8 | b);
+  };
+  const auto u32 = [&](std::uint64_t at) -> std::uint32_t {
+    return little ? (u16(at + 2) << 16 | u16(at)) : (u16(at) << 16 | u16(at + 2));
+  };
+  if (u16(2) != 42) return 1;
+  const std::uint64_t ifd = u32(4);
+  if (ifd + 2 > tiff.size()) return 1;
+  const std::uint32_t entries = u16(ifd);
+  for (std::uint64_t i = 0; i < entries; ++i) {
+    const std::uint64_t entry = ifd + 2 + 12 * i;
+    if (entry + 12 > tiff.size()) return 1;
+    if (u16(entry) != 0x0112) continue;
+    // One SHORT, held in the entry itself.
+    if (u16(entry + 2) != 3 || u32(entry + 4) != 1) return 1;
+    const std::uint32_t value = u16(entry + 8);
+    return value >= 1 && value <= 8 ? static_cast<std::uint8_t>(value) : 1;
+  }
+  return 1;
+}
+
 std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
                                  const std::filesystem::path& path,
                                  const std::function<void(const JpegShape&)>& check) {
@@ -151,6 +185,8 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
   if (!guarded(d.errors, [&] {
         jpeg_create_decompress(&d.info);
         jpeg_mem_src(&d.info, bytes.data(), static_cast<unsigned long>(bytes.size()));
+        // APP1 segments are kept (Exif's orientation is read from them), no others.
+        jpeg_save_markers(&d.info, JPEG_APP0 + 1, 0xFFFF);
         (void)jpeg_read_header(&d.info, TRUE);
       })) {
     refuse(d.errors, path);
@@ -170,6 +206,13 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
       shape.width, shape.height,
       {shape.channels == 1 ? ChannelLayout::Grey : ChannelLayout::RGB, SampleType::U8});
   image.codec = "jpeg";
+  // The first Exif segment's orientation (another APP1 may hold XMP).
+  for (jpeg_saved_marker_ptr m = d.info.marker_list; m != nullptr; m = m->next) {
+    if (m->data_length >= 6 && std::memcmp(m->data, "Exif\0\0", 6) == 0) {
+      image.orientation = exif_orientation({m->data, m->data_length});
+      break;
+    }
+  }
   d.info.out_color_space = shape.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
   d.info.progress = &d.progress;
   std::array<JSAMPROW, 16> rows{};

@@ -25,6 +25,11 @@ struct JpegShape {
   int channels = 0;  // 1 (grey) or 3 (RGB, from Y'CbCr or RGB)
 };
 
+// The orientation tag (1-8) of IFD0 in an APP1 segment's data ("Exif\0\0"
+// and a TIFF header), or 1 where there is none or the bytes do not hold one.
+// Reads only within `data`.
+[[nodiscard]] std::uint8_t exif_orientation(std::span<const unsigned char> data);
+
 // The JPEG file `bytes` decoded to 8-bit grey or RGB rows, as OpenImageIO's
 // reader decodes them (libjpeg's defaults: the accurate integer DCT, fancy
 // upsampling), or nothing for a colour space left to that reader (CMYK,

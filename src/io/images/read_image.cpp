@@ -1097,6 +1097,10 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   }
   image.codec = input->format_name();
   image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA;
+  // A camera raw's pixels come turned upright (LibRaw): its tag no longer holds.
+  const int orientation = format == "raw" ? 1 : spec.get_int_attribute("Orientation", 1);
+  image.orientation =
+      static_cast<std::uint8_t>(orientation >= 1 && orientation <= 8 ? orientation : 1);
   const int channels = static_cast<int>(channel_count(layout));
   // Readers of some formats report success on a file that ends before its
   // pixels and leave the rest of the rows unwritten (TIFF, OpenEXR and DPX:

@@ -53,10 +53,17 @@ Picture compose_report(const Image& image, const std::string& name, const Pictur
                                         static_cast<int>(image.height), channels, type));
   source.set_pixels(OIIO::ROI::All(), type, image.storage.data(), OIIO::AutoStride,
                     static_cast<OIIO::stride_t>(image.stride));
+  // Shown as the file says it is to be shown (a phone's portrait photograph upright).
+  if (image.orientation != 1) {
+    source.specmod().attribute("Orientation", int{image.orientation});
+    source = OIIO::ImageBufAlgo::reorient(source);
+  }
+  const int upright_w = source.spec().width;
+  const int upright_h = source.spec().height;
   const double fit = std::min(
-      {1.0, double(kWidth - 2 * kMargin) / image.width, double(kMaxImageHeight) / image.height});
-  const int shown_w = std::max(1, static_cast<int>(image.width * fit));
-  const int shown_h = std::max(1, static_cast<int>(image.height * fit));
+      {1.0, double(kWidth - 2 * kMargin) / upright_w, double(kMaxImageHeight) / upright_h});
+  const int shown_w = std::max(1, static_cast<int>(upright_w * fit));
+  const int shown_h = std::max(1, static_cast<int>(upright_h * fit));
   OIIO::ImageBuf shown = OIIO::ImageBufAlgo::resize(
       source, "", 0.0f, OIIO::ROI(0, shown_w, 0, shown_h, 0, 1, 0, channels));
   if (channels == 1) {
