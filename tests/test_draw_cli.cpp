@@ -39,6 +39,19 @@ Picture read_png(const fs::path& path) {
   return p;
 }
 
+// An 8-bit RGB image turned a quarter clockwise, as Exif orientation 6 asks it to be shown.
+Image turned_clockwise(const Image& image) {
+  const std::uint32_t w = image.width, h = image.height;
+  Image turned = Image::allocate(h, w, image.format);
+  for (std::uint32_t y = 0; y < w; ++y) {
+    for (std::uint32_t x = 0; x < h; ++x) {
+      std::memcpy(turned.storage.data() + y * turned.stride + x * 3,
+                  image.storage.data() + (h - 1 - x) * image.stride + y * 3, 3);
+    }
+  }
+  return turned;
+}
+
 class DrawCli : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = test::temp_dir(); }
@@ -145,15 +158,7 @@ TEST_F(DrawCli, ReportHasImagePanelsAndLabels) {
 TEST_F(DrawCli, ReportShowsThePhotographUpright) {
   const Image stored = load_image(kRocket);
   ASSERT_EQ(stored.orientation, 1);
-  const std::uint32_t w = stored.width, h = stored.height;
-  Image upright = Image::allocate(h, w, stored.format);
-  for (std::uint32_t y = 0; y < w; ++y) {
-    for (std::uint32_t x = 0; x < h; ++x) {
-      std::memcpy(upright.storage.data() + y * upright.stride + x * 3,
-                  stored.storage.data() + (h - 1 - x) * stored.stride + y * 3, 3);
-    }
-  }
-  save_image(dir_ / "upright.png", upright.view());
+  save_image(dir_ / "upright.png", turned_clockwise(stored).view());
   const auto report = [&](const fs::path& file, std::vector<std::string> extra = {}) {
     const fs::path out = dir_ / (file.stem().string() + "-report.png");
     std::vector<std::string> args = {"draw", file.string(), "--report", "-o", out.string()};
@@ -168,7 +173,8 @@ TEST_F(DrawCli, ReportShowsThePhotographUpright) {
     // The stored pixels, losslessly (JPEG at quality 100 is not: its pixels are decoded again).
     const fs::path turned = dir_ / name;
     auto out = OIIO::ImageOutput::create(turned.string());
-    OIIO::ImageSpec spec(static_cast<int>(w), static_cast<int>(h), 3, OIIO::TypeDesc::UINT8);
+    OIIO::ImageSpec spec(static_cast<int>(stored.width), static_cast<int>(stored.height), 3,
+                         OIIO::TypeDesc::UINT8);
     spec.attribute("Orientation", 6);
     ASSERT_TRUE(out && out->open(turned.string(), spec) &&
                 out->write_image(OIIO::TypeDesc::UINT8, stored.storage.data(), OIIO::AutoStride,
@@ -177,15 +183,8 @@ TEST_F(DrawCli, ReportShowsThePhotographUpright) {
     const Image read = load_image(turned);
     EXPECT_EQ(read.orientation, 6) << name;
     // Its own pixels, turned, against the report of the same pixels stored upright.
-    Image turned_upright = Image::allocate(h, w, read.format);
-    for (std::uint32_t y = 0; y < w; ++y) {
-      for (std::uint32_t x = 0; x < h; ++x) {
-        std::memcpy(turned_upright.storage.data() + y * turned_upright.stride + x * 3,
-                    read.storage.data() + (h - 1 - x) * read.stride + y * 3, 3);
-      }
-    }
     const fs::path same = dir_ / (std::string("same-") + name + ".png");
-    save_image(same, turned_upright.view());
+    save_image(same, turned_clockwise(read).view());
     const Picture expected = report(same);
     for (const bool isolate : {false, true}) {
       const Picture got = report(turned, isolate ? std::vector<std::string>{"--isolate"}

@@ -37,6 +37,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// load_image refuses `file` with an input error that says `why`.
+void expect_refused(const fs::path& file, const std::string& why) {
+  try {
+    (void)load_image(file);
+    ADD_FAILURE() << file << " read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Input) << file;
+    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+  }
+}
+
 class ImageFiles : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = test::temp_dir(); }
@@ -413,11 +424,7 @@ std::string jpeg_with_restarts(const ImageView& image, unsigned interval) {
 // to fail on any error, is the independent witness of the damage.
 TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   const fs::path photo = fs::path(GPUHIST_SOURCE_DIR) / "data/rocket.jpg";
-  std::string bytes;
-  {
-    std::ifstream in(photo, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  const std::string bytes = test::file_text(photo);
   const std::size_t scan = bytes.find("\xFF\xDA");
   const std::size_t end = bytes.rfind("\xFF\xD9");
   ASSERT_NE(scan, std::string::npos);
@@ -436,17 +443,8 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   const std::vector<std::byte> pixels = test::pixel_bytes_of(whole.view());
 
   // Cut in its coded data: refused.
-  const fs::path cut = write_file("cut.jpg", bytes.substr(0, scan + (end - scan) / 2));
-  try {
-    (void)load_image(cut);
-    ADD_FAILURE() << "a cut JPEG loaded";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Input);
-    EXPECT_NE(std::string(e.what()).find("cut.jpg: corrupt or truncated image: Premature end of "
-                                         "JPEG file"),
-              std::string::npos)
-        << e.what();
-  }
+  expect_refused(write_file("cut.jpg", bytes.substr(0, scan + (end - scan) / 2)),
+                 "cut.jpg: corrupt or truncated image: Premature end of JPEG file");
 
   // Codes overwritten in the middle: decoded, with the warning.
   std::string overwritten = bytes;
@@ -491,24 +489,16 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
 
   // Coded data left over before a restart marker, or before the next scan of
   // a progressive file, is damage, however short (no encoder pads there).
-  const auto refused = [&](const std::string& name, const std::string& data,
-                           const std::string& said) {
-    try {
-      (void)load_image(write_file(name, data));
-      ADD_FAILURE() << name << " loaded";
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(name + ": corrupt or truncated image: " + said),
-                std::string::npos)
-          << e.what();
-    }
+  const auto refused = [&](const std::string& name, const std::string& data) {
+    expect_refused(write_file(name, data),
+                   name + ": corrupt or truncated image: Corrupt JPEG data: ");
   };
   const std::string junk_bytes(32, '\x55');
   const std::string restarts = jpeg_with_restarts(whole.view(), 4);
   const std::size_t second_rst = restarts.find("\xFF\xD1");
   ASSERT_NE(second_rst, std::string::npos);
   EXPECT_TRUE(load_image(write_file("restarts.jpg", restarts)).warning.empty());
-  refused("rst.jpg", restarts.substr(0, second_rst) + junk_bytes + restarts.substr(second_rst),
-          "Corrupt JPEG data: ");
+  refused("rst.jpg", restarts.substr(0, second_rst) + junk_bytes + restarts.substr(second_rst));
   {
     OIIO::ImageSpec spec(static_cast<int>(whole.width), static_cast<int>(whole.height), 3,
                          OIIO::TypeDesc::UINT8);
@@ -519,11 +509,7 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
                                  static_cast<OIIO::stride_t>(whole.stride)) &&
                 out->close());
   }
-  std::string progressive;
-  {
-    std::ifstream in(dir_ / "progressive.jpg", std::ios::binary);
-    progressive.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  const std::string progressive = test::file_text(dir_ / "progressive.jpg");
   const std::size_t first_scan = progressive.find("\xFF\xDA");
   ASSERT_NE(first_scan, std::string::npos);
   // The next marker after the first scan's coded data (FF 00 is a stuffed byte, FF Dn a restart).
@@ -534,23 +520,15 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   }
   ASSERT_NE(next, std::string::npos);
   EXPECT_TRUE(load_image(dir_ / "progressive.jpg").warning.empty());
-  refused("scans.jpg", progressive.substr(0, next) + junk_bytes + progressive.substr(next),
-          "Corrupt JPEG data: ");
+  refused("scans.jpg", progressive.substr(0, next) + junk_bytes + progressive.substr(next));
 
   // A 12-bit JPEG is not decoded, and says so.
   std::string deep = bytes;
   const std::size_t frame = deep.find("\xFF\xC0");
   ASSERT_NE(frame, std::string::npos);
   deep[frame + 4] = 12;  // the frame's sample precision
-  try {
-    (void)load_image(write_file("deep.jpg", deep));
-    ADD_FAILURE() << "a 12-bit JPEG loaded";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(
-                  "deep.jpg: cannot read image: Unsupported JPEG data precision 12"),
-              std::string::npos)
-        << e.what();
-  }
+  expect_refused(write_file("deep.jpg", deep),
+                 "deep.jpg: cannot read image: Unsupported JPEG data precision 12");
 }
 
 TEST_F(ImageFiles, MaxPixelsIsCheckedBeforeDecoding) {
@@ -598,34 +576,28 @@ TEST_F(ImageFiles, WebPCanvasIsCheckedFromTheHeader) {
 // each is refused from the header, or read from a copy or into rows made safe.
 TEST_F(ImageFiles, DecoderFaultsSeenByMemcheckAreRefusedFirst) {
   const fs::path findings = fs::path(GPUHIST_SOURCE_DIR) / "tests/fuzz/regressions";
-  const auto expect_refused = [&](const std::string& name, const std::string& why) {
-    try {
-      (void)load_image(findings / name);
-      ADD_FAILURE() << name << " read";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::Input) << name;
-      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
-    }
+  const auto refused = [&](const std::string& name, const std::string& why) {
+    expect_refused(findings / name, why);
   };
-  expect_refused("dpx-one-channel-10bit-row-overrun.dpx",
-                 "one-channel 10-bit DPX rows of 7 pixels, not a multiple of 3");
-  expect_refused("dpx-truncated-pixels-unwritten.dpx",
-                 "truncated image: its DPX pixels take 28 bytes from byte 8192, past the end of "
-                 "its 8195 bytes");
-  expect_refused("dpx-negative-row-padding.dpx",
-                 "corrupt image: its DPX rows end in 4294967040 bytes of padding");
-  expect_refused("bmp-short-info-header.bmp", "a BMP info header of 7 bytes");
-  expect_refused("exr-zip-chunk-inflates-short.exr",
-                 "corrupt or truncated image: Some scanline chunks were missing or corrupted");
-  expect_refused("exr-manifest-zip-chunk-inflates-short.exr",
-                 "corrupt or truncated image: Some scanline chunks were missing or corrupted");
-  expect_refused("bmp-os2-16-byte-header.bmp", "a BMP info header of 16 bytes");
-  expect_refused("tiff-strip-past-end.tif",
-                 "truncated image: its TIFF strip 0 of 126 bytes at byte 364 runs past the end of "
-                 "its 190 bytes");
-  expect_refused("tiff-strip-offsets-missing.tif",
-                 "corrupt TIFF: 1 strip offsets and 1 byte counts for the 191 strips its 382 "
-                 "rows need");
+  refused("dpx-one-channel-10bit-row-overrun.dpx",
+          "one-channel 10-bit DPX rows of 7 pixels, not a multiple of 3");
+  refused("dpx-truncated-pixels-unwritten.dpx",
+          "truncated image: its DPX pixels take 28 bytes from byte 8192, past the end of "
+          "its 8195 bytes");
+  refused("dpx-negative-row-padding.dpx",
+          "corrupt image: its DPX rows end in 4294967040 bytes of padding");
+  refused("bmp-short-info-header.bmp", "a BMP info header of 7 bytes");
+  refused("exr-zip-chunk-inflates-short.exr",
+          "corrupt or truncated image: Some scanline chunks were missing or corrupted");
+  refused("exr-manifest-zip-chunk-inflates-short.exr",
+          "corrupt or truncated image: Some scanline chunks were missing or corrupted");
+  refused("bmp-os2-16-byte-header.bmp", "a BMP info header of 16 bytes");
+  refused("tiff-strip-past-end.tif",
+          "truncated image: its TIFF strip 0 of 126 bytes at byte 364 runs past the end of "
+          "its 190 bytes");
+  refused("tiff-strip-offsets-missing.tif",
+          "corrupt TIFF: 1 strip offsets and 1 byte counts for the 191 strips its 382 "
+          "rows need");
   EXPECT_GT(load_image(findings / "dpx-unended-text-fields.dpx").width, 0U);
 
   // Real DPX files of those shapes read, sample for sample, and cut short

@@ -105,7 +105,6 @@ struct Decompressor {
   jpeg_decompress_struct info{};
   Errors errors{};
   jpeg_progress_mgr progress{};
-  bool made = false;
 
   Decompressor() {
     info.err = jpeg_std_error(&errors.manager);
@@ -116,9 +115,9 @@ struct Decompressor {
   }
   Decompressor(const Decompressor&) = delete;
   Decompressor& operator=(const Decompressor&) = delete;
-  ~Decompressor() {
-    if (made) jpeg_destroy_decompress(&info);
-  }
+  // Safe on a struct jpeg_create_decompress never reached or left half made
+  // (it frees only what the memory manager holds).
+  ~Decompressor() { jpeg_destroy_decompress(&info); }
 };
 
 // Runs `steps`, libjpeg calls, to their end (true) or to libjpeg's error
@@ -181,7 +180,6 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
                                  const std::filesystem::path& path,
                                  const std::function<void(const JpegShape&)>& check) {
   Decompressor d;
-  d.made = true;  // (jpeg_destroy_decompress is safe on what create left half made)
   if (!guarded(d.errors, [&] {
         jpeg_create_decompress(&d.info);
         jpeg_mem_src(&d.info, bytes.data(), static_cast<unsigned long>(bytes.size()));
