@@ -10,8 +10,9 @@
 #                           the ladder (ladder), RGB images (rgb), the stream with four
 #                           frames per submission (stream), one image from host
 #                           memory to counts (e2e), the adjustments of
-#                           video frames (adjust), CUB (cub) and the probe
-#                           of shared atomics (atomics), all of them
+#                           video frames (adjust), CUB (cub), the probe
+#                           of shared atomics (atomics) and the Python module on
+#                           numpy arrays (python), all of them
 #                           unless phases are named, writing every report into $OUT (or
 #                           ./bench-out) and each phase's seconds into phases.txt there
 #
@@ -25,6 +26,10 @@ prepare() {
   cmake --build build-device
   rm -rf .device && mkdir -p .device
   cp build-device/gpuhist-bench .device/
+  # The engine's libraries, which the python phase links the module against
+  # with that machine's own Python and pybind11.
+  mkdir -p .device/lib
+  cp build-device/src/libgpuhist*.a .device/lib/
   for tool in cub_compare atomics_probe; do
     if [ -x "build-device/$tool" ]; then cp "build-device/$tool" .device/; fi
   done
@@ -44,11 +49,11 @@ run() {
   local out="${OUT:-bench-out}"
   mkdir -p "$out"
   local phases=("$@")
-  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream e2e adjust cub atomics)
+  [ ${#phases[@]} -gt 0 ] || phases=(tune bench ladder rgb stream e2e adjust cub atomics python)
   for phase in "${phases[@]}"; do
     case "$phase" in
-      tune | bench | ladder | rgb | stream | e2e | adjust | cub | atomics) ;;
-      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, e2e, adjust, cub, atomics)" >&2; exit 2 ;;
+      tune | bench | ladder | rgb | stream | e2e | adjust | cub | atomics | python) ;;
+      *) echo "bench/h200.sh: unknown phase '$phase' (tune, bench, ladder, rgb, stream, e2e, adjust, cub, atomics, python)" >&2; exit 2 ;;
     esac
   done
   # The Vulkan loader and the GL dispatch libraries the NVIDIA driver's ICD needs.
@@ -128,8 +133,32 @@ phase_atomics() {
   if [ -x .device/atomics_probe ]; then .device/atomics_probe "$photo" | tee "$1/atomics.txt"; fi
 }
 
+# The Python module (built with the engine alone: arrays, no files) on numpy
+# arrays from host memory, against OpenCV and PyTorch where that machine has
+# them. Its python3 is another version than this machine's, so the module is
+# compiled there, with its pybind11, and linked against the engine built here.
+phase_python() {
+  local site=/tmp/gpuhist-python ext
+  ext=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+  mkdir -p "$site/gpuhist"
+  cp python/gpuhist/*.py python/gpuhist/py.typed "$site/gpuhist/"
+  # pybind11's headers and Python's: pip's pybind11 names both; else Python's alone.
+  local includes
+  includes=$(python3 -m pybind11 --includes 2>/dev/null ||
+    python3 -c 'import sysconfig; print("-I" + sysconfig.get_paths()["include"])')
+  local sources=()
+  for s in module adjust_functions arguments arrays errors functions histogram_type; do sources+=("python/src/$s.cpp"); done
+  # shellcheck disable=SC2086 # the include flags are several words
+  "${CXX:-g++}" -O2 -std=c++20 -shared -fPIC -fvisibility=hidden -DGPUHIST_PYTHON_FILES=0 -Iinclude \
+    $includes "${sources[@]}" -o "$site/gpuhist/_gpuhist$ext" \
+    -Wl,--start-group .device/lib/*.a -Wl,--end-group -l:libvulkan.so.1 -lpthread 2>"$1/python-build.log"
+  PYTHONPATH=$site python3 bench/python_histogram.py --repeat 7 \
+    --sizes 16x16,640x480,1920x1080,2448x1505,3840x2160,7680x4320,16384x16384 | tee "$1/python.txt"
+  PYTHONPATH=$site python3 bench/python_histogram.py --repeat 7 | tee -a "$1/python.txt"
+}
+
 case "${1:-}" in
   prepare) prepare ;;
   run) shift; run "$@" ;;
-  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|e2e|adjust|cub|atomics ...]" >&2; exit 2 ;;
+  *) echo "usage: bench/h200.sh prepare | run [tune|bench|ladder|rgb|stream|e2e|adjust|cub|atomics|python ...]" >&2; exit 2 ;;
 esac

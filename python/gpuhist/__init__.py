@@ -14,8 +14,6 @@ command line and C++ library. See help(gpuhist.histogram).
 
 from ._gpuhist import (
     Context,
-    FileHistogram,
-    FileHistograms,
     GpuError,
     Histogram,
     __version__,
@@ -26,14 +24,42 @@ from ._gpuhist import (
     draw,
     equalize,
     histogram,
-    histogram_file,
-    histogram_files,
     match,
-    read,
     threshold,
-    video,
-    VideoHistograms,
 )
+from . import _gpuhist
+
+# The image files and videos; absent from a module built with the engine alone
+# (GPUHIST_ENGINE_ONLY), which counts, draws and adjusts arrays only.
+_FILE_NAMES = (
+    "FileHistogram",
+    "FileHistograms",
+    "VideoHistograms",
+    "histogram_file",
+    "histogram_files",
+    "read",
+    "video",
+)
+if _gpuhist.has_files:
+    from ._gpuhist import (
+        FileHistogram,
+        FileHistograms,
+        VideoHistograms,
+        histogram_file,
+        histogram_files,
+        read,
+        video,
+    )
+
+
+def __getattr__(name):
+    if name in _FILE_NAMES:
+        raise AttributeError(
+            f"gpuhist.{name}: this gpuhist module was built with the engine alone "
+            "(GPUHIST_ENGINE_ONLY): it counts, draws and adjusts arrays, and reads no files or videos"
+        )
+    raise AttributeError(f"module 'gpuhist' has no attribute '{name}'")
+
 
 __all__ = [
     "merge",
@@ -58,6 +84,8 @@ __all__ = [
     "video",
     "VideoHistograms",
 ]
+if not _gpuhist.has_files:
+    __all__ = [name for name in __all__ if name not in _FILE_NAMES]
 
 
 def merge(histograms):

@@ -1,5 +1,5 @@
-// gpuhist.Context and the module's functions: counting arrays and files,
-// reading files, comparing, drawing, adjusting, the devices.
+// gpuhist.Context and the module's functions: counting arrays, comparing,
+// drawing, adjusting, the devices (image files: file_functions.cpp).
 #include "functions.hpp"
 
 #include <pybind11/numpy.h>
@@ -20,7 +20,6 @@
 #include "gpuhist/context.hpp"
 #include "gpuhist/device_info.hpp"
 #include "gpuhist/error.hpp"
-#include "gpuhist/image_file.hpp"
 #include "gpuhist/render.hpp"
 #include "histogram_type.hpp"
 
@@ -72,24 +71,6 @@ std::shared_ptr<const Context> shared_context(const std::string& device) {
   return slot;
 }
 
-Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
-  LoadOptions options;
-  options.max_pixels = max_pixels_of(max_pixels);
-  options.formats = all_formats ? FormatSet::All : FormatSet::Common;
-  Image image = reading(path.path, [&] {
-    const py::gil_scoped_release release;
-    return load_image(path.path, options);
-  });
-  // A decoder's warning of possible damage is a UserWarning (an exception
-  // where the warnings filter makes it one).
-  if (!image.warning.empty()) {
-    const std::string text = "gpuhist: " + path.path.string() + ": " + image.warning +
-                             " (the file may be damaged; its pixels are used as decoded)";
-    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
-  }
-  return image;
-}
-
 }  // namespace
 
 std::uint64_t max_pixels_of(Whole max_pixels) {
@@ -112,16 +93,6 @@ Histogram SharedContext::histogram(const py::handle& image, Whole bins, const st
   py::gil_scoped_release release;
   pixels.pack();
   return context->compute(pixels.view(), options, run);
-}
-
-Histogram SharedContext::histogram_file(const FilePath& path, Whole bins, const std::string& luma,
-                                        const std::optional<std::string>& strategy,
-                                        Whole max_pixels) const {
-  const HistogramOptions options = histogram_options(bins, luma);
-  const RunOptions run = run_options(strategy, *context);
-  const Image image = read_file(path, max_pixels, false);
-  py::gil_scoped_release release;
-  return context->compute(image.view(), options, run);
 }
 
 py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole> size,
@@ -210,10 +181,6 @@ std::shared_ptr<SharedContext> default_context(const std::optional<std::string>&
   auto out = std::make_shared<SharedContext>();
   out->context = shared_context(device.value_or("auto"));
   return out;
-}
-
-py::array read(const FilePath& path, Whole max_pixels, bool all_formats) {
-  return to_array(read_file(path, max_pixels, all_formats));
 }
 
 py::dict compare_histograms(const Histogram& histogram, const Histogram& reference) {

@@ -4,7 +4,6 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,9 +38,6 @@ struct SharedContext {
   [[nodiscard]] Histogram histogram(const pybind11::handle& image, Whole bins,
                                     const std::string& luma,
                                     const std::optional<std::string>& strategy) const;
-  [[nodiscard]] Histogram histogram_file(const FilePath& path, Whole bins, const std::string& luma,
-                                         const std::optional<std::string>& strategy,
-                                         Whole max_pixels) const;
   [[nodiscard]] pybind11::array draw(const Histogram& histogram, std::pair<Whole, Whole> size,
                                      const std::string& scale,
                                      const std::vector<std::string>& channels,
@@ -66,7 +62,6 @@ struct SharedContext {
 // The limit of pixels a file may have, checked (0 or more).
 [[nodiscard]] std::uint64_t max_pixels_of(Whole max_pixels);
 
-[[nodiscard]] pybind11::array read(const FilePath& path, Whole max_pixels, bool all_formats);
 [[nodiscard]] pybind11::dict compare_histograms(const Histogram& histogram,
                                                 const Histogram& reference);
 [[nodiscard]] pybind11::list devices();

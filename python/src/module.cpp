@@ -11,10 +11,10 @@
 #include "adjust_functions.hpp"
 #include "arrays.hpp"
 #include "errors.hpp"
-#include "functions.hpp"
-#include "gpuhist/image_file.hpp"
-#include "gpuhist/version.hpp"
+#include "file_functions.hpp"
 #include "files_iter.hpp"
+#include "functions.hpp"
+#include "gpuhist/version.hpp"
 #include "histogram_type.hpp"
 #include "video_iter.hpp"
 
@@ -79,18 +79,19 @@ share between threads; calls on one context run one at a time, without the GIL.
            })
       .def("histogram", &SharedContext::histogram, "image"_a, "bins"_a = 256, py::kw_only(),
            "luma"_a = "709", "strategy"_a = std::nullopt, kHistogramDoc)
-      .def("histogram_file", &SharedContext::histogram_file, "path"_a, "bins"_a = 256,
-           py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
-           "max_pixels"_a = kDefaultMaxPixels,
-           "The histograms of an image file (read as gpuhist.read reads it).")
       .def("draw", &SharedContext::draw, "histogram"_a, py::kw_only(),
            "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
            "channels"_a = std::vector<std::string>{"red", "green", "blue"},
            "background"_a = 0x333333,
            "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array.");
 
+  // Image files and videos, where the io layer is built (not GPUHIST_ENGINE_ONLY).
+#if GPUHIST_PYTHON_FILES
+  register_file_functions(m, context);
   register_files(m, context);
   register_video(m, context);
+#endif
+  m.attr("has_files") = static_cast<bool>(GPUHIST_PYTHON_FILES);
 
   m.def(
       "histogram",
@@ -100,27 +101,6 @@ share between threads; calls on one context run one at a time, without the GIL.
       },
       "image"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
       "device"_a = std::nullopt, kHistogramDoc);
-  m.def(
-      "histogram_file",
-      [](const FilePath& path, Whole bins, const std::string& luma,
-         const std::optional<std::string>& strategy, const std::optional<std::string>& device,
-         Whole max_pixels) {
-        return default_context(device)->histogram_file(path, bins, luma, strategy, max_pixels);
-      },
-      "path"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
-      "device"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
-      "The histograms of an image file: its stored values, counted as gpuhist.histogram counts "
-      "an array. Raises FileNotFoundError or OSError naming the file and the cause.");
-  m.def("read", &gpuhist::python::read, "path"_a, py::kw_only(), "max_pixels"_a = kDefaultMaxPixels,
-        "all_formats"_a = false,
-        R"doc(
-An image file's pixels as stored: a numpy array (H, W) or (H, W, 3) of uint8,
-uint16 or float32 (alpha is dropped). The common formats by default (JPEG, PNG,
-TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, DPX); all_formats=True reads
-every format OpenImageIO knows, in this process. Images of more than
-max_pixels pixels are refused before anything is allocated. Raises
-FileNotFoundError or OSError naming the file and the cause.
-)doc");
   m.def("compare", &compare_histograms, "histogram"_a, "reference"_a,
         "The six comparison metrics of each channel both have (correlation, chi_square, "
         "intersection, bhattacharyya, kl_divergence, emd), as `gpuhist compute --compare` gives.");

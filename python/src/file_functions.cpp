@@ -1,0 +1,81 @@
+#include "file_functions.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+#include "arrays.hpp"
+#include "errors.hpp"
+#include "gpuhist/image_file.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace gpuhist::python {
+namespace {
+
+Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
+  LoadOptions options;
+  options.max_pixels = max_pixels_of(max_pixels);
+  options.formats = all_formats ? FormatSet::All : FormatSet::Common;
+  Image image = reading(path.path, [&] {
+    const py::gil_scoped_release release;
+    return load_image(path.path, options);
+  });
+  // A decoder's warning of possible damage is a UserWarning (an exception
+  // where the warnings filter makes it one).
+  if (!image.warning.empty()) {
+    const std::string text = "gpuhist: " + path.path.string() + ": " + image.warning +
+                             " (the file may be damaged; its pixels are used as decoded)";
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
+  }
+  return image;
+}
+
+Histogram histogram_file(const SharedContext& shared, const FilePath& path, Whole bins,
+                         const std::string& luma, const std::optional<std::string>& strategy,
+                         Whole max_pixels) {
+  const HistogramOptions options = SharedContext::options(bins, luma);
+  const RunOptions run = shared.run(strategy);
+  const Image image = read_file(path, max_pixels, false);
+  const py::gil_scoped_release release;
+  return shared.count_unlocked(image.view(), options, run);
+}
+
+}  // namespace
+
+void register_file_functions(py::module_& m,
+                             py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
+  context.def("histogram_file", &histogram_file, "path"_a, "bins"_a = 256, py::kw_only(),
+              "luma"_a = "709", "strategy"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
+              "The histograms of an image file (read as gpuhist.read reads it).");
+  m.def(
+      "histogram_file",
+      [](const FilePath& path, Whole bins, const std::string& luma,
+         const std::optional<std::string>& strategy, const std::optional<std::string>& device,
+         Whole max_pixels) {
+        return histogram_file(*default_context(device), path, bins, luma, strategy, max_pixels);
+      },
+      "path"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
+      "device"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
+      "The histograms of an image file: its stored values, counted as gpuhist.histogram counts "
+      "an array. Raises FileNotFoundError or OSError naming the file and the cause.");
+  m.def(
+      "read",
+      [](const FilePath& path, Whole max_pixels, bool all_formats) {
+        return to_array(read_file(path, max_pixels, all_formats));
+      },
+      "path"_a, py::kw_only(), "max_pixels"_a = kDefaultMaxPixels, "all_formats"_a = false,
+      R"doc(
+An image file's pixels as stored: a numpy array (H, W) or (H, W, 3) of uint8,
+uint16 or float32 (alpha is dropped). The common formats by default (JPEG, PNG,
+TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, DPX); all_formats=True reads
+every format OpenImageIO knows, in this process. Images of more than
+max_pixels pixels are refused before anything is allocated. Raises
+FileNotFoundError or OSError naming the file and the cause.
+)doc");
+}
+
+}  // namespace gpuhist::python
