@@ -223,13 +223,25 @@ TEST_F(Reliability, OutputsOfInputsWithTheSameNameDoNotOverwriteEachOther) {
   fs::create_directories(path("c2"));
   fs::copy_file(kCoffee, path("c1/x.png"));
   save_image(path("c2/x.png"), load_image(kRocket).view());
-  const auto r = run_cli({"equalize", path("c1/x.png").string(), path("c2/x.png").string(), "-o",
+  fs::copy_file(kCoffee, path("y.png"));
+  const auto r = run_cli({"equalize", path("c1/x.png").string(), path("c2/x.png").string(),
+                          path("y.png").string(), path("y.png").string(), "-o",
                           path("e.png").string(), "--device", "cpu", "--channels", "each"});
   ASSERT_EQ(r.status, 0) << r.err;
   const Image first = load_image(path("e-c1-x.png"));
   const Image second = load_image(path("e-c2-x.png"));
   EXPECT_EQ(first.width, 600U);
   EXPECT_EQ(second.width, 640U);
+  EXPECT_TRUE(fs::exists(path("e-y.png")));
+  EXPECT_TRUE(fs::exists(path("e-y-2.png")));
+  // No output's name is a guess: each name that carries more than the
+  // input's own is said, once it is written; the plain one is not.
+  const std::string said = " (another input has the same name)\n";
+  EXPECT_EQ(r.err, "gpuhist: " + path("c1/x.png").string() + ": written as " +
+                       path("e-c1-x.png").string() + said +
+                       "gpuhist: " + path("c2/x.png").string() + ": written as " +
+                       path("e-c2-x.png").string() + said + "gpuhist: " + path("y.png").string() +
+                       ": written as " + path("e-y-2.png").string() + said);
 }
 
 TEST_F(Reliability, DecodersThatThrowCostOneFileAndTheJsonStaysWhole) {

@@ -262,6 +262,7 @@ int run_adjust(const AdjustArgs& args) {
       }
       // The photograph's orientation, colour profile and camera data go with it.
       const std::string left_out = save_image(outputs[i], out.view(), path);
+      print_renamed_output(args.output, path, outputs[i]);
       if (!left_out.empty()) {
         std::cerr << "gpuhist: warning: " << one_line(outputs[i].string()) << ": "
                   << one_line(left_out) << "\n";

@@ -166,6 +166,7 @@ int run_compute(const ComputeArgs& args) {
       if (!plots.empty()) {
         write_report(*context, *image, path.filename().string(), entry.histogram, DrawOptions{},
                      plots[i]);
+        print_renamed_output(args.plot, path, plots[i]);
       }
     });
     progress.clear();

@@ -172,6 +172,7 @@ int run_draw(const DrawArgs& args) {
       } else {
         save_picture(outputs[i], draw(histogram, options));
       }
+      print_renamed_output(args.output, path, outputs[i]);
     });
     if (!go_on) break;
   }

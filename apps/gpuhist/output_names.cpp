@@ -1,7 +1,9 @@
 #include "output_names.hpp"
 
 #include "gpuhist/output_file.hpp"
+#include "messages.hpp"
 
+#include <iostream>
 #include <map>
 #include <set>
 #include <string>
@@ -30,15 +32,24 @@ std::vector<std::filesystem::path> output_names(const std::filesystem::path& out
     return std::vector<std::filesystem::path>(inputs.size(), output);
   std::vector<std::string> labels;
   for (const auto& input : inputs) labels.push_back(input.stem().string());
-  // Labels shared by several inputs take one more folder each round.
+  // Labels shared by several inputs take one more folder each round, unless
+  // those inputs are all in the same folder (the same file named twice),
+  // where no folder tells them apart.
+  std::vector<std::vector<std::string>> above_each;
+  for (const auto& input : inputs) above_each.push_back(folders(input));
   for (std::size_t depth = 0;; ++depth) {
-    std::map<std::string, std::size_t> uses;
-    for (const auto& label : labels) ++uses[label];
+    // Whether the inputs of each label are in more than one folder.
+    std::map<std::string, std::size_t> first;
+    std::set<std::string> apart;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      const auto [it, added] = first.emplace(labels[i], i);
+      if (!added && above_each[i] != above_each[it->second]) apart.insert(labels[i]);
+    }
     bool grew = false;
     std::vector<std::string> next = labels;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (uses[labels[i]] < 2) continue;
-      const auto above = folders(inputs[i]);
+      if (apart.count(labels[i]) == 0) continue;
+      const auto& above = above_each[i];
       if (depth < above.size()) {
         next[i] = above[depth] + "-" + labels[i];
         grew = true;
@@ -61,6 +72,24 @@ std::vector<std::filesystem::path> output_names(const std::filesystem::path& out
     names.push_back(out);
   }
   return names;
+}
+
+std::string renamed_output_note(const std::filesystem::path& output,
+                                const std::filesystem::path& input,
+                                const std::filesystem::path& written) {
+  if (written == output) return {};
+  std::filesystem::path plain = output;
+  plain.replace_filename(output.stem().string() + "-" + input.stem().string() +
+                         output.extension().string());
+  if (written == plain) return {};
+  return "gpuhist: " + one_line(input.string()) + ": written as " + one_line(written.string()) +
+         " (another input has the same name)";
+}
+
+void print_renamed_output(const std::filesystem::path& output, const std::filesystem::path& input,
+                          const std::filesystem::path& written) {
+  const std::string note = renamed_output_note(output, input, written);
+  if (!note.empty()) std::cerr << note << '\n';
 }
 
 std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
