@@ -12,6 +12,7 @@
 // clang-format on
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -529,6 +530,75 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   deep[frame + 4] = 12;  // the frame's sample precision
   expect_refused(write_file("deep.jpg", deep),
                  "deep.jpg: cannot read image: Unsupported JPEG data precision 12");
+}
+
+// CMYK JPEGs (libjpeg writes them with Adobe's marker, its samples stored
+// inverted as Photoshop stores them) come out RGB with no colour management:
+// R = C'K'/255, G = M'K'/255, B = Y'K'/255 on the stored samples, rounded, as
+// OpenImageIO converts them. libjpeg's own CMYK decode gives the stored samples.
+TEST_F(ImageFiles, CmykJpegsAreConvertedWithoutAProfile) {
+  constexpr unsigned kWidth = 97, kHeight = 61;  // not a multiple of the MCU
+  std::vector<unsigned char> cmyk(std::size_t{kWidth} * kHeight * 4);
+  std::mt19937 random(7);
+  for (std::size_t i = 0; i < cmyk.size(); ++i) {
+    cmyk[i] = static_cast<unsigned char>((i / 4 % kWidth) * 3 + (i % 4) * 60 + random() % 8);
+  }
+  jpeg_compress_struct out{};
+  jpeg_error_mgr errors{};
+  out.err = jpeg_std_error(&errors);
+  jpeg_create_compress(&out);
+  unsigned char* bytes = nullptr;
+  unsigned long size = 0;
+  jpeg_mem_dest(&out, &bytes, &size);
+  out.image_width = kWidth;
+  out.image_height = kHeight;
+  out.input_components = 4;
+  out.in_color_space = JCS_CMYK;
+  jpeg_set_defaults(&out);
+  jpeg_set_quality(&out, 95, TRUE);
+  jpeg_start_compress(&out, TRUE);
+  while (out.next_scanline < kHeight) {
+    JSAMPROW row = cmyk.data() + std::size_t{out.next_scanline} * kWidth * 4;
+    (void)jpeg_write_scanlines(&out, &row, 1);
+  }
+  jpeg_finish_compress(&out);
+  jpeg_destroy_compress(&out);
+  const fs::path path = dir_ / "cmyk.jpg";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes), size);
+
+  // The samples as stored, decoded by libjpeg.
+  jpeg_decompress_struct in{};
+  in.err = jpeg_std_error(&errors);
+  jpeg_create_decompress(&in);
+  jpeg_mem_src(&in, bytes, size);
+  ASSERT_EQ(jpeg_read_header(&in, TRUE), JPEG_HEADER_OK);
+  ASSERT_EQ(in.jpeg_color_space, JCS_CMYK);
+  ASSERT_TRUE(in.saw_Adobe_marker);
+  in.out_color_space = JCS_CMYK;
+  jpeg_start_decompress(&in);
+  std::vector<unsigned char> stored(std::size_t{kWidth} * kHeight * 4);
+  while (in.output_scanline < kHeight) {
+    JSAMPROW row = stored.data() + std::size_t{in.output_scanline} * kWidth * 4;
+    (void)jpeg_read_scanlines(&in, &row, 1);
+  }
+  jpeg_finish_decompress(&in);
+  jpeg_destroy_decompress(&in);
+  std::free(bytes);
+
+  const Image image = load_image(path);
+  ASSERT_EQ(image.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+  ASSERT_EQ(image.width, kWidth);
+  ASSERT_EQ(image.height, kHeight);
+  for (unsigned y = 0; y < kHeight; ++y) {
+    const auto* row = reinterpret_cast<const unsigned char*>(image.view().row(y));
+    for (unsigned x = 0; x < kWidth; ++x) {
+      const unsigned char* s = stored.data() + (std::size_t{y} * kWidth + x) * 4;
+      for (int c = 0; c < 3; ++c) {
+        const auto expected = static_cast<int>(std::lround(s[c] * s[3] / 255.0));
+        ASSERT_EQ(row[x * 3 + c], expected) << x << "," << y << " channel " << c;
+      }
+    }
+  }
 }
 
 TEST_F(ImageFiles, MaxPixelsIsCheckedBeforeDecoding) {
