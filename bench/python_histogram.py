@@ -93,8 +93,8 @@ def torch_counts(torch, image):
 
 def host_memory(sizes, repeat, pytorch):
     rng = np.random.default_rng(2)
-    contexts = {"auto": gpuhist.Context("auto")}
-    device = contexts["auto"].device
+    context = gpuhist.Context("auto")
+    device = context.device
     print(f"gpuhist {gpuhist.__version__}, device: {device or 'none (cpu)'}")
     torch = None
     if pytorch:
@@ -110,14 +110,14 @@ def host_memory(sizes, repeat, pytorch):
         w, h = (int(v) for v in size.split("x"))
         image = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
         inner = max(1, min(1000, int(2e7 // (w * h))))
-        expected = contexts["auto"].histogram(image, strategy="cpu").counts
+        expected = context.histogram(image, strategy="cpu").counts
         rows = []
         for strategy in (None, "gpu", "cpu"):
             if strategy == "gpu" and device is None:
                 continue
-            got = contexts["auto"].histogram(image, strategy=strategy).counts
+            got = context.histogram(image, strategy=strategy).counts
             assert np.array_equal(got, expected), f"{size} {strategy}: counts differ"
-            t = best_median(lambda: contexts["auto"].histogram(image, strategy=strategy), repeat, inner)
+            t = best_median(lambda: context.histogram(image, strategy=strategy), repeat, inner)
             rows.append((f"gpuhist {strategy or 'auto'} (numpy, pageable)", t))
         if cv2 is not None:
 
