@@ -149,7 +149,7 @@ phase_python() {
   local sources=()
   for s in module adjust_functions arguments arrays errors functions histogram_type; do sources+=("python/src/$s.cpp"); done
   # shellcheck disable=SC2086 # the include flags are several words
-  "${CXX:-g++}" -O2 -std=c++20 -shared -fPIC -fvisibility=hidden -DGPUHIST_PYTHON_FILES=0 -Iinclude \
+  "${CXX:-g++}" -O2 -DNDEBUG -std=c++20 -shared -fPIC -fvisibility=hidden -DGPUHIST_PYTHON_FILES=0 -Iinclude \
     $includes "${sources[@]}" -o "$site/gpuhist/_gpuhist$ext" \
     -Wl,--start-group .device/lib/*.a -Wl,--end-group -l:libvulkan.so.1 -lpthread 2>"$1/python-build.log"
   PYTHONPATH=$site python3 bench/python_histogram.py --repeat 7 \

@@ -7,7 +7,8 @@ numpy arrays of those sizes (ordinary pageable memory) to the four histograms
 on the host, by gpuhist's default (auto), gpu and cpu strategies, against
 OpenCV on every thread and, where PyTorch sees a CUDA device, what a PyTorch
 user writes (the array to the GPU, bincount of R, G, B and the luminance
-bin, the counts back), every result checked equal to gpuhist's cpu strategy.
+bin, the counts back), gpuhist's and PyTorch's counts checked equal to gpuhist's
+cpu strategy (OpenCV's grey is Rec.601, the same work, and is not compared).
 
     PYTHONPATH=build/python bench/python_histogram.py [--repeat N] [--sizes WxH,...]
 """

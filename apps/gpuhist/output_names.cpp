@@ -7,18 +7,33 @@
 #include <map>
 #include <set>
 #include <string>
+#include <system_error>
 
 namespace gpuhist::cli {
 namespace {
 
-// The folders above `input`, nearest first.
+// The names of the folders above `input` as given, nearest first, without
+// "." and ".." (`a/../b/x.png` names b alone).
 std::vector<std::string> folders(const std::filesystem::path& input) {
   std::vector<std::string> out;
-  for (std::filesystem::path p = input.parent_path(); !p.empty() && p.has_filename();
+  const std::filesystem::path normal = input.lexically_normal();
+  for (std::filesystem::path p = normal.parent_path(); !p.empty() && p.has_filename();
        p = p.parent_path()) {
-    out.push_back(p.filename().string());
+    const std::filesystem::path name = p.filename();
+    if (name != "." && name != "..") out.push_back(name.string());
   }
   return out;
+}
+
+// The folder `input` is in, the same for every way of naming it (`x.png`,
+// `./x.png`, `a/../x.png`, a link to the folder), where it can be resolved.
+std::filesystem::path folder_of(const std::filesystem::path& input) {
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(input, error);
+  if (error) return input.lexically_normal().parent_path();
+  std::filesystem::path folder = std::filesystem::weakly_canonical(absolute.parent_path(), error);
+  if (error) return absolute.lexically_normal().parent_path();
+  return folder;
 }
 
 }  // namespace
@@ -36,14 +51,18 @@ std::vector<std::filesystem::path> output_names(const std::filesystem::path& out
   // those inputs are all in the same folder (the same file named twice),
   // where no folder tells them apart.
   std::vector<std::vector<std::string>> above_each;
-  for (const auto& input : inputs) above_each.push_back(folders(input));
+  std::vector<std::filesystem::path> folder_each;
+  for (const auto& input : inputs) {
+    above_each.push_back(folders(input));
+    folder_each.push_back(folder_of(input));
+  }
   for (std::size_t depth = 0;; ++depth) {
     // Whether the inputs of each label are in more than one folder.
     std::map<std::string, std::size_t> first;
     std::set<std::string> apart;
     for (std::size_t i = 0; i < labels.size(); ++i) {
       const auto [it, added] = first.emplace(labels[i], i);
-      if (!added && above_each[i] != above_each[it->second]) apart.insert(labels[i]);
+      if (!added && folder_each[i] != folder_each[it->second]) apart.insert(labels[i]);
     }
     bool grew = false;
     std::vector<std::string> next = labels;
@@ -83,7 +102,7 @@ std::string renamed_output_note(const std::filesystem::path& output,
                          output.extension().string());
   if (written == plain) return {};
   return "gpuhist: " + one_line(input.string()) + ": written as " + one_line(written.string()) +
-         " (another input has the same name)";
+         " (its own name would clash with another output)";
 }
 
 void print_renamed_output(const std::filesystem::path& output, const std::filesystem::path& input,

@@ -11,17 +11,19 @@ namespace gpuhist::cli {
 // With `several` (or more than one input), input `i` gives OUT-<stem>.EXT.
 // Inputs whose stems are the same (c1/x.png and c2/x.png) get the names of
 // their folders too, the nearest first (OUT-c1-x.EXT, OUT-c2-x.EXT), unless
-// they are all in one folder (a file named twice), and any names still the
-// same a number (OUT-x-2.EXT), so no output overwrites another. Empty for an
-// empty `output`.
+// they are all in one folder (a file named twice, however its path is
+// written, or x.png and x.jpg), and any names still the same a number
+// (OUT-x-2.EXT; and OUT-x-2-2.EXT for an input x-2 that then meets it), so no
+// output overwrites another. Empty for an empty `output`.
 [[nodiscard]] std::vector<std::filesystem::path> output_names(
     const std::filesystem::path& output, const std::vector<std::filesystem::path>& inputs,
     bool several);
 
 // The note a command prints once it has written `written`, the output of
 // `input`, where that name carries more than OUT-<stem> (a folder, or a number
-// for a name given twice), so that no output's name is a guess:
-// "gpuhist: INPUT: written as WRITTEN (…)". Empty otherwise.
+// for a name given twice), so that no output's name is a guess: "gpuhist:
+// INPUT: written as WRITTEN (its own name would clash with another output)".
+// Empty otherwise.
 [[nodiscard]] std::string renamed_output_note(const std::filesystem::path& output,
                                               const std::filesystem::path& input,
                                               const std::filesystem::path& written);

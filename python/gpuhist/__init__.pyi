@@ -5,6 +5,9 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+# False in a module built with the engine alone (GPUHIST_ENGINE_ONLY), which has
+# no read, histogram_file, histogram_files, video or their classes.
+has_files: bool
 
 # A file's name: str (with os.fsdecode's escapes for undecodable bytes), bytes or os.PathLike.
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]

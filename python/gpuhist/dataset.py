@@ -36,6 +36,10 @@ import numpy
 
 from . import _gpuhist
 
+if not _gpuhist.has_files:
+    raise ImportError("gpuhist.dataset reads image files: this gpuhist module was built with the "
+                      "engine alone (GPUHIST_ENGINE_ONLY), which reads no files or videos")
+
 # What `gpuhist compute FOLDER` takes from a folder: the common formats' extensions.
 EXTENSIONS = {".jpg", ".jpeg", ".jpe", ".png", ".tif", ".tiff", ".webp", ".exr", ".gif", ".bmp",
               ".pbm", ".pgm", ".ppm", ".pnm", ".pfm", ".hdr", ".rgbe", ".tga", ".tpic", ".dpx"}
