@@ -4,6 +4,8 @@ histograms counted by gpuhist, merged in 64 bits, the mean and standard
 deviation taken from the merged counts (not averaged over files).
 
     PYTHONPATH=build/python examples/dataset_stats.py FOLDER [--bins 256]
+
+Exit status 1 when a file could not be read (each named on stderr).
 """
 import argparse
 import pathlib
@@ -19,18 +21,15 @@ def main():
     parser.add_argument("folder", type=pathlib.Path)
     parser.add_argument("--bins", type=int, default=256)
     args = parser.parse_args()
-    total, failed = None, []
     paths = sorted(str(p) for p in args.folder.rglob("*") if p.is_file())
     # Decoded on every core while earlier files are counted; each failure its file's own.
-    for f in gpuhist.histogram_files(paths, args.bins):
-        if f.error is not None:
-            failed.append((f.path, f.error))
-            continue
-        h = f.histogram
-        if total is None or total.channels == h.channels:
-            total = h if total is None else total + h
-        else:
-            failed.append((f.path, "grey among colour images (or colour among grey)"))
+    files = list(gpuhist.histogram_files(paths, args.bins))
+    failed = [f.error for f in files if f.error is not None]
+    # Grey and colour images mixed as `gpuhist compute --merge` mixes them: a
+    # grey image adds to luminance alone.
+    total = gpuhist.merge(f.histogram for f in files if f.error is None)
+    for error in failed:
+        print(f"skipped: {error}", file=sys.stderr)  # the message names its file
     if total is None:
         sys.exit(f"no readable image in {args.folder}")
     centres = (np.arange(args.bins) + 0.5) / args.bins  # bin centres, 0..1
@@ -39,9 +38,9 @@ def main():
         mean = float((counts * centres).sum() / n)
         std = float(np.sqrt((counts * (centres - mean) ** 2).sum() / n))
         print(f"{name:>9}: {n} pixels, mean {mean:.5f}, std {std:.5f} (of 1.0)")
-    for path, error in failed:
-        print(f"skipped {path}: {error}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
+

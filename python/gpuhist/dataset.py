@@ -1,7 +1,8 @@
 """Histograms of a whole data set on a Dask cluster, exactly.
 
-    result = gpuhist.dataset.histograms("photos/")          # a LocalCluster, one worker a core
-    result = gpuhist.dataset.histograms(paths, client=client, bins=256, batch=64)
+    if __name__ == "__main__":   # in a script: a LocalCluster's workers import it
+        result = gpuhist.dataset.histograms("photos/")      # a LocalCluster, one worker a core
+        result = gpuhist.dataset.histograms(paths, client=client, bins=256, batch=64)
     result.total            # gpuhist.Histogram over every readable file (exact uint64)
     result.files            # one row per file: path, bytes, format, width, height, channels,
                             # dtype, stats

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -44,6 +45,10 @@ py::array clahe(const SharedContext& c, const py::handle& image, Tiles tiles, do
   Adjustment a = tone(AdjustKind::Clahe, channels, luma);
   a.tiles_x = static_cast<std::uint32_t>(within(tiles.first, "tiles", 1, 65536));
   a.tiles_y = static_cast<std::uint32_t>(within(tiles.second, "tiles", 1, 65536));
+  if (!(clip_limit >= 0) || !std::isfinite(clip_limit)) {
+    throw py::value_error("gpuhist: clip_limit is a number from 0 up, not " +
+                          std::string(py::str(py::float_(clip_limit))));
+  }
   a.clip_limit = clip_limit;
   return c.adjust(image, a).image;
 }
@@ -51,6 +56,13 @@ py::array clahe(const SharedContext& c, const py::handle& image, Tiles tiles, do
 py::array autolevel(const SharedContext& c, const py::handle& image, double low, double high,
                     const std::string& channels, const std::string& luma) {
   Adjustment a = tone(AdjustKind::Autolevel, channels, luma);
+  for (const auto& [name, value] : {std::pair{"low", low}, std::pair{"high", high}}) {
+    if (!(value >= 0 && value <= 50)) {
+      throw py::value_error(std::string("gpuhist: ") + name +
+                            " is a percentage from 0 to 50, not " +
+                            std::string(py::str(py::float_(value))));
+    }
+  }
   a.low = low;
   a.high = high;
   return c.adjust(image, a).image;
@@ -91,11 +103,8 @@ py::object threshold(const SharedContext& c, const py::handle& image, const py::
 
 py::array match(const SharedContext& c, const py::handle& image, const py::handle& reference,
                 const std::string& channels, const std::string& luma) {
-  ArrayPixels ref(reference);
-  ArrayPixels img(image);
-  if (ref.view().format.sample == SampleType::F32 || img.view().format.sample == SampleType::F32) {
-    throw py::type_error("gpuhist: adjustments take uint8 or uint16 images, not float32");
-  }
+  ArrayPixels ref(reference, ArrayPixels::Dtypes::Integers);
+  ArrayPixels img(image, ArrayPixels::Dtypes::Integers);
   if (ref.view().format.sample != img.view().format.sample) {
     throw py::value_error("gpuhist: the reference must have the image's dtype");
   }

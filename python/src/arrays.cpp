@@ -45,6 +45,8 @@ py::object from_dlpack(const py::handle& tensor) {
 
 constexpr const char* kDtypes =
     "gpuhist: images must be uint8, uint16 or float32 (native byte order), not ";
+constexpr const char* kIntegerDtypes =
+    "gpuhist: adjustments take uint8 or uint16 images (native byte order), not ";
 
 // numpy's name of a buffer's sample type ("int64", "float64", ">u2", …), from
 // the object itself where it has a dtype, else from the buffer's format.
@@ -102,19 +104,22 @@ bool is(const std::string& format, char code) {
          (format[0] == '@' || format[0] == '=' || format[0] == '<');
 }
 
-SampleType sample_of(const Requested& r) {
+SampleType sample_of(const Requested& r, ArrayPixels::Dtypes accepted) {
   const py::buffer_info& info = r.info;
   if (info.itemsize == 1 && is(info.format, 'B')) return SampleType::U8;
   if (info.itemsize == 2 && is(info.format, 'H')) return SampleType::U16;
-  if (info.itemsize == 4 && is(info.format, 'f')) return SampleType::F32;
-  throw py::type_error(kDtypes + dtype_text(r.source));
+  if (accepted == ArrayPixels::Dtypes::Any && info.itemsize == 4 && is(info.format, 'f')) {
+    return SampleType::F32;
+  }
+  throw py::type_error((accepted == ArrayPixels::Dtypes::Any ? kDtypes : kIntegerDtypes) +
+                       dtype_text(r.source));
 }
 
 }  // namespace
 
-ArrayPixels::ArrayPixels(const py::handle& array) {
+ArrayPixels::ArrayPixels(const py::handle& array, Dtypes accepted) {
   Requested requested = request(array);
-  const SampleType sample = sample_of(requested);
+  const SampleType sample = sample_of(requested, accepted);
   info_ = std::move(requested.info);
   if (info_.ndim != 2 && info_.ndim != 3) {
     throw py::type_error("gpuhist: images are (H, W), (H, W, 3) or (H, W, 4) arrays, not " +

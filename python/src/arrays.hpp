@@ -21,9 +21,11 @@ namespace gpuhist::python {
 // buffer is held for as long as this lives.
 class ArrayPixels {
  public:
+  // The dtypes a caller takes: counting takes float32 too, adjusting does not.
+  enum class Dtypes { Any, Integers };
   // Throws TypeError (pybind11::type_error) for another dtype or shape,
-  // ValueError for an empty array.
-  explicit ArrayPixels(const pybind11::handle& array);
+  // naming the dtypes `accepted`, and ValueError for an empty array.
+  explicit ArrayPixels(const pybind11::handle& array, Dtypes accepted = Dtypes::Any);
   ArrayPixels(const ArrayPixels&) = delete;
   ArrayPixels& operator=(const ArrayPixels&) = delete;
 

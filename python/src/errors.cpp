@@ -6,6 +6,8 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "gpuhist/error.hpp"
 
@@ -39,9 +41,15 @@ PyObject* type_of(const Error& e) {
 // the functions' arguments.
 PyObject* text_of(const char* what) {
   std::string text = what;
-  const std::string option = "(--max-pixels)";
-  for (std::size_t at = text.find(option); at != std::string::npos; at = text.find(option, at)) {
-    text.replace(at, option.size(), "(max_pixels)");
+  static constexpr std::pair<std::string_view, std::string_view> kArguments[] = {
+      {"(--max-pixels)", "(max_pixels)"},
+      {"(--formats all ", "(all_formats=True "},
+  };
+  for (const auto& [option, argument] : kArguments) {
+    for (std::size_t at = text.find(option); at != std::string::npos;
+         at = text.find(option, at + argument.size())) {
+      text.replace(at, option.size(), argument);
+    }
   }
   return PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
                               "backslashreplace");
@@ -91,7 +99,12 @@ void register_errors(pybind11::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      PyObject* text = text_of(e.what());
+      // Arguments and devices are the module's own errors, said as its others
+      // are; a file's error keeps the "PATH: cause" form open() gives.
+      std::string what = e.what();
+      const bool own = e.kind() == ErrorKind::InvalidArgument || e.kind() == ErrorKind::Device;
+      if (own && what.rfind("gpuhist: ", 0) != 0) what.insert(0, "gpuhist: ");
+      PyObject* text = text_of(what.c_str());
       if (text == nullptr) return;  // the decoding error stands
       PyErr_SetObject(type_of(e), text);
       Py_DECREF(text);

@@ -50,7 +50,9 @@ RunOptions run_options(const std::optional<std::string>& strategy, const Context
     if (!run.strategy) throw py::value_error("gpuhist: unknown strategy '" + *strategy + "'");
     if (runs_on_gpu(*run.strategy) && context.device() == nullptr) {
       throw Error(ErrorKind::Device,
-                  "gpuhist: strategy " + *strategy + " needs a Vulkan device, and there is none");
+                  "gpuhist: strategy " + *strategy +
+                      " needs a Vulkan device, and this context has none (device=\"cpu\", "
+                      "or no Vulkan device was found)");
     }
   }
   return run;
@@ -133,10 +135,7 @@ py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole
 
 SharedContext::Adjusted SharedContext::adjust(const py::handle& image,
                                               const Adjustment& adjustment) const {
-  ArrayPixels pixels(image);
-  if (pixels.view().format.sample == SampleType::F32) {
-    throw py::type_error("gpuhist: adjustments take uint8 or uint16 images, not float32");
-  }
+  ArrayPixels pixels(image, ArrayPixels::Dtypes::Integers);
   const PixelFormat out_format = adjusted_format(pixels.view().format, adjustment);
   const std::size_t row = std::size_t{pixels.view().width} * pixel_bytes(out_format);
   const py::dtype dtype = dtype_of(out_format.sample);

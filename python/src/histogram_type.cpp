@@ -169,6 +169,7 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
     h.stats()           # the command line's statistics for each channel
     total = h1 + h2     # exact merge (same bins and channels)
     total = sum(histograms)
+    total += h          # merges into total itself, as += adds into a numpy array
 )doc")
       .def(py::init([](Whole bins, bool colour) {
              return Histogram(static_cast<std::uint32_t>(within(bins, "bins", 1, 65536)), colour);
@@ -181,11 +182,9 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
           "counts", &counts_array,
           "The counts, a read-only numpy uint64 array of shape (channels, bins).")
       .def(
-          "total",
-          [](const Histogram& h) {
-            return h.total(h.colour() ? Channel::Red : Channel::Luminance);
-          },
-          "The pixels counted.")
+          "total", [](const Histogram& h) { return h.total(Channel::Luminance); },
+          "The pixels counted: the luminance row's sum, to which every image adds (a grey "
+          "image merged into a colour total adds to luminance alone).")
       .def("stats", &stats_dict, py::arg("percentiles") = std::vector<double>{},
            "The statistics of each channel, as `gpuhist compute --format json` gives them: count, "
            "min, max, mean, stddev, median, p1, p99, shadows, highlights, and pNN for each "
@@ -227,15 +226,17 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
             h = merged(h, other);
             return self;  // the same object, merged in place
           },
-          py::is_operator())
+          py::is_operator(),
+          "h += other merges other into h in place, as += adds into a numpy array: every name "
+          "of that Histogram (a FileHistogram's .histogram too) sees the sum. h = h + other "
+          "makes a new one.")
       .def(py::self == py::self)  // NOLINT(misc-redundant-expression)
       .def("__repr__",
            [](const Histogram& h) {
              return "<gpuhist.Histogram " + std::to_string(h.bins()) + " bins, " +
                     (h.colour() ? std::string("red, green, blue, luminance")
                                 : std::string("luminance")) +
-                    ", " + std::to_string(h.total(h.colour() ? Channel::Red : Channel::Luminance)) +
-                    " pixels>";
+                    ", " + std::to_string(h.total(Channel::Luminance)) + " pixels>";
            })
       .def(py::pickle(&histogram_state, &histogram_from_state))
       // Every pickle protocol, 0 and 1 included (whose default reduction

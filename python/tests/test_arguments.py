@@ -213,3 +213,47 @@ def test_limits_are_named_by_the_argument(data):
         gpuhist.read(data / "coffee.png", max_pixels=10)
     (failed,) = gpuhist.histogram_files([data / "coffee.png"], max_pixels=10)
     assert "(max_pixels)" in str(failed.error) and "--max-pixels" not in str(failed.error)
+
+
+def test_formats_are_named_by_the_argument(tmp_path):
+    psd = tmp_path / "layers.psd"
+    psd.write_bytes(b"8BPS" + bytes(60))
+    with pytest.raises(OSError, match=re.escape("(all_formats=True reads them)")):
+        gpuhist.read(psd)
+    unknown = tmp_path / "notes"
+    unknown.write_bytes(b"plain text, no image")
+    with pytest.raises(OSError, match=re.escape("(all_formats=True tries every format")):
+        gpuhist.read(unknown)
+    (failed,) = gpuhist.histogram_files([psd])
+    assert "all_formats=True" in str(failed.error) and "--formats" not in str(failed.error)
+
+
+@pytest.mark.parametrize("array,name", [
+    (np.zeros((2, 2), np.float32), "float32"),
+    (np.zeros((2, 2), np.int32), "int32"),
+])
+def test_adjustments_name_the_dtypes_they_take(array, name):
+    message = re.escape(f"adjustments take uint8 or uint16 images (native byte order), not {name}")
+    with pytest.raises(TypeError, match=message):
+        gpuhist.equalize(array, device="cpu")
+    with pytest.raises(TypeError, match=message):
+        gpuhist.match(np.zeros((2, 2), np.uint8), array, device="cpu")
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda image: gpuhist.autolevel(image, low=60, device="cpu"),
+     "gpuhist: low is a percentage from 0 to 50, not 60.0"),
+    (lambda image: gpuhist.autolevel(image, high=-1, device="cpu"),
+     "gpuhist: high is a percentage from 0 to 50, not -1.0"),
+    (lambda image: gpuhist.autolevel(image, low=float("nan"), device="cpu"),
+     "gpuhist: low is a percentage from 0 to 50, not nan"),
+    (lambda image: gpuhist.clahe(image, clip_limit=-0.5, device="cpu"),
+     "gpuhist: clip_limit is a number from 0 up, not -0.5"),
+    (lambda image: gpuhist.clahe(image, clip_limit=float("inf"), device="cpu"),
+     "gpuhist: clip_limit is a number from 0 up, not inf"),
+    (lambda image: gpuhist.histogram(image, device="no such device"),
+     "gpuhist: no Vulkan device matches 'no such device'"),
+])
+def test_adjustment_options_are_value_errors_naming_the_argument(call, message):
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
+        call(np.zeros((4, 4), np.uint8))

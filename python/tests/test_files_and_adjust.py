@@ -248,6 +248,10 @@ def test_merge_mixes_grey_and_colour_as_the_command_line(cli, data, tmp_path):
     merged = json.loads(run.stdout)[-1]
     assert merged["file"] == "(total)" and merged["files"] == 3
     assert total.to_dict()["histograms"] == merged["histograms"]
+    # Every image adds to luminance, the colour ones alone to red, green and blue.
+    assert total.total() == sum(f.width * f.height for f in files)
+    assert f"{total.total()} pixels" in repr(total)
+    assert total.counts[0].sum() == total.total() - files[1].width * files[1].height
     for p, counts in zip(parts, before):
         np.testing.assert_array_equal(p.counts, counts)  # the parts are left alone
     assert gpuhist.merge([]) is None
