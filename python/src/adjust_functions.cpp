@@ -19,7 +19,7 @@ namespace gpuhist::python {
 namespace {
 
 using Tiles = std::pair<Whole, Whole>;
-using Device = std::optional<std::string>;
+using Device = std::optional<Name>;
 
 ToneChannels tone_channels(const std::string& name) {
   if (name == "luminance") return ToneChannels::Luminance;
@@ -27,7 +27,7 @@ ToneChannels tone_channels(const std::string& name) {
   throw py::value_error("gpuhist: channels is 'luminance' or 'each', not '" + name + "'");
 }
 
-Adjustment tone(AdjustKind kind, const std::string& channels, const std::string& luma) {
+Adjustment tone(AdjustKind kind, const std::string& channels, const Name& luma) {
   Adjustment a;
   a.kind = kind;
   a.channels = tone_channels(channels);
@@ -36,12 +36,12 @@ Adjustment tone(AdjustKind kind, const std::string& channels, const std::string&
 }
 
 py::array equalize(const SharedContext& c, const py::handle& image, const std::string& channels,
-                   const std::string& luma) {
+                   const Name& luma) {
   return c.adjust(image, tone(AdjustKind::Equalize, channels, luma)).image;
 }
 
 py::array clahe(const SharedContext& c, const py::handle& image, Tiles tiles, double clip_limit,
-                const std::string& channels, const std::string& luma) {
+                const std::string& channels, const Name& luma) {
   Adjustment a = tone(AdjustKind::Clahe, channels, luma);
   a.tiles_x = static_cast<std::uint32_t>(within(tiles.first, "tiles", 1, 65536));
   a.tiles_y = static_cast<std::uint32_t>(within(tiles.second, "tiles", 1, 65536));
@@ -54,7 +54,7 @@ py::array clahe(const SharedContext& c, const py::handle& image, Tiles tiles, do
 }
 
 py::array autolevel(const SharedContext& c, const py::handle& image, double low, double high,
-                    const std::string& channels, const std::string& luma) {
+                    const std::string& channels, const Name& luma) {
   Adjustment a = tone(AdjustKind::Autolevel, channels, luma);
   for (const auto& [name, value] : {std::pair{"low", low}, std::pair{"high", high}}) {
     if (!(value >= 0 && value <= 50)) {
@@ -69,7 +69,7 @@ py::array autolevel(const SharedContext& c, const py::handle& image, double low,
 }
 
 py::object threshold(const SharedContext& c, const py::handle& image, const py::object& method,
-                     const std::string& luma, bool return_level) {
+                     const Name& luma, bool return_level) {
   Adjustment a;
   a.kind = AdjustKind::Threshold;
   a.luma = luma_weights(luma);
@@ -102,7 +102,7 @@ py::object threshold(const SharedContext& c, const py::handle& image, const py::
 }
 
 py::array match(const SharedContext& c, const py::handle& image, const py::handle& reference,
-                const std::string& channels, const std::string& luma) {
+                const std::string& channels, const Name& luma) {
   ArrayPixels ref(reference, ArrayPixels::Dtypes::Integers);
   ArrayPixels img(image, ArrayPixels::Dtypes::Integers);
   if (ref.view().format.sample != img.view().format.sample) {
@@ -143,8 +143,10 @@ void register_adjustments(py::module_& m,
               "luma"_a = "709", kEqualizeDoc);
   m.def(
       "equalize",
-      [](const py::handle& image, const std::string& channels, const std::string& luma,
-         const Device& device) { return equalize(*default_context(device), image, channels, luma); },
+      [](const py::handle& image, const std::string& channels, const Name& luma,
+         const Device& device) {
+        return equalize(*default_context(device), image, channels, luma);
+      },
       "image"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",
       "device"_a = std::nullopt, kEqualizeDoc);
 
@@ -153,7 +155,7 @@ void register_adjustments(py::module_& m,
   m.def(
       "clahe",
       [](const py::handle& image, Tiles tiles, double clip_limit, const std::string& channels,
-         const std::string& luma, const Device& device) {
+         const Name& luma, const Device& device) {
         return clahe(*default_context(device), image, tiles, clip_limit, channels, luma);
       },
       "image"_a, py::kw_only(), "tiles"_a = Tiles{8, 8}, "clip_limit"_a = 2.0,
@@ -164,7 +166,7 @@ void register_adjustments(py::module_& m,
   m.def(
       "autolevel",
       [](const py::handle& image, double low, double high, const std::string& channels,
-         const std::string& luma, const Device& device) {
+         const Name& luma, const Device& device) {
         return autolevel(*default_context(device), image, low, high, channels, luma);
       },
       "image"_a, py::kw_only(), "low"_a = 0.5, "high"_a = 0.5, "channels"_a = "luminance",
@@ -174,8 +176,8 @@ void register_adjustments(py::module_& m,
               "luma"_a = "709", "return_level"_a = false, kThresholdDoc);
   m.def(
       "threshold",
-      [](const py::handle& image, const py::object& method, const std::string& luma,
-         bool return_level, const Device& device) {
+      [](const py::handle& image, const py::object& method, const Name& luma, bool return_level,
+         const Device& device) {
         return threshold(*default_context(device), image, method, luma, return_level);
       },
       "image"_a, py::kw_only(), "method"_a = "otsu", "luma"_a = "709", "return_level"_a = false,
@@ -186,7 +188,7 @@ void register_adjustments(py::module_& m,
   m.def(
       "match",
       [](const py::handle& image, const py::handle& reference, const std::string& channels,
-         const std::string& luma, const Device& device) {
+         const Name& luma, const Device& device) {
         return match(*default_context(device), image, reference, channels, luma);
       },
       "image"_a, "reference"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",

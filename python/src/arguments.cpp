@@ -51,6 +51,25 @@ bool type_caster<gpuhist::python::Whole>::load(handle src, bool /*convert*/) {
   return true;
 }
 
+bool type_caster<gpuhist::python::Name>::load(handle src, bool /*convert*/) {
+  if (PyUnicode_Check(src.ptr()) != 0) {
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(src.ptr(), &size);
+    if (text == nullptr) throw error_already_set();
+    value.value.assign(text, static_cast<std::size_t>(size));
+    return true;
+  }
+  if (PyBool_Check(src.ptr()) || std::strcmp(Py_TYPE(src.ptr())->tp_name, "numpy.bool_") == 0 ||
+      PyIndex_Check(src.ptr()) == 0) {
+    throw type_error("gpuhist: luma and device are a str or a whole number, not " +
+                     gpuhist::python::type_name(src));
+  }
+  const auto number = reinterpret_steal<object>(PyNumber_Index(src.ptr()));
+  if (!number) throw error_already_set();
+  value.value = str(number).cast<std::string>();
+  return true;
+}
+
 bool type_caster<gpuhist::python::FilePath>::load(handle src, bool /*convert*/) {
   // os.fspath's rules: str, bytes, or an object whose __fspath__ gives one.
   const auto text = reinterpret_steal<object>(PyOS_FSPath(src.ptr()));

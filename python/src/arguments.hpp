@@ -3,6 +3,7 @@
 // - Whole: any integer (int, a numpy integer: anything with __index__), not a
 //   bool or a float (TypeError); each function checks its own range
 //   (ValueError naming the argument).
+// - Name: a str, or a whole number as its digits (luma=601, device=0).
 // - FilePath: str (non-UTF-8 names included), bytes or os.PathLike (TypeError
 //   otherwise); an embedded NUL is a ValueError, as Python's open() says.
 // - The module's classes refuse an object made by cls.__new__(cls) without
@@ -31,6 +32,15 @@ struct FilePath {
   std::filesystem::path path;
 };
 
+// A name that may be written as a number: `luma` ("709" or 709) and `device`
+// ("auto", "cpu", a piece of a device's name, or an index: "0" or 0). A str,
+// or a whole number (not a bool), which is taken as its decimal digits.
+struct Name {
+  std::string value;
+  // NOLINTNEXTLINE(google-explicit-constructor): read as the string it holds
+  operator const std::string&() const noexcept { return value; }
+};
+
 // TypeError naming the class of an object made without __init__.
 [[noreturn]] void refuse_uninitialised(pybind11::handle self);
 
@@ -47,6 +57,16 @@ struct type_caster<gpuhist::python::Whole> {
   bool load(handle src, bool convert);
   static handle cast(gpuhist::python::Whole w, return_value_policy /*policy*/, handle /*parent*/) {
     return PyLong_FromLongLong(w.value);
+  }
+};
+
+template <>
+struct type_caster<gpuhist::python::Name> {
+  PYBIND11_TYPE_CASTER(gpuhist::python::Name, const_name("Union[str, int]"));
+  bool load(handle src, bool convert);
+  static handle cast(const gpuhist::python::Name& n, return_value_policy /*policy*/,
+                     handle /*parent*/) {
+    return PyUnicode_FromStringAndSize(n.value.data(), static_cast<ssize_t>(n.value.size()));
   }
 };
 

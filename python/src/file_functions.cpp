@@ -35,7 +35,7 @@ Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
 }
 
 Histogram histogram_file(const SharedContext& shared, const FilePath& path, Whole bins,
-                         const std::string& luma, const std::optional<std::string>& strategy,
+                         const Name& luma, const std::optional<std::string>& strategy,
                          Whole max_pixels) {
   const HistogramOptions options = SharedContext::options(bins, luma);
   const RunOptions run = shared.run(strategy);
@@ -53,8 +53,8 @@ void register_file_functions(py::module_& m,
               "The histograms of an image file (read as gpuhist.read reads it).");
   m.def(
       "histogram_file",
-      [](const FilePath& path, Whole bins, const std::string& luma,
-         const std::optional<std::string>& strategy, const std::optional<std::string>& device,
+      [](const FilePath& path, Whole bins, const Name& luma,
+         const std::optional<std::string>& strategy, const std::optional<Name>& device,
          Whole max_pixels) {
         return histogram_file(*default_context(device), path, bins, luma, strategy, max_pixels);
       },

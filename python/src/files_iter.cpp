@@ -46,7 +46,7 @@ struct FileHistogram {
 class FileHistograms {
  public:
   FileHistograms(std::shared_ptr<SharedContext> context, std::vector<std::filesystem::path> paths,
-                 Whole bins, const std::string& luma, const std::optional<std::string>& strategy,
+                 Whole bins, const Name& luma, const std::optional<std::string>& strategy,
                  Whole max_pixels, std::optional<Whole> threads, bool all_formats)
       : context_(std::move(context)),
         options_(SharedContext::options(bins, luma)),
@@ -259,8 +259,8 @@ void register_files(py::module_& m,
       .def_property_readonly("threads", &FileHistograms::threads);
   m.def(
       "histogram_files",
-      [](const py::object& paths, Whole bins, const std::string& luma,
-         const std::optional<std::string>& strategy, const std::optional<std::string>& device,
+      [](const py::object& paths, Whole bins, const Name& luma,
+         const std::optional<std::string>& strategy, const std::optional<Name>& device,
          Whole max_pixels, std::optional<Whole> threads, bool all_formats) {
         return std::make_unique<FileHistograms>(default_context(device), path_list(paths), bins,
                                                 luma, strategy, max_pixels, threads, all_formats);
@@ -271,7 +271,7 @@ void register_files(py::module_& m,
       py::arg("all_formats") = false, kFilesDoc);
   context.def(
       "histogram_files",
-      [](const py::object& self, const py::object& paths, Whole bins, const std::string& luma,
+      [](const py::object& self, const py::object& paths, Whole bins, const Name& luma,
          const std::optional<std::string>& strategy, Whole max_pixels, std::optional<Whole> threads,
          bool all_formats) {
         return std::make_unique<FileHistograms>(shared_of(self), path_list(paths), bins, luma,

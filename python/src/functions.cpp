@@ -35,7 +35,7 @@ LumaWeights luma_weights(const std::string& luma) {
 
 namespace {
 
-HistogramOptions histogram_options(Whole bins, const std::string& luma) {
+HistogramOptions histogram_options(Whole bins, const Name& luma) {
   HistogramOptions options;
   options.bins = static_cast<std::uint32_t>(within(bins, "bins", 1, 65536));
   options.luma = luma_weights(luma);
@@ -79,7 +79,7 @@ std::uint64_t max_pixels_of(Whole max_pixels) {
   return static_cast<std::uint64_t>(within(max_pixels, "max_pixels", 0, INT64_MAX));
 }
 
-HistogramOptions SharedContext::options(Whole bins, const std::string& luma) {
+HistogramOptions SharedContext::options(Whole bins, const Name& luma) {
   return histogram_options(bins, luma);
 }
 
@@ -87,7 +87,7 @@ RunOptions SharedContext::run(const std::optional<std::string>& strategy) const 
   return run_options(strategy, *context);
 }
 
-Histogram SharedContext::histogram(const py::handle& image, Whole bins, const std::string& luma,
+Histogram SharedContext::histogram(const py::handle& image, Whole bins, const Name& luma,
                                    const std::optional<std::string>& strategy) const {
   const HistogramOptions options = histogram_options(bins, luma);
   const RunOptions run = run_options(strategy, *context);
@@ -162,11 +162,11 @@ SharedContext::Adjusted SharedContext::adjust(const py::handle& image,
   return out;
 }
 
-std::shared_ptr<SharedContext> open_context(const std::string& device) {
+std::shared_ptr<SharedContext> open_context(const Name& device) {
   auto out = std::make_shared<SharedContext>();
   {
     py::gil_scoped_release release;
-    out->context = std::make_shared<const Context>(Context::open(device));
+    out->context = std::make_shared<const Context>(Context::open(device.value));
   }
   return out;
 }
@@ -176,9 +176,9 @@ std::shared_ptr<SharedContext> shared_of(const py::object& self) {
   return self.cast<std::shared_ptr<SharedContext>>();
 }
 
-std::shared_ptr<SharedContext> default_context(const std::optional<std::string>& device) {
+std::shared_ptr<SharedContext> default_context(const std::optional<Name>& device) {
   auto out = std::make_shared<SharedContext>();
-  out->context = shared_context(device.value_or("auto"));
+  out->context = shared_context(device ? device->value : std::string("auto"));
   return out;
 }
 

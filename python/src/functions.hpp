@@ -28,15 +28,14 @@ struct SharedContext {
   std::shared_ptr<const Context> context;
 
   // The options of a count, checked (ValueError; GpuError for a GPU strategy without a device).
-  [[nodiscard]] static HistogramOptions options(Whole bins, const std::string& luma);
+  [[nodiscard]] static HistogramOptions options(Whole bins, const Name& luma);
   [[nodiscard]] RunOptions run(const std::optional<std::string>& strategy) const;
   // Counts a view already in memory; call without the GIL.
   [[nodiscard]] Histogram count_unlocked(const ImageView& view, const HistogramOptions& options,
                                          const RunOptions& run) const {
     return context->compute(view, options, run);
   }
-  [[nodiscard]] Histogram histogram(const pybind11::handle& image, Whole bins,
-                                    const std::string& luma,
+  [[nodiscard]] Histogram histogram(const pybind11::handle& image, Whole bins, const Name& luma,
                                     const std::optional<std::string>& strategy) const;
   [[nodiscard]] pybind11::array draw(const Histogram& histogram, std::pair<Whole, Whole> size,
                                      const std::string& scale,
@@ -51,13 +50,12 @@ struct SharedContext {
   [[nodiscard]] Adjusted adjust(const pybind11::handle& image, const Adjustment& adjustment) const;
 };
 
-[[nodiscard]] std::shared_ptr<SharedContext> open_context(const std::string& device);
+[[nodiscard]] std::shared_ptr<SharedContext> open_context(const Name& device);
 // The shared context a Context object holds: TypeError for one made without __init__
 // (which pybind11's holder cast would report as a RuntimeError).
 [[nodiscard]] std::shared_ptr<SharedContext> shared_of(const pybind11::object& self);
 // The module's shared context for `device` (default "auto").
-[[nodiscard]] std::shared_ptr<SharedContext> default_context(
-    const std::optional<std::string>& device);
+[[nodiscard]] std::shared_ptr<SharedContext> default_context(const std::optional<Name>& device);
 
 // The limit of pixels a file may have, checked (0 or more).
 [[nodiscard]] std::uint64_t max_pixels_of(Whole max_pixels);

@@ -95,8 +95,8 @@ share between threads; calls on one context run one at a time, without the GIL.
 
   m.def(
       "histogram",
-      [](const py::handle& image, Whole bins, const std::string& luma,
-         const std::optional<std::string>& strategy, const std::optional<std::string>& device) {
+      [](const py::handle& image, Whole bins, const Name& luma,
+         const std::optional<std::string>& strategy, const std::optional<Name>& device) {
         return default_context(device)->histogram(image, bins, luma, strategy);
       },
       "image"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
@@ -108,8 +108,9 @@ share between threads; calls on one context run one at a time, without the GIL.
       "draw",
       [](const Histogram& h, std::pair<Whole, Whole> size, const std::string& scale,
          const std::vector<std::string>& channels, Whole background,
-         const std::optional<std::string>& device) {
-        return default_context(device.value_or("cpu"))->draw(h, size, scale, channels, background);
+         const std::optional<Name>& device) {
+        return default_context(device ? device : Name{"cpu"})
+            ->draw(h, size, scale, channels, background);
       },
       "histogram"_a, py::kw_only(), "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100},
       "scale"_a = "seed", "channels"_a = std::vector<std::string>{"red", "green", "blue"},

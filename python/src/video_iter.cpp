@@ -33,8 +33,8 @@ FrameSpace frame_space(const std::string& space) {
 class VideoHistograms {
  public:
   VideoHistograms(std::shared_ptr<SharedContext> context, const FilePath& path, Whole bins,
-                  const std::string& luma, const std::optional<std::string>& strategy,
-                  Whole max_pixels, const std::string& space)
+                  const Name& luma, const std::optional<std::string>& strategy, Whole max_pixels,
+                  const std::string& space)
       : context_(std::move(context)),
         options_(context_->options(bins, luma)),
         run_(context_->run(strategy)),
@@ -180,8 +180,8 @@ still gives every frame it can, so check errors at the end.
       "ValueError for bad options.";
   m.def(
       "video",
-      [](const FilePath& path, Whole bins, const std::string& luma,
-         const std::optional<std::string>& strategy, const std::optional<std::string>& device,
+      [](const FilePath& path, Whole bins, const Name& luma,
+         const std::optional<std::string>& strategy, const std::optional<Name>& device,
          Whole max_pixels, const std::string& space) {
         return std::make_unique<VideoHistograms>(default_context(device), path, bins, luma,
                                                  strategy, max_pixels, space);
@@ -191,7 +191,7 @@ still gives every frame it can, so check errors at the end.
       py::arg("max_pixels") = kDefaultMaxPixels, py::arg("space") = "rgb", doc);
   context.def(
       "video",
-      [](const py::object& self, const FilePath& path, Whole bins, const std::string& luma,
+      [](const py::object& self, const FilePath& path, Whole bins, const Name& luma,
          const std::optional<std::string>& strategy, Whole max_pixels, const std::string& space) {
         return std::make_unique<VideoHistograms>(shared_of(self), path, bins, luma, strategy,
                                                  max_pixels, space);

@@ -257,3 +257,17 @@ def test_adjustments_name_the_dtypes_they_take(array, name):
 def test_adjustment_options_are_value_errors_naming_the_argument(call, message):
     with pytest.raises(ValueError, match="^" + re.escape(message)):
         call(np.zeros((4, 4), np.uint8))
+
+
+def test_luma_and_device_may_be_written_as_numbers():
+    image = np.arange(48, dtype=np.uint8).reshape(4, 4, 3)
+    for luma in ("601", "709"):
+        assert gpuhist.histogram(image, luma=int(luma), device="cpu") == \
+            gpuhist.histogram(image, luma=luma, device="cpu")
+    assert gpuhist.Context(np.int64(0)).device == gpuhist.Context("0").device is not None
+    assert gpuhist.equalize(image, luma=601, device=0).shape == image.shape
+    for bad in (6.01, True, None, [601]):
+        with pytest.raises(TypeError, match="luma and device are a str or a whole number, not "):
+            gpuhist.histogram(image, luma=bad, device="cpu")
+    with pytest.raises(TypeError, match="not float"):
+        gpuhist.Context(0.0)
