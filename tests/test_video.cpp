@@ -903,6 +903,7 @@ TEST_F(Video, BenchReportsFramesPerSecond) {
 
 TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   std::ofstream(dir_ / "text.mp4") << "not a video";
+  std::ofstream(dir_ / "text.jpg") << "hello";  // probed as a stream of JPEG pictures
   std::ofstream(dir_ / "empty.mp4").flush();
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i sine=frequency=440:duration=0.2 '" +
                            (dir_ / "tone.wav").string() + "'"));
@@ -923,6 +924,8 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   const std::pair<std::vector<std::string>, std::pair<int, std::string>> cases[] = {
       {{"video", (dir_ / "missing.mp4").string()}, {1, "no such file"}},
       {{"video", (dir_ / "text.mp4").string()}, {1, "text.mp4"}},
+      {{"video", (dir_ / "text.jpg").string()},
+       {1, "text.jpg: not a video, or a damaged one: its mjpeg stream has no picture size"}},
       {{"video", (dir_ / "tone.wav").string()}, {1, "no video stream"}},
       {{"video", (dir_ / "half.mp4").string()}, {1, "half.mp4"}},
       {{"video", clip.string(), "--format", "xml"}, {2, "xml"}},

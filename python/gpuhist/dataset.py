@@ -318,6 +318,8 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         raise ValueError("gpuhist: batch is at least 1")
     if not 1 <= bins <= 65536:
         raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {bins}")
+    if isinstance(luma, int) and not isinstance(luma, bool):
+        luma = str(luma)  # 709 as the module takes it
     if luma not in ("709", "601", "rec709", "rec601"):
         raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
     if device is not None:
@@ -386,6 +388,8 @@ def main(argv=None):
     parser.add_argument("--bins", type=int, default=256)
     parser.add_argument("--batch", type=int, default=64, help="files per task")
     parser.add_argument("--luma", default="709")
+    parser.add_argument("--device", help="the device every worker opens: auto, cpu, an index or a "
+                        "piece of a name (default: each worker its own GPU, else auto)")
     args = parser.parse_args(argv)
     files, missed = [], False
     for p in args.paths:
@@ -396,7 +400,7 @@ def main(argv=None):
         files += found
     try:
         result = histograms(files, scheduler=args.scheduler, bins=args.bins, batch=args.batch,
-                            luma=args.luma, progress=sys.stderr.isatty())
+                            luma=args.luma, device=args.device, progress=sys.stderr.isatty())
     except ValueError as e:
         print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
         return 2

@@ -78,6 +78,11 @@ struct Requested {
 };
 
 Requested request(const py::handle& array) {
+  if (PyUnicode_Check(array.ptr()) != 0 || py::hasattr(array, "__fspath__")) {
+    throw py::type_error(
+        "gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not a path: "
+        "gpuhist.histogram_file(path) counts a file, gpuhist.read(path) reads it");
+  }
   if (PyObject_CheckBuffer(array.ptr()) == 0) {
     // DLPack producers (PyTorch, JAX, CuPy tensors) in place; other array-likes
     // (__array_interface__, __array__) through numpy.asarray, which shares their

@@ -230,6 +230,19 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
           "h += other merges other into h in place, as += adds into a numpy array: every name "
           "of that Histogram (a FileHistogram's .histogram too) sees the sum. h = h + other "
           "makes a new one.")
+      .def(
+          "__array__",
+          [](const Histogram& h, const py::object& dtype, const py::object& copy) {
+            // numpy.asarray(h): the counts (a new array each time, so copy=False
+            // cannot be honoured and is refused, as numpy 2 asks).
+            if (!copy.is_none() && !py::bool_(copy)) {
+              throw py::value_error("gpuhist: a Histogram's counts are always copied");
+            }
+            py::array counts = counts_array(h);
+            return dtype.is_none() ? counts : py::array(counts.attr("astype")(dtype));
+          },
+          py::arg("dtype") = py::none(), py::arg("copy") = py::none(),
+          "numpy.asarray(h): the counts, a (channels, bins) uint64 array.")
       .def(py::self == py::self)  // NOLINT(misc-redundant-expression)
       .def("__repr__",
            [](const Histogram& h) {

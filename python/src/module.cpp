@@ -37,10 +37,14 @@ bins: 1 to 65536. An integer sample v falls in bin min(v * bins // M, bins - 1),
     M = 255 for uint8 and 65535 for uint16; a float sample, clamped to [0, 1]
     (NaN as 0), in bin min(floor(float32(v * bins)), bins - 1). Luminance is
     (2126 R + 7152 G + 722 B) / 10000 (601: 2990, 5870, 1140), binned alike.
-luma: the luminance weights, "709" (sRGB) or "601".
+luma: the luminance weights, "709" (sRGB) or "601" (or 709, 601).
 strategy: None (the faster of "cpu" and "gpu" for the image's size), or one of
     "cpu-reference", "cpu", "gpu-single", "gpu-atomic", "gpu-chunks-sum",
     "gpu-chunks-reduce", "gpu". Every strategy gives the same counts.
+device (gpuhist.histogram; a Context has its own): None or "auto" (a hardware
+    GPU, else the CPU, with the software Vulkan device where a GPU strategy asks
+    for one), "cpu" (no Vulkan), an index from gpuhist.devices() (0 or "0"), or
+    a piece of a device's name. Each is opened once and shared.
 
 Raises TypeError for another dtype or shape, ValueError for bad options,
 gpuhist.GpuError for a GPU strategy without a device or a device failure.
@@ -71,6 +75,12 @@ share between threads; calls on one context run one at a time, without the GIL.
             return d ? std::optional<std::string>(d->name) : std::nullopt;
           },
           "The Vulkan device's name, or None for the CPU alone.")
+      .def("__repr__",
+           [](const SharedContext& c) {
+             const DeviceInfo* d = c.context->device();
+             return d ? "<gpuhist.Context on " + d->name + ">"
+                      : std::string("<gpuhist.Context on the CPU alone>");
+           })
       .def("__reduce__",
            [](const py::object&) -> py::object {
              throw py::type_error(

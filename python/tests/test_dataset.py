@@ -118,6 +118,10 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--bins", "0"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "bins" in bad.stderr and bad.stdout == ""
+    nowhere = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--device",
+                              "no such device"], capture_output=True, text=True, timeout=120)
+    assert nowhere.returncode == 2 and nowhere.stdout == ""
+    assert "no Vulkan device matches 'no such device'" in nowhere.stderr
     unwritable = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
                                  "-o", str(tmp_path / "no" / "such" / "out.json")],
                                 capture_output=True, text=True, timeout=120)
@@ -136,7 +140,8 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
     target.write_text("old")
     link.symlink_to(target)
     linked = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
-                             "-o", str(link)], capture_output=True, text=True, timeout=120)
+                             "-o", str(link), "--device", "cpu"],
+                            capture_output=True, text=True, timeout=120)
     assert linked.returncode == 0 and link.is_symlink()
     assert json.loads(target.read_text().splitlines()[0])["bins"] == 256
     # /dev/stdout into a pipe: its link names no path ("pipe:[N]"), and is written through.

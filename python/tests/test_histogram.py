@@ -1,6 +1,7 @@
 """gpuhist.histogram against the documented bin formula (numpy) on arrays of
 every dtype, layout and stride, and against the command line on real files."""
 import json
+import pathlib
 import pickle
 import subprocess
 import threading
@@ -216,6 +217,23 @@ def test_merging_is_exact_and_checked():
     for p in fresh:
         running += p
     assert running == total and fresh[0] == first and running is not fresh[0]
+
+
+def test_numpy_reads_a_histogram_as_its_counts():
+    h = gpuhist.histogram(random_image((9, 7, 3), np.uint8), 64)
+    np.testing.assert_array_equal(np.asarray(h), h.counts)
+    assert np.asarray(h).dtype == np.uint64 and np.asarray(h).shape == (4, 64)
+    assert np.asarray(h, dtype=np.float64).dtype == np.float64
+    writable = np.array(h)
+    writable[0, 0] += 1  # a copy of its own
+    assert h.counts[0, 0] + 1 == writable[0, 0]
+    assert repr(gpuhist.Context("cpu")) == "<gpuhist.Context on the CPU alone>"
+
+
+def test_a_path_is_not_an_image():
+    for path in ("data/coffee.png", pathlib.Path("data/coffee.png")):
+        with pytest.raises(TypeError, match="not a path: gpuhist.histogram_file"):
+            gpuhist.histogram(path, device="cpu")
 
 
 def test_counts_are_read_only_and_pickle_round_trips():

@@ -412,7 +412,12 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
     s.upright_turn = io::upright_turn(values);
     s.shown = io::upright_orientation(values);
   }
-  if (s.codec->width <= 0 || s.codec->height <= 0) s.fail("video has zero size");
+  if (s.codec->width <= 0 || s.codec->height <= 0) {
+    // What FFmpeg took for a stream of pictures without a size: not a video
+    // (text named .jpg probes as a JPEG stream), or a damaged one.
+    s.fail("not a video, or a damaged one: its " + std::string(decoder->name) +
+           " stream has no picture size");
+  }
   s.check_size(s.codec->width, s.codec->height);
   const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(s.codec->pix_fmt);
   s.deep = desc != nullptr && desc->comp[0].depth > 8;
