@@ -122,3 +122,62 @@ def _file_histogram_from_state(state):
     from . import _gpuhist
 
     return _gpuhist._file_histogram_from_state(state)
+
+
+_CHANNEL_ORDER = ("red", "green", "blue", "luminance")
+
+
+def _histogram_from_dict(d):
+    """Histogram.from_dict(d): the Histogram of `d`, in the shape `to_dict()` and
+    `gpuhist compute --format json` give (``{"bins": N, "histograms": {"red": [...],
+    ..., "luminance": [...]}}``; other keys, such as "file" and "stats", are ignored), so
+    that saved totals load back and merge exactly. ValueError for anything else: other
+    channels, rows of other lengths, counts that are not whole numbers from 0 to 2**64 - 1."""
+    import numpy as np
+
+    from . import _gpuhist
+
+    try:
+        rows = d["histograms"]
+        names = set(rows)
+    except (TypeError, KeyError):
+        raise ValueError("gpuhist: a histogram's dict has \"histograms\": {channel: counts}") from None
+    if names not in ({"luminance"}, set(_CHANNEL_ORDER)):
+        raise ValueError("gpuhist: a histogram's channels are red, green, blue and luminance, or "
+                         f"luminance alone, not {', '.join(sorted(map(str, names))) or 'none'}")
+    colour = len(names) == 4
+    order = _CHANNEL_ORDER if colour else ("luminance",)
+    bins = d.get("bins", None) if isinstance(d, dict) else None
+    counts = []
+    for name in order:
+        value = rows[name]
+        # Python's ints kept exact (numpy would make a list with one beyond int64 float64).
+        row = value if isinstance(value, np.ndarray) else np.array(value, dtype=object)
+        if row.size == 0:
+            row = row.astype(np.uint64)  # no bins: said below
+        if row.dtype == object:
+            whole = (int, np.integer)
+            if not all(isinstance(v, whole) and not isinstance(v, (bool, np.bool_))
+                       for v in row.ravel()):
+                raise ValueError(f"gpuhist: the {name} counts are not whole numbers")
+            if any(v < 0 or v >= 1 << 64 for v in row.ravel()):
+                raise ValueError(f"gpuhist: the {name} counts are not 0 to 2**64 - 1")
+        elif row.dtype.kind == "i":
+            if (row < 0).any():
+                raise ValueError(f"gpuhist: the {name} counts are not 0 to 2**64 - 1")
+        elif row.dtype.kind != "u":
+            raise ValueError(f"gpuhist: the {name} counts are not whole numbers")
+        if row.ndim != 1:
+            raise ValueError(f"gpuhist: the {name} counts are not one row")
+        counts.append(row.astype(np.uint64))
+    lengths = {len(row) for row in counts}
+    if len(lengths) != 1 or (bins is not None and lengths != {bins}):
+        raise ValueError("gpuhist: every channel has the same number of bins"
+                         + (f" ({bins})" if bins is not None else ""))
+    (n,) = lengths
+    if not 1 <= n <= 65536:
+        raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {n}")
+    return _gpuhist._histogram_from_state((n, colour, np.stack(counts).tobytes()))
+
+
+Histogram.from_dict = staticmethod(_histogram_from_dict)

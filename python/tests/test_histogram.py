@@ -327,3 +327,48 @@ def test_devices_and_context():
     assert gpuhist.Context("cpu").device is None
     if devices:
         assert gpuhist.Context("0").device == devices[0]["name"]
+
+
+@pytest.mark.parametrize("shape,bins", [((20, 30, 3), 1), ((20, 30), 256), ((5, 7, 4), 65536)])
+def test_a_histogram_loads_back_from_its_dict(shape, bins):
+    h = gpuhist.histogram(random_image(shape, np.uint16), bins)
+    loaded = gpuhist.Histogram.from_dict(json.loads(json.dumps(h.to_dict())))
+    assert loaded == h and loaded.channels == h.channels and loaded.bins == bins
+
+
+def test_a_saved_command_line_total_merges_with_new_counts(cli, data):
+    run = subprocess.run([cli, "compute", str(data / "coffee.png"), str(data / "rocket.jpg"),
+                          "--merge", "--format", "json", "--device", "cpu"],
+                         capture_output=True, text=True, check=True)
+    saved = gpuhist.Histogram.from_dict(json.loads(run.stdout)[-1])
+    coffee = gpuhist.histogram_file(data / "coffee.png", device="cpu")
+    rocket = gpuhist.histogram_file(data / "rocket.jpg", device="cpu")
+    assert saved == coffee + rocket
+    assert (saved + coffee).total() == 2 * coffee.total() + rocket.total()
+
+
+def test_counts_up_to_64_bits_load_and_anything_else_is_a_value_error():
+    top = (1 << 64) - 1
+    big = gpuhist.Histogram.from_dict({"histograms": {"luminance": [top, 0, 1 << 63]}})
+    assert big.counts.tolist() == [[top, 0, 1 << 63]] and big.bins == 3
+    grey = {"luminance": [1, 2]}
+    bad = [
+        ({}, "has \"histograms\""),
+        ([], "has \"histograms\""),
+        ({"histograms": {"red": [1], "luminance": [1]}}, "channels are red, green, blue"),
+        ({"histograms": {}}, "not none"),
+        ({"bins": 3, "histograms": grey}, "same number of bins \\(3\\)"),
+        ({"histograms": {"red": [1], "green": [1], "blue": [1, 2], "luminance": [1]}},
+         "same number of bins"),
+        ({"histograms": {"luminance": [1, -1]}}, "not 0 to 2\\*\\*64 - 1"),
+        ({"histograms": {"luminance": [1, 1 << 64]}}, "not 0 to 2\\*\\*64 - 1"),
+        ({"histograms": {"luminance": [1.5, 2.0]}}, "not whole numbers"),
+        ({"histograms": {"luminance": [True, False]}}, "not whole numbers"),
+        ({"histograms": {"luminance": ["1", "2"]}}, "not whole numbers"),
+        ({"histograms": {"luminance": [[1, 2]]}}, "not one row"),
+        ({"histograms": {"luminance": []}}, "bins must be between 1 and 65536, got 0"),
+        ({"histograms": {"luminance": [0] * 65537}}, "got 65537"),
+    ]
+    for d, message in bad:
+        with pytest.raises(ValueError, match=message):
+            gpuhist.Histogram.from_dict(d)
