@@ -35,12 +35,12 @@ Adjustment tone(AdjustKind kind, const std::string& channels, const Name& luma) 
   return a;
 }
 
-py::array equalize(const SharedContext& c, const py::handle& image, const std::string& channels,
+py::array equalize(const SharedContext& c, const ArrayLike& image, const std::string& channels,
                    const Name& luma) {
   return c.adjust(image, tone(AdjustKind::Equalize, channels, luma)).image;
 }
 
-py::array clahe(const SharedContext& c, const py::handle& image, Tiles tiles, double clip_limit,
+py::array clahe(const SharedContext& c, const ArrayLike& image, Tiles tiles, double clip_limit,
                 const std::string& channels, const Name& luma) {
   Adjustment a = tone(AdjustKind::Clahe, channels, luma);
   a.tiles_x = static_cast<std::uint32_t>(within(tiles.first, "tiles", 1, 65536));
@@ -53,7 +53,7 @@ py::array clahe(const SharedContext& c, const py::handle& image, Tiles tiles, do
   return c.adjust(image, a).image;
 }
 
-py::array autolevel(const SharedContext& c, const py::handle& image, double low, double high,
+py::array autolevel(const SharedContext& c, const ArrayLike& image, double low, double high,
                     const std::string& channels, const Name& luma) {
   Adjustment a = tone(AdjustKind::Autolevel, channels, luma);
   for (const auto& [name, value] : {std::pair{"low", low}, std::pair{"high", high}}) {
@@ -68,7 +68,7 @@ py::array autolevel(const SharedContext& c, const py::handle& image, double low,
   return c.adjust(image, a).image;
 }
 
-py::object threshold(const SharedContext& c, const py::handle& image, const py::object& method,
+py::object threshold(const SharedContext& c, const ArrayLike& image, const py::object& method,
                      const Name& luma, bool return_level) {
   Adjustment a;
   a.kind = AdjustKind::Threshold;
@@ -101,7 +101,7 @@ py::object threshold(const SharedContext& c, const py::handle& image, const py::
   return py::make_tuple(std::move(out.image), out.threshold.value_or(a.threshold));
 }
 
-py::array match(const SharedContext& c, const py::handle& image, const py::handle& reference,
+py::array match(const SharedContext& c, const ArrayLike& image, const ArrayLike& reference,
                 const std::string& channels, const Name& luma) {
   ArrayPixels ref(reference, ArrayPixels::Dtypes::Integers);
   ArrayPixels img(image, ArrayPixels::Dtypes::Integers);
@@ -143,7 +143,7 @@ void register_adjustments(py::module_& m,
               "luma"_a = "709", kEqualizeDoc);
   m.def(
       "equalize",
-      [](const py::handle& image, const std::string& channels, const Name& luma,
+      [](const ArrayLike& image, const std::string& channels, const Name& luma,
          const Device& device) {
         return equalize(*default_context(device), image, channels, luma);
       },
@@ -154,7 +154,7 @@ void register_adjustments(py::module_& m,
               "clip_limit"_a = 2.0, "channels"_a = "luminance", "luma"_a = "709", kClaheDoc);
   m.def(
       "clahe",
-      [](const py::handle& image, Tiles tiles, double clip_limit, const std::string& channels,
+      [](const ArrayLike& image, Tiles tiles, double clip_limit, const std::string& channels,
          const Name& luma, const Device& device) {
         return clahe(*default_context(device), image, tiles, clip_limit, channels, luma);
       },
@@ -165,7 +165,7 @@ void register_adjustments(py::module_& m,
               "channels"_a = "luminance", "luma"_a = "709", kAutolevelDoc);
   m.def(
       "autolevel",
-      [](const py::handle& image, double low, double high, const std::string& channels,
+      [](const ArrayLike& image, double low, double high, const std::string& channels,
          const Name& luma, const Device& device) {
         return autolevel(*default_context(device), image, low, high, channels, luma);
       },
@@ -176,7 +176,7 @@ void register_adjustments(py::module_& m,
               "luma"_a = "709", "return_level"_a = false, kThresholdDoc);
   m.def(
       "threshold",
-      [](const py::handle& image, const py::object& method, const Name& luma, bool return_level,
+      [](const ArrayLike& image, const py::object& method, const Name& luma, bool return_level,
          const Device& device) {
         return threshold(*default_context(device), image, method, luma, return_level);
       },
@@ -187,7 +187,7 @@ void register_adjustments(py::module_& m,
               "channels"_a = "luminance", "luma"_a = "709", kMatchDoc);
   m.def(
       "match",
-      [](const py::handle& image, const py::handle& reference, const std::string& channels,
+      [](const ArrayLike& image, const ArrayLike& reference, const std::string& channels,
          const Name& luma, const Device& device) {
         return match(*default_context(device), image, reference, channels, luma);
       },

@@ -41,6 +41,14 @@ struct Name {
   operator const std::string&() const noexcept { return value; }
 };
 
+// An image argument: any object, checked by ArrayPixels; named ArrayLike in
+// signatures (help(), the stub), where a bare handle would read "handle".
+inline bool any_object(PyObject* /*object*/) { return true; }
+class ArrayLike : public pybind11::object {
+ public:
+  PYBIND11_OBJECT_DEFAULT(ArrayLike, pybind11::object, any_object)
+};
+
 // TypeError naming the class of an object made without __init__.
 [[noreturn]] void refuse_uninitialised(pybind11::handle self);
 
@@ -50,6 +58,11 @@ struct Name {
 // none of the module's functions is overloaded, and a false would give
 // pybind11's "incompatible function arguments" list instead of the cause.
 namespace pybind11::detail {
+
+template <>
+struct handle_type_name<gpuhist::python::ArrayLike> {
+  static constexpr auto name = const_name("ArrayLike");
+};
 
 template <>
 struct type_caster<gpuhist::python::Whole> {

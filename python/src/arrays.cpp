@@ -83,6 +83,10 @@ Requested request(const py::handle& array) {
         "gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not a path: "
         "gpuhist.histogram_file(path) counts a file, gpuhist.read(path) reads it");
   }
+  if (array.is_none()) {
+    throw py::type_error(
+        "gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not None");
+  }
   if (PyObject_CheckBuffer(array.ptr()) == 0) {
     // DLPack producers (PyTorch, JAX, CuPy tensors) in place; other array-likes
     // (__array_interface__, __array__) through numpy.asarray, which shares their

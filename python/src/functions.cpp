@@ -87,7 +87,7 @@ RunOptions SharedContext::run(const std::optional<std::string>& strategy) const 
   return run_options(strategy, *context);
 }
 
-Histogram SharedContext::histogram(const py::handle& image, Whole bins, const Name& luma,
+Histogram SharedContext::histogram(const ArrayLike& image, Whole bins, const Name& luma,
                                    const std::optional<std::string>& strategy) const {
   const HistogramOptions options = histogram_options(bins, luma);
   const RunOptions run = run_options(strategy, *context);
@@ -133,7 +133,7 @@ py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole
   return out;
 }
 
-SharedContext::Adjusted SharedContext::adjust(const py::handle& image,
+SharedContext::Adjusted SharedContext::adjust(const ArrayLike& image,
                                               const Adjustment& adjustment) const {
   ArrayPixels pixels(image, ArrayPixels::Dtypes::Integers);
   const PixelFormat out_format = adjusted_format(pixels.view().format, adjustment);

@@ -35,7 +35,7 @@ struct SharedContext {
                                          const RunOptions& run) const {
     return context->compute(view, options, run);
   }
-  [[nodiscard]] Histogram histogram(const pybind11::handle& image, Whole bins, const Name& luma,
+  [[nodiscard]] Histogram histogram(const ArrayLike& image, Whole bins, const Name& luma,
                                     const std::optional<std::string>& strategy) const;
   [[nodiscard]] pybind11::array draw(const Histogram& histogram, std::pair<Whole, Whole> size,
                                      const std::string& scale,
@@ -47,7 +47,7 @@ struct SharedContext {
     pybind11::array image;
     std::optional<std::int32_t> threshold;
   };
-  [[nodiscard]] Adjusted adjust(const pybind11::handle& image, const Adjustment& adjustment) const;
+  [[nodiscard]] Adjusted adjust(const ArrayLike& image, const Adjustment& adjustment) const;
 };
 
 [[nodiscard]] std::shared_ptr<SharedContext> open_context(const Name& device);

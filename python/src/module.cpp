@@ -105,7 +105,7 @@ share between threads; calls on one context run one at a time, without the GIL.
 
   m.def(
       "histogram",
-      [](const py::handle& image, Whole bins, const Name& luma,
+      [](const ArrayLike& image, Whole bins, const Name& luma,
          const std::optional<std::string>& strategy, const std::optional<Name>& device) {
         return default_context(device)->histogram(image, bins, luma, strategy);
       },

@@ -234,6 +234,9 @@ def test_a_path_is_not_an_image():
     for path in ("data/coffee.png", pathlib.Path("data/coffee.png")):
         with pytest.raises(TypeError, match="not a path: gpuhist.histogram_file"):
             gpuhist.histogram(path, device="cpu")
+    with pytest.raises(TypeError, match="not None$"):
+        gpuhist.histogram(None, device="cpu")
+    assert "histogram(image: ArrayLike, bins: int = 256" in gpuhist.histogram.__doc__
 
 
 def test_counts_are_read_only_and_pickle_round_trips():
