@@ -4,7 +4,7 @@
 # scripts/fuzz.sh) into build-asan/ and runs the test programs labelled
 # `sanitize` there (those that
 # need no software GPU: the CPU paths, files, video decoding and the command
-# line). Reports go to files, since decoders run with stderr silenced; any
+# line; and the Python module's tests). Reports go to files, since decoders run with stderr silenced; any
 # report fails the run. Usage: scripts/sanitize.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +15,9 @@ if [ ! -f build-asan/CMakeCache.txt ]; then
   cmake -S . -B build-asan "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++ -DGPUHIST_FUZZ=ON >/dev/null
 fi
+# Each test is named after its program, but for the Python module's.
 programs=$(ctest --test-dir build-asan -N -L sanitize 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: //p' |
-  sed 's/_decode$//' | sort -u)
+  sed 's/_decode$//; s/^test_python_sanitized$/_gpuhist gpuhist_images/' | sort -u)
 cmake --build build-asan --parallel "$(nproc)" --target gpuhist_app $programs >/dev/null
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT

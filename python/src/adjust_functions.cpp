@@ -150,7 +150,7 @@ void register_adjustments(py::module_& m,
       "image"_a, py::kw_only(), "channels"_a = "luminance", "luma"_a = "709",
       "device"_a = std::nullopt, kEqualizeDoc);
 
-  context.def("clahe", &clahe, "image"_a, py::kw_only(), "tiles"_a = Tiles{8, 8},
+  context.def("clahe", &clahe, "image"_a, py::kw_only(), "tiles"_a = Tiles{Whole{8}, Whole{8}},
               "clip_limit"_a = 2.0, "channels"_a = "luminance", "luma"_a = "709", kClaheDoc);
   m.def(
       "clahe",
@@ -158,7 +158,7 @@ void register_adjustments(py::module_& m,
          const Name& luma, const Device& device) {
         return clahe(*default_context(device), image, tiles, clip_limit, channels, luma);
       },
-      "image"_a, py::kw_only(), "tiles"_a = Tiles{8, 8}, "clip_limit"_a = 2.0,
+      "image"_a, py::kw_only(), "tiles"_a = Tiles{Whole{8}, Whole{8}}, "clip_limit"_a = 2.0,
       "channels"_a = "luminance", "luma"_a = "709", "device"_a = std::nullopt, kClaheDoc);
 
   context.def("autolevel", &autolevel, "image"_a, py::kw_only(), "low"_a = 0.5, "high"_a = 0.5,
