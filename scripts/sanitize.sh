@@ -14,6 +14,8 @@ command -v clang++ >/dev/null || { echo "sanitize.sh: clang++ is not installed (
 if [ ! -f build-asan/CMakeCache.txt ]; then
   cmake -S . -B build-asan "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++ -DGPUHIST_FUZZ=ON >/dev/null
+else
+  cmake -S . -B build-asan >/dev/null  # the tests of this tree's sources, listed below
 fi
 # Each test is named after its program, but for the Python module's.
 programs=$(ctest --test-dir build-asan -N -L sanitize 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: //p' |

@@ -225,14 +225,19 @@ TEST_F(Reliability, OutputsOfInputsWithTheSameNameDoNotOverwriteEachOther) {
   save_image(path("c2/x.png"), load_image(kRocket).view());
   fs::copy_file(kCoffee, path("y.png"));
   fs::copy_file(kCoffee, path("y-2.png"));
+  fs::create_directories(path("e/d"));
+  fs::copy_file(kCoffee, path("e/d/c1-x.png"));
   // y.png three times, the third through c1/..: one file, numbered; then
-  // y-2.png, whose own name the second y.png took.
-  const auto r = run_cli({"equalize", path("c1/x.png").string(), path("c2/x.png").string(),
-                          path("y.png").string(), path("y.png").string(),
-                          path("c1/../y.png").string(), path("y-2.png").string(), "-o",
-                          path("e.png").string(), "--device", "cpu", "--channels", "each"});
+  // y-2.png, whose own name the second y.png took. e/d/c1-x.png meets c1/x.png's
+  // c1-x: each takes its next folder (d for it, the test folder's for c1/x.png).
+  const auto r =
+      run_cli({"equalize", path("c1/x.png").string(), path("c2/x.png").string(),
+               path("y.png").string(), path("y.png").string(), path("c1/../y.png").string(),
+               path("y-2.png").string(), path("e/d/c1-x.png").string(), "-o",
+               path("e.png").string(), "--device", "cpu", "--channels", "each"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const Image first = load_image(path("e-c1-x.png"));
+  const std::string top = dir_.filename().string();
+  const Image first = load_image(path("e-" + top + "-c1-x.png"));
   const Image second = load_image(path("e-c2-x.png"));
   EXPECT_EQ(first.width, 600U);
   EXPECT_EQ(second.width, 640U);
@@ -240,17 +245,18 @@ TEST_F(Reliability, OutputsOfInputsWithTheSameNameDoNotOverwriteEachOther) {
   EXPECT_TRUE(fs::exists(path("e-y-2.png")));
   EXPECT_TRUE(fs::exists(path("e-y-3.png")));
   EXPECT_TRUE(fs::exists(path("e-y-2-2.png")));
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 10)
-      << "c1, c2, y.png, y-2.png and six outputs, nothing else";
+  EXPECT_TRUE(fs::exists(path("e-d-c1-x.png")));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 12)
+      << "c1, c2, e, y.png, y-2.png and seven outputs, nothing else";
   // No output's name is a guess: each name that carries more than the
   // input's own is said, once it is written; the plain one is not.
   const std::string said = " (its own name would clash with another output)\n";
   const auto note = [&](const std::string& input, const std::string& written) {
     return "gpuhist: " + path(input).string() + ": written as " + path(written).string() + said;
   };
-  EXPECT_EQ(r.err, note("c1/x.png", "e-c1-x.png") + note("c2/x.png", "e-c2-x.png") +
+  EXPECT_EQ(r.err, note("c1/x.png", "e-" + top + "-c1-x.png") + note("c2/x.png", "e-c2-x.png") +
                        note("y.png", "e-y-2.png") + note("c1/../y.png", "e-y-3.png") +
-                       note("y-2.png", "e-y-2-2.png"));
+                       note("y-2.png", "e-y-2-2.png") + note("e/d/c1-x.png", "e-d-c1-x.png"));
 }
 
 TEST_F(Reliability, DecodersThatThrowCostOneFileAndTheJsonStaysWhole) {

@@ -12,11 +12,15 @@
 namespace gpuhist::cli {
 namespace {
 
-// The names of the folders above `input` as given, nearest first, without
-// "." and ".." (`a/../b/x.png` names b alone).
+// The names of the folders above `input` as written, nearest first, from the
+// current folder's where it is relative, ".." taken as written (`a/../b/x.png`
+// names b, then the current folder's names; links are not followed).
 std::vector<std::string> folders(const std::filesystem::path& input) {
+  std::error_code error;
+  std::filesystem::path path = std::filesystem::absolute(input, error);
+  if (error) path = input;
   std::vector<std::string> out;
-  const std::filesystem::path normal = input.lexically_normal();
+  const std::filesystem::path normal = path.lexically_normal();
   for (std::filesystem::path p = normal.parent_path(); !p.empty() && p.has_filename();
        p = p.parent_path()) {
     const std::filesystem::path name = p.filename();
@@ -56,7 +60,9 @@ std::vector<std::filesystem::path> output_names(const std::filesystem::path& out
     above_each.push_back(folders(input));
     folder_each.push_back(folder_of(input));
   }
-  for (std::size_t depth = 0;; ++depth) {
+  // How many folder names each input's label has taken.
+  std::vector<std::size_t> taken_folders(inputs.size(), 0);
+  for (;;) {
     // Whether the inputs of each label are in more than one folder.
     std::map<std::string, std::size_t> first;
     std::set<std::string> apart;
@@ -69,8 +75,8 @@ std::vector<std::filesystem::path> output_names(const std::filesystem::path& out
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       if (apart.count(labels[i]) == 0) continue;
       const auto& above = above_each[i];
-      if (depth < above.size()) {
-        next[i] = above[depth] + "-" + labels[i];
+      if (taken_folders[i] < above.size()) {
+        next[i] = above[taken_folders[i]++] + "-" + labels[i];
         grew = true;
       }
     }

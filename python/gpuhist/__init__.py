@@ -132,24 +132,24 @@ def _histogram_from_dict(d):
     `gpuhist compute --format json` give (``{"bins": N, "histograms": {"red": [...],
     ..., "luminance": [...]}}``; other keys, such as "file" and "stats", are ignored), so
     that saved totals load back and merge exactly. ValueError for anything else: other
-    channels, rows of other lengths, counts that are not whole numbers from 0 to 2**64 - 1."""
+    channels, rows of other lengths, counts that are not whole numbers from 0 to 2**64 - 1
+    or that add up to more than 2**64 - 1 in a channel."""
+    from collections.abc import Mapping
+
     import numpy as np
 
     from . import _gpuhist
 
-    try:
-        rows = d["histograms"]
-        names = set(rows)
-    except (TypeError, KeyError):
-        raise ValueError("gpuhist: a histogram's dict has \"histograms\": {channel: counts}") from None
+    rows = d.get("histograms") if isinstance(d, Mapping) else None
+    if not isinstance(rows, Mapping):
+        raise ValueError("gpuhist: a histogram's dict has \"histograms\": {channel: counts}")
+    names = set(rows)
     if names not in ({"luminance"}, set(_CHANNEL_ORDER)):
         raise ValueError("gpuhist: a histogram's channels are red, green, blue and luminance, or "
                          f"luminance alone, not {', '.join(sorted(map(str, names))) or 'none'}")
     colour = len(names) == 4
-    order = _CHANNEL_ORDER if colour else ("luminance",)
-    bins = d.get("bins", None) if isinstance(d, dict) else None
     counts = []
-    for name in order:
+    for name in _CHANNEL_ORDER if colour else ("luminance",):
         value = rows[name]
         # Python's ints kept exact (numpy would make a list with one beyond int64 float64).
         row = value if isinstance(value, np.ndarray) else np.array(value, dtype=object)
@@ -169,12 +169,17 @@ def _histogram_from_dict(d):
             raise ValueError(f"gpuhist: the {name} counts are not whole numbers")
         if row.ndim != 1:
             raise ValueError(f"gpuhist: the {name} counts are not one row")
-        counts.append(row.astype(np.uint64))
+        row = row.astype(np.uint64)
+        may_overflow = int(row.max(initial=0)) * len(row) >= 1 << 64
+        if may_overflow and sum(int(v) for v in row) >= 1 << 64:
+            raise ValueError(f"gpuhist: the {name} counts add up to more than 2**64 - 1 in all")
+        counts.append(row)
     lengths = {len(row) for row in counts}
-    if len(lengths) != 1 or (bins is not None and lengths != {bins}):
-        raise ValueError("gpuhist: every channel has the same number of bins"
-                         + (f" ({bins})" if bins is not None else ""))
+    if len(lengths) != 1:
+        raise ValueError("gpuhist: every channel has the same number of bins")
     (n,) = lengths
+    if "bins" in d and (isinstance(d["bins"], bool) or d["bins"] != n):
+        raise ValueError(f"gpuhist: the counts have {n} bins, not bins={d['bins']!r}")
     if not 1 <= n <= 65536:
         raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {n}")
     return _gpuhist._histogram_from_state((n, colour, np.stack(counts).tobytes()))

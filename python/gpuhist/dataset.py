@@ -318,8 +318,8 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         raise ValueError("gpuhist: batch is at least 1")
     if not 1 <= bins <= 65536:
         raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {bins}")
-    if isinstance(luma, int) and not isinstance(luma, bool):
-        luma = str(luma)  # 709 as the module takes it
+    if not isinstance(luma, (str, bool, numpy.bool_)) and hasattr(luma, "__index__"):
+        luma = str(operator.index(luma))  # 709 (numpy's too) as the module takes it
     if luma not in ("709", "601", "rec709", "rec601"):
         raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
     if device is not None:

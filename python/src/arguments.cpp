@@ -35,10 +35,18 @@ void refuse_uninitialised(py::handle self) {
 
 namespace pybind11::detail {
 
+namespace {
+// numpy's bool scalar, which numpy still lets pass as an index: numpy.bool_
+// (numpy 1), numpy.bool (numpy 2).
+bool is_numpy_bool(handle src) {
+  const char* name = Py_TYPE(src.ptr())->tp_name;
+  return std::strcmp(name, "numpy.bool_") == 0 || std::strcmp(name, "numpy.bool") == 0;
+}
+}  // namespace
+
 bool type_caster<gpuhist::python::Whole>::load(handle src, bool /*convert*/) {
   // numpy's bool_ too, which numpy still lets pass as an index.
-  if (PyBool_Check(src.ptr()) || std::strcmp(Py_TYPE(src.ptr())->tp_name, "numpy.bool_") == 0 ||
-      PyIndex_Check(src.ptr()) == 0) {
+  if (PyBool_Check(src.ptr()) || is_numpy_bool(src) || PyIndex_Check(src.ptr()) == 0) {
     throw type_error("gpuhist: a whole number is needed, not " + gpuhist::python::type_name(src));
   }
   const auto number = reinterpret_steal<object>(PyNumber_Index(src.ptr()));
@@ -59,8 +67,7 @@ bool type_caster<gpuhist::python::Name>::load(handle src, bool /*convert*/) {
     value.value.assign(text, static_cast<std::size_t>(size));
     return true;
   }
-  if (PyBool_Check(src.ptr()) || std::strcmp(Py_TYPE(src.ptr())->tp_name, "numpy.bool_") == 0 ||
-      PyIndex_Check(src.ptr()) == 0) {
+  if (PyBool_Check(src.ptr()) || is_numpy_bool(src) || PyIndex_Check(src.ptr()) == 0) {
     throw type_error("gpuhist: luma and device are a str or a whole number, not " +
                      gpuhist::python::type_name(src));
   }

@@ -164,6 +164,7 @@ SharedContext::Adjusted SharedContext::adjust(const ArrayLike& image,
 
 std::shared_ptr<SharedContext> open_context(const Name& device) {
   auto out = std::make_shared<SharedContext>();
+  out->requested = device.value;
   {
     py::gil_scoped_release release;
     out->context = std::make_shared<const Context>(Context::open(device.value));
@@ -178,7 +179,8 @@ std::shared_ptr<SharedContext> shared_of(const py::object& self) {
 
 std::shared_ptr<SharedContext> default_context(const std::optional<Name>& device) {
   auto out = std::make_shared<SharedContext>();
-  out->context = shared_context(device ? device->value : std::string("auto"));
+  out->requested = device ? device->value : std::string("auto");
+  out->context = shared_context(out->requested);
   return out;
 }
 

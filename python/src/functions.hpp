@@ -26,6 +26,7 @@ namespace gpuhist::python {
 // serialised by the Context itself, with the GIL released.
 struct SharedContext {
   std::shared_ptr<const Context> context;
+  std::string requested;  // the device asked for: "auto", "cpu", an index or a name
 
   // The options of a count, checked (ValueError; GpuError for a GPU strategy without a device).
   [[nodiscard]] static HistogramOptions options(Whole bins, const Name& luma);

@@ -239,6 +239,9 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
               throw py::value_error("gpuhist: a Histogram's counts are always copied");
             }
             py::array counts = counts_array(h);
+            // A new array that nothing else holds: writable, as numpy 2's
+            // np.array(h) trusts __array__(copy=True) to give.
+            counts.attr("setflags")(py::arg("write") = true);
             return dtype.is_none() ? counts : py::array(counts.attr("astype")(dtype));
           },
           py::arg("dtype") = py::none(), py::arg("copy") = py::none(),

@@ -76,11 +76,8 @@ share between threads; calls on one context run one at a time, without the GIL.
           },
           "The Vulkan device's name, or None for the CPU alone.")
       .def("__repr__",
-           [](const SharedContext& c) {
-             const DeviceInfo* d = c.context->device();
-             return d ? "<gpuhist.Context on " + d->name + ">"
-                      : std::string("<gpuhist.Context on the CPU alone>");
-           })
+           // The device asked for: naming the one in use would open a deferred one.
+           [](const SharedContext& c) { return "<gpuhist.Context device='" + c.requested + "'>"; })
       .def("__reduce__",
            [](const py::object&) -> py::object {
              throw py::type_error(
