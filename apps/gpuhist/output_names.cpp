@@ -12,32 +12,30 @@
 namespace gpuhist::cli {
 namespace {
 
-// The names of the folders above `input` as written, nearest first, from the
-// current folder's where it is relative, ".." taken as written (`a/../b/x.png`
-// names b, then the current folder's names; links are not followed).
-std::vector<std::string> folders(const std::filesystem::path& input) {
-  std::error_code error;
-  std::filesystem::path path = std::filesystem::absolute(input, error);
-  if (error) path = input;
-  std::vector<std::string> out;
-  const std::filesystem::path normal = path.lexically_normal();
-  for (std::filesystem::path p = normal.parent_path(); !p.empty() && p.has_filename();
-       p = p.parent_path()) {
-    const std::filesystem::path name = p.filename();
-    if (name != "." && name != "..") out.push_back(name.string());
-  }
-  return out;
-}
+// Where an input is, for telling inputs of one stem apart.
+struct Place {
+  // The names of the folders above it as written, nearest first, from the
+  // current folder's where it is relative, ".." taken as written
+  // (`a/../b/x.png` names b, then the current folder's names).
+  std::vector<std::string> above;
+  // The folder it is in, the same for every way of naming it (`x.png`,
+  // `./x.png`, `a/../x.png`, a link to the folder), where it can be resolved.
+  std::filesystem::path folder;
+};
 
-// The folder `input` is in, the same for every way of naming it (`x.png`,
-// `./x.png`, `a/../x.png`, a link to the folder), where it can be resolved.
-std::filesystem::path folder_of(const std::filesystem::path& input) {
+Place place_of(const std::filesystem::path& input) {
   std::error_code error;
-  const std::filesystem::path absolute = std::filesystem::absolute(input, error);
-  if (error) return input.lexically_normal().parent_path();
-  std::filesystem::path folder = std::filesystem::weakly_canonical(absolute.parent_path(), error);
-  if (error) return absolute.lexically_normal().parent_path();
-  return folder;
+  std::filesystem::path absolute = std::filesystem::absolute(input, error);
+  if (error) absolute = input;
+  const std::filesystem::path written = absolute.lexically_normal().parent_path();
+  Place out;
+  for (std::filesystem::path p = written; !p.empty() && p.has_filename(); p = p.parent_path()) {
+    const std::filesystem::path name = p.filename();
+    if (name != "." && name != "..") out.above.push_back(name.string());
+  }
+  out.folder = std::filesystem::weakly_canonical(absolute.parent_path(), error);
+  if (error) out.folder = written;
+  return out;
 }
 
 }  // namespace
@@ -54,12 +52,8 @@ std::vector<std::filesystem::path> output_names(const std::filesystem::path& out
   // Labels shared by several inputs take one more folder each round, unless
   // those inputs are all in the same folder (the same file named twice),
   // where no folder tells them apart.
-  std::vector<std::vector<std::string>> above_each;
-  std::vector<std::filesystem::path> folder_each;
-  for (const auto& input : inputs) {
-    above_each.push_back(folders(input));
-    folder_each.push_back(folder_of(input));
-  }
+  std::vector<Place> places;
+  for (const auto& input : inputs) places.push_back(place_of(input));
   // How many folder names each input's label has taken.
   std::vector<std::size_t> taken_folders(inputs.size(), 0);
   for (;;) {
@@ -68,13 +62,13 @@ std::vector<std::filesystem::path> output_names(const std::filesystem::path& out
     std::set<std::string> apart;
     for (std::size_t i = 0; i < labels.size(); ++i) {
       const auto [it, added] = first.emplace(labels[i], i);
-      if (!added && folder_each[i] != folder_each[it->second]) apart.insert(labels[i]);
+      if (!added && places[i].folder != places[it->second].folder) apart.insert(labels[i]);
     }
     bool grew = false;
     std::vector<std::string> next = labels;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       if (apart.count(labels[i]) == 0) continue;
-      const auto& above = above_each[i];
+      const auto& above = places[i].above;
       if (taken_folders[i] < above.size()) {
         next[i] = above[taken_folders[i]++] + "-" + labels[i];
         grew = true;

@@ -42,15 +42,22 @@ bool is_numpy_bool(handle src) {
   const char* name = Py_TYPE(src.ptr())->tp_name;
   return std::strcmp(name, "numpy.bool_") == 0 || std::strcmp(name, "numpy.bool") == 0;
 }
+
+// `src` as a Python int: any integer (anything with __index__) but a bool,
+// else TypeError "gpuhist: NEEDED, not TYPE".
+object whole_number(handle src, const char* needed) {
+  if (PyBool_Check(src.ptr()) || is_numpy_bool(src) || PyIndex_Check(src.ptr()) == 0) {
+    throw type_error(std::string("gpuhist: ") + needed + ", not " +
+                     gpuhist::python::type_name(src));
+  }
+  auto number = reinterpret_steal<object>(PyNumber_Index(src.ptr()));
+  if (!number) throw error_already_set();
+  return number;
+}
 }  // namespace
 
 bool type_caster<gpuhist::python::Whole>::load(handle src, bool /*convert*/) {
-  // numpy's bool_ too, which numpy still lets pass as an index.
-  if (PyBool_Check(src.ptr()) || is_numpy_bool(src) || PyIndex_Check(src.ptr()) == 0) {
-    throw type_error("gpuhist: a whole number is needed, not " + gpuhist::python::type_name(src));
-  }
-  const auto number = reinterpret_steal<object>(PyNumber_Index(src.ptr()));
-  if (!number) throw error_already_set();
+  const object number = whole_number(src, "a whole number is needed");
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
   if (v == -1 && PyErr_Occurred() != nullptr) throw error_already_set();
@@ -67,13 +74,8 @@ bool type_caster<gpuhist::python::Name>::load(handle src, bool /*convert*/) {
     value.value.assign(text, static_cast<std::size_t>(size));
     return true;
   }
-  if (PyBool_Check(src.ptr()) || is_numpy_bool(src) || PyIndex_Check(src.ptr()) == 0) {
-    throw type_error("gpuhist: luma and device are a str or a whole number, not " +
-                     gpuhist::python::type_name(src));
-  }
-  const auto number = reinterpret_steal<object>(PyNumber_Index(src.ptr()));
-  if (!number) throw error_already_set();
-  value.value = str(number).cast<std::string>();
+  value.value =
+      str(whole_number(src, "luma and device are a str or a whole number")).cast<std::string>();
   return true;
 }
 

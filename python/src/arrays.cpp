@@ -45,6 +45,8 @@ py::object from_dlpack(const py::handle& tensor) {
 
 constexpr const char* kDtypes =
     "gpuhist: images must be uint8, uint16 or float32 (native byte order), not ";
+constexpr const char* kArrays =
+    "gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not ";
 constexpr const char* kIntegerDtypes =
     "gpuhist: adjustments take uint8 or uint16 images (native byte order), not ";
 
@@ -79,13 +81,12 @@ struct Requested {
 
 Requested request(const py::handle& array) {
   if (PyUnicode_Check(array.ptr()) != 0 || py::hasattr(array, "__fspath__")) {
-    throw py::type_error(
-        "gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not a path: "
-        "gpuhist.histogram_file(path) counts a file, gpuhist.read(path) reads it");
+    throw py::type_error(std::string(kArrays) +
+                         "a path: gpuhist.histogram_file(path) counts a file, gpuhist.read(path) "
+                         "reads it");
   }
   if (array.is_none()) {
-    throw py::type_error(
-        "gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not None");
+    throw py::type_error(std::string(kArrays) + "None");
   }
   if (PyObject_CheckBuffer(array.ptr()) == 0) {
     // DLPack producers (PyTorch, JAX, CuPy tensors) in place; other array-likes
@@ -95,7 +96,7 @@ Requested request(const py::handle& array) {
                             ? from_dlpack(array)
                             : py::module_::import("numpy").attr("asarray")(array);
     if (PyObject_CheckBuffer(shared.ptr()) == 0) {
-      throw py::type_error("gpuhist: images are arrays (numpy, the buffer protocol or DLPack), not " +
+      throw py::type_error(kArrays +
                            std::string(py::str(py::type::handle_of(array).attr("__name__"))));
     }
     py::buffer_info info = buffer_of(shared);
