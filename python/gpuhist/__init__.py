@@ -16,6 +16,7 @@ from ._gpuhist import (
     Context,
     GpuError,
     Histogram,
+    PlaneHistogram,
     __version__,
     autolevel,
     clahe,
@@ -69,6 +70,7 @@ __all__ = [
     "FileHistograms",
     "GpuError",
     "Histogram",
+    "PlaneHistogram",
     "__version__",
     "autolevel",
     "clahe",
@@ -94,8 +96,9 @@ def merge(histograms):
     """The exact sum of `histograms` (any iterable of Histogram of the same bins), grey and
     colour mixed as `gpuhist compute --merge` mixes them: a grey image's counts add to
     luminance alone, so a mixed total's red, green and blue count its colour images and its
-    luminance every image. None for no histograms; ValueError for different bins. (`+` and
-    `sum` take histograms of the same channels only.)"""
+    luminance every image. None for no histograms; ValueError for different bins, and for a
+    PlaneHistogram with anything but the same plane. (`+` and `sum` take histograms of the
+    same channels only.)"""
     from . import _gpuhist
 
     total = None
@@ -103,7 +106,9 @@ def merge(histograms):
         if not isinstance(h, Histogram):
             raise TypeError(f"gpuhist.merge takes Histograms, not {type(h).__name__}")
         if total is None:
-            total = Histogram(h.bins, len(h.channels) > 1) + h  # a copy
+            total = 0 + h  # a copy
+        elif isinstance(total, PlaneHistogram) or isinstance(h, PlaneHistogram):
+            total = total + h  # the same plane alone
         else:
             total = _gpuhist._merge_any(total, h)
     return total
@@ -115,6 +120,13 @@ def _histogram_from_state(state):
     from . import _gpuhist
 
     return _gpuhist._histogram_from_state(state)
+
+
+def _plane_histogram_from_state(state):
+    """Rebuilds a pickled PlaneHistogram (what PlaneHistogram.__reduce__ names)."""
+    from . import _gpuhist
+
+    return _gpuhist._plane_histogram_from_state(state)
 
 
 def _file_histogram_from_state(state):
@@ -131,7 +143,8 @@ def _histogram_from_dict(d):
     """Histogram.from_dict(d): the Histogram of `d`, in the shape `to_dict()` and
     `gpuhist compute --format json` give (``{"bins": N, "histograms": {"red": [...],
     ..., "luminance": [...]}}``; other keys, such as "file" and "stats", are ignored), so
-    that saved totals load back and merge exactly. ValueError for anything else: other
+    that saved totals load back and merge exactly; a PlaneHistogram's (one row named "y",
+    "cb" or "cr") loads as a PlaneHistogram. ValueError for anything else: other
     channels, rows of other lengths, counts that are not whole numbers from 0 to 2**64 - 1
     or that add up to more than 2**64 - 1 in a channel."""
     from collections.abc import Mapping
@@ -144,12 +157,15 @@ def _histogram_from_dict(d):
     if not isinstance(rows, Mapping):
         raise ValueError("gpuhist: a histogram's dict has \"histograms\": {channel: counts}")
     names = set(rows)
-    if names not in ({"luminance"}, set(_CHANNEL_ORDER)):
-        raise ValueError("gpuhist: a histogram's channels are red, green, blue and luminance, or "
-                         f"luminance alone, not {', '.join(sorted(map(str, names))) or 'none'}")
+    planes = ({"y"}, {"cb"}, {"cr"})
+    if names not in ({"luminance"}, set(_CHANNEL_ORDER), *planes):
+        raise ValueError("gpuhist: a histogram's channels are red, green, blue and luminance, "
+                         "luminance alone, or one plane (y, cb or cr), not "
+                         f"{', '.join(sorted(map(str, names))) or 'none'}")
     colour = len(names) == 4
+    order = _CHANNEL_ORDER if colour else tuple(names)
     counts = []
-    for name in _CHANNEL_ORDER if colour else ("luminance",):
+    for name in order:
         value = rows[name]
         # Python's ints kept exact (numpy would make a list with one beyond int64 float64).
         row = value if isinstance(value, np.ndarray) else np.array(value, dtype=object)
@@ -182,7 +198,10 @@ def _histogram_from_dict(d):
         raise ValueError(f"gpuhist: the counts have {n} bins, not bins={d['bins']!r}")
     if not 1 <= n <= 65536:
         raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {n}")
-    return _gpuhist._histogram_from_state((n, colour, np.stack(counts).tobytes()))
+    state = (n, colour, np.stack(counts).tobytes())
+    if names in planes:
+        return _gpuhist._plane_histogram_from_state((order[0], state))
+    return _gpuhist._histogram_from_state(state)
 
 
 Histogram.from_dict = staticmethod(_histogram_from_dict)

@@ -100,8 +100,9 @@ template <typename T>
 struct initialised_caster : type_caster_base<T> {
   bool load(handle src, bool convert) {
     if (isinstance<T>(src)) {
+      // The instance's own value (that of a subclass, such as PlaneHistogram's).
       auto* made = reinterpret_cast<instance*>(src.ptr());
-      if (!made->get_value_and_holder(get_type_info(typeid(T))).holder_constructed()) {
+      if (!made->get_value_and_holder().holder_constructed()) {
         gpuhist::python::refuse_uninitialised(src);
       }
     }

@@ -26,6 +26,8 @@ py::tuple channel_names(const Histogram& h) {
   return names;
 }
 
+}  // namespace
+
 py::array counts_array(const Histogram& h) {
   const auto channels = static_cast<py::ssize_t>(h.channels().size());
   py::array_t<std::uint64_t> out({channels, static_cast<py::ssize_t>(h.bins())});
@@ -85,8 +87,6 @@ Histogram histogram_from_state(const py::tuple& state) {
   }
   return h;
 }
-
-}  // namespace
 
 py::dict stats_dict(const Histogram& histogram, const std::vector<double>& percentiles) {
   py::dict out;

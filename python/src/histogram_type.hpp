@@ -2,6 +2,7 @@
 // statistics, exact merging and pickling.
 #pragma once
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <vector>
@@ -12,6 +13,17 @@
 namespace gpuhist::python {
 
 void register_histogram(pybind11::module_& m);
+
+// The counts, a read-only (channels, bins) uint64 array.
+[[nodiscard]] pybind11::array counts_array(const Histogram& h);
+
+// a + b; ValueError unless their bins and channels are the same.
+[[nodiscard]] Histogram merged(const Histogram& a, const Histogram& b);
+
+// A Histogram's pickled state, (bins, colour, the counts' bytes), and the
+// Histogram it holds (ValueError for anything else).
+[[nodiscard]] pybind11::tuple histogram_state(const Histogram& h);
+[[nodiscard]] Histogram histogram_from_state(const pybind11::tuple& state);
 
 // The channels' statistics as `gpuhist compute --format json` gives them,
 // with the percentiles asked for (keys "p50", "p99.9", …).

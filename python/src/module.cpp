@@ -16,6 +16,7 @@
 #include "functions.hpp"
 #include "gpuhist/version.hpp"
 #include "histogram_type.hpp"
+#include "plane_histogram.hpp"
 #include "video_iter.hpp"
 
 namespace py = pybind11;
@@ -60,6 +61,7 @@ PYBIND11_MODULE(_gpuhist, m) {
   m.attr("__version__") = std::string(kVersion);
   register_errors(m);
   register_histogram(m);
+  register_plane_histogram(m);
 
   py::class_<SharedContext, std::shared_ptr<SharedContext>> context(m, "Context", R"doc(
 A device opened once and reused: "auto" (a hardware GPU, else the software
@@ -108,9 +110,13 @@ share between threads; calls on one context run one at a time, without the GIL.
       },
       "image"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
       "device"_a = std::nullopt, kHistogramDoc);
-  m.def("compare", &compare_histograms, "histogram"_a, "reference"_a,
-        "The six comparison metrics of each channel both have (correlation, chi_square, "
-        "intersection, bhattacharyya, kl_divergence, emd), as `gpuhist compute --compare` gives.");
+  const char* const compare_doc =
+      "The six comparison metrics of each channel both have (correlation, chi_square, "
+      "intersection, bhattacharyya, kl_divergence, emd), as `gpuhist compute --compare` gives; "
+      "two PlaneHistograms of one plane are keyed by its name.";
+  // Two planes first: pybind11 tries overloads in order.
+  m.def("compare", &compare_planes, "histogram"_a, "reference"_a);
+  m.def("compare", &compare_histograms, "histogram"_a, "reference"_a, compare_doc);
   m.def(
       "draw",
       [](const Histogram& h, std::pair<Whole, Whole> size, const std::string& scale,

@@ -15,6 +15,7 @@
 #include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_file.hpp"
 #include "histogram_type.hpp"
+#include "plane_histogram.hpp"
 
 namespace py = pybind11;
 
@@ -91,7 +92,7 @@ class VideoHistograms {
     static constexpr const char* kPlanes[] = {"y", "cb", "cr"};
     py::dict planes;
     for (std::size_t i = 0; i < counts.size() && i < std::size(kPlanes); ++i) {
-      planes[kPlanes[i]] = std::move(counts[i]);
+      planes[kPlanes[i]] = PlaneHistogram(std::move(counts[i]), kPlanes[i]);
     }
     return py::make_tuple(frame->index, frame->time, planes);
   }
@@ -141,8 +142,8 @@ void register_video(py::module_& m,
 The frames of a video, decoded a few frames ahead on threads of their own from the moment it
 is opened, and each counted as it is taken (one thread at a time): iterating gives
 (index, time, Histogram) for every frame in decoding order, time in seconds; with
-space="ycbcr", (index, time, {"y": Histogram, "cb": Histogram, "cr": Histogram}), each
-plane's levels as decoded in a one-channel Histogram (Y' alone for a grey stream).
+space="ycbcr", (index, time, {"y": PlaneHistogram, "cb": ..., "cr": ...}), each
+plane's levels as decoded (Y' alone for a grey stream).
 width, height, frame_rate, codec, rotation and colour describe the stream
 (rotation: the clockwise turn, 0, 90, 180 or 270 degrees, that its display
 matrix asks for to show it upright; frames are counted as coded; colour: the
@@ -173,8 +174,8 @@ still gives every frame it can, so check errors at the end.
       "The histograms of a video's frames, as an iterator of (index, time, Histogram): "
       "FFmpeg decodes every frame to RGB, as `gpuhist video` does. With space=\"ycbcr\", "
       "the Y', Cb and Cr planes as decoded, with no conversion, as `gpuhist video --space "
-      "ycbcr` counts them: (index, time, {\"y\", \"cb\", \"cr\"}) of one-channel "
-      "Histograms, levels deeper than 8 bits shifted up to 16 (bins=1024 gives a 10-bit "
+      "ycbcr` counts them: (index, time, {\"y\", \"cb\", \"cr\"}) of PlaneHistograms, "
+      "levels deeper than 8 bits shifted up to 16 (bins=1024 gives a 10-bit "
       "stream one bin a level); a stream that is not planar Y'CbCr or grey raises OSError. "
       "Raises FileNotFoundError or OSError naming the file for a file that cannot be opened, "
       "ValueError for bad options.";

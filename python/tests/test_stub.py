@@ -15,7 +15,10 @@ def stub_names():
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             top.add(node.name)
         if isinstance(node, ast.ClassDef):
-            members[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)} | \
+            inherited = set().union(*(members.get(b.id, set()) for b in node.bases
+                                      if isinstance(b, ast.Name)))
+            members[node.name] = inherited | \
+                {n.name for n in node.body if isinstance(n, ast.FunctionDef)} | \
                 {n.target.id for n in node.body if isinstance(n, ast.AnnAssign)}
         if isinstance(node, ast.AnnAssign):
             top.add(node.target.id)
@@ -54,11 +57,19 @@ def stub_parameters():
 
 
 def module_parameters(function):
-    """The parameter names of a compiled function, from its signature line."""
-    first = function.__doc__.splitlines()[0]
-    inside = first[first.index("(") + 1:first.rindex(")")]
-    return {p.split(":")[0].strip() for p in inside.split(",")
-            if ":" in p and p.split(":")[0].strip() not in ("self", "*")}
+    """The parameter names of a compiled function, from its signature line (the
+    union over its overloads' lines, "1. name(...)", where it has several)."""
+    lines = function.__doc__.splitlines()
+    signatures = lines[:1]
+    if lines[1:2] == ["Overloaded function."]:
+        signatures = [line.split(". ", 1)[1] for line in lines[2:]
+                      if line[:1].isdigit() and ". " in line]
+    names = set()
+    for line in signatures:
+        inside = line[line.index("(") + 1:line.rindex(")")]
+        names |= {p.split(":")[0].strip() for p in inside.split(",")
+                  if ":" in p and p.split(":")[0].strip() not in ("self", "*")}
+    return names
 
 
 def test_the_stub_gives_every_compiled_function_its_parameters():

@@ -186,12 +186,64 @@ def test_ycbcr_planes_are_the_decoded_levels(tmp_path, pix_fmt, codec, bins, sam
         assert list(planes) == ["y", "cb", "cr"][:len(want)]
         for name, levels in zip(["y", "cb", "cr"], want):
             h = planes[name]
-            assert h.channels == ("luminance",) and h.bins == bins
-            np.testing.assert_array_equal(
-                h.counts[0], np.bincount(levels.astype(np.int64) >> shift, minlength=bins))
-    # Merging each plane over the frames is exact.
-    total = sum(planes["y"] for _, _, planes in got)
-    assert int(total.counts.sum()) == 3 * 50 * 30
+            assert isinstance(h, gpuhist.PlaneHistogram) and isinstance(h, gpuhist.Histogram)
+            assert h.plane == name and h.channels == (name,) and h.bins == bins
+            expected_counts = np.bincount(levels.astype(np.int64) >> shift, minlength=bins)
+            np.testing.assert_array_equal(h.counts[0], expected_counts)
+            assert h.total() == levels.size
+            stats = h.stats([50])
+            assert list(stats) == [name] and stats[name]["count"] == levels.size
+            assert list(h.to_dict()["histograms"]) == [name]
+    # Merging each plane over the frames is exact, and keeps the plane.
+    for name in list(got[0][2]):
+        total = sum(planes[name] for _, _, planes in got)
+        assert total.plane == name
+        np.testing.assert_array_equal(total.counts, sum(p[name].counts for _, _, p in got))
+        assert gpuhist.merge(planes[name] for _, _, planes in got) == total
+    assert int(total.counts.sum()) == sum(len(w[-1]) for w in expected)
+
+
+def test_planes_merge_pickle_and_load_by_name(tmp_path):
+    clip = tmp_path / "clip.mkv"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=32x16:rate=10", "-frames:v", "2", "-c:v", "libx264",
+                    "-pix_fmt", "yuv420p", str(clip)], check=True)
+    (_, _, first), (_, _, second) = gpuhist.video(str(clip), space="ycbcr")
+    y, cb = first["y"], first["cb"]
+    grey = gpuhist.Histogram.from_dict({"histograms": {"luminance": y.counts[0]}})
+    # A plane merges with the same plane alone, whichever side it is on.
+    for bad in (lambda: y + cb, lambda: y + grey, lambda: grey + y, lambda: sum([y, cb]),
+                lambda: gpuhist.merge([cb, y]), lambda: gpuhist.merge([grey, y])):
+        with pytest.raises(ValueError, match="plane"):
+            bad()
+    with pytest.raises(TypeError):
+        y + 1
+    merged = y + second["y"]
+    assert merged.plane == "y" and merged.total() == 2 * 32 * 16
+    in_place = gpuhist.PlaneHistogram("y")
+    in_place += y
+    assert in_place == y and in_place is not y
+    # Equal only to the same plane of the same counts.
+    assert y != grey and grey != y
+    assert cb != gpuhist.Histogram.from_dict({"histograms": {"cr": cb.counts[0]}})
+    # Every pickle protocol, to_dict and from_dict keep the plane.
+    import pickle
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(cb, protocol))
+        assert type(back) is gpuhist.PlaneHistogram and back == cb
+    loaded = gpuhist.Histogram.from_dict(cb.to_dict())
+    assert type(loaded) is gpuhist.PlaneHistogram and loaded == cb
+    assert gpuhist.compare(y, y)["y"]["intersection"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="same name"):
+        gpuhist.compare(y, cb)
+    assert list(gpuhist.compare(y, grey)) == ["luminance"]
+    with pytest.raises(ValueError, match="plane"):
+        gpuhist.PlaneHistogram("u")
+    with pytest.raises(ValueError, match="bins"):
+        gpuhist.PlaneHistogram("y", 0)
+    with pytest.raises(ValueError, match="pickled"):
+        gpuhist._plane_histogram_from_state(("y", (4, True, bytes(4 * 4 * 8))))
+    assert repr(cb) == f"<gpuhist.PlaneHistogram cb, 256 bins, {16 * 8} samples>"
 
 
 def test_ycbcr_refuses_what_is_not_planar(tmp_path):

@@ -1,0 +1,175 @@
+#include "plane_histogram.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "functions.hpp"
+#include "histogram_type.hpp"
+
+namespace py = pybind11;
+
+namespace gpuhist::python {
+namespace {
+
+constexpr const char* kPlanes[] = {"y", "cb", "cr"};
+
+std::string checked_plane(const std::string& plane) {
+  for (const char* p : kPlanes) {
+    if (plane == p) return plane;
+  }
+  throw py::value_error("gpuhist: a plane is \"y\", \"cb\" or \"cr\", not \"" + plane + "\"");
+}
+
+// a + b where b is a Python object that is a Histogram: the same plane only.
+PlaneHistogram plane_merged(const PlaneHistogram& a, const py::handle& b) {
+  if (!py::isinstance<PlaneHistogram>(b)) {
+    const auto& h = b.cast<const Histogram&>();
+    throw py::value_error("gpuhist: a " + a.plane + " plane merges only with " + a.plane +
+                          " planes, not with a histogram of " +
+                          (h.colour() ? "red, green, blue and luminance" : "luminance"));
+  }
+  const auto& other = b.cast<const PlaneHistogram&>();
+  if (other.plane != a.plane) {
+    throw py::value_error("gpuhist: a " + a.plane + " plane merges only with " + a.plane +
+                          " planes, not with a " + other.plane + " plane");
+  }
+  return {merged(a, other), a.plane};
+}
+
+// The plane's stats() as Histogram.stats gives its one row, keyed by the plane.
+py::dict plane_stats(const PlaneHistogram& h, const std::vector<double>& percentiles) {
+  py::dict out;
+  out[py::str(h.plane)] = stats_dict(h, percentiles)["luminance"];
+  return out;
+}
+
+// A PlaneHistogram's pickled state: (plane, the Histogram's state).
+py::tuple plane_state(const PlaneHistogram& h) {
+  return py::make_tuple(h.plane, histogram_state(h));
+}
+
+PlaneHistogram plane_from_state(const py::tuple& state) {
+  if (state.size() != 2 || !py::isinstance<py::str>(state[0]) ||
+      !py::isinstance<py::tuple>(state[1])) {
+    throw py::value_error("gpuhist: not a pickled PlaneHistogram");
+  }
+  Histogram counts = histogram_from_state(state[1].cast<py::tuple>());
+  if (counts.colour()) throw py::value_error("gpuhist: not a pickled PlaneHistogram");
+  return {std::move(counts), checked_plane(state[0].cast<std::string>())};
+}
+
+}  // namespace
+
+py::dict compare_planes(const PlaneHistogram& a, const PlaneHistogram& b) {
+  if (a.plane != b.plane) {
+    throw py::value_error("gpuhist: compared planes need the same name (" + a.plane + " and " +
+                          b.plane + ")");
+  }
+  py::dict out;
+  out[py::str(a.plane)] = compare_histograms(a, b)["luminance"];
+  return out;
+}
+
+void register_plane_histogram(py::module_& m) {
+  py::class_<PlaneHistogram, Histogram>(m, "PlaneHistogram", R"doc(
+The levels of one Y'CbCr plane as decoded, as gpuhist.video(space="ycbcr")
+gives them: a one-channel Histogram named for its plane, "y", "cb" or "cr".
+
+    for index, time, planes in gpuhist.video(path, space="ycbcr"):
+        planes["cb"].channels       # ("cb",)
+        planes["cb"].stats()["cb"]  # the statistics of its one row
+    total = sum(planes["y"] for _, _, planes in frames)   # exact merge
+
+It merges only with the same plane (a ValueError otherwise), and
+Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
+)doc")
+      .def(py::init([](const std::string& plane, Whole bins) {
+             const auto n = static_cast<std::uint32_t>(within(bins, "bins", 1, 65536));
+             return PlaneHistogram(Histogram(n, false), checked_plane(plane));
+           }),
+           py::arg("plane"), py::arg("bins") = 256,
+           "Zero counts of a plane: \"y\", \"cb\" or \"cr\".")
+      .def_readonly("plane", &PlaneHistogram::plane, "The plane: \"y\", \"cb\" or \"cr\".")
+      .def_property_readonly(
+          "channels", [](const PlaneHistogram& h) { return py::make_tuple(h.plane); },
+          "The plane's name, its one row.")
+      .def(
+          "total", [](const PlaneHistogram& h) { return h.total(Channel::Luminance); },
+          "The samples counted (a chroma plane of 4:2:0 video has a quarter of the pixels).")
+      .def("stats", &plane_stats, py::arg("percentiles") = std::vector<double>{},
+           "The statistics of the plane, keyed by its name, as `gpuhist video --space ycbcr` "
+           "gives them.")
+      .def(
+          "to_dict",
+          [](const PlaneHistogram& h, const std::vector<double>& percentiles) {
+            py::dict out;
+            out["bins"] = h.bins();
+            const auto counts = h.counts(Channel::Luminance);
+            py::dict histograms;
+            histograms[py::str(h.plane)] = std::vector<std::uint64_t>(counts.begin(), counts.end());
+            out["histograms"] = histograms;
+            out["stats"] = plane_stats(h, percentiles);
+            return out;
+          },
+          py::arg("percentiles") = std::vector<double>{},
+          "bins, histograms and stats, keyed by the plane's name.")
+      .def(
+          "__add__",
+          [](const PlaneHistogram& h, const py::object& other) -> py::object {
+            if (!py::isinstance<Histogram>(other)) {
+              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            }
+            return py::cast(plane_merged(h, other));
+          },
+          py::is_operator())
+      .def(
+          "__radd__",
+          [](const PlaneHistogram& h, const py::object& other) -> py::object {
+            // sum() starts from 0; a copy, as Histogram's.
+            if (py::isinstance<py::int_>(other) && other.equal(py::int_(0))) {
+              return py::cast(PlaneHistogram(h));
+            }
+            if (!py::isinstance<Histogram>(other)) {
+              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            }
+            return py::cast(plane_merged(h, other));
+          },
+          py::is_operator())
+      .def(
+          "__iadd__",
+          [](const py::object& self, const py::object& other) -> py::object {
+            if (!py::isinstance<Histogram>(other)) {
+              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            }
+            auto& h = self.cast<PlaneHistogram&>();
+            h = plane_merged(h, other);
+            return self;
+          },
+          py::is_operator(), "h += other merges a plane of the same name into h in place.")
+      .def(
+          "__eq__",
+          [](const PlaneHistogram& h, const py::object& other) {
+            if (!py::isinstance<PlaneHistogram>(other)) return false;
+            const auto& o = other.cast<const PlaneHistogram&>();
+            return o.plane == h.plane &&
+                   static_cast<const Histogram&>(o) == static_cast<const Histogram&>(h);
+          },
+          py::is_operator())
+      .def("__repr__",
+           [](const PlaneHistogram& h) {
+             return "<gpuhist.PlaneHistogram " + h.plane + ", " + std::to_string(h.bins()) +
+                    " bins, " + std::to_string(h.total(Channel::Luminance)) + " samples>";
+           })
+      // Every pickle protocol, as Histogram's: rebuilt by gpuhist._plane_histogram_from_state.
+      .def("__reduce__", [](const PlaneHistogram& h) {
+        return py::make_tuple(py::module_::import("gpuhist").attr("_plane_histogram_from_state"),
+                              py::make_tuple(plane_state(h)));
+      });
+  m.def("_plane_histogram_from_state", &plane_from_state, "Rebuilds a pickled PlaneHistogram.");
+}
+
+}  // namespace gpuhist::python

@@ -1,0 +1,31 @@
+// gpuhist.PlaneHistogram: the levels of one Y'CbCr plane as decoded ("y",
+// "cb" or "cr"), a one-channel Histogram named for its plane, that merges
+// only with the same plane.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <utility>
+
+#include "arguments.hpp"
+#include "gpuhist/histogram.hpp"
+
+namespace gpuhist::python {
+
+struct PlaneHistogram : Histogram {
+  PlaneHistogram(Histogram counts, std::string name)
+      : Histogram(std::move(counts)), plane(std::move(name)) {}
+  std::string plane;  // "y", "cb" or "cr"
+};
+
+// compare(a, b) of two planes of one name: the six metrics keyed by the plane
+// (ValueError for planes of two names).
+[[nodiscard]] pybind11::dict compare_planes(const PlaneHistogram& a, const PlaneHistogram& b);
+
+// After register_histogram: PlaneHistogram derives from Histogram.
+void register_plane_histogram(pybind11::module_& m);
+
+}  // namespace gpuhist::python
+
+GPUHIST_PYTHON_INITIALISED(gpuhist::python::PlaneHistogram)
