@@ -383,5 +383,25 @@ TEST_F(AdjustCli, AdjustedPhotosKeepTheirMetadata) {
   EXPECT_EQ(metadata_of(path("plain.png")).description, "");
 }
 
+// An adjusted JPEG is written with its source's chroma subsampling: a 4:4:4
+// photograph does not lose colour detail to the encoder's default 4:2:0.
+TEST_F(AdjustCli, AdjustedJpegsKeepTheirChromaSubsampling) {
+  const Image pixels = load_image(kRocket);
+  for (const char* sampling : {"4:4:4", "4:2:2", "4:2:0"}) {
+    const std::string in = path("sampled.jpg");
+    const std::string out = path("sampled-out.jpg");
+    OIIO::ImageSpec spec(static_cast<int>(pixels.width), static_cast<int>(pixels.height), 3,
+                         OIIO::TypeDesc::UINT8);
+    spec.attribute("jpeg:subsampling", sampling);
+    auto file = OIIO::ImageOutput::create(in);
+    ASSERT_TRUE(file && file->open(in, spec) &&
+                file->write_image(OIIO::TypeDesc::UINT8, pixels.view().data) && file->close());
+    ASSERT_EQ(metadata_of(in).subsampling, sampling);
+    const auto r = run_cli({"equalize", in, "-o", out, "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(metadata_of(out).subsampling, sampling);
+  }
+}
+
 }  // namespace
 }  // namespace gpuhist

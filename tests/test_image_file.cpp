@@ -28,6 +28,7 @@
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "io/images/memory_reader.hpp"
+#include "io/jpeg_segments.hpp"
 #include "io/kept_metadata.hpp"
 #include "support/compare.hpp"
 #include "support/run_cli.hpp"
@@ -826,6 +827,56 @@ TEST(ImageExtensions, KnownAndUnknown) {
 std::vector<unsigned char> file_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A JPEG's chroma subsampling, read from its framing alone, is what the image
+// library reads from the whole file: at each sampling, grey, with fill bytes
+// and standalone markers before the frame header; every prefix of the file
+// gives it or nothing, reading nothing outside the bytes (AddressSanitizer).
+TEST_F(ImageFiles, JpegFramingGivesTheSubsampling) {
+  const test::TestImage image =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 40, 24, test::Content::Random, 9);
+  for (const char* sampling : {"4:4:4", "4:2:2", "4:2:0", "4:1:1", "grey"}) {
+    const fs::path path = dir_ / "sampled.jpg";
+    const bool grey = std::string_view(sampling) == "grey";
+    {
+      OIIO::ImageSpec spec(40, 24, grey ? 1 : 3, OIIO::TypeDesc::UINT8);
+      if (!grey) spec.attribute("jpeg:subsampling", sampling);
+      spec.attribute("ImageDescription", "framing");  // a segment before the frame header
+      std::vector<unsigned char> pixels(40 * 24 * 3);
+      std::memcpy(pixels.data(), image.view.data, pixels.size());
+      auto out = OIIO::ImageOutput::create(path.string());
+      ASSERT_TRUE(out && out->open(path.string(), spec) &&
+                  out->write_image(OIIO::TypeDesc::UINT8, pixels.data()) && out->close());
+    }
+    const std::string expected = grey ? "" : sampling;
+    auto in = OIIO::ImageInput::open(path.string());
+    ASSERT_TRUE(in);
+    ASSERT_EQ(in->spec().get_string_attribute("jpeg:subsampling"), expected);
+    const std::vector<unsigned char> bytes = file_bytes(path);
+    EXPECT_EQ(io::jpeg_subsampling(bytes), expected);
+    const io::JpegHeader header = io::jpeg_header(bytes);
+    ASSERT_GT(header.scan, 0U);
+    ASSERT_FALSE(header.segments.empty());
+    // Fill bytes and standalone markers (RST0, TEM) after the start of image.
+    std::vector<unsigned char> padded(bytes.begin(), bytes.begin() + 2);
+    for (unsigned char b : {0xFF, 0xFF, 0xD0, 0xFF, 0x01}) padded.push_back(b);
+    padded.insert(padded.end(), bytes.begin() + 2, bytes.end());
+    EXPECT_EQ(io::jpeg_subsampling(padded), expected);
+    EXPECT_EQ(io::jpeg_header(padded).segments.size(), header.segments.size());
+    // The scan is found once its header segment is whole.
+    const std::size_t sos_end =
+        header.scan + 2 + (std::size_t{bytes[header.scan + 2]} << 8 | bytes[header.scan + 3]);
+    for (std::size_t n = 0; n <= sos_end; ++n) {
+      // In a block of its own size: a read past it is one past the allocation.
+      const auto exact = std::make_unique<unsigned char[]>(std::max<std::size_t>(n, 1));
+      std::copy_n(bytes.begin(), n, exact.get());
+      const std::string got = io::jpeg_subsampling({exact.get(), n});
+      EXPECT_TRUE(got.empty() || got == expected) << n;
+      EXPECT_EQ(io::jpeg_header({exact.get(), n}).scan, n >= sos_end ? header.scan : 0) << n;
+    }
+  }
+  EXPECT_EQ(io::jpeg_subsampling(file_bytes(dir_ / "missing.jpg")), "");
 }
 
 // The metadata an adjusted image keeps is found by reading the source's

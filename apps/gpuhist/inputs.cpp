@@ -118,8 +118,8 @@ void warn_about_file(const std::filesystem::path& path, const Image& image) {
               << ": the file holds more than one page; the first is counted\n";
   }
   if (!image.warning.empty()) {
-    std::cerr << "gpuhist: warning: " << one_line(path.string()) << ": " << one_line(image.warning)
-              << " (the file may be damaged; its pixels are used as decoded)\n";
+    std::cerr << "gpuhist: warning: " << one_line(path.string()) << ": "
+              << one_line(damage_warning(image.warning)) << '\n';
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuhist/image.hpp"
@@ -49,6 +50,11 @@ struct LoadOptions {
 // GIF screens, WebP canvases, every OpenEXR part's data window and attribute,
 // DPX user data), or not enough memory for its pixels.
 [[nodiscard]] Image load_image(const std::filesystem::path& path, const LoadOptions& options = {});
+
+// An Image's `warning` as a sentence for people: "WARNING (the file may be
+// damaged; its pixels are used as decoded)", as the command line, the Python
+// module and the data-set command print it.
+[[nodiscard]] std::string damage_warning(std::string_view warning);
 
 // The common format (OpenImageIO's name: "jpeg", "png", "tiff", "webp",
 // "openexr", "gif", "bmp", "pnm", "hdr", "targa", "dpx") a file holds, by its

@@ -429,8 +429,8 @@ def main(argv=None):
     for record in result.records:
         warning = record[7] if len(record) > 7 else None  # (rows of workers before "warning")
         if warning is not None:
-            print(f"gpuhist: warning: {record[0]}: {warning} (the file may be damaged; its "
-                  "pixels are used as decoded)", file=sys.stderr)
+            print(f"gpuhist: warning: {record[0]}: {_gpuhist._damage_warning(warning)}",
+                  file=sys.stderr)
     for path, error in result.failed:
         print(f"gpuhist: error: {path}: {error}", file=sys.stderr)
     if args.output and args.output != "-":

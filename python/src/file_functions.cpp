@@ -27,8 +27,8 @@ Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
   // A decoder's warning of possible damage is a UserWarning (an exception
   // where the warnings filter makes it one).
   if (!image.warning.empty()) {
-    const std::string text = "gpuhist: " + path.path.string() + ": " + image.warning +
-                             " (the file may be damaged; its pixels are used as decoded)";
+    const std::string text =
+        "gpuhist: " + path.path.string() + ": " + damage_warning(image.warning);
     if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
   }
   return image;
@@ -48,6 +48,8 @@ Histogram histogram_file(const SharedContext& shared, const FilePath& path, Whol
 
 void register_file_functions(py::module_& m,
                              py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
+  m.def("_damage_warning", &damage_warning,
+        "A decoder's warning as the command line words it, for gpuhist.dataset.");
   context.def("histogram_file", &histogram_file, "path"_a, "bins"_a = 256, py::kw_only(),
               "luma"_a = "709", "strategy"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
               "The histograms of an image file (read as gpuhist.read reads it).");

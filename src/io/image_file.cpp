@@ -10,6 +10,10 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   return io::image_library(ErrorKind::Input).load_image(path, options);
 }
 
+std::string damage_warning(std::string_view warning) {
+  return std::string(warning) + " (the file may be damaged; its pixels are used as decoded)";
+}
+
 std::string common_format_of(const std::filesystem::path& path) {
   return io::image_library(ErrorKind::Input).common_format_of(path);
 }

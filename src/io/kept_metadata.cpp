@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "io/jpeg_segments.hpp"
+
 namespace gpuhist::io {
 namespace {
 
@@ -39,43 +41,21 @@ bool starts(Bytes bytes, const char* text, std::size_t at = 0) {
 
 // ---- JPEG --------------------------------------------------------------
 
-constexpr unsigned char kSos = 0xDA;
-
 bool is_jpeg(Bytes b) { return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF; }
-
-bool is_frame_header(std::uint32_t m) {
-  return m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
-}
 
 // The segments from the start of the file to its first scan.
 Pieces jpeg_pieces(Bytes b) {
   Pieces out;
-  std::size_t at = 2;  // after SOI
-  while (at + 2 <= b.size() && b[at] == 0xFF) {
-    const unsigned char marker = b[at + 1];
-    if (marker == 0xFF) {  // fill byte
-      ++at;
-      continue;
+  const JpegHeader header = jpeg_header(b);
+  for (const JpegSegment& s : header.segments) {
+    if (const unsigned n = jpeg_components(b, s); is_jpeg_frame_header(s.marker) && n != 0) {
+      out.colour = n == 3;
+      out.grey = n == 1;
     }
-    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {  // standalone
-      at += 2;
-      continue;
-    }
-    if (marker == 0xD9 || at + 4 > b.size()) break;  // the image ends before its scan
-    const std::size_t length = std::size_t{b[at + 2]} << 8 | b[at + 3];
-    if (length < 2 || at + 2 + length > b.size()) break;
-    if (marker == kSos) {
-      out.rest = at;
-      out.whole = true;
-      break;
-    }
-    if (is_frame_header(marker) && length >= 8) {  // Nf
-      out.colour = b[at + 9] == 3;
-      out.grey = b[at + 9] == 1;
-    }
-    out.list.push_back({at, at + 2 + length, marker});
-    at += 2 + length;
+    out.list.push_back({s.begin, s.end, s.marker});
   }
+  out.rest = header.scan;
+  out.whole = header.scan != 0;
   return out;
 }
 

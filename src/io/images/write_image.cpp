@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/images/images.hpp"
+#include "io/jpeg_segments.hpp"
 
 namespace gpuhist::images {
 
@@ -113,48 +114,19 @@ bool profile_fits(const OIIO::ParamValue& p, bool colour) {
   return std::memcmp(header + 16, colour ? "RGB " : "GRAY", 4) == 0;
 }
 
-// The chroma subsampling of a JPEG file ("4:4:4", "4:2:2", "4:2:0" or
-// "4:1:1") as its frame header gives it; empty for none of these or a file
-// whose segments do not lead to one. Only the segments' framing is read.
+// The chroma subsampling of a JPEG file as its frame header gives it (see
+// io/jpeg_segments.hpp); empty for another file, or one that cannot be read.
 std::string jpeg_subsampling(const std::filesystem::path& path) {
+  constexpr std::uintmax_t kLargest = std::uintmax_t{256} << 20;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return {};
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > kLargest) return {};
   std::ifstream in(path, std::ios::binary);
-  unsigned char b[2];
-  const auto next = [&] { return static_cast<bool>(in.read(reinterpret_cast<char*>(b), 2)); };
-  if (!next() || b[0] != 0xFF || b[1] != 0xD8) return {};
-  for (int segments = 0; segments < 4096; ++segments) {
-    if (!next() || b[0] != 0xFF) return {};
-    const unsigned char marker = b[1];
-    if (marker == 0xFF) {  // fill byte: the marker is the next byte
-      in.seekg(-1, std::ios::cur);
-      continue;
-    }
-    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) continue;
-    if (marker == 0xD9 || marker == 0xDA || !next()) return {};  // no frame before the scan
-    const int length = b[0] << 8 | b[1];
-    if (length < 2) return {};
-    const bool frame =
-        marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
-    if (!frame) {
-      in.seekg(length - 2, std::ios::cur);
-      continue;
-    }
-    std::vector<unsigned char> f(static_cast<std::size_t>(length - 2));
-    if (!in.read(reinterpret_cast<char*>(f.data()), static_cast<std::streamsize>(f.size())) ||
-        f.size() < 6 + 9 || f[5] != 3) {
-      return {};
-    }
-    // Components of three bytes from f[6]: id, then H << 4 | V, then a table.
-    const unsigned h0 = f[7] >> 4U, v0 = f[7] & 15U;
-    if (f[10] != 0x11 || f[13] != 0x11) return {};  // chroma at one sample a block
-    if (h0 == 1 && v0 == 1) return "4:4:4";
-    if (h0 == 2 && v0 == 1) return "4:2:2";
-    if (h0 == 2 && v0 == 2) return "4:2:0";
-    if (h0 == 4 && v0 == 1) return "4:1:1";
-    return {};
-  }
-  return {};
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  return io::jpeg_subsampling(bytes);
 }
 
 // `spec` with what `from` (a TIFF, PNG, WebP or OpenEXR file: see

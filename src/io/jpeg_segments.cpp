@@ -1,0 +1,55 @@
+#include "io/jpeg_segments.hpp"
+
+namespace gpuhist::io {
+
+JpegHeader jpeg_header(std::span<const unsigned char> b) {
+  JpegHeader out;
+  if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) return out;
+  std::size_t at = 2;  // after SOI
+  while (at + 2 <= b.size() && b[at] == 0xFF) {
+    const unsigned marker = b[at + 1];
+    if (marker == 0xFF) {  // a fill byte: the marker is the next byte
+      ++at;
+      continue;
+    }
+    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {  // standalone: no length
+      at += 2;
+      continue;
+    }
+    if (marker == 0xD9 || at + 4 > b.size()) break;  // the image ends before its scan
+    const std::size_t length = std::size_t{b[at + 2]} << 8 | b[at + 3];
+    if (length < 2 || at + 2 + length > b.size()) break;
+    if (marker == 0xDA) {  // SOS
+      out.scan = at;
+      break;
+    }
+    out.segments.push_back({at, at + 2 + length, marker});
+    at += 2 + length;
+  }
+  return out;
+}
+
+unsigned jpeg_components(std::span<const unsigned char> file, const JpegSegment& frame) {
+  // Marker, length, precision, height, width, then Nf.
+  return frame.end - frame.begin >= 10 ? file[frame.begin + 9] : 0;
+}
+
+std::string jpeg_subsampling(std::span<const unsigned char> file) {
+  for (const JpegSegment& s : jpeg_header(file).segments) {
+    if (!is_jpeg_frame_header(s.marker)) continue;
+    // Nf, then components of three bytes: id, H << 4 | V, a table.
+    if (jpeg_components(file, s) != 3 || s.end - s.begin < 10 + 9) return {};
+    const auto sampling = [&](std::size_t c) { return unsigned{file[s.begin + 10 + 3 * c + 1]}; };
+    if (sampling(1) != 0x11 || sampling(2) != 0x11) return {};  // chroma at one sample a block
+    switch (sampling(0)) {
+      case 0x11: return "4:4:4";
+      case 0x21: return "4:2:2";
+      case 0x22: return "4:2:0";
+      case 0x41: return "4:1:1";
+      default: return {};
+    }
+  }
+  return {};
+}
+
+}  // namespace gpuhist::io
