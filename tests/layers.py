@@ -30,8 +30,8 @@ PUBLIC = {
              "pixel_buffer", "statistics", "strategy", "version", "device_info"],
     "render": ["render"],
     "adjust": ["adjust", "adjustment", "clahe"],
-    "io": ["decode_files", "image_file", "output_file", "pipeline", "pixel_aspect", "report", "video_colour",
-           "video_file", "video_writer"],
+    "io": ["decode_files", "image_file", "image_planes", "output_file", "pipeline", "pixel_aspect",
+           "report", "video_colour", "video_file", "video_writer"],
     "engine": ["context", "frame_stream", "adjust_image", "gpuhist"],
     "view": ["viewer"],
 }

@@ -846,7 +846,7 @@ TEST_F(Video, ComputeCountsAJpegsPlanesAsDecoded) {
                                     (fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png").string(),
                                     files[1].string(), cut.string()});
   EXPECT_EQ(mixed.status, 1);
-  EXPECT_NE(mixed.err.find("coffee.png: --space ycbcr counts the Y'CbCr planes JPEG files store, "
+  EXPECT_NE(mixed.err.find("coffee.png: Y'CbCr planes are counted from JPEG files, "
                            "and this is a PNG file"),
             std::string::npos)
       << mixed.err;

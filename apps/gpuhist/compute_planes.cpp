@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,8 +10,7 @@
 #include "entry_json.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/error.hpp"
-#include "gpuhist/image_file.hpp"
-#include "gpuhist/video_file.hpp"
+#include "gpuhist/image_planes.hpp"
 #include "messages.hpp"
 #include "output_names.hpp"
 #include "output_stream.hpp"
@@ -20,44 +18,6 @@
 #include "progress.hpp"
 
 namespace gpuhist::cli {
-namespace {
-
-// How the formats read by default are written in messages.
-std::string display_name(const std::string& format) {
-  static const std::map<std::string, std::string> names = {
-      {"png", "PNG"},   {"tiff", "TIFF"}, {"webp", "WebP"}, {"openexr", "OpenEXR"},
-      {"gif", "GIF"},   {"bmp", "BMP"},   {"pnm", "PNM"},   {"hdr", "Radiance HDR"},
-      {"targa", "Targa"}, {"dpx", "DPX"}};
-  const auto it = names.find(format);
-  return it != names.end() ? it->second : format;
-}
-
-// The planes of one JPEG file, as decoded.
-VideoFrame decode_planes(const std::filesystem::path& path, std::uint64_t max_pixels) {
-  const std::string format = common_format_of(path);
-  if (format != "jpeg") {
-    throw Error(ErrorKind::Input,
-                path.string() + ": --space ycbcr counts the Y'CbCr planes JPEG files store, and " +
-                    (format.empty() ? std::string("this is not a JPEG file")
-                                    : "this is a " + display_name(format) + " file") +
-                    " (count it as RGB instead)");
-  }
-  VideoReader reader(path, max_pixels, FrameSpace::YCbCr);
-  VideoFrame frame;
-  std::string damage;
-  const bool decoded =
-      reader.next(frame, [&](const std::string& cause) { damage = damage.empty() ? cause : damage; });
-  if (!damage.empty() || reader.errors() > 0) {
-    const std::string cause = !damage.empty() ? damage : reader.first_error();
-    throw Error(ErrorKind::Input, path.string() + ": corrupt or truncated JPEG: " + cause);
-  }
-  if (!decoded || frame.planes.empty()) {
-    throw Error(ErrorKind::Input, path.string() + ": corrupt JPEG: no picture decoded");
-  }
-  return frame;
-}
-
-}  // namespace
 
 int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const Context& context,
                        const HistogramOptions& options, const RunOptions& run,
@@ -91,7 +51,7 @@ int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const C
     const auto& path = inputs.files[i];
     progress.update(i, path.string());
     const bool go_on = batch.run(path, [&] {
-      const VideoFrame frame = decode_planes(path, read.max_pixels);
+      const VideoFrame frame = read_jpeg_planes(path, read.max_pixels);
       std::vector<Histogram> planes;
       for (const ImageView& plane : frame.planes) {
         planes.push_back(context.compute(plane, options, run));

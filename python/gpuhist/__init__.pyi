@@ -53,8 +53,14 @@ class Context:
     def device(self) -> Optional[str]: ...
     def histogram(self, image: ArrayLike, bins: int = 256, *, luma: _Name = "709",
                   strategy: Optional[str] = None) -> Histogram: ...
+    @overload
     def histogram_file(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
-                       strategy: Optional[str] = None, max_pixels: int = ...) -> Histogram: ...
+                       strategy: Optional[str] = None, max_pixels: int = ...,
+                       space: Literal["rgb"] = "rgb") -> Histogram: ...
+    @overload
+    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
+                       strategy: Optional[str] = None, max_pixels: int = ...,
+                       space: Literal["ycbcr"]) -> Dict[str, PlaneHistogram]: ...
     def histogram_files(self, paths: Iterable[Union[str, os.PathLike[str]]], bins: int = 256, *,
                         luma: _Name = "709", strategy: Optional[str] = None,
                         max_pixels: int = ..., threads: Optional[int] = None,
@@ -82,9 +88,15 @@ class Context:
 
 def histogram(image: ArrayLike, bins: int = 256, *, luma: _Name = "709",
               strategy: Optional[str] = None, device: Optional[_Name] = None) -> Histogram: ...
+@overload
 def histogram_file(path: PathLike, bins: int = 256, *, luma: _Name = "709",
                    strategy: Optional[str] = None, device: Optional[_Name] = None,
-                   max_pixels: int = ...) -> Histogram: ...
+                   max_pixels: int = ..., space: Literal["rgb"] = "rgb") -> Histogram: ...
+@overload
+def histogram_file(path: PathLike, bins: int = 256, *, luma: _Name = "709",
+                   strategy: Optional[str] = None, device: Optional[_Name] = None,
+                   max_pixels: int = ...,
+                   space: Literal["ycbcr"]) -> Dict[str, PlaneHistogram]: ...
 class FileHistogram:
     path: str
     histogram: Optional[Histogram]

@@ -3,12 +3,17 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "arrays.hpp"
 #include "errors.hpp"
 #include "gpuhist/image_file.hpp"
+#include "gpuhist/image_planes.hpp"
+#include "plane_histogram.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -34,36 +39,76 @@ Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
   return image;
 }
 
-Histogram histogram_file(const SharedContext& shared, const FilePath& path, Whole bins,
-                         const Name& luma, const std::optional<std::string>& strategy,
-                         Whole max_pixels) {
+// A Histogram, or with space="ycbcr" the dict of a JPEG's PlaneHistograms.
+py::object histogram_file(const SharedContext& shared, const FilePath& path, Whole bins,
+                          const Name& luma, const std::optional<std::string>& strategy,
+                          Whole max_pixels, const std::string& space) {
   const HistogramOptions options = SharedContext::options(bins, luma);
   const RunOptions run = shared.run(strategy);
+  if (frame_space(space) == FrameSpace::YCbCr) {
+    const std::uint64_t most = max_pixels_of(max_pixels);
+    const VideoFrame frame = reading(path.path, [&] {
+      const py::gil_scoped_release release;
+      return read_jpeg_planes(path.path, most);
+    });
+    std::vector<Histogram> counts;
+    {
+      const py::gil_scoped_release release;
+      for (const ImageView& plane : frame.planes) {
+        counts.push_back(shared.count_unlocked(plane, options, run));
+      }
+    }
+    return plane_histograms(std::move(counts));
+  }
   const Image image = read_file(path, max_pixels, false);
-  const py::gil_scoped_release release;
-  return shared.count_unlocked(image.view(), options, run);
+  Histogram counts;
+  {
+    const py::gil_scoped_release release;
+    counts = shared.count_unlocked(image.view(), options, run);
+  }
+  return py::cast(std::move(counts));
 }
 
+const char* const kSpaceDoc =
+    " With space=\"ycbcr\", a JPEG's Y', Cb and Cr planes as decoded, with no colour "
+    "conversion, as `gpuhist compute --space ycbcr` counts them: {\"y\", \"cb\", \"cr\"} of "
+    "PlaneHistograms (\"y\" alone for a grey JPEG), the levels `ffmpeg -i F -f rawvideo` "
+    "writes; another format is an OSError.";
+
 }  // namespace
+
+FrameSpace frame_space(const std::string& space) {
+  if (space == "rgb") return FrameSpace::Rgb;
+  if (space == "ycbcr") return FrameSpace::YCbCr;
+  throw py::value_error("gpuhist: space must be \"rgb\" or \"ycbcr\", not \"" + space + "\"");
+}
 
 void register_file_functions(py::module_& m,
                              py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
   m.def("_damage_warning", &damage_warning,
         "A decoder's warning as the command line words it, for gpuhist.dataset.");
+  // Static: pybind11 keeps the pointers it is given.
+  static const std::string context_doc =
+      std::string("The histograms of an image file (read as gpuhist.read reads it).") + kSpaceDoc;
+  static const std::string module_doc =
+      std::string(
+          "The histograms of an image file: its stored values, counted as "
+          "gpuhist.histogram counts an array.") +
+      kSpaceDoc + " Raises FileNotFoundError or OSError naming the file and the cause.";
   context.def("histogram_file", &histogram_file, "path"_a, "bins"_a = 256, py::kw_only(),
               "luma"_a = "709", "strategy"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
-              "The histograms of an image file (read as gpuhist.read reads it).");
+              "space"_a = "rgb", context_doc.c_str());
   m.def(
       "histogram_file",
       [](const FilePath& path, Whole bins, const Name& luma,
          const std::optional<std::string>& strategy, const std::optional<Name>& device,
-         Whole max_pixels) {
-        return histogram_file(*default_context(device), path, bins, luma, strategy, max_pixels);
+         Whole max_pixels, const std::string& space) {
+        return histogram_file(*default_context(device), path, bins, luma, strategy, max_pixels,
+                              space);
       },
       "path"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
-      "device"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
-      "The histograms of an image file: its stored values, counted as gpuhist.histogram counts "
-      "an array. Raises FileNotFoundError or OSError naming the file and the cause.");
+      "device"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels, "space"_a = "rgb",
+      module_doc.c_str());
   m.def(
       "read",
       [](const FilePath& path, Whole max_pixels, bool all_formats) {

@@ -6,10 +6,15 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <string>
 
 #include "functions.hpp"
+#include "gpuhist/video_file.hpp"
 
 namespace gpuhist::python {
+
+// FrameSpace::Rgb for "rgb", FrameSpace::YCbCr for "ycbcr"; ValueError else.
+[[nodiscard]] FrameSpace frame_space(const std::string& space);
 
 // Registers gpuhist.read, gpuhist.histogram_file and Context.histogram_file.
 void register_file_functions(

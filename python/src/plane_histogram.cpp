@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,14 @@ PlaneHistogram plane_from_state(const py::tuple& state) {
 }
 
 }  // namespace
+
+py::dict plane_histograms(std::vector<Histogram> counts) {
+  py::dict planes;
+  for (std::size_t i = 0; i < counts.size() && i < std::size(kPlanes); ++i) {
+    planes[kPlanes[i]] = PlaneHistogram(std::move(counts[i]), kPlanes[i]);
+  }
+  return planes;
+}
 
 py::dict compare_planes(const PlaneHistogram& a, const PlaneHistogram& b) {
   if (a.plane != b.plane) {

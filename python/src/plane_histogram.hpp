@@ -7,6 +7,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "arguments.hpp"
 #include "gpuhist/histogram.hpp"
@@ -18,6 +19,10 @@ struct PlaneHistogram : Histogram {
       : Histogram(std::move(counts)), plane(std::move(name)) {}
   std::string plane;  // "y", "cb" or "cr"
 };
+
+// {"y": …, "cb": …, "cr": …} of the planes' counts, in that order (Y' alone
+// for a grey picture).
+[[nodiscard]] pybind11::dict plane_histograms(std::vector<Histogram> counts);
 
 // compare(a, b) of two planes of one name: the six metrics keyed by the plane
 // (ValueError for planes of two names).

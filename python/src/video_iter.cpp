@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "file_functions.hpp"
 #include "functions.hpp"
 #include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_file.hpp"
@@ -21,12 +22,6 @@ namespace py = pybind11;
 
 namespace gpuhist::python {
 namespace {
-
-FrameSpace frame_space(const std::string& space) {
-  if (space == "rgb") return FrameSpace::Rgb;
-  if (space == "ycbcr") return FrameSpace::YCbCr;
-  throw py::value_error("gpuhist: space must be \"rgb\" or \"ycbcr\", not \"" + space + "\"");
-}
 
 // The frames of one video: decoded and converted ahead on threads of their
 // own (DecodeAhead) from the moment it is opened, counted one at a time as
@@ -89,12 +84,7 @@ class VideoHistograms {
     }
     if (!frame) throw py::stop_iteration();
     if (space_ == FrameSpace::Rgb) return py::make_tuple(frame->index, frame->time, counts[0]);
-    static constexpr const char* kPlanes[] = {"y", "cb", "cr"};
-    py::dict planes;
-    for (std::size_t i = 0; i < counts.size() && i < std::size(kPlanes); ++i) {
-      planes[kPlanes[i]] = PlaneHistogram(std::move(counts[i]), kPlanes[i]);
-    }
-    return py::make_tuple(frame->index, frame->time, planes);
+    return py::make_tuple(frame->index, frame->time, plane_histograms(std::move(counts)));
   }
 
   [[nodiscard]] std::uint32_t width() const noexcept { return width_; }

@@ -246,6 +246,53 @@ def test_planes_merge_pickle_and_load_by_name(tmp_path):
     assert repr(cb) == f"<gpuhist.PlaneHistogram cb, 256 bins, {16 * 8} samples>"
 
 
+@pytest.mark.parametrize("pix_fmt, chroma", [("yuvj444p", (600, 400)), ("yuvj420p", (300, 200)),
+                                            ("yuvj422p", (300, 400)), ("gray", None)])
+def test_a_jpegs_planes_are_its_decoded_levels(tmp_path, data, cli, pix_fmt, chroma):
+    """histogram_file(space="ycbcr") counts a JPEG's planes as ffmpeg decodes them, as
+    `gpuhist compute --space ycbcr` does."""
+    photo = tmp_path / "photo.jpg"
+    if pix_fmt == "gray":  # ffmpeg's encoder writes no grey JPEG
+        subprocess.run(["oiiotool", str(data / "coffee.png"), "--ch", "R", "-o", str(photo)],
+                       check=True)
+    else:
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(data / "coffee.png"),
+                        "-pix_fmt", pix_fmt, str(photo)], check=True)
+    (want,) = raw_planes(photo, pix_fmt, 600, 400, chroma, np.uint8)
+    names = ["y", "cb", "cr"][:len(want)]
+    for got in (gpuhist.histogram_file(photo, space="ycbcr"),
+                gpuhist.Context("cpu").histogram_file(str(photo), 64, space="ycbcr")):
+        assert list(got) == names
+        for name, levels in zip(names, want):
+            h = got[name]
+            assert isinstance(h, gpuhist.PlaneHistogram) and h.plane == name
+            np.testing.assert_array_equal(
+                h.counts[0], np.bincount(levels.astype(np.int64) * h.bins // 256,
+                                         minlength=h.bins))
+    import json
+    run = subprocess.run([cli, "compute", "--space", "ycbcr", "--format", "json", str(photo)],
+                         check=True, capture_output=True, text=True)
+    got = gpuhist.histogram_file(photo, space="ycbcr")
+    assert json.loads(run.stdout)["histograms"] == {n: h.counts[0].tolist() for n, h in got.items()}
+
+
+def test_a_jpegs_planes_refuse_other_files(tmp_path, data):
+    with pytest.raises(OSError, match="counted from JPEG files, and this is a PNG file"):
+        gpuhist.histogram_file(data / "coffee.png", space="ycbcr")
+    with pytest.raises(FileNotFoundError):
+        gpuhist.histogram_file(tmp_path / "missing.jpg", space="ycbcr")
+    with pytest.raises(IsADirectoryError):
+        gpuhist.histogram_file(tmp_path, space="ycbcr")
+    damaged = tmp_path / "damaged.jpg"
+    damaged.write_bytes((data / "rocket.jpg").read_bytes()[:3000])
+    with pytest.raises(OSError, match="damaged.jpg: corrupt"):
+        gpuhist.histogram_file(damaged, space="ycbcr")
+    with pytest.raises(ValueError, match="space"):
+        gpuhist.histogram_file(data / "rocket.jpg", space="yuv")
+    with pytest.raises(OSError, match="limit of 100 .max_pixels."):
+        gpuhist.histogram_file(data / "rocket.jpg", space="ycbcr", max_pixels=100)
+
+
 def test_ycbcr_refuses_what_is_not_planar(tmp_path):
     clip = tmp_path / "nv12.nut"
     subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",

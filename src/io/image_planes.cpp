@@ -1,0 +1,68 @@
+#include "gpuhist/image_planes.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+
+namespace gpuhist {
+namespace {
+
+// How the other formats read by default are written in messages.
+std::string display_name(const std::string& format) {
+  static const std::map<std::string, std::string> names = {
+      {"png", "PNG"},   {"tiff", "TIFF"}, {"webp", "WebP"}, {"openexr", "OpenEXR"},
+      {"gif", "GIF"},   {"bmp", "BMP"},   {"pnm", "PNM"},   {"hdr", "Radiance HDR"},
+      {"targa", "Targa"}, {"dpx", "DPX"}};
+  const auto it = names.find(format);
+  return it != names.end() ? it->second : format;
+}
+
+// Why a file cannot be read at all, or "" when it can (then it holds no
+// common format).
+std::string unreadable(const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) return "no such file";
+  if (std::filesystem::is_directory(status)) return "is a directory";
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return errno == EACCES ? "permission denied" : "cannot be opened";
+  std::fclose(file);
+  return {};
+}
+
+}  // namespace
+
+VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max_pixels) {
+  const std::string format = common_format_of(path);
+  if (format.empty()) {
+    if (const std::string cause = unreadable(path); !cause.empty()) {
+      throw Error(ErrorKind::Input, path.string() + ": " + cause);
+    }
+  }
+  if (format != "jpeg") {
+    throw Error(ErrorKind::Input,
+                path.string() + ": Y'CbCr planes are counted from JPEG files, and " +
+                    (format.empty() ? std::string("this is not a JPEG file")
+                                    : "this is a " + display_name(format) + " file") +
+                    " (count it as RGB instead)");
+  }
+  VideoReader reader(path, max_pixels, FrameSpace::YCbCr);
+  VideoFrame frame;
+  std::string damage;
+  const bool decoded =
+      reader.next(frame, [&](const std::string& cause) { damage = damage.empty() ? cause : damage; });
+  if (!damage.empty() || reader.errors() > 0) {
+    const std::string cause = !damage.empty() ? damage : reader.first_error();
+    throw Error(ErrorKind::Input, path.string() + ": corrupt or truncated JPEG: " + cause);
+  }
+  if (!decoded || frame.planes.empty()) {
+    throw Error(ErrorKind::Input, path.string() + ": corrupt JPEG: no picture decoded");
+  }
+  return frame;
+}
+
+}  // namespace gpuhist
