@@ -864,17 +864,28 @@ TEST_F(ImageFiles, JpegFramingGivesTheSubsampling) {
     padded.insert(padded.end(), bytes.begin() + 2, bytes.end());
     EXPECT_EQ(io::jpeg_subsampling(padded), expected);
     EXPECT_EQ(io::jpeg_header(padded).segments.size(), header.segments.size());
-    // The scan is found once its header segment is whole.
+    // The subsampling is found once the frame header is whole, the scan once
+    // its header segment is; until then the framing is cut.
+    const auto frame =
+        std::find_if(header.segments.begin(), header.segments.end(),
+                     [](const io::JpegSegment& s) { return io::is_jpeg_frame_header(s.marker); });
+    ASSERT_NE(frame, header.segments.end());
     const std::size_t sos_end =
         header.scan + 2 + (std::size_t{bytes[header.scan + 2]} << 8 | bytes[header.scan + 3]);
     for (std::size_t n = 0; n <= sos_end; ++n) {
       // In a block of its own size: a read past it is one past the allocation.
       const auto exact = std::make_unique<unsigned char[]>(std::max<std::size_t>(n, 1));
       std::copy_n(bytes.begin(), n, exact.get());
-      const std::string got = io::jpeg_subsampling({exact.get(), n});
-      EXPECT_TRUE(got.empty() || got == expected) << n;
-      EXPECT_EQ(io::jpeg_header({exact.get(), n}).scan, n >= sos_end ? header.scan : 0) << n;
+      EXPECT_EQ(io::jpeg_subsampling({exact.get(), n}), n >= frame->end ? expected : "") << n;
+      const io::JpegHeader part = io::jpeg_header({exact.get(), n});
+      EXPECT_EQ(part.scan, n >= sos_end ? header.scan : 0) << n;
+      EXPECT_EQ(part.cut, n >= 2 && n < sos_end) << n;
     }
+    // Damage where a marker belongs ends the walk there, not cut.
+    std::vector<unsigned char> damaged = bytes;
+    damaged[frame->begin] = 0x00;
+    EXPECT_FALSE(io::jpeg_header(damaged).cut);
+    EXPECT_EQ(io::jpeg_subsampling(damaged), "");
   }
   EXPECT_EQ(io::jpeg_subsampling(file_bytes(dir_ / "missing.jpg")), "");
 }

@@ -79,7 +79,8 @@ INSTANTIATE_TEST_SUITE_P(
                       RenderCase{16, 1000, 50, ScaleMode::Log, 7, true, true},
                       RenderCase{65536, 512, 128, ScaleMode::Max, 8, false, false},
                       RenderCase{3, 7, 1, ScaleMode::Seed, 15, true, false},
-                      RenderCase{256, 1, 300, ScaleMode::Seed, 15, false, true}));
+                      RenderCase{256, 1, 300, ScaleMode::Seed, 15, false, true},
+                      RenderCase{256, 256, 100, ScaleMode::Seed, 7, false, false}));
 
 // One colour (R=200, G=100, B=50, 1000 pixels): one bar per channel, each the
 // full height under every scale, and nothing else.
@@ -107,6 +108,23 @@ TEST(Pictures, OneColour) {
     EXPECT_EQ(pixel(l, 110, 0), 0xFFFFFFU);
     EXPECT_EQ(bar_height(l, 200), 0U);
   }
+}
+
+// A grey histogram's luminance is drawn whichever channels are asked for (a
+// grey image's red, green and blue are its luminance): the default R, G and
+// B do not give an empty picture.
+TEST(Pictures, GreyShowsItsLuminance) {
+  Histogram h(256, false);
+  h.counts(Channel::Luminance)[40] = 10;
+  DrawOptions options;
+  const Picture rgb = draw_cpu(h, options);
+  options.channels = kDrawLuminance;
+  const Picture l = draw_cpu(h, options);
+  EXPECT_EQ(rgb, l);
+  EXPECT_EQ(bar_height(rgb, 40), 100U);
+  EXPECT_EQ(pixel(rgb, 40, 0), 0xFFFFFFU);
+  options.channels = kDrawRed;
+  EXPECT_EQ(draw_cpu(h, options), l);
 }
 
 // Two colours, 3 and 1 pixels in red bins 10 and 20 (green and blue at 0).

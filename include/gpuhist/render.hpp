@@ -40,6 +40,11 @@ struct DrawOptions {
 // Throws Error(InvalidArgument) for a size out of range or no channel to draw.
 void validate(const DrawOptions& options);
 
+// The channels drawn of those asked for: a grey image's red, green and blue
+// are its luminance, so a grey histogram shows its luminance whichever it is
+// asked for (the default, R, G and B, would draw nothing).
+[[nodiscard]] std::uint32_t drawn_channels(const Histogram& histogram, std::uint32_t asked);
+
 // An 8-bit RGBA picture, rows top to bottom.
 struct Picture {
   std::uint32_t width = 0;

@@ -114,6 +114,26 @@ def merge(histograms):
     return total
 
 
+def _refusing_planes(method):
+    """Histogram's own __init__ or __setstate__, refusing a PlaneHistogram: they remake a
+    Histogram in place, and a PlaneHistogram's object is of its own type (pybind11 would
+    end the process)."""
+    import functools
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        if isinstance(self, PlaneHistogram):
+            raise TypeError(f"gpuhist: Histogram.{method.__name__} cannot remake a "
+                            "PlaneHistogram (use PlaneHistogram's own)")
+        return method(self, *args, **kwargs)
+
+    return guarded
+
+
+Histogram.__init__ = _refusing_planes(Histogram.__init__)
+Histogram.__setstate__ = _refusing_planes(Histogram.__setstate__)
+
+
 def _histogram_from_state(state):
     """Rebuilds a pickled Histogram (what Histogram.__reduce__ names: a Python
     function, which every pickle protocol can name)."""

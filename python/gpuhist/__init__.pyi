@@ -61,6 +61,10 @@ class Context:
     def histogram_file(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
                        strategy: Optional[str] = None, max_pixels: int = ...,
                        space: Literal["ycbcr"]) -> Dict[str, PlaneHistogram]: ...
+    @overload
+    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
+                       strategy: Optional[str] = None, max_pixels: int = ...,
+                       space: str = "rgb") -> Union[Histogram, Dict[str, PlaneHistogram]]: ...
     def histogram_files(self, paths: Iterable[Union[str, os.PathLike[str]]], bins: int = 256, *,
                         luma: _Name = "709", strategy: Optional[str] = None,
                         max_pixels: int = ..., threads: Optional[int] = None,
@@ -97,6 +101,11 @@ def histogram_file(path: PathLike, bins: int = 256, *, luma: _Name = "709",
                    strategy: Optional[str] = None, device: Optional[_Name] = None,
                    max_pixels: int = ...,
                    space: Literal["ycbcr"]) -> Dict[str, PlaneHistogram]: ...
+@overload
+def histogram_file(path: PathLike, bins: int = 256, *, luma: _Name = "709",
+                   strategy: Optional[str] = None, device: Optional[_Name] = None,
+                   max_pixels: int = ...,
+                   space: str = "rgb") -> Union[Histogram, Dict[str, PlaneHistogram]]: ...
 class FileHistogram:
     path: str
     histogram: Optional[Histogram]

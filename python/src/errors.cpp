@@ -44,6 +44,8 @@ PyObject* text_of(const char* what) {
   static constexpr std::pair<std::string_view, std::string_view> kArguments[] = {
       {"(--max-pixels)", "(max_pixels)"},
       {"(--formats all ", "(all_formats=True "},
+      {"--space ycbcr", "space=\"ycbcr\""},
+      {"(count it as RGB instead)", "(count it with space=\"rgb\" instead)"},
   };
   for (const auto& [option, argument] : kArguments) {
     for (std::size_t at = text.find(option); at != std::string::npos;

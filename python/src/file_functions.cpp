@@ -87,10 +87,9 @@ void register_file_functions(py::module_& m,
                              py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
   m.def("_damage_warning", &damage_warning,
         "A decoder's warning as the command line words it, for gpuhist.dataset.");
-  // Static: pybind11 keeps the pointers it is given.
-  static const std::string context_doc =
+  const std::string context_doc =
       std::string("The histograms of an image file (read as gpuhist.read reads it).") + kSpaceDoc;
-  static const std::string module_doc =
+  const std::string module_doc =
       std::string(
           "The histograms of an image file: its stored values, counted as "
           "gpuhist.histogram counts an array.") +

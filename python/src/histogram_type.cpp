@@ -26,8 +26,6 @@ py::tuple channel_names(const Histogram& h) {
   return names;
 }
 
-}  // namespace
-
 py::array counts_array(const Histogram& h) {
   const auto channels = static_cast<py::ssize_t>(h.channels().size());
   py::array_t<std::uint64_t> out({channels, static_cast<py::ssize_t>(h.bins())});
@@ -41,6 +39,8 @@ py::array counts_array(const Histogram& h) {
   py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return out;
 }
+
+}  // namespace
 
 Histogram merged(const Histogram& a, const Histogram& b) {
   if (a.bins() != b.bins() || a.colour() != b.colour()) {
@@ -221,9 +221,19 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
           py::is_operator())
       .def(
           "__iadd__",
-          [](const py::object& self, const Histogram& other) {
+          [](const py::object& self, const py::object& other) -> py::object {
+            // An operand of a subclass (a PlaneHistogram) has rules of its own:
+            // Python then tries self + other, where the subclass's __radd__ says them.
+            const auto type_of = [](const py::object& o) {
+              return reinterpret_cast<PyTypeObject*>(o.get_type().ptr());
+            };
+            if (!py::isinstance<Histogram>(other) ||
+                (type_of(other) != type_of(self) &&
+                 PyType_IsSubtype(type_of(other), type_of(self)) != 0)) {
+              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            }
             auto& h = self.cast<Histogram&>();
-            h = merged(h, other);
+            h = merged(h, other.cast<const Histogram&>());
             return self;  // the same object, merged in place
           },
           py::is_operator(),

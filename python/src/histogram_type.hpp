@@ -2,7 +2,6 @@
 // statistics, exact merging and pickling.
 #pragma once
 
-#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <vector>
@@ -13,9 +12,6 @@
 namespace gpuhist::python {
 
 void register_histogram(pybind11::module_& m);
-
-// The counts, a read-only (channels, bins) uint64 array.
-[[nodiscard]] pybind11::array counts_array(const Histogram& h);
 
 // a + b; ValueError unless their bins and channels are the same.
 [[nodiscard]] Histogram merged(const Histogram& a, const Histogram& b);

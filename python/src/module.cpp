@@ -129,7 +129,9 @@ share between threads; calls on one context run one at a time, without the GIL.
       "scale"_a = "seed", "channels"_a = std::vector<std::string>{"red", "green", "blue"},
       "background"_a = 0x333333, "device"_a = std::nullopt,
       "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array of "
-      "size=(W, H); drawn on the CPU unless a device is named (the same bytes either way).");
+      "size=(W, H); drawn on the CPU unless a device is named (the same bytes either way). "
+      "channels: any of red, green, blue, luminance; a grey histogram (a PlaneHistogram too) "
+      "shows its luminance whichever are named.");
   m.def("devices", &devices, "The Vulkan devices: index, name, type, hardware, vulkan, driver.");
 
   register_adjustments(m, context);

@@ -161,11 +161,14 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
           py::is_operator(), "h += other merges a plane of the same name into h in place.")
       .def(
           "__eq__",
-          [](const PlaneHistogram& h, const py::object& other) {
-            if (!py::isinstance<PlaneHistogram>(other)) return false;
+          [](const PlaneHistogram& h, const py::object& other) -> py::object {
+            if (!py::isinstance<Histogram>(other)) {
+              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            }
+            if (!py::isinstance<PlaneHistogram>(other)) return py::bool_(false);
             const auto& o = other.cast<const PlaneHistogram&>();
-            return o.plane == h.plane &&
-                   static_cast<const Histogram&>(o) == static_cast<const Histogram&>(h);
+            return py::bool_(o.plane == h.plane &&
+                             static_cast<const Histogram&>(o) == static_cast<const Histogram&>(h));
           },
           py::is_operator())
       .def("__repr__",
@@ -173,6 +176,8 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
              return "<gpuhist.PlaneHistogram " + h.plane + ", " + std::to_string(h.bins()) +
                     " bins, " + std::to_string(h.total(Channel::Luminance)) + " samples>";
            })
+      // Its own state, not Histogram's (whose __setstate__ cannot make one).
+      .def(py::pickle(&plane_state, &plane_from_state))
       // Every pickle protocol, as Histogram's: rebuilt by gpuhist._plane_histogram_from_state.
       .def("__reduce__", [](const PlaneHistogram& h) {
         return py::make_tuple(py::module_::import("gpuhist").attr("_plane_histogram_from_state"),

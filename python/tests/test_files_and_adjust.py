@@ -51,6 +51,24 @@ def test_draw_gives_the_command_lines_picture(cli, data, tmp_path):
         gpuhist.draw(gpuhist.histogram_file(str(path)), channels=["alpha"])
 
 
+def test_a_grey_histogram_draws_its_luminance(cli, tmp_path):
+    """The default channels (red, green, blue) show a grey image's luminance, as
+    `gpuhist draw` does, on the CPU and the software device alike."""
+    rng = np.random.default_rng(4)
+    grey = rng.integers(0, 256, (40, 60), dtype=np.uint8)
+    ppm = tmp_path / "grey.pgm"
+    ppm.write_bytes(b"P5 60 40 255\n" + grey.tobytes())
+    out = tmp_path / "drawn.png"
+    subprocess.run([cli, "draw", str(ppm), "-o", str(out), "--device", "cpu"], check=True,
+                   capture_output=True)
+    h = gpuhist.histogram(grey)
+    drawn = gpuhist.draw(h)
+    np.testing.assert_array_equal(drawn, gpuhist.draw(h, channels=["luminance"]))
+    np.testing.assert_array_equal(drawn, gpuhist.draw(h, device="auto"))
+    np.testing.assert_array_equal(drawn[..., :3], gpuhist.read(str(out)))
+    assert (drawn[..., :3] == 255).all(axis=-1).any()  # white bars, not an empty picture
+
+
 def test_compare_gives_the_command_lines_metrics(cli, data):
     a, b = data / "coffee.png", data / "rocket.jpg"
     out = subprocess.run([cli, "compute", str(a), "--compare", str(b), "--format", "json",

@@ -212,8 +212,13 @@ def test_planes_merge_pickle_and_load_by_name(tmp_path):
     y, cb = first["y"], first["cb"]
     grey = gpuhist.Histogram.from_dict({"histograms": {"luminance": y.counts[0]}})
     # A plane merges with the same plane alone, whichever side it is on.
+    def grey_plus_equals_y():
+        total = gpuhist.Histogram(256, False)
+        total += y
+
     for bad in (lambda: y + cb, lambda: y + grey, lambda: grey + y, lambda: sum([y, cb]),
-                lambda: gpuhist.merge([cb, y]), lambda: gpuhist.merge([grey, y])):
+                lambda: gpuhist.merge([cb, y]), lambda: gpuhist.merge([grey, y]),
+                grey_plus_equals_y):
         with pytest.raises(ValueError, match="plane"):
             bad()
     with pytest.raises(TypeError):
@@ -225,6 +230,15 @@ def test_planes_merge_pickle_and_load_by_name(tmp_path):
     assert in_place == y and in_place is not y
     # Equal only to the same plane of the same counts.
     assert y != grey and grey != y
+    assert y.__eq__(3) is NotImplemented and y != 3
+    # Histogram's own __init__ and __setstate__ cannot remake a plane (pybind11 would abort).
+    with pytest.raises(TypeError, match="PlaneHistogram"):
+        gpuhist.Histogram.__init__(y, 256, False)
+    with pytest.raises(TypeError, match="PlaneHistogram"):
+        gpuhist.Histogram.__setstate__(y, grey.__getstate__())
+    remade = gpuhist.PlaneHistogram.__new__(gpuhist.PlaneHistogram)
+    remade.__setstate__(cb.__getstate__())
+    assert remade == cb and remade.plane == "cb"
     assert cb != gpuhist.Histogram.from_dict({"histograms": {"cr": cb.counts[0]}})
     # Every pickle protocol, to_dict and from_dict keep the plane.
     import pickle
@@ -281,8 +295,13 @@ def test_a_jpegs_planes_refuse_other_files(tmp_path, data):
         gpuhist.histogram_file(data / "coffee.png", space="ycbcr")
     with pytest.raises(FileNotFoundError):
         gpuhist.histogram_file(tmp_path / "missing.jpg", space="ycbcr")
+    with pytest.raises(FileNotFoundError):
+        gpuhist.histogram_file(tmp_path / "missing.tga", space="ycbcr")  # Targa: by its name
     with pytest.raises(IsADirectoryError):
         gpuhist.histogram_file(tmp_path, space="ycbcr")
+    (tmp_path / "folder.tga").mkdir()
+    with pytest.raises(IsADirectoryError):
+        gpuhist.histogram_file(tmp_path / "folder.tga", space="ycbcr")
     damaged = tmp_path / "damaged.jpg"
     damaged.write_bytes((data / "rocket.jpg").read_bytes()[:3000])
     with pytest.raises(OSError, match="damaged.jpg: corrupt"):

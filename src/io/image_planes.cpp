@@ -21,12 +21,15 @@ std::string display_name(const std::string& format) {
   return it != names.end() ? it->second : format;
 }
 
-// Why a file cannot be read at all, or "" when it can (then it holds no
-// common format).
+// Why a file cannot be read at all, or "" when it can.
 std::string unreadable(const std::filesystem::path& path) {
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) return "no such file";
+  if (ec == std::errc::permission_denied) return "permission denied";
+  if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory) {
+    return "no such file";
+  }
+  if (ec) return ec.message();
   if (std::filesystem::is_directory(status)) return "is a directory";
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return errno == EACCES ? "permission denied" : "cannot be opened";
@@ -38,12 +41,12 @@ std::string unreadable(const std::filesystem::path& path) {
 
 VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max_pixels) {
   const std::string format = common_format_of(path);
-  if (format.empty()) {
+  if (format != "jpeg") {
+    // A file that cannot be read says so first (Targa is known by its name
+    // alone, so a missing x.tga has a format).
     if (const std::string cause = unreadable(path); !cause.empty()) {
       throw Error(ErrorKind::Input, path.string() + ": " + cause);
     }
-  }
-  if (format != "jpeg") {
     throw Error(ErrorKind::Input,
                 path.string() + ": Y'CbCr planes are counted from JPEG files, and " +
                     (format.empty() ? std::string("this is not a JPEG file")

@@ -6,7 +6,12 @@ JpegHeader jpeg_header(std::span<const unsigned char> b) {
   JpegHeader out;
   if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) return out;
   std::size_t at = 2;  // after SOI
-  while (at + 2 <= b.size() && b[at] == 0xFF) {
+  for (;;) {
+    if (at + 2 > b.size()) {
+      out.cut = true;
+      return out;
+    }
+    if (b[at] != 0xFF) return out;  // damage: no marker where one belongs
     const unsigned marker = b[at + 1];
     if (marker == 0xFF) {  // a fill byte: the marker is the next byte
       ++at;
@@ -16,17 +21,24 @@ JpegHeader jpeg_header(std::span<const unsigned char> b) {
       at += 2;
       continue;
     }
-    if (marker == 0xD9 || at + 4 > b.size()) break;  // the image ends before its scan
+    if (marker == 0xD9) return out;  // the image ends before its scan
+    if (at + 4 > b.size()) {
+      out.cut = true;
+      return out;
+    }
     const std::size_t length = std::size_t{b[at + 2]} << 8 | b[at + 3];
-    if (length < 2 || at + 2 + length > b.size()) break;
+    if (length < 2) return out;
+    if (at + 2 + length > b.size()) {
+      out.cut = true;
+      return out;
+    }
     if (marker == 0xDA) {  // SOS
       out.scan = at;
-      break;
+      return out;
     }
     out.segments.push_back({at, at + 2 + length, marker});
     at += 2 + length;
   }
-  return out;
 }
 
 unsigned jpeg_components(std::span<const unsigned char> file, const JpegSegment& frame) {

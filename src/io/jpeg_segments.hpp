@@ -25,6 +25,9 @@ struct JpegHeader {
   // Where the first scan's segment (SOS) begins; 0 where the file is not a
   // JPEG, or its framing ends or breaks before a scan.
   std::size_t scan = 0;
+  // The bytes end inside the framing, before a scan: a longer prefix of the
+  // file would show more.
+  bool cut = false;
 };
 
 // SOF0 to SOF15: a frame header, which gives the image's components.

@@ -54,6 +54,10 @@ void validate(const DrawOptions& options) {
   }
 }
 
+std::uint32_t drawn_channels(const Histogram& histogram, std::uint32_t asked) {
+  return histogram.colour() ? asked : kDrawLuminance;
+}
+
 std::uint32_t palette_colour(std::uint32_t mask, std::uint32_t background) {
   if (mask == 0) return background & 0xFFFFFF;
   const bool white = (mask & kDrawLuminance) != 0;
@@ -86,6 +90,7 @@ Picture draw_cpu(const Histogram& histogram, const DrawOptions& options) {
         std::min<std::uint64_t>(sum, std::numeric_limits<std::uint32_t>::max()));
   }
 
+  const std::uint32_t drawn = drawn_channels(histogram, options.channels);
   Picture picture{options.width, options.height,
                   std::vector<std::uint8_t>(std::size_t{options.width} * options.height * 4)};
   for (std::uint32_t x = 0; x < options.width; ++x) {
@@ -94,7 +99,7 @@ Picture draw_cpu(const Histogram& histogram, const DrawOptions& options) {
       const std::uint32_t a = 2 * (options.height - y) - 1;
       std::uint32_t mask = 0;
       for (std::uint32_t c = 0; c < 4; ++c) {
-        if ((options.channels & (1U << c)) != 0 &&
+        if ((drawn & (1U << c)) != 0 &&
             render::covers(options.scale, counts[c][bin], scales[c], a, options.height, bins)) {
           mask |= 1U << c;
         }

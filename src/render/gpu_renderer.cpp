@@ -39,9 +39,12 @@ Picture GpuRenderer::draw(const Histogram& histogram, const DrawOptions& options
       VkDescriptorBufferInfo{counts_.get(), 0, counts_bytes},
       VkDescriptorBufferInfo{passes_.scale(), 0, 32}};
   const vk::StorageSet set = vk::make_storage_set(device_.get(), passes_.set_layout(), infos);
-  const DrawParams params{
-      options.width,    options.height,    bins, shader_scale_mode(options.scale),
-      options.channels, options.background};
+  const DrawParams params{options.width,
+                          options.height,
+                          bins,
+                          shader_scale_mode(options.scale),
+                          drawn_channels(histogram, options.channels),
+                          options.background};
   return passes_.draw_offscreen(
       options.width, options.height,
       [&](VkCommandBuffer cmd, VkFramebuffer target) {

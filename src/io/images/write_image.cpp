@@ -116,17 +116,28 @@ bool profile_fits(const OIIO::ParamValue& p, bool colour) {
 
 // The chroma subsampling of a JPEG file as its frame header gives it (see
 // io/jpeg_segments.hpp); empty for another file, or one that cannot be read.
+// Only the segments before the frame header are read: a prefix of the file,
+// doubled while the framing goes on past it.
 std::string jpeg_subsampling(const std::filesystem::path& path) {
-  constexpr std::uintmax_t kLargest = std::uintmax_t{256} << 20;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return {};
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec || size > kLargest) return {};
+  constexpr std::size_t kLongest = std::size_t{256} << 20;
   std::ifstream in(path, std::ios::binary);
-  std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  bytes.resize(static_cast<std::size_t>(in.gcount()));
-  return io::jpeg_subsampling(bytes);
+  std::vector<unsigned char> head(std::size_t{64} << 10);
+  std::size_t have = 0;
+  for (;;) {
+    in.read(reinterpret_cast<char*>(head.data() + have),
+            static_cast<std::streamsize>(head.size() - have));
+    have += static_cast<std::size_t>(in.gcount());
+    const std::span<const unsigned char> bytes(head.data(), have);
+    if (have < 2 || bytes[0] != 0xFF || bytes[1] != 0xD8) return {};
+    const io::JpegHeader header = io::jpeg_header(bytes);
+    const bool framed =
+        std::any_of(header.segments.begin(), header.segments.end(),
+                    [](const io::JpegSegment& s) { return io::is_jpeg_frame_header(s.marker); });
+    if (framed || !header.cut || have < head.size() || head.size() >= kLongest) {
+      return io::jpeg_subsampling(bytes);
+    }
+    head.resize(head.size() * 2);
+  }
 }
 
 // `spec` with what `from` (a TIFF, PNG, WebP or OpenEXR file: see
