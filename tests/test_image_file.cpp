@@ -881,6 +881,24 @@ TEST_F(ImageFiles, JpegFramingGivesTheSubsampling) {
       EXPECT_EQ(part.scan, n >= sos_end ? header.scan : 0) << n;
       EXPECT_EQ(part.cut, n >= 2 && n < sos_end) << n;
     }
+    // The factors as FFmpeg writes them (every component 1x2 for 4:4:4,
+    // luma 2x2 and chroma 1x2 for 4:2:2), and ones that name no subsampling.
+    if (!grey) {
+      std::vector<unsigned char> factors = bytes;
+      const auto set = [&](unsigned char y, unsigned char cb, unsigned char cr) {
+        factors[frame->begin + 11] = y;
+        factors[frame->begin + 14] = cb;
+        factors[frame->begin + 17] = cr;
+        return io::jpeg_subsampling(factors);
+      };
+      EXPECT_EQ(set(0x12, 0x12, 0x12), "4:4:4");
+      EXPECT_EQ(set(0x22, 0x12, 0x12), "4:2:2");
+      EXPECT_EQ(set(0x44, 0x22, 0x22), "4:2:0");
+      EXPECT_EQ(set(0x12, 0x11, 0x11), "");  // 4:4:0
+      EXPECT_EQ(set(0x22, 0x11, 0x12), "");  // Cb and Cr apart
+      EXPECT_EQ(set(0x22, 0x00, 0x00), "");  // no factor: damage
+      EXPECT_EQ(set(0x32, 0x22, 0x22), "");  // 1.5
+    }
     // Damage where a marker belongs ends the walk there, not cut.
     std::vector<unsigned char> damaged = bytes;
     damaged[frame->begin] = 0x00;

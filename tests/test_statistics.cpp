@@ -98,5 +98,35 @@ TEST(HistogramValue, AddingMergesChannels) {
   EXPECT_THROW(total += Histogram(8, false), Error);
 }
 
+// Merging is exact or refused: counts that would add up past 2^64 - 1 in a
+// channel (a bin, or the channel's total) throw and leave the sum as it was.
+TEST(HistogramValue, AddingPastSixtyFourBitsIsRefused) {
+  constexpr std::uint64_t kMost = ~std::uint64_t{0};
+  Histogram big(2, false);
+  big.counts(Channel::Luminance)[0] = kMost;
+  Histogram one(2, false);
+  one.counts(Channel::Luminance)[0] = 1;
+  Histogram other_bin(2, false);
+  other_bin.counts(Channel::Luminance)[1] = 1;
+  for (const Histogram* add : {&one, &other_bin}) {
+    Histogram sum = big;
+    EXPECT_THROW(sum += *add, Error);
+    EXPECT_EQ(sum, big);
+  }
+  // Into a grey sum, a colour histogram whose luminance overflows changes nothing.
+  Histogram colour(2, true);
+  colour.counts(Channel::Red)[0] = 3;
+  colour.counts(Channel::Luminance)[1] = 1;
+  Histogram sum = big;
+  EXPECT_THROW(sum += colour, Error);
+  EXPECT_EQ(sum, big);
+  EXPECT_FALSE(sum.colour());
+  // Up to 2^64 - 1 exactly is fine.
+  Histogram most(2, false);
+  most.counts(Channel::Luminance)[0] = kMost - 1;
+  most += one;
+  EXPECT_EQ(most.counts(Channel::Luminance)[0], kMost);
+}
+
 }  // namespace
 }  // namespace gpuhist

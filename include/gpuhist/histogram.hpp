@@ -47,7 +47,8 @@ class Histogram {
 
   // Adds another histogram's counts channel by channel (bins must match; a grey
   // histogram adds only luminance; adding colour to grey makes this colour).
-  // Throws Error(InvalidArgument) on a bin-count mismatch.
+  // Throws Error(InvalidArgument), changing nothing, on a bin-count mismatch or
+  // when a channel's counts would add up to more than 2^64 - 1.
   Histogram& operator+=(const Histogram& other);
 
   friend bool operator==(const Histogram&, const Histogram&) = default;

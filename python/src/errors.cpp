@@ -46,6 +46,7 @@ PyObject* text_of(const char* what) {
       {"(--formats all ", "(all_formats=True "},
       {"--space ycbcr", "space=\"ycbcr\""},
       {"(count it as RGB instead)", "(count it with space=\"rgb\" instead)"},
+      {"2^64", "2**64"},
   };
   for (const auto& [option, argument] : kArguments) {
     for (std::size_t at = text.find(option); at != std::string::npos;

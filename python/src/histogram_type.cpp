@@ -44,11 +44,12 @@ py::array counts_array(const Histogram& h) {
 
 Histogram merged(const Histogram& a, const Histogram& b) {
   if (a.bins() != b.bins() || a.colour() != b.colour()) {
+    const auto described = [](const Histogram& h) {
+      return std::to_string(h.bins()) + " bins, " +
+             (h.colour() ? "red, green, blue and luminance" : "luminance alone");
+    };
     throw py::value_error("gpuhist: histograms merge only with the same bins and channels (" +
-                          std::to_string(a.bins()) + " bins, " +
-                          std::to_string(a.channels().size()) + " channels against " +
-                          std::to_string(b.bins()) + " bins, " +
-                          std::to_string(b.channels().size()) + " channels)");
+                          described(a) + " against " + described(b) + ")");
   }
   Histogram out = a;
   out += b;
@@ -84,6 +85,13 @@ Histogram histogram_from_state(const py::tuple& state) {
   for (Channel c : h.channels()) {
     std::memcpy(h.counts(c).data(), bytes.data() + i * row, row);
     ++i;
+    std::uint64_t sum = 0;
+    for (const std::uint64_t n : h.counts(c)) {
+      if (__builtin_add_overflow(sum, n, &sum)) {
+        throw py::value_error("gpuhist: the " + std::string(to_string(c)) +
+                              " counts add up to more than 2**64 - 1");
+      }
+    }
   }
   return h;
 }

@@ -114,8 +114,16 @@ share between threads; calls on one context run one at a time, without the GIL.
       "The six comparison metrics of each channel both have (correlation, chi_square, "
       "intersection, bhattacharyya, kl_divergence, emd), as `gpuhist compute --compare` gives; "
       "two PlaneHistograms of one plane are keyed by its name.";
-  // Two planes first: pybind11 tries overloads in order.
+  // Planes first: pybind11 tries overloads in order, and a plane is a Histogram.
   m.def("compare", &compare_planes, "histogram"_a, "reference"_a);
+  m.def(
+      "compare",
+      [](const PlaneHistogram& a, const Histogram& b) { return refuse_plane_with_histogram(a, b); },
+      "histogram"_a, "reference"_a);
+  m.def(
+      "compare",
+      [](const Histogram& a, const PlaneHistogram& b) { return refuse_plane_with_histogram(a, b); },
+      "histogram"_a, "reference"_a);
   m.def("compare", &compare_histograms, "histogram"_a, "reference"_a, compare_doc);
   m.def(
       "draw",

@@ -22,7 +22,8 @@ std::string checked_plane(const std::string& plane) {
   for (const char* p : kPlanes) {
     if (plane == p) return plane;
   }
-  throw py::value_error("gpuhist: a plane is \"y\", \"cb\" or \"cr\", not \"" + plane + "\"");
+  throw py::value_error("gpuhist: a plane is \"y\", \"cb\" or \"cr\", not " +
+                        py::repr(py::str(plane)).cast<std::string>());
 }
 
 // a + b where b is a Python object that is a Histogram: the same plane only.
@@ -81,6 +82,12 @@ py::dict compare_planes(const PlaneHistogram& a, const PlaneHistogram& b) {
   py::dict out;
   out[py::str(a.plane)] = compare_histograms(a, b)["luminance"];
   return out;
+}
+
+py::dict refuse_plane_with_histogram(const Histogram& /*a*/, const Histogram& /*b*/) {
+  throw py::value_error(
+      "gpuhist: a plane compares only with a plane of the same name, not with an image's "
+      "histogram");
 }
 
 void register_plane_histogram(py::module_& m) {

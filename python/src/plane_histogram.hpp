@@ -28,6 +28,9 @@ struct PlaneHistogram : Histogram {
 // (ValueError for planes of two names).
 [[nodiscard]] pybind11::dict compare_planes(const PlaneHistogram& a, const PlaneHistogram& b);
 
+// compare(plane, histogram) or compare(histogram, plane): a ValueError.
+[[noreturn]] pybind11::dict refuse_plane_with_histogram(const Histogram& a, const Histogram& b);
+
 // After register_histogram: PlaneHistogram derives from Histogram.
 void register_plane_histogram(pybind11::module_& m);
 

@@ -385,3 +385,21 @@ def test_counts_up_to_64_bits_load_and_anything_else_is_a_value_error():
     proxy = types.MappingProxyType({"bins": 3, "histograms": types.MappingProxyType(grey)})
     with pytest.raises(ValueError, match="the counts have 2 bins, not bins=3"):
         gpuhist.Histogram.from_dict(proxy)
+
+
+def test_merging_past_sixty_four_bits_is_refused():
+    """Exact or refused: counts that would add up past 2**64 - 1 in a channel raise, and an
+    in-place merge leaves the histogram as it was."""
+    big = gpuhist.Histogram.from_dict({"histograms": {"luminance": [2**64 - 1, 0]}})
+    one = gpuhist.Histogram.from_dict({"histograms": {"luminance": [0, 1]}})
+    for bad in (lambda: big + one, lambda: sum([big, one]), lambda: gpuhist.merge([one, big])):
+        with pytest.raises(ValueError, match=r"luminance counts would add up to more than 2\*\*64 - 1"):
+            bad()
+    before = big.counts.copy()
+    with pytest.raises(ValueError):
+        big += one
+    np.testing.assert_array_equal(big.counts, before)
+    most = gpuhist.Histogram.from_dict({"histograms": {"luminance": [2**64 - 2, 0]}})
+    assert (most + one).total() == 2**64 - 1
+    with pytest.raises(ValueError, match=r"2\*\*64 - 1"):
+        gpuhist._histogram_from_state((2, False, (2**64 - 1).to_bytes(8, "little") * 2))

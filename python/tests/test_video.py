@@ -250,7 +250,20 @@ def test_planes_merge_pickle_and_load_by_name(tmp_path):
     assert gpuhist.compare(y, y)["y"]["intersection"] == pytest.approx(1.0)
     with pytest.raises(ValueError, match="same name"):
         gpuhist.compare(y, cb)
-    assert list(gpuhist.compare(y, grey)) == ["luminance"]
+    for a, b in ((y, grey), (grey, y)):
+        with pytest.raises(ValueError, match="plane"):
+            gpuhist.compare(a, b)
+    with pytest.raises(ValueError, match=r"not 'y\\x00'"):
+        gpuhist.PlaneHistogram("y\0")
+    # Exact or refused: counts that would pass 2**64 - 1.
+    big = gpuhist.Histogram.from_dict({"histograms": {"y": [2**64 - 1, 0]}})
+    one = gpuhist.Histogram.from_dict({"histograms": {"y": [0, 1]}})
+    for bad in (lambda: big + one, lambda: gpuhist.merge([big, one])):
+        with pytest.raises(ValueError, match=r"2\*\*64 - 1"):
+            bad()
+    with pytest.raises(ValueError, match=r"2\*\*64 - 1"):
+        gpuhist._plane_histogram_from_state(("y", (2, False, ((2**64 - 1).to_bytes(8, "little")
+                                                                * 2))))
     with pytest.raises(ValueError, match="plane"):
         gpuhist.PlaneHistogram("u")
     with pytest.raises(ValueError, match="bins"):

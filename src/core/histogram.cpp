@@ -1,7 +1,9 @@
 #include "gpuhist/histogram.hpp"
 
 #include <numeric>
+#include <span>
 #include <string>
+#include <utility>
 
 #include "gpuhist/error.hpp"
 
@@ -55,6 +57,20 @@ Histogram& Histogram::operator+=(const Histogram& other) {
     throw Error(ErrorKind::InvalidArgument, "cannot add histograms of " +
                                                 std::to_string(other.bins_) + " and " +
                                                 std::to_string(bins_) + " bins");
+  }
+  // Exact or refused: no channel's counts may add up past 2^64 - 1 (then no
+  // bin can either), checked before anything changes.
+  for (Channel channel : other.channels()) {
+    std::uint64_t sum = 0;
+    bool over = false;
+    for (const std::span<const std::uint64_t> part :
+         {std::as_const(*this).counts(channel), other.counts(channel)}) {
+      for (const std::uint64_t n : part) over = over || __builtin_add_overflow(sum, n, &sum);
+    }
+    if (over) {
+      throw Error(ErrorKind::InvalidArgument, "the " + std::string(to_string(channel)) +
+                                                  " counts would add up to more than 2^64 - 1");
+    }
   }
   if (other.colour_ && !colour_) {
     colour_ = true;

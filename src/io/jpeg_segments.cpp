@@ -52,8 +52,12 @@ std::string jpeg_subsampling(std::span<const unsigned char> file) {
     // Nf, then components of three bytes: id, H << 4 | V, a table.
     if (jpeg_components(file, s) != 3 || s.end - s.begin < 10 + 9) return {};
     const auto sampling = [&](std::size_t c) { return unsigned{file[s.begin + 10 + 3 * c + 1]}; };
-    if (sampling(1) != 0x11 || sampling(2) != 0x11) return {};  // chroma at one sample a block
-    switch (sampling(0)) {
+    // The subsampling is luma's factors over chroma's: FFmpeg writes 4:4:4 as
+    // 1x2 factors for all three components, most encoders as 1x1.
+    const unsigned h = sampling(0) >> 4U, v = sampling(0) & 15U;
+    const unsigned ch = sampling(1) >> 4U, cv = sampling(1) & 15U;
+    if (sampling(2) != sampling(1) || ch == 0 || cv == 0 || h % ch != 0 || v % cv != 0) return {};
+    switch ((h / ch) << 4U | (v / cv)) {
       case 0x11: return "4:4:4";
       case 0x21: return "4:2:2";
       case 0x22: return "4:2:0";

@@ -46,8 +46,9 @@ struct JpegHeader {
                                        const JpegSegment& frame);
 
 // The chroma subsampling of a three-component JPEG ("4:4:4", "4:2:2",
-// "4:2:0" or "4:1:1") as its first frame header gives it; empty for other
-// components or samplings, or a file whose framing does not lead to one.
+// "4:2:0" or "4:1:1") as its first frame header gives it (luma's sampling
+// factors over chroma's, so 1x2 for every component is 4:4:4); empty for
+// other components or samplings, or a file whose framing does not lead to one.
 [[nodiscard]] std::string jpeg_subsampling(std::span<const unsigned char> file);
 
 }  // namespace gpuhist::io
