@@ -321,8 +321,13 @@ def test_a_jpegs_planes_refuse_other_files(tmp_path, data):
         gpuhist.histogram_file(damaged, space="ycbcr")
     with pytest.raises(ValueError, match="space"):
         gpuhist.histogram_file(data / "rocket.jpg", space="yuv")
-    with pytest.raises(OSError, match="limit of 100 .max_pixels."):
+    with pytest.raises(OSError, match=r"its 640x427 = 273280 pixels exceed the limit of 100 "
+                                      r"\(max_pixels\)"):
         gpuhist.histogram_file(data / "rocket.jpg", space="ycbcr", max_pixels=100)
+    header = tmp_path / "header.jpg"
+    header.write_bytes((data / "rocket.jpg").read_bytes()[:300])
+    with pytest.raises(OSError, match="header.jpg: corrupt or truncated JPEG"):
+        gpuhist.histogram_file(header, space="ycbcr")
 
 
 def test_ycbcr_refuses_what_is_not_planar(tmp_path):

@@ -3,7 +3,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
@@ -37,6 +40,21 @@ std::string unreadable(const std::filesystem::path& path) {
   return {};
 }
 
+// The reader's causes that speak of video, said of a still picture.
+std::string of_a_picture(const std::string& cause) {
+  static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
+      {"not a video, or a damaged one: its mjpeg stream has no picture size",
+       "corrupt or truncated JPEG: its header gives no picture size"},
+      {"frames of ", "its "},
+      {"--space ycbcr reads planar Y'CbCr or grey video, and this stream is ",
+       "its planes are not Y'CbCr or grey: it decodes as "},
+  };
+  for (const auto& [video, picture] : kWords) {
+    if (cause.rfind(video, 0) == 0) return std::string(picture) + cause.substr(video.size());
+  }
+  return cause;
+}
+
 }  // namespace
 
 VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max_pixels) {
@@ -53,7 +71,16 @@ VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max
                                     : "this is a " + display_name(format) + " file") +
                     " (count it as RGB instead)");
   }
-  VideoReader reader(path, max_pixels, FrameSpace::YCbCr);
+  std::optional<VideoReader> opened;
+  try {
+    opened.emplace(path, max_pixels, FrameSpace::YCbCr);
+  } catch (const Error& e) {
+    const std::string prefix = path.string() + ": ";
+    const std::string what = e.what();
+    if (what.rfind(prefix, 0) != 0) throw;
+    throw Error(e.kind(), prefix + of_a_picture(what.substr(prefix.size())));
+  }
+  VideoReader& reader = *opened;
   VideoFrame frame;
   std::string damage;
   const bool decoded =

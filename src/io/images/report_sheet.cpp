@@ -86,7 +86,8 @@ Picture compose_report(const Image& image, const std::string& name, const Pictur
   text(canvas, kMargin, kMargin + kTitleSize, title, kTitleSize);
   const int right_x = kWidth - kMargin - static_cast<int>(kReportPanelWidth);
   const std::pair<int, std::pair<const Picture*, std::string>> panels[] = {
-      {kMargin, {&rgb_panel, "red, green, blue"}}, {right_x, {&luminance_panel, "luminance"}}};
+      {kMargin, {&rgb_panel, channels == 1 ? "luminance (a grey image)" : "red, green, blue"}},
+      {right_x, {&luminance_panel, "luminance"}}};
   for (const auto& [x, panel] : panels) {
     text(canvas, x, caption_top + kLabelSize, panel.second, kLabelSize);
     OIIO::ImageBufAlgo::paste(canvas, x, panel_top, 0, 0, wrap(*panel.first));
