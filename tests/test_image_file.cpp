@@ -866,10 +866,8 @@ TEST_F(ImageFiles, JpegFramingGivesTheSubsampling) {
     EXPECT_EQ(io::jpeg_header(padded).segments.size(), header.segments.size());
     // The subsampling is found once the frame header is whole, the scan once
     // its header segment is; until then the framing is cut.
-    const auto frame =
-        std::find_if(header.segments.begin(), header.segments.end(),
-                     [](const io::JpegSegment& s) { return io::is_jpeg_frame_header(s.marker); });
-    ASSERT_NE(frame, header.segments.end());
+    const io::JpegSegment* frame = io::jpeg_frame_header(header);
+    ASSERT_NE(frame, nullptr);
     const std::size_t sos_end =
         header.scan + 2 + (std::size_t{bytes[header.scan + 2]} << 8 | bytes[header.scan + 3]);
     for (std::size_t n = 0; n <= sos_end; ++n) {

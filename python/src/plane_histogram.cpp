@@ -42,6 +42,14 @@ PlaneHistogram plane_merged(const PlaneHistogram& a, const py::handle& b) {
   return {merged(a, other), a.plane};
 }
 
+// h + other: NotImplemented for what is no Histogram.
+py::object plane_sum(const PlaneHistogram& h, const py::object& other) {
+  if (!py::isinstance<Histogram>(other)) {
+    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  }
+  return py::cast(plane_merged(h, other));
+}
+
 // The plane's stats() as Histogram.stats gives its one row, keyed by the plane.
 py::dict plane_stats(const PlaneHistogram& h, const std::vector<double>& percentiles) {
   py::dict out;
@@ -133,26 +141,16 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
           },
           py::arg("percentiles") = std::vector<double>{},
           "bins, histograms and stats, keyed by the plane's name.")
-      .def(
-          "__add__",
-          [](const PlaneHistogram& h, const py::object& other) -> py::object {
-            if (!py::isinstance<Histogram>(other)) {
-              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            }
-            return py::cast(plane_merged(h, other));
-          },
-          py::is_operator())
+      .def("__add__", &plane_sum, py::is_operator())
       .def(
           "__radd__",
           [](const PlaneHistogram& h, const py::object& other) -> py::object {
-            // sum() starts from 0; a copy, as Histogram's.
+            // sum() starts from 0; a copy, as Histogram's. Otherwise the
+            // same plane either way round.
             if (py::isinstance<py::int_>(other) && other.equal(py::int_(0))) {
               return py::cast(PlaneHistogram(h));
             }
-            if (!py::isinstance<Histogram>(other)) {
-              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            }
-            return py::cast(plane_merged(h, other));
+            return plane_sum(h, other);
           },
           py::is_operator())
       .def(

@@ -46,26 +46,44 @@ unsigned jpeg_components(std::span<const unsigned char> file, const JpegSegment&
   return frame.end - frame.begin >= 10 ? file[frame.begin + 9] : 0;
 }
 
-std::string jpeg_subsampling(std::span<const unsigned char> file) {
-  for (const JpegSegment& s : jpeg_header(file).segments) {
-    if (!is_jpeg_frame_header(s.marker)) continue;
-    // Nf, then components of three bytes: id, H << 4 | V, a table.
-    if (jpeg_components(file, s) != 3 || s.end - s.begin < 10 + 9) return {};
-    const auto sampling = [&](std::size_t c) { return unsigned{file[s.begin + 10 + 3 * c + 1]}; };
-    // The subsampling is luma's factors over chroma's: FFmpeg writes 4:4:4 as
-    // 1x2 factors for all three components, most encoders as 1x1.
-    const unsigned h = sampling(0) >> 4U, v = sampling(0) & 15U;
-    const unsigned ch = sampling(1) >> 4U, cv = sampling(1) & 15U;
-    if (sampling(2) != sampling(1) || ch == 0 || cv == 0 || h % ch != 0 || v % cv != 0) return {};
-    switch ((h / ch) << 4U | (v / cv)) {
-      case 0x11: return "4:4:4";
-      case 0x21: return "4:2:2";
-      case 0x22: return "4:2:0";
-      case 0x41: return "4:1:1";
-      default: return {};
-    }
+const JpegSegment* jpeg_frame_header(const JpegHeader& header) {
+  for (const JpegSegment& s : header.segments) {
+    if (is_jpeg_frame_header(s.marker)) return &s;
   }
-  return {};
+  return nullptr;
+}
+
+std::string jpeg_subsampling(std::span<const unsigned char> file, const JpegHeader& header) {
+  const JpegSegment* frame = jpeg_frame_header(header);
+  // Nf, then components of three bytes: id, H << 4 | V, a table.
+  if (frame == nullptr || jpeg_components(file, *frame) != 3 ||
+      frame->end - frame->begin < 10 + 9) {
+    return {};
+  }
+  const auto sampling = [&](std::size_t c) {
+    return unsigned{file[frame->begin + 10 + 3 * c + 1]};
+  };
+  // The subsampling is luma's factors over chroma's: FFmpeg writes 4:4:4 as
+  // 1x2 factors for all three components, most encoders as 1x1.
+  const unsigned h = sampling(0) >> 4U, v = sampling(0) & 15U;
+  const unsigned ch = sampling(1) >> 4U, cv = sampling(1) & 15U;
+  if (sampling(2) != sampling(1) || ch == 0 || cv == 0 || h % ch != 0 || v % cv != 0) return {};
+  switch ((h / ch) << 4U | (v / cv)) {
+    case 0x11:
+      return "4:4:4";
+    case 0x21:
+      return "4:2:2";
+    case 0x22:
+      return "4:2:0";
+    case 0x41:
+      return "4:1:1";
+    default:
+      return {};
+  }
+}
+
+std::string jpeg_subsampling(std::span<const unsigned char> file) {
+  return jpeg_subsampling(file, jpeg_header(file));
 }
 
 }  // namespace gpuhist::io

@@ -40,6 +40,9 @@ struct JpegHeader {
 // a segment that runs past the bytes given ends the walk.
 [[nodiscard]] JpegHeader jpeg_header(std::span<const unsigned char> file);
 
+// The first frame header of a header's segments, or nullptr.
+[[nodiscard]] const JpegSegment* jpeg_frame_header(const JpegHeader& header);
+
 // The components in the frame header of `file` (a segment of jpeg_header's):
 // 1 grey, 3 colour (Y'CbCr or RGB), 4 CMYK; 0 for a segment too short.
 [[nodiscard]] unsigned jpeg_components(std::span<const unsigned char> file,
@@ -49,6 +52,9 @@ struct JpegHeader {
 // "4:2:0" or "4:1:1") as its first frame header gives it (luma's sampling
 // factors over chroma's, so 1x2 for every component is 4:4:4); empty for
 // other components or samplings, or a file whose framing does not lead to one.
+// `header` is jpeg_header(file), for a caller that has it already.
+[[nodiscard]] std::string jpeg_subsampling(std::span<const unsigned char> file,
+                                           const JpegHeader& header);
 [[nodiscard]] std::string jpeg_subsampling(std::span<const unsigned char> file);
 
 }  // namespace gpuhist::io

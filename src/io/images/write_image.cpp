@@ -130,11 +130,9 @@ std::string jpeg_subsampling(const std::filesystem::path& path) {
     const std::span<const unsigned char> bytes(head.data(), have);
     if (have < 2 || bytes[0] != 0xFF || bytes[1] != 0xD8) return {};
     const io::JpegHeader header = io::jpeg_header(bytes);
-    const bool framed =
-        std::any_of(header.segments.begin(), header.segments.end(),
-                    [](const io::JpegSegment& s) { return io::is_jpeg_frame_header(s.marker); });
-    if (framed || !header.cut || have < head.size() || head.size() >= kLongest) {
-      return io::jpeg_subsampling(bytes);
+    if (io::jpeg_frame_header(header) != nullptr || !header.cut || have < head.size() ||
+        head.size() >= kLongest) {
+      return io::jpeg_subsampling(bytes, header);
     }
     head.resize(head.size() * 2);
   }
