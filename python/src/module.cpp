@@ -88,6 +88,16 @@ share between threads; calls on one context run one at a time, without the GIL.
            })
       .def("histogram", &SharedContext::histogram, "image"_a, "bins"_a = 256, py::kw_only(),
            "luma"_a = "709", "strategy"_a = std::nullopt, kHistogramDoc)
+      .def(
+          "draw",
+          [](const SharedContext& self, const PlaneHistogram& h, std::pair<Whole, Whole> size,
+             const std::string& scale, const std::vector<std::string>& channels, Whole background) {
+            return self.draw(h, size, scale, drawn_plane(h, channels), background);
+          },
+          "histogram"_a, py::kw_only(),
+          "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
+          "channels"_a = std::vector<std::string>{"red", "green", "blue"},
+          "background"_a = 0x333333)
       .def("draw", &SharedContext::draw, "histogram"_a, py::kw_only(),
            "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
            "channels"_a = std::vector<std::string>{"red", "green", "blue"},
@@ -127,6 +137,17 @@ share between threads; calls on one context run one at a time, without the GIL.
   m.def("compare", &compare_histograms, "histogram"_a, "reference"_a, compare_doc);
   m.def(
       "draw",
+      [](const PlaneHistogram& h, std::pair<Whole, Whole> size, const std::string& scale,
+         const std::vector<std::string>& channels, Whole background,
+         const std::optional<Name>& device) {
+        return default_context(device ? device : Name{"cpu"})
+            ->draw(h, size, scale, drawn_plane(h, channels), background);
+      },
+      "histogram"_a, py::kw_only(), "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100},
+      "scale"_a = "seed", "channels"_a = std::vector<std::string>{"red", "green", "blue"},
+      "background"_a = 0x333333, "device"_a = std::nullopt);
+  m.def(
+      "draw",
       [](const Histogram& h, std::pair<Whole, Whole> size, const std::string& scale,
          const std::vector<std::string>& channels, Whole background,
          const std::optional<Name>& device) {
@@ -138,8 +159,9 @@ share between threads; calls on one context run one at a time, without the GIL.
       "background"_a = 0x333333, "device"_a = std::nullopt,
       "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array of "
       "size=(W, H); drawn on the CPU unless a device is named (the same bytes either way). "
-      "channels: any of red, green, blue, luminance; a grey histogram (a PlaneHistogram too) "
-      "shows its luminance whichever are named.");
+      "channels: any of red, green, blue, luminance; a grey histogram shows its luminance "
+      "whichever are named, a PlaneHistogram its plane (which channels may name: 'y', 'cb' "
+      "or 'cr').");
   m.def("devices", &devices, "The Vulkan devices: index, name, type, hardware, vulkan, driver.");
 
   register_adjustments(m, context);

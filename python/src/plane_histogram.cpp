@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -90,6 +91,18 @@ py::dict compare_planes(const PlaneHistogram& a, const PlaneHistogram& b) {
   py::dict out;
   out[py::str(a.plane)] = compare_histograms(a, b)["luminance"];
   return out;
+}
+
+std::vector<std::string> drawn_plane(const PlaneHistogram& h, std::vector<std::string> channels) {
+  for (std::string& c : channels) {
+    if (c == h.plane) {
+      c = "luminance";
+    } else if (std::find(std::begin(kPlanes), std::end(kPlanes), c) != std::end(kPlanes)) {
+      throw py::value_error("gpuhist: a " + h.plane + " plane has no channel '" + c +
+                            "': it draws as '" + h.plane + "'");
+    }
+  }
+  return channels;
 }
 
 py::dict refuse_plane_with_histogram(const Histogram& /*a*/, const Histogram& /*b*/) {

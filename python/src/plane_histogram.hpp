@@ -28,6 +28,12 @@ struct PlaneHistogram : Histogram {
 // (ValueError for planes of two names).
 [[nodiscard]] pybind11::dict compare_planes(const PlaneHistogram& a, const PlaneHistogram& b);
 
+// The channels draw() is asked for on a plane: its own name stands for its
+// one row (drawn as a grey histogram's luminance); another plane's name is a
+// ValueError.
+[[nodiscard]] std::vector<std::string> drawn_plane(const PlaneHistogram& h,
+                                                   std::vector<std::string> channels);
+
 // compare(plane, histogram) or compare(histogram, plane): a ValueError.
 [[noreturn]] pybind11::dict refuse_plane_with_histogram(const Histogram& a, const Histogram& b);
 

@@ -273,6 +273,33 @@ def test_planes_merge_pickle_and_load_by_name(tmp_path):
     assert repr(cb) == f"<gpuhist.PlaneHistogram cb, 256 bins, {16 * 8} samples>"
 
 
+def test_a_plane_draws_under_its_own_name(tmp_path):
+    """A plane draws as a grey histogram of its counts, whether its channels are
+    left out or named by the plane's name; another plane's name is refused."""
+    clip = tmp_path / "clip.mkv"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=64x32:rate=10", "-frames:v", "1", "-c:v", "libx264",
+                    "-pix_fmt", "yuv444p", str(clip)], check=True)
+    ((_, _, planes),) = gpuhist.video(str(clip), space="ycbcr")
+    context = gpuhist.Context("cpu")
+    for name, plane in planes.items():
+        grey = gpuhist.Histogram.from_dict({"histograms": {"luminance": plane.counts[0]}})
+        want = gpuhist.draw(grey, size=(128, 40))
+        assert (want[..., :3] == 255).all(axis=-1).any()  # bars, not an empty picture
+        for drawn in (gpuhist.draw(plane, size=(128, 40)),
+                      gpuhist.draw(plane, size=(128, 40), channels=[name]),
+                      gpuhist.draw(plane, size=(128, 40), channels=list(plane.channels)),
+                      context.draw(plane, size=(128, 40), channels=[name])):
+            np.testing.assert_array_equal(drawn, want)
+        other = "cr" if name == "y" else "y"
+        for bad in (lambda: gpuhist.draw(plane, channels=[other]),
+                    lambda: context.draw(plane, channels=[name, other])):
+            with pytest.raises(ValueError, match=f"a {name} plane has no channel '{other}'"):
+                bad()
+    with pytest.raises(ValueError, match="unknown channel 'u'"):
+        gpuhist.draw(planes["cb"], channels=["u"])
+
+
 @pytest.mark.parametrize("pix_fmt, chroma", [("yuvj444p", (600, 400)), ("yuvj420p", (300, 200)),
                                             ("yuvj422p", (300, 400)), ("gray", None)])
 def test_a_jpegs_planes_are_its_decoded_levels(tmp_path, data, cli, pix_fmt, chroma):
