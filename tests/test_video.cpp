@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -154,6 +155,36 @@ TEST_F(Video, CsvRows) {
     ++rows;
   }
   EXPECT_EQ(rows, 5);
+}
+
+// A row's time in CSV is the JSON row's time, digit for digit: at 29.97
+// frames a second, 3.4 hours in, neighbouring frames keep their own times.
+TEST_F(Video, CsvTimesAreTheJsonTimes) {
+  const fs::path clip = dir_ / "late.mkv";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=32x24:rate=30000/1001 -frames:v 6 " +
+                           std::string("-c:v libx264 -output_ts_offset 12345.678 '") +
+                           clip.string() + "'"));
+  const auto csv = test::run_cli({"video", clip.string(), "--format", "csv", "--bins", "4",
+                                  "--device", "cpu", "--no-progress"});
+  const auto jsonl =
+      test::run_cli({"video", clip.string(), "--bins", "4", "--device", "cpu", "--no-progress"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  ASSERT_EQ(jsonl.status, 0) << jsonl.err;
+  std::istringstream csv_lines(csv.out), json_lines(jsonl.out);
+  std::string header, line, json_line;
+  std::getline(csv_lines, header);
+  std::set<std::string> times;
+  while (std::getline(csv_lines, line)) {
+    ASSERT_TRUE(std::getline(json_lines, json_line));
+    std::istringstream cells(line);
+    std::string frame, time;
+    std::getline(cells, frame, ',');
+    std::getline(cells, time, ',');
+    EXPECT_EQ(time, nlohmann::json::parse(json_line)["time"].dump()) << "frame " << frame;
+    EXPECT_NEAR(std::stod(time), 12345.678 + std::stoi(frame) * 1001.0 / 30000.0, 0.002);
+    times.insert(time);
+  }
+  EXPECT_EQ(times.size(), 6U);
 }
 
 TEST_F(Video, OverlayVideoHasEveryFrameAtTheRequestedSize) {
@@ -949,6 +980,15 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
         "16384x16384", "--device", "cpu"},
        {2, "does not take 16384x16384 frames"}},
       {{"video", clip.string(), "--overlay", "-o", "-"}, {2, "not to standard output"}},
+      // x265 would take 48 pixels and write out of its buffers; 8 rows it refuses itself.
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "narrow.mkv").string(), "--codec",
+        "hevc", "--size", "48x32", "--device", "cpu"},
+       {2,
+        "narrow.mkv: the libx265 encoder does not take 48x32 frames (HEVC frames need to be at "
+        "least 50 pixels wide here)"}},
+      {{"video", clip.string(), "--adjust", "equalize", "-o", (dir_ / "narrow.mkv").string(),
+        "--codec", "hevc", "--size", "64x8", "--device", "cpu"},
+       {2, "does not take 64x8 frames"}},
   };
   for (const auto& [args, expected] : cases) {
     const auto r = test::run_cli(args);
@@ -956,6 +996,7 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
     EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
     EXPECT_NE(r.err.find(expected.second), std::string::npos) << r.err;
   }
+  EXPECT_FALSE(fs::exists(dir_ / "narrow.mkv"));
 }
 
 }  // namespace

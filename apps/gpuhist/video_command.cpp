@@ -90,7 +90,9 @@ void csv_header(std::ostream& out, std::uint32_t bins, const ReportFields& field
 // metric cells stay empty.
 void csv_row(std::ostream& out, const FrameCounts& frame, const ReportFields& fields,
              bool metrics) {
-  out << frame.index << ',' << frame.time << ',' << frame.width << ',' << frame.height;
+  // The time as the JSON rows write it: the shortest digits that read back the same.
+  out << frame.index << ',' << nlohmann::json(frame.time).dump() << ',' << frame.width << ','
+      << frame.height;
   const Histogram& h = frame.histogram;
   const nlohmann::ordered_json comparison =
       fields.reference != nullptr ? comparison_json(h, fields) : nlohmann::ordered_json::object();
