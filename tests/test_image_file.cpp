@@ -444,9 +444,11 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   EXPECT_FALSE(ffmpeg_finds_errors(photo));
   const std::vector<std::byte> pixels = test::pixel_bytes_of(whole.view());
 
-  // Cut in its coded data: refused.
-  expect_refused(write_file("cut.jpg", bytes.substr(0, scan + (end - scan) / 2)),
-                 "cut.jpg: corrupt or truncated image: Premature end of JPEG file");
+  // Cut in its coded data, however near its end: refused.
+  for (const std::size_t cut : {scan + (end - scan) / 2, end - 64, end - 8}) {
+    expect_refused(write_file("cut.jpg", bytes.substr(0, cut)),
+                   "cut.jpg: corrupt or truncated image: Premature end of JPEG file");
+  }
 
   // Codes overwritten in the middle: decoded, with the warning.
   std::string overwritten = bytes;
@@ -479,9 +481,13 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   EXPECT_EQ(test::pixel_bytes_of(junk.view()), pixels);
 
   // After every row: no end marker, or a second image appended. The pixels are whole: a warning.
+  // The end marker cut off (or half of it), as a copy stopped at the last byte
+  // leaves it: the decoder's read-ahead runs past the coded data.
   const std::pair<const char*, std::string> after[] = {
       {"Premature end of JPEG file", bytes.substr(0, end) + std::string(64, '\0')},
       {"two SOI markers", bytes.substr(0, end) + bytes},
+      {"Premature end of JPEG file: no end marker", bytes.substr(0, end)},
+      {"Premature end of JPEG file: no end marker", bytes.substr(0, end + 1)},
   };
   for (const auto& [said, data] : after) {
     const Image image = load_image(write_file("after.jpg", data));
@@ -523,6 +529,10 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   ASSERT_NE(next, std::string::npos);
   EXPECT_TRUE(load_image(dir_ / "progressive.jpg").warning.empty());
   refused("scans.jpg", progressive.substr(0, next) + junk_bytes + progressive.substr(next));
+  // A progressive file that ends without its end marker may as well lack its
+  // last scans, which nothing in it tells apart: refused.
+  expect_refused(write_file("unended.jpg", progressive.substr(0, progressive.rfind("\xFF\xD9"))),
+                 "unended.jpg: corrupt or truncated image: Premature end of JPEG file");
 
   // A 12-bit JPEG is not decoded, and says so.
   std::string deep = bytes;

@@ -100,6 +100,55 @@ void on_progress(j_common_ptr info) {
   std::longjmp(errors.jump, 1);
 }
 
+// The file's bytes as libjpeg reads them, as jpeg_mem_src gives them but for
+// their end. Where they run out, an end marker follows (libjpeg's own
+// source does that too, after a warning). Inside the coded data of a file of
+// one scan of every component, the decoder's read-ahead reaches the end of a
+// file whose only fault is a missing end marker: the marker given ends the
+// image, and a file cut short still fails, its decoder finding the marker
+// where it needs coded data. Anywhere else (the header; a progressive file or
+// one of several scans, whose later scans could be what is missing) running
+// out is damage, as libjpeg's warning says.
+struct Source {
+  jpeg_source_mgr manager{};  // first: libjpeg hands the callbacks a pointer to it
+  bool in_scan = false;       // past the header, in the first scan's coded data
+  bool ran_out = false;       // an end marker was made up in the only scan
+
+  Source(std::span<const unsigned char> bytes) {
+    manager.next_input_byte = bytes.data();
+    manager.bytes_in_buffer = bytes.size();
+    manager.init_source = [](j_decompress_ptr) {};
+    manager.fill_input_buffer = fill;
+    manager.skip_input_data = skip;
+    manager.resync_to_restart = jpeg_resync_to_restart;
+    manager.term_source = [](j_decompress_ptr) {};
+  }
+
+  static boolean fill(j_decompress_ptr info) {
+    static const JOCTET kEnd[] = {0xFF, JPEG_EOI};
+    Source& source = *reinterpret_cast<Source*>(info->src);
+    if (source.in_scan && info->progressive_mode == FALSE &&
+        info->comps_in_scan == info->num_components) {
+      source.ran_out = true;
+    } else {
+      WARNMS(info, JWRN_JPEG_EOF);
+    }
+    info->src->next_input_byte = kEnd;
+    info->src->bytes_in_buffer = sizeof kEnd;
+    return TRUE;
+  }
+
+  static void skip(j_decompress_ptr info, long count) {
+    if (count <= 0) return;
+    while (count > static_cast<long>(info->src->bytes_in_buffer)) {
+      count -= static_cast<long>(info->src->bytes_in_buffer);
+      (void)fill(info);
+    }
+    info->src->next_input_byte += count;
+    info->src->bytes_in_buffer -= static_cast<std::size_t>(count);
+  }
+};
+
 // A decompressor and what it reports to, destroyed however decoding ends.
 struct Decompressor {
   jpeg_decompress_struct info{};
@@ -180,9 +229,10 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
                                  const std::filesystem::path& path,
                                  const std::function<void(const JpegShape&)>& check) {
   Decompressor d;
+  Source source(bytes);
   if (!guarded(d.errors, [&] {
         jpeg_create_decompress(&d.info);
-        jpeg_mem_src(&d.info, bytes.data(), static_cast<unsigned long>(bytes.size()));
+        d.info.src = &source.manager;
         // APP1 segments are kept (Exif's orientation is read from them), no others.
         jpeg_save_markers(&d.info, JPEG_APP0 + 1, 0xFFFF);
         (void)jpeg_read_header(&d.info, TRUE);
@@ -213,6 +263,7 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
   }
   d.info.out_color_space = shape.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
   d.info.progress = &d.progress;
+  source.in_scan = true;
   std::array<JSAMPROW, 16> rows{};
   if (!guarded(d.errors, [&] {
         (void)jpeg_start_decompress(&d.info);
@@ -226,6 +277,10 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
           if (jpeg_read_scanlines(&d.info, rows.data(), count) == 0) return;  // (suspended)
         }
       })) {
+    // Cut short in its only scan: the decoder met the marker made up for the end.
+    if (source.ran_out) {
+      std::snprintf(d.errors.message, sizeof d.errors.message, "Premature end of JPEG file");
+    }
     refuse(d.errors, path);
   }
   if (d.info.output_scanline < d.info.output_height) {
@@ -237,6 +292,10 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
   if (!guarded(d.errors, [&] { (void)jpeg_finish_decompress(&d.info); }) &&
       d.errors.warning[0] == '\0') {
     std::snprintf(d.errors.warning, sizeof d.errors.warning, "%s", d.errors.message);
+  }
+  if (source.ran_out) {
+    std::snprintf(d.errors.warning, sizeof d.errors.warning,
+                  "Premature end of JPEG file: no end marker after every row was decoded");
   }
   image.warning = d.errors.warning;
   return image;
