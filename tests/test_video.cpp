@@ -642,6 +642,31 @@ TEST_F(Video, AudioIsCopiedWhereTheContainerHoldsIt) {
             std::string::npos)
       << f.err;
   EXPECT_EQ(stream_packets(flac_ts).find("audio,"), std::string::npos) << stream_packets(flac_ts);
+  // Muxers that say they hold a codec and then refuse it (FLAC in MP4 is
+  // experimental, Opus in MOV unknown): the video is written, the audio named.
+  const fs::path opus = dir_ / "opus.mkv";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 1 "
+                   "-c:v libx264 -c:a libopus '" +
+                   opus.string() + "'"));
+  for (const auto& [source, out, codec] :
+       {std::tuple{flac, dir_ / "flac.mp4", "flac"}, std::tuple{flac, dir_ / "flac.mov", "flac"},
+        std::tuple{opus, dir_ / "opus.mov", "opus"}}) {
+    for (const char* mode : {"--overlay", "--adjust"}) {
+      std::vector<std::string> args = {"video", source.string(), mode};
+      if (std::string(mode) == "--adjust") args.push_back("equalize");
+      args.insert(args.end(), {"-o", out.string(), "--device", "cpu", "--no-progress"});
+      const auto w = test::run_cli(args);
+      ASSERT_EQ(w.status, 0) << out << ": " << w.err;
+      EXPECT_NE(w.err.find("gpuhist: warning: " + out.string() + ": audio (" + codec +
+                           ") not copied: the '" + out.extension().string() +
+                           "' container does not hold it"),
+                std::string::npos)
+          << w.err;
+      EXPECT_EQ(codec_and_frames(out), "h264,10") << out;
+      EXPECT_EQ(stream_packets(out).find("audio,"), std::string::npos) << stream_packets(out);
+    }
+  }
 }
 
 // A file is read and written by its name, even a name FFmpeg would take for

@@ -80,6 +80,34 @@ std::string cannot_hold(const std::filesystem::path& path, AVCodecID codec,
          avcodec_get_name(codec) + " video" + with + " (" + hint + ")";
 }
 
+// Whether `container` writes a header for `video` with `audio` copied too:
+// tried on a file in memory, since some muxers say they hold a codec they
+// then refuse (FLAC in MP4, an experimental feature; Opus in MOV).
+bool writes_header(const AVOutputFormat* container, const AVStream& video,
+                   const AVStream& audio) {  // audio: the source's stream
+  AVFormatContext* trial = nullptr;
+  if (avformat_alloc_output_context2(&trial, container, nullptr, nullptr) < 0) return false;
+  bool wrote = false;
+  AVStream* v = avformat_new_stream(trial, nullptr);
+  AVStream* a = avformat_new_stream(trial, nullptr);
+  if (v != nullptr && a != nullptr && avcodec_parameters_copy(v->codecpar, video.codecpar) >= 0 &&
+      avcodec_parameters_copy(a->codecpar, audio.codecpar) >= 0 &&
+      avio_open_dyn_buf(&trial->pb) >= 0) {
+    a->codecpar->codec_tag = 0;
+    v->time_base = video.time_base;
+    v->avg_frame_rate = video.avg_frame_rate;
+    v->sample_aspect_ratio = video.sample_aspect_ratio;
+    a->time_base = audio.time_base;
+    wrote = avformat_write_header(trial, nullptr) >= 0;
+    std::uint8_t* bytes = nullptr;
+    (void)avio_close_dyn_buf(trial->pb, &bytes);
+    av_free(bytes);
+    trial->pb = nullptr;
+  }
+  avformat_free_context(trial);
+  return wrote;
+}
+
 }  // namespace
 
 void validate(const VideoEncoding& encoding) {
@@ -387,6 +415,15 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // tick of the time base.
   s.stream->avg_frame_rate = rate;
   s.open_audio(audio_from, extension);
+  // (Where the muxer would not say whether it holds the video, its refusal
+  // below names both.)
+  if (s.audio_index >= 0 && takes_video == 1 &&
+      !writes_header(s.format->oformat, *s.stream, *s.audio_in->streams[s.audio_index])) {
+    s.audio_note = std::string("audio (") +
+                   avcodec_get_name(s.audio_in->streams[s.audio_index]->codecpar->codec_id) +
+                   ") not copied: the '" + extension + "' container does not hold it";
+    s.audio_index = -1;
+  }
   if (s.audio_index >= 0) {
     s.audio_out = avformat_new_stream(s.format, nullptr);
     if (s.audio_out == nullptr) s.fail("out of memory");
