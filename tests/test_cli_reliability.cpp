@@ -96,6 +96,34 @@ TEST_F(Reliability, AMistypedVerbIsAUsageErrorAndWritesNothing) {
   EXPECT_EQ(file.status, 0) << file.err;
 }
 
+// --plot and -o naming one file (or a plot of several inputs named as the
+// output) would leave one of the two: refused before anything is written.
+TEST_F(Reliability, TwoOutputsOfOneFileAreRefused) {
+  fs::create_directories(path("out"));
+  const std::string kept = "kept";
+  std::ofstream(path("out/v-rocket.png")) << kept;
+  const std::vector<std::vector<std::string>> runs = {
+      {"compute", kCoffee.string(), "-o", path("out/s.png").string(), "--plot",
+       path("out/s.png").string()},
+      {"compute", kCoffee.string(), kRocket.string(), "-o",
+       path("out/../out/v-rocket.png").string(), "--plot", path("out/v.png").string()},
+  };
+  for (const auto& args : runs) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args[2];
+    expect_one_line_error(r, "this run would write two of its outputs to this one file");
+  }
+  EXPECT_FALSE(fs::exists(path("out/s.png")));
+  EXPECT_FALSE(fs::exists(path("out/v-coffee.png")));
+  EXPECT_EQ(read_file(path("out/v-rocket.png")), kept);
+  // Told apart, both are written.
+  const auto r =
+      run_cli({"compute", kCoffee.string(), "-o", path("out/s.json").string(), "--format", "json",
+               "--plot", path("out/s.png").string(), "--device", "cpu"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(path("out/s.json")) && fs::exists(path("out/s.png")));
+}
+
 TEST_F(Reliability, AnOutputThatIsAnInputIsRefusedAndTheInputKept) {
   const fs::path image = copy(kCoffee, "same.png");
   const std::string before = read_file(image);

@@ -125,6 +125,7 @@ int run_compute(const ComputeArgs& args) {
   if (const std::string clash = overwritten_input(outputs, inputs.files, false); !clash.empty()) {
     return usage_error(clash);
   }
+  if (const std::string clash = shared_output(outputs); !clash.empty()) return usage_error(clash);
   BatchStatus batch;
   batch.add(report_problems(inputs));
   std::optional<OutputStream> output;

@@ -125,4 +125,26 @@ std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
   return {};
 }
 
+std::string shared_output(const std::vector<std::filesystem::path>& outputs) {
+  // The same file, whether it exists yet or not (through links and "..").
+  const auto same = [](const std::filesystem::path& a, const std::filesystem::path& b) {
+    if (same_file(a, b)) return true;
+    std::error_code ec_a, ec_b;
+    const auto canonical_a = std::filesystem::weakly_canonical(a, ec_a);
+    const auto canonical_b = std::filesystem::weakly_canonical(b, ec_b);
+    return !ec_a && !ec_b && canonical_a == canonical_b;
+  };
+  for (std::size_t j = 1; j < outputs.size(); ++j) {
+    for (std::size_t i = 0; i < j; ++i) {
+      if (same(outputs[i], outputs[j])) {
+        const std::string also =
+            outputs[i] == outputs[j] ? "" : " (also named " + outputs[i].string() + ")";
+        return outputs[j].string() + ": this run would write two of its outputs to this one file" +
+               also;
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace gpuhist::cli

@@ -31,6 +31,11 @@ namespace gpuhist::cli {
 void print_renamed_output(const std::filesystem::path& output, const std::filesystem::path& input,
                           const std::filesystem::path& written);
 
+// Two outputs of one run that are one file (`--plot` named as `-o`, or a plot
+// of several inputs given the name of the output): the second would replace
+// the first. A one-line message naming both, or empty when there is none.
+[[nodiscard]] std::string shared_output(const std::vector<std::filesystem::path>& outputs);
+
 // An output that is one of the inputs would destroy it before it is read:
 // the first such output, as a one-line message, or empty when there is none.
 // With `may_replace_own`, output i may be input i itself (an adjustment reads
