@@ -553,12 +553,31 @@ TEST_F(Reliability, TheCommandLinesRoughEdges) {
   const auto size = run_cli({"video", clip.string(), "--size", "64x48", "--device", "cpu"});
   EXPECT_EQ(size.status, 2);
   expect_one_line_error(size, "--size sets the size of a written video");
+  // A reference with nothing to match.
+  for (const std::vector<std::string> args :
+       {std::vector<std::string>{"video", clip.string(), "--reference", kCoffee.string()},
+        {"video", clip.string(), "--overlay", "-o", path("r.mkv").string(), "--reference",
+         kCoffee.string()}}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_line_error(r, "--reference goes with --adjust match");
+  }
+  EXPECT_FALSE(fs::exists(path("r.mkv")));
   // Negative and zero limits.
   for (const char* value : {"-1", "0", "-99999999999999999999"}) {
     const auto r = run_cli({"compute", kCoffee.string(), "--max-pixels", value, "--device", "cpu"});
     EXPECT_EQ(r.status, 2) << value;
     expect_one_line_error(r, "is not a whole number from 1 up");
   }
+  // Past 2^64 - 1, which would wrap.
+  for (const char* value : {"18446744073709551616", "99999999999999999999999"}) {
+    const auto r = run_cli({"compute", kCoffee.string(), "--max-pixels", value, "--device", "cpu"});
+    EXPECT_EQ(r.status, 2) << value;
+    expect_one_line_error(r, "is too large (2^64 - 1 at most)");
+  }
+  const auto most = run_cli(
+      {"compute", kCoffee.string(), "--max-pixels", "18446744073709551615", "--device", "cpu"});
+  EXPECT_EQ(most.status, 0) << most.err;
   // A 1x1 video gets a 2x2 overlay.
   const fs::path dot = path("dot.nut");
   ASSERT_TRUE(

@@ -1,10 +1,10 @@
 #include "common_options.hpp"
 
-#include <sstream>
-
+#include <charconv>
 #include <cmath>
-
+#include <cstdint>
 #include <iostream>
+#include <sstream>
 
 #include "exit_codes.hpp"
 #include "gpuhist/error.hpp"
@@ -18,6 +18,11 @@ CLI::Validator whole_number(unsigned from) {
             !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
         if (!digits || (from > 0 && text.find_first_not_of('0') == std::string::npos)) {
           return "'" + text + "' is not a whole number from " + std::to_string(from) + " up";
+        }
+        // Past 2^64 - 1 the option's value would wrap.
+        std::uint64_t value = 0;
+        if (std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc{}) {
+          return "'" + text + "' is too large (2^64 - 1 at most)";
         }
         return {};
       },

@@ -143,9 +143,12 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
                   "rgb: count R, G, B and luminance of frames converted to RGB; ycbcr: count the "
                   "Y', Cb and Cr planes as decoded, with no conversion (jsonl keys y, cb, cr)")
       ->capture_default_str();
-  cmd->add_option("--size", args.size, "Size WxH of the --overlay video (default: the input's)");
-  cmd->add_option("--codec", args.encoding.codec,
-                  "Encoder of the written video: h264 (default), hevc, vp9, av1 or mpeg4");
+  cmd->add_option(
+      "--size", args.size,
+      "Size WxH of the --overlay or --adjust video, even numbers (default: the input's)");
+  cmd->add_option(
+      "--codec", args.encoding.codec,
+      "Encoder of the written video: h264 (default), hevc (at least 50x16), vp9, av1 or mpeg4");
   cmd->add_option("--crf", args.encoding.crf,
                   "Constant quality of the written video: 0..51 (h264, hevc), 0..63 (vp9), 1..63 "
                   "(av1); lower is better; 0 is lossless for h264")
@@ -192,6 +195,9 @@ int run_video(const VideoArgs& args) {
   if (!args.size.empty() && !writes_video) {
     return usage_error(
         "--size sets the size of a written video: it goes with --overlay or --adjust");
+  }
+  if (!args.reference.empty() && args.adjust.empty()) {
+    return usage_error("--reference goes with --adjust match");
   }
   if ((!args.encoding.codec.empty() || args.encoding.crf || !args.encoding.preset.empty()) &&
       !writes_video) {

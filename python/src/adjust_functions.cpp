@@ -43,8 +43,8 @@ py::array equalize(const SharedContext& c, const ArrayLike& image, const std::st
 py::array clahe(const SharedContext& c, const ArrayLike& image, Tiles tiles, double clip_limit,
                 const std::string& channels, const Name& luma) {
   Adjustment a = tone(AdjustKind::Clahe, channels, luma);
-  a.tiles_x = static_cast<std::uint32_t>(within(tiles.first, "tiles", 1, 65536));
-  a.tiles_y = static_cast<std::uint32_t>(within(tiles.second, "tiles", 1, 65536));
+  a.tiles_x = static_cast<std::uint32_t>(within(tiles.first, "tiles", 1, 256));
+  a.tiles_y = static_cast<std::uint32_t>(within(tiles.second, "tiles", 1, 256));
   if (!(clip_limit >= 0) || !std::isfinite(clip_limit)) {
     throw py::value_error("gpuhist: clip_limit is a number from 0 up, not " +
                           std::string(py::str(py::float_(clip_limit))));

@@ -76,7 +76,7 @@ std::shared_ptr<const Context> shared_context(const std::string& device) {
 }  // namespace
 
 std::uint64_t max_pixels_of(Whole max_pixels) {
-  return static_cast<std::uint64_t>(within(max_pixels, "max_pixels", 0, INT64_MAX));
+  return static_cast<std::uint64_t>(within(max_pixels, "max_pixels", 1, INT64_MAX));
 }
 
 HistogramOptions SharedContext::options(Whole bins, const Name& luma) {
@@ -101,8 +101,8 @@ py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole
                               const std::string& scale, const std::vector<std::string>& channels,
                               Whole background) const {
   DrawOptions options;
-  options.width = static_cast<std::uint32_t>(within(size.first, "width", 1, UINT32_MAX));
-  options.height = static_cast<std::uint32_t>(within(size.second, "height", 1, UINT32_MAX));
+  options.width = static_cast<std::uint32_t>(within(size.first, "width", 1, kMaxDrawSize));
+  options.height = static_cast<std::uint32_t>(within(size.second, "height", 1, kMaxDrawSize));
   const auto mode = parse_scale_mode(scale);
   if (!mode) throw py::value_error("gpuhist: scale is 'seed', 'max' or 'log', not '" + scale + "'");
   options.scale = *mode;

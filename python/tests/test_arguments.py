@@ -20,15 +20,19 @@ GREY = np.zeros((4, 4), np.uint8)
     (lambda: gpuhist.histogram(RGB, bins=-1, device="cpu"), "bins must be between 1 and 65536, got -1"),
     (lambda: gpuhist.histogram(RGB, bins=2**70, device="cpu"),
      "bins must be between 1 and 65536, got a number of 2^63 or more"),
-    (lambda: gpuhist.read("x.png", max_pixels=-10**30), "max_pixels must be between 0 and"),
+    (lambda: gpuhist.read("x.png", max_pixels=-10**30), "max_pixels must be between 1 and"),
     (lambda: gpuhist.Histogram(-3), "bins must be between 1 and 65536, got -3"),
-    (lambda: gpuhist.read("x.png", max_pixels=-1), "max_pixels must be between 0 and"),
+    (lambda: gpuhist.read("x.png", max_pixels=-1), "max_pixels must be between 1 and"),
+    (lambda: gpuhist.read("x.png", max_pixels=0), "max_pixels must be between 1 and"),
     (lambda: gpuhist.histogram_files(["x.png"], threads=-1), "threads must be between 1 and"),
     (lambda: gpuhist.histogram_files(["x.png"], threads=0), "threads must be between 1 and"),
     (lambda: gpuhist.draw(gpuhist.Histogram(), size=(-1, 10)), "width must be between 1 and"),
+    (lambda: gpuhist.draw(gpuhist.Histogram(), size=(5, 0)), "height must be between 1 and 16384, got 0"),
+    (lambda: gpuhist.draw(gpuhist.Histogram(), size=(16385, 5)), "width must be between 1 and 16384"),
     (lambda: gpuhist.draw(gpuhist.Histogram(), background=-1), "background must be between 0 and"),
     (lambda: gpuhist.draw(gpuhist.Histogram(), background=2**32), "background must be between 0"),
     (lambda: gpuhist.clahe(GREY, tiles=(-1, 2), device="cpu"), "tiles must be between 1 and"),
+    (lambda: gpuhist.clahe(GREY, tiles=(0, 1), device="cpu"), "tiles must be between 1 and 256, got 0"),
 ])
 def test_whole_numbers_out_of_range_are_value_errors_naming_the_argument(call, message):
     with pytest.raises(ValueError, match=re.escape(message)):
