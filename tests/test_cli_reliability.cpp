@@ -404,8 +404,19 @@ TEST_F(Reliability, AlphaAndPagesAreReported) {
             0);
   const auto pages = run_cli({"compute", path("pages.tif").string(), "--device", "cpu"});
   EXPECT_EQ(pages.status, 0) << pages.err;
-  EXPECT_NE(pages.err.find("holds more than one page; the first is counted"), std::string::npos)
+  EXPECT_NE(pages.err.find("holds more than one page (or frame); the first is counted"),
+            std::string::npos)
       << pages.err;
+  // An animated GIF: its first frame, with the warning; a still one has none.
+  for (const int frames : {3, 1}) {
+    const fs::path gif = path("anim" + std::to_string(frames) + ".gif");
+    ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=32x24:rate=5 -frames:v " +
+                             std::to_string(frames) + " '" + gif.string() + "'"));
+    const auto r = run_cli({"compute", gif.string(), "--format", "json", "--device", "cpu"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("more than one page") != std::string::npos, frames > 1) << r.err;
+    EXPECT_EQ(json::parse(r.out)["stats"]["luminance"]["count"], 32 * 24);
+  }
 }
 
 TEST_F(Reliability, FileNamesThatAreNotUtf8OrHoldLineBreaks) {

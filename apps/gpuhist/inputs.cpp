@@ -115,7 +115,7 @@ bool parse_read_options(const std::string& formats, ReadOptions& options) {
 void warn_about_file(const std::filesystem::path& path, const Image& image) {
   if (image.more_pages) {
     std::cerr << "gpuhist: warning: " << one_line(path.string())
-              << ": the file holds more than one page; the first is counted\n";
+              << ": the file holds more than one page (or frame); the first is counted\n";
   }
   if (!image.warning.empty()) {
     std::cerr << "gpuhist: warning: " << one_line(path.string()) << ": "

@@ -1122,8 +1122,11 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   if (!ok || input->has_error()) {
     fail(path, "corrupt or truncated image: " + one_line(input->geterror()));
   }
-  // Multipage TIFFs and multipart EXRs: only the first page is read.
-  if (format == "tiff" || format == "openexr") image.more_pages = input->seek_subimage(1, 0);
+  // Multipage TIFFs, multipart EXRs and animated GIFs: only the first page
+  // (frame) is read.
+  if (format == "tiff" || format == "openexr" || format == "gif") {
+    image.more_pages = input->seek_subimage(1, 0);
+  }
   (void)input->geterror();
   input->close();
   return image;
