@@ -98,6 +98,22 @@ TEST_F(Reliability, AMistypedVerbIsAUsageErrorAndWritesNothing) {
 
 // --plot and -o naming one file (or a plot of several inputs named as the
 // output) would leave one of the two: refused before anything is written.
+// An unknown option is named, whether or not the files it displaced are missing.
+TEST_F(Reliability, AnUnknownOptionIsNamed) {
+  for (const std::vector<std::string> args : {std::vector<std::string>{"--bogus"},
+                                              {"compute", "--bogus"},
+                                              {"video", "--bogus"},
+                                              {"--bogus", kCoffee.string()}}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args[0];
+    expect_one_line_error(r, "--bogus");
+  }
+  // A missing file, with nothing unknown, is that.
+  const auto missing = run_cli({"draw"});
+  EXPECT_EQ(missing.status, 2);
+  expect_one_line_error(missing, "is required");
+}
+
 TEST_F(Reliability, TwoOutputsOfOneFileAreRefused) {
   fs::create_directories(path("out"));
   const std::string kept = "kept";

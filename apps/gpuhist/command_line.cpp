@@ -110,6 +110,15 @@ std::optional<int> CommandLine::parse(const std::vector<std::string>& arguments)
       }
       return kExitOk;
     }
+    // An unknown option leaves a required argument unfilled (gpuhist --bogus):
+    // the option, not the argument, is what to name.
+    if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr) {
+      for (const std::string& left : app_.remaining(true)) {
+        if (left.size() > 1 && left[0] == '-') {
+          return usage_error("unknown option '" + left + "' (see gpuhist --help)");
+        }
+      }
+    }
     return usage_error(std::string(e.what()) + " (see gpuhist --help)");
   }
   return std::nullopt;
