@@ -910,8 +910,14 @@ TEST_F(Video, ComputeCountsAJpegsPlanesAsDecoded) {
   const json counted = json::parse(mixed.out);
   ASSERT_EQ(counted.size(), 1U);
   EXPECT_EQ(counted[0]["file"], files[1].string());
-  // Only as JSON, and only rgb or ycbcr.
-  EXPECT_EQ(test::run_cli({"compute", "--space", "ycbcr", files[0].string()}).status, 2);
+  // As JSON, without --format too; no other format, and only rgb or ycbcr.
+  const auto plain = test::run_cli(
+      {"compute", "--space", "ycbcr", "--device", "cpu", "--no-progress", files[1].string()});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(json::parse(plain.out), counted[0]);
+  EXPECT_EQ(
+      test::run_cli({"compute", "--space", "ycbcr", "--format", "table", files[0].string()}).status,
+      2);
   EXPECT_EQ(test::run_cli({"compute", "--space", "ycbcr", "--format", "json", "--isolate",
                            files[0].string()})
                 .status,

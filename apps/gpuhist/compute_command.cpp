@@ -39,8 +39,10 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
       app.add_subcommand("compute", "Histograms and statistics of image files (default command)");
   cmd->add_option("files", args.inputs, "Image files and folders (searched recursively)")
       ->required();
-  cmd->add_option("--format", args.format, "Output format: table, json, csv or npy")
-      ->capture_default_str();
+  cmd->add_option("--format", args.format,
+                  "Output format: table, json, csv or npy (json with --space ycbcr)")
+      ->capture_default_str()
+      ->each([&args](const std::string&) { args.format_given = true; });
   cmd->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
       ->capture_default_str()
@@ -73,7 +75,9 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
 }
 
 int run_compute(const ComputeArgs& args) {
-  const auto format = parse_format(args.format);
+  // Planes are given as JSON alone, which they default to.
+  const auto format =
+      parse_format(args.space == "ycbcr" && !args.format_given ? "json" : args.format);
   if (!format) return usage_error("unknown --format '" + args.format + "' (table, json, csv, npy)");
   auto counting = parse_counting(args.bins, args.luma, args.strategy);
   if (!counting) return kExitUsage;
@@ -98,7 +102,8 @@ int run_compute(const ComputeArgs& args) {
   if (planes && (*format != OutputFormat::Json || !args.plot.empty() || !args.compare.empty() ||
                  read.isolate || read.formats != FormatSet::Common)) {
     return usage_error(
-        "--space ycbcr gives --format json, without --plot, --compare, --isolate or --formats all");
+        "--space ycbcr gives --format json (its default), without --plot, --compare, --isolate "
+        "or --formats all");
   }
 
   int status = kExitOk;

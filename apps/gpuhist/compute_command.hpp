@@ -14,6 +14,7 @@ namespace gpuhist::cli {
 struct ComputeArgs {
   std::vector<std::string> inputs;
   std::string format = "table";
+  bool format_given = false;  // --format was on the command line
   std::string output;
   std::uint32_t bins = 256;
   std::string luma = "709";

@@ -342,6 +342,10 @@ def test_a_jpegs_planes_refuse_other_files(tmp_path, data):
     (tmp_path / "folder.tga").mkdir()
     with pytest.raises(IsADirectoryError):
         gpuhist.histogram_file(tmp_path / "folder.tga", space="ycbcr")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(OSError, match="empty.jpg: empty file"):
+        gpuhist.histogram_file(empty, space="ycbcr")
     damaged = tmp_path / "damaged.jpg"
     damaged.write_bytes((data / "rocket.jpg").read_bytes()[:3000])
     with pytest.raises(OSError, match="damaged.jpg: corrupt"):

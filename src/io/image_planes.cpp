@@ -34,6 +34,10 @@ std::string unreadable(const std::filesystem::path& path) {
   }
   if (ec) return ec.message();
   if (std::filesystem::is_directory(status)) return "is a directory";
+  if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, ec) == 0 &&
+      !ec) {
+    return "empty file";
+  }
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return errno == EACCES ? "permission denied" : "cannot be opened";
   std::fclose(file);
