@@ -152,14 +152,29 @@ still gives every frame it can, so check errors at the end.
                  "gpuhist: VideoHistograms decodes a video as it goes and cannot be pickled: "
                  "pickle the Histograms it gives");
            })
-      .def_property_readonly("width", &VideoHistograms::width)
-      .def_property_readonly("height", &VideoHistograms::height)
-      .def_property_readonly("frame_rate", &VideoHistograms::frame_rate)
-      .def_property_readonly("codec", &VideoHistograms::codec)
-      .def_property_readonly("colour", &VideoHistograms::colour)
-      .def_property_readonly("rotation", &VideoHistograms::rotation)
-      .def_property_readonly("errors", &VideoHistograms::errors)
-      .def_property_readonly("first_error", &VideoHistograms::first_error);
+      .def_property_readonly("width", &VideoHistograms::width,
+                             "The frames' width in pixels, as coded.")
+      .def_property_readonly("height", &VideoHistograms::height,
+                             "The frames' height in pixels, as coded.")
+      .def_property_readonly(
+          "frame_rate", &VideoHistograms::frame_rate,
+          "Frames a second on average, as the stream declares it (0.0 when unknown).")
+      .def_property_readonly("codec", &VideoHistograms::codec,
+                             "FFmpeg's name of the stream's codec: h264, hevc, vp9, …")
+      .def_property_readonly("colour", &VideoHistograms::colour,
+                             "The stream's colour description: a dict of matrix, primaries, "
+                             "transfer and range (FFmpeg's names, or 'unspecified').")
+      .def_property_readonly("rotation", &VideoHistograms::rotation,
+                             "The clockwise turn (0, 90, 180 or 270 degrees) that shows the "
+                             "frames upright, from the stream's display matrix: 270 where "
+                             "ffprobe says rotation=90 (its angle is counter-clockwise). "
+                             "Counts do not depend on it.")
+      .def_property_readonly(
+          "errors", &VideoHistograms::errors,
+          "Errors the demuxer and decoder met so far (a file that ends early, a damaged slice "
+          "concealed, a frame dropped); the frames that decoded are still given.")
+      .def_property_readonly("first_error", &VideoHistograms::first_error,
+                             "The first decoding error's message, or '' when there is none.");
   const char* const doc =
       "The histograms of a video's frames, as an iterator of (index, time, Histogram): "
       "FFmpeg decodes every frame to RGB, as `gpuhist video` does. With space=\"ycbcr\", "
