@@ -114,7 +114,7 @@ struct Source {
   bool in_scan = false;       // past the header, in the first scan's coded data
   bool ran_out = false;       // an end marker was made up in the only scan
 
-  Source(std::span<const unsigned char> bytes) {
+  explicit Source(std::span<const unsigned char> bytes) {
     manager.next_input_byte = bytes.data();
     manager.bytes_in_buffer = bytes.size();
     manager.init_source = [](j_decompress_ptr) {};
