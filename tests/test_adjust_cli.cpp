@@ -4,6 +4,7 @@
 
 #include <OpenImageIO/imageio.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -277,6 +278,68 @@ TEST_F(AdjustCli, WhatTheOutputFormatCannotHoldIsAWarning) {
   const auto exact = run_cli({"threshold", kCoffee, "-o", path("t.png")});
   EXPECT_EQ(exact.status, 0) << exact.err;
   EXPECT_EQ(exact.err, "");
+}
+
+// WebP and GIF writers take colour alone (OpenImageIO's WebP writer crashed
+// on a grey image it refused): a grey image is written as RGB, the same
+// picture. A GIF's palette of 256 colours keeps a thresholded image's two
+// levels; where it changes pixels, the warning counts them, as read back.
+TEST_F(AdjustCli, GreyImagesGoToWebpAndGifAndAGifsPaletteIsSaid) {
+  const test::TestImage grey =
+      test::make_image({ChannelLayout::Grey, SampleType::U8}, 60, 40, test::Content::Random, 5);
+  save_image(path("grey.png"), grey.view);
+  for (const char* kind : {"equalize", "clahe", "autolevel"}) {
+    const auto r = run_cli({kind, path("grey.png"), "-o", path("grey.webp"), "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << kind << ": " << r.err;
+    const Image webp = load_image(path("grey.webp"));
+    EXPECT_EQ(webp.width, 60U);
+    EXPECT_EQ(webp.format.layout, ChannelLayout::RGB) << kind;
+  }
+  EXPECT_FALSE(fs::exists(path(".grey.webp")));
+  // Two levels: exact in a GIF, no warning.
+  const auto binary = run_cli(
+      {"threshold", path("grey.png"), "-o", path("t.gif"), "--device", "cpu", "--method", "128"});
+  ASSERT_EQ(binary.status, 0) << binary.err;
+  EXPECT_EQ(binary.err.find("warning"), std::string::npos) << binary.err;
+  const auto png = run_cli(
+      {"threshold", path("grey.png"), "-o", path("t.png"), "--device", "cpu", "--method", "128"});
+  ASSERT_EQ(png.status, 0) << png.err;
+  const Image t_png = load_image(path("t.png"));
+  const Image t_gif = load_image(path("t.gif"));
+  ASSERT_EQ(t_gif.format.layout, ChannelLayout::RGB);
+  for (std::uint32_t y = 0; y < t_png.height; ++y) {
+    for (std::uint32_t x = 0; x < t_png.width; ++x) {
+      ASSERT_EQ(t_gif.view().row(y)[x * 3], t_png.view().row(y)[x]) << x << "," << y;
+    }
+  }
+  // A photograph: its changed pixels counted, as the GIF reads back; alpha said.
+  const auto eq_png = run_cli({"equalize", kCoffee, "-o", path("eq8.png"), "--device", "cpu"});
+  const auto eq_gif = run_cli({"equalize", kCoffee, "-o", path("eq8.gif"), "--device", "cpu"});
+  ASSERT_EQ(eq_png.status, 0) << eq_png.err;
+  ASSERT_EQ(eq_gif.status, 0) << eq_gif.err;
+  const Image a = load_image(path("eq8.png")), b = load_image(path("eq8.gif"));
+  ASSERT_EQ(b.format.layout, ChannelLayout::RGB);
+  std::int64_t changed = 0;
+  for (std::uint32_t y = 0; y < a.height; ++y) {
+    for (std::uint32_t x = 0; x < a.width; ++x) {
+      changed += std::memcmp(a.view().row(y) + x * 3, b.view().row(y) + x * 3, 3) != 0 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(changed, 0);
+  EXPECT_EQ(eq_gif.err,
+            "gpuhist: warning: " + path("eq8.gif") +
+                ": a GIF file holds a palette of 256 colours at most: " + std::to_string(changed) +
+                " of the picture's pixels are written in a near colour\n");
+  const test::TestImage rgba =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 30, 20, test::Content::Random, 6);
+  save_image(path("rgba8.png"), rgba.view);
+  const auto alpha =
+      run_cli({"equalize", path("rgba8.png"), "-o", path("a.gif"), "--device", "cpu"});
+  ASSERT_EQ(alpha.status, 0) << alpha.err;
+  EXPECT_NE(alpha.err.find(": a GIF file holds no alpha: the alpha is left out; it holds a "
+                           "palette of 256 colours at most: "),
+            std::string::npos)
+      << alpha.err;
 }
 
 // The metadata a photograph's file carries, as the image library reads it

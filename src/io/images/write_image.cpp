@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/images/images.hpp"
+#include "io/images/memory_reader.hpp"
 #include "io/jpeg_segments.hpp"
 
 namespace gpuhist::images {
@@ -24,6 +25,18 @@ std::string message(std::string cause) {
   std::replace(cause.begin(), cause.end(), '\n', ' ');
   while (!cause.empty() && cause.back() == ' ') cause.pop_back();
   return cause.empty() ? "the image library gave no reason" : cause;
+}
+
+// Whether the writer keeps alpha: OpenImageIO 2.4's GIF writer says it does,
+// and writes every pixel opaque.
+bool keeps_alpha(const OIIO::ImageOutput& out) {
+  return out.supports("alpha") != 0 && std::strcmp(out.format_name(), "gif") != 0;
+}
+
+// Whether the writer takes grey images: OpenImageIO 2.4's WebP and GIF
+// writers refuse them (and its WebP writer then frees what it never made).
+bool takes_grey(const OIIO::ImageOutput& out) {
+  return std::strcmp(out.format_name(), "webp") != 0 && std::strcmp(out.format_name(), "gif") != 0;
 }
 
 // What the opened writer keeps of an image of `asked`: its 16-bit samples as
@@ -47,7 +60,7 @@ std::string left_out(const OIIO::ImageSpec& asked, const OIIO::ImageOutput& out)
            " holds these samples as half floats, whose 11 significant bits do not keep "
            "every 16-bit value";
   }
-  if (asked.alpha_channel >= 0 && out.supports("alpha") == 0) {
+  if (asked.alpha_channel >= 0 && !keeps_alpha(out)) {
     said += (said.empty() ? file : "; it") + std::string(" holds no alpha: the alpha is left out");
   }
   return said;
@@ -70,7 +83,7 @@ io::Encoded encode(const std::filesystem::path& target, const std::filesystem::p
   // A format without alpha (JPEG, PNM) is given the colour channels alone:
   // the writer reads the first three of each pixel's four.
   OIIO::ImageSpec written = spec;
-  if (spec.alpha_channel >= 0 && out->supports("alpha") == 0) {
+  if (spec.alpha_channel >= 0 && !keeps_alpha(*out)) {
     written.nchannels = spec.alpha_channel;
     written.channelnames.resize(static_cast<std::size_t>(written.nchannels));
     written.alpha_channel = -1;
@@ -159,11 +172,77 @@ void add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
   }
 }
 
+// How many pixels of `image` (8-bit RGB or RGBA) the GIF file `bytes` holds
+// in another colour: its writer (OpenImageIO 2.4's) makes a palette of at
+// most 256 colours, by a median cut that merges some colours of pictures of
+// fewer. Read back from memory; -1 when it cannot be.
+std::int64_t gif_colours_changed(const std::vector<unsigned char>& bytes, const ImageView& image) {
+  MemoryReader memory(bytes.data(), bytes.size());
+  auto in = OIIO::ImageInput::create("gif");
+  OIIO::ImageSpec opened;
+  if (!in || !in->set_ioproxy(&memory) || !in->open("written.gif", opened) ||
+      opened.width != static_cast<int>(image.width) ||
+      opened.height != static_cast<int>(image.height) || opened.nchannels < 3) {
+    return -1;
+  }
+  std::vector<std::uint8_t> back(std::size_t{image.width} * image.height * 3);
+  if (!in->read_image(0, 0, 0, 3, OIIO::TypeDesc::UINT8, back.data())) return -1;
+  const std::size_t step = pixel_bytes(image.format);
+  std::int64_t changed = 0;
+  const std::uint8_t* read = back.data();
+  for (std::uint32_t y = 0; y < image.height; ++y) {
+    const auto* px = reinterpret_cast<const std::uint8_t*>(image.row(y));
+    for (std::uint32_t x = 0; x < image.width; ++x, px += step, read += 3) {
+      changed += std::memcmp(px, read, 3) != 0 ? 1 : 0;
+    }
+  }
+  return changed;
+}
+
+// What a GIF file changed of `image`, as a clause of the writer's warning
+// (`first`: the warning's first, which names the file's format).
+std::string gif_palette_note(const std::vector<unsigned char>& bytes, const ImageView& image,
+                             bool first) {
+  const std::int64_t changed =
+      image.format.sample == SampleType::U8 ? gif_colours_changed(bytes, image) : -1;
+  if (changed == 0) return {};
+  const std::string said =
+      std::string(first ? "a GIF file" : "it") + " holds a palette of 256 colours at most: ";
+  if (changed < 0) return said + "the picture's colours may be approximated";
+  return said + std::to_string(changed) + " of the picture's pixels are written in a near colour";
+}
+
+// A grey image as RGB of three equal samples a pixel, for a writer that
+// takes colour alone: the same picture.
+std::vector<std::byte> grey_as_rgb(const ImageView& image) {
+  const std::size_t sample = image.format.sample == SampleType::U8 ? 1 : 2;
+  std::vector<std::byte> rgb(std::size_t{image.width} * image.height * 3 * sample);
+  std::byte* to = rgb.data();
+  for (std::uint32_t y = 0; y < image.height; ++y) {
+    const std::byte* from = image.row(y);
+    for (std::uint32_t x = 0; x < image.width; ++x, from += sample) {
+      for (int c = 0; c < 3; ++c, to += sample) std::memcpy(to, from, sample);
+    }
+  }
+  return rgb;
+}
+
 }  // namespace
 
 io::Encoded encode_image(const std::filesystem::path& target, const std::filesystem::path& file,
-                         const ImageView& image, const std::filesystem::path& metadata_from,
+                         const ImageView& given, const std::filesystem::path& metadata_from,
                          std::vector<unsigned char>& bytes) {
+  ImageView image = given;
+  std::vector<std::byte> rgb;
+  bool gif = false;
+  if (const auto writer = OIIO::ImageOutput::create(target.string())) {
+    gif = std::strcmp(writer->format_name(), "gif") == 0;
+    if (image.format.layout == ChannelLayout::Grey && !takes_grey(*writer)) {
+      rgb = grey_as_rgb(image);
+      image = ImageView::packed(rgb.data(), image.width, image.height,
+                                {ChannelLayout::RGB, image.format.sample});
+    }
+  }
   const OIIO::TypeDesc type =
       image.format.sample == SampleType::U8 ? OIIO::TypeDesc::UINT8 : OIIO::TypeDesc::UINT16;
   const int channels = static_cast<int>(channel_count(image.format.layout));
@@ -180,9 +259,16 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
-  return encode(target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
+  io::Encoded encoded = encode(target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
     return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
   });
+  if (gif && encoded.in_memory && encoded.error.empty()) {
+    const std::string note = gif_palette_note(bytes, image, encoded.left_out.empty());
+    if (!note.empty()) {
+      encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
+    }
+  }
+  return encoded;
 }
 
 io::Encoded encode_picture(const std::filesystem::path& target, const std::filesystem::path& file,
