@@ -1068,5 +1068,100 @@ TEST_F(ImageFiles, KeptMetadataSurvivesDamagedSources) {
   }
 }
 
+// An ICC profile OpenImageIO 2.4 reads past: its one tag, a "text" of 4
+// bytes, which the library takes for 4 - 8 bytes of text, wrapped to 4 GiB.
+std::string unsound_icc_profile() {
+  std::string p(148, '\0');
+  const auto put32 = [&](std::size_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[at + i] = static_cast<char>(v >> (24 - 8 * i));
+  };
+  put32(0, 148);                      // its size
+  p.replace(12, 12, "mntrRGB XYZ ");  // class, colour space, connection space
+  p.replace(36, 4, "acsp");
+  put32(128, 1);              // one tag:
+  p.replace(132, 4, "cprt");  // copyright,
+  put32(136, 144);            // at 144,
+  put32(140, 4);              // 4 bytes long,
+  p.replace(144, 4, "text");  // of type text
+  return p;
+}
+
+// A PNG chunk: length, type, data, CRC-32 of the type and data.
+std::string png_chunk(const std::string& type, const std::string& data) {
+  std::uint32_t crc = 0xFFFFFFFFU;
+  for (const char c : type + data) {
+    crc ^= static_cast<unsigned char>(c);
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320U & (0U - (crc & 1U)));
+  }
+  crc ^= 0xFFFFFFFFU;
+  std::string out;
+  for (const std::uint32_t v : {static_cast<std::uint32_t>(data.size())}) {
+    for (int i = 0; i < 4; ++i) out += static_cast<char>(v >> (24 - 8 * i));
+  }
+  out += type + data;
+  for (int i = 0; i < 4; ++i) out += static_cast<char>(crc >> (24 - 8 * i));
+  return out;
+}
+
+// `data` as a zlib stream of one stored (uncompressed) block.
+std::string zlib_stored(const std::string& data) {
+  std::string out = "\x78\x01";
+  out += '\x01';  // the last block, stored
+  const auto n = static_cast<std::uint16_t>(data.size());
+  out += static_cast<char>(n & 0xFF);
+  out += static_cast<char>(n >> 8);
+  out += static_cast<char>(~n & 0xFF);
+  out += static_cast<char>((~n >> 8) & 0xFF);
+  out += data;
+  std::uint32_t a = 1, b = 0;
+  for (const char c : data) {
+    a = (a + static_cast<unsigned char>(c)) % 65521;
+    b = (b + a) % 65521;
+  }
+  const std::uint32_t adler = b << 16 | a;
+  for (int i = 0; i < 4; ++i) out += static_cast<char>(adler >> (24 - 8 * i));
+  return out;
+}
+
+// A TIFF or PNG whose ICC profile the image library would read outside of
+// (a crafted TIFF crashed it: fuzz_image) decodes to its pixels, the profile
+// hidden from the library, and an adjustment of it is written, without the
+// source's metadata.
+TEST_F(ImageFiles, AnIccProfileTheLibraryWouldReadPastIsHidden) {
+  const test::TestImage image =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 24, 16, test::Content::Random, 8);
+  const std::string profile = unsound_icc_profile();
+  const fs::path tiff = dir_ / "icc.tif";
+  {
+    OIIO::ImageSpec spec(24, 16, 3, OIIO::TypeDesc::UINT8);
+    spec.attribute("ICCProfile",
+                   OIIO::TypeDesc(OIIO::TypeDesc::UINT8, static_cast<int>(profile.size())),
+                   profile.data());
+    auto out = OIIO::ImageOutput::create(tiff.string());
+    ASSERT_TRUE(out && out->open(tiff.string(), spec) &&
+                out->write_image(OIIO::TypeDesc::UINT8, image.view.data, 3,
+                                 static_cast<OIIO::stride_t>(image.view.stride)) &&
+                out->close());
+  }
+  ASSERT_NE(test::file_text(tiff).find(profile), std::string::npos);  // written as it is
+  save_image(dir_ / "plain.png", image.view);
+  std::string png = test::file_text(dir_ / "plain.png");
+  const std::size_t after_header = 8 + 25;  // the signature and IHDR
+  png.insert(after_header, png_chunk("iCCP", std::string("bad\0\0", 5) + zlib_stored(profile)));
+  const fs::path png_path = dir_ / "icc.png";
+  std::ofstream(png_path, std::ios::binary)
+      .write(png.data(), static_cast<std::streamsize>(png.size()));
+  const std::vector<std::byte> pixels = test::pixel_bytes_of(image.view);
+  for (const fs::path& file : {tiff, png_path}) {
+    const Image read = load_image(file);
+    EXPECT_EQ(test::pixel_bytes_of(read.view()), pixels) << file;
+    const auto r = test::run_cli(
+        {"equalize", file.string(), "-o", (dir_ / "eq.tif").string(), "--device", "cpu"});
+    EXPECT_EQ(r.status, 0) << file << ": " << r.err;
+    EXPECT_TRUE(fs::exists(dir_ / "eq.tif"));
+    fs::remove(dir_ / "eq.tif");
+  }
+}
+
 }  // namespace
 }  // namespace gpuhist

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gpuhist/error.hpp"
+#include "io/images/icc_guard.hpp"
 #include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
 
@@ -926,6 +927,8 @@ std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path&
   if (format != "tiff" && format != "png" && format != "webp" && format != "openexr") {
     return nullptr;
   }
+  // A profile the library would read out of bounds: no metadata kept from it.
+  if (!unsound_icc_profiles(path, format).empty()) return nullptr;
   try {
     check_header(path, format, head, file_bytes, pixels);
   } catch (const Error&) {
@@ -1038,6 +1041,17 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
       if (decoded) return std::move(*decoded);
       drop_jpeg_metadata(stripped);
     }
+    memory.emplace(stripped.data(), stripped.size());
+  }
+  // A TIFF or PNG whose ICC profile the library would read out of bounds is
+  // decoded from memory with that profile hidden (the pixels do not use it).
+  if (const auto unsound = unsound_icc_profiles(path, format); !unsound.empty()) {
+    try {
+      read_whole_file(path, file_bytes, stripped);
+    } catch (const std::bad_alloc&) {
+      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+    }
+    hide_icc_profiles(stripped, unsound, format);
     memory.emplace(stripped.data(), stripped.size());
   }
   if (format.empty()) {

@@ -1,0 +1,245 @@
+#include "io/images/icc_guard.hpp"
+
+#include <zlib.h>
+
+#include <array>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+namespace gpuhist::images {
+namespace {
+
+constexpr std::uint16_t kIccTag = 34675;      // TIFF's InterColorProfile
+constexpr std::uint16_t kHiddenTag = 65000;   // a private tag no reader knows
+constexpr std::size_t kMostDirectories = 1024;
+// libpng's default limit on a chunk's memory (PNG_USER_CHUNK_MALLOC_MAX):
+// a larger profile it refuses itself.
+constexpr std::size_t kMostPngProfile = 8000000;
+
+std::uint32_t big32(const unsigned char* p) {
+  return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 | p[3];
+}
+std::uint16_t big16(const unsigned char* p) {
+  return static_cast<std::uint16_t>(p[0] << 8 | p[1]);
+}
+
+// The file's bytes at an offset, as far as they go.
+class FileBytes {
+ public:
+  explicit FileBytes(const std::filesystem::path& path) : in_(path, std::ios::binary) {
+    std::error_code ec;
+    size_ = std::filesystem::file_size(path, ec);
+    if (ec) size_ = 0;
+  }
+  [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
+  // Exactly `n` bytes at `offset`, or false.
+  bool read(std::uint64_t offset, std::size_t n, unsigned char* out) {
+    if (!in_ || offset > size_ || n > size_ - offset) return false;
+    in_.clear();
+    in_.seekg(static_cast<std::streamoff>(offset));
+    in_.read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(n));
+    return static_cast<std::size_t>(in_.gcount()) == n;
+  }
+  bool read(std::uint64_t offset, std::size_t n, std::vector<unsigned char>& out) {
+    out.resize(n);
+    return read(offset, n, out.data());
+  }
+
+ private:
+  std::ifstream in_;
+  std::uint64_t size_ = 0;
+};
+
+// A TIFF's integers in its byte order.
+struct Order {
+  bool little = true;
+  [[nodiscard]] std::uint64_t get(const unsigned char* p, int bytes) const {
+    std::uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) {
+      const int at = little ? bytes - 1 - i : i;
+      v = v << 8 | p[at];
+    }
+    return v;
+  }
+};
+
+std::vector<std::uint64_t> unsound_in_tiff(FileBytes& file) {
+  std::vector<std::uint64_t> found;
+  std::array<unsigned char, 16> head{};
+  if (!file.read(0, 8, head.data())) return found;
+  Order order;
+  if (head[0] == 'I' && head[1] == 'I') {
+    order.little = true;
+  } else if (head[0] == 'M' && head[1] == 'M') {
+    order.little = false;
+  } else {
+    return found;
+  }
+  const auto version = order.get(&head[2], 2);
+  const bool big = version == 43;
+  if (version != 42 && !big) return found;
+  if (big && !file.read(0, 16, head.data())) return found;
+  const int word = big ? 8 : 4;         // offsets and counts
+  const int count_bytes = big ? 8 : 2;  // a directory's number of entries
+  const std::uint64_t entry_bytes = big ? 20 : 12;
+  std::uint64_t directory = big ? order.get(&head[8], 8) : order.get(&head[4], 4);
+  std::set<std::uint64_t> seen;
+  std::vector<unsigned char> bytes;
+  for (std::size_t n = 0; directory != 0 && n < kMostDirectories; ++n) {
+    if (!seen.insert(directory).second) break;  // a loop of directories
+    if (!file.read(directory, static_cast<std::size_t>(count_bytes), bytes)) break;
+    const std::uint64_t entries = order.get(bytes.data(), count_bytes);
+    if (entries > 65535) break;
+    const std::uint64_t first = directory + static_cast<std::uint64_t>(count_bytes);
+    const std::uint64_t table = entries * entry_bytes;
+    if (!file.read(first, static_cast<std::size_t>(table), bytes)) break;
+    for (std::uint64_t e = 0; e < entries; ++e) {
+      const unsigned char* entry = bytes.data() + e * entry_bytes;
+      if (order.get(entry, 2) != kIccTag) continue;
+      const auto type = order.get(entry + 2, 2);
+      const std::uint64_t count = order.get(entry + 4, word);
+      // Bytes, as the tag is written; another type libtiff would convert:
+      // hidden rather than followed.
+      const bool bytewise = type == 1 || type == 2 || type == 6 || type == 7;
+      bool sound = bytewise;
+      if (bytewise && count <= file.size()) {
+        std::vector<unsigned char> profile;
+        const unsigned char* value = entry + 4 + word;
+        if (count <= static_cast<std::uint64_t>(word)) {
+          profile.assign(value, value + count);
+        } else if (!file.read(order.get(value, word), static_cast<std::size_t>(count), profile)) {
+          profile.clear();  // out of the file: libtiff reads no profile either
+        }
+        sound = icc_profile_is_sound(profile);
+      }
+      if (!sound) found.push_back(first + e * entry_bytes);
+    }
+    // The next directory, where the file holds its offset.
+    std::array<unsigned char, 8> next{};
+    directory = file.read(first + table, static_cast<std::size_t>(word), next.data())
+                    ? order.get(next.data(), word)
+                    : 0;
+  }
+  return found;
+}
+
+// A zlib stream inflated, up to `most` bytes; empty when it does not inflate
+// within them.
+std::vector<unsigned char> inflated(std::span<const unsigned char> in, std::size_t most) {
+  std::vector<unsigned char> out;
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return out;
+  z.next_in = const_cast<Bytef*>(in.data());
+  z.avail_in = static_cast<uInt>(in.size());
+  int status = Z_OK;
+  while (status == Z_OK) {
+    const std::size_t done = out.size();
+    if (done >= most + 1) break;
+    out.resize(std::min(most + 1, done + 65536));
+    z.next_out = out.data() + done;
+    z.avail_out = static_cast<uInt>(out.size() - done);
+    status = inflate(&z, Z_NO_FLUSH);
+    out.resize(out.size() - z.avail_out);
+  }
+  inflateEnd(&z);
+  if (status != Z_STREAM_END || out.size() > most) out.clear();
+  return out;
+}
+
+std::vector<std::uint64_t> unsound_in_png(FileBytes& file) {
+  static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  std::vector<std::uint64_t> found;
+  std::array<unsigned char, 8> head{};
+  if (!file.read(0, 8, head.data()) || std::memcmp(head.data(), kSignature, 8) != 0) return found;
+  std::vector<unsigned char> data;
+  for (std::uint64_t at = 8; file.read(at, 8, head.data());) {
+    const std::uint32_t length = big32(head.data());
+    if (length > 0x7FFFFFFFU) break;
+    if (std::memcmp(&head[4], "IEND", 4) == 0) break;
+    if (std::memcmp(&head[4], "iCCP", 4) == 0 && length <= kMostPngProfile &&
+        file.read(at + 8, length, data)) {
+      // A name of 1 to 79 bytes, its NUL, the compression method, the profile.
+      const auto* end = static_cast<const unsigned char*>(std::memchr(data.data(), 0, data.size()));
+      if (end != nullptr && end + 2 <= data.data() + data.size()) {
+        const std::size_t start = static_cast<std::size_t>(end - data.data()) + 2;
+        const std::vector<unsigned char> profile = inflated(
+            std::span<const unsigned char>(data).subspan(start), kMostPngProfile);
+        if (!profile.empty() && !icc_profile_is_sound(profile)) found.push_back(at);
+      }
+    }
+    at += std::uint64_t{12} + length;
+  }
+  return found;
+}
+
+}  // namespace
+
+bool icc_profile_is_sound(std::span<const unsigned char> p) {
+  const std::uint64_t n = p.size();
+  // Rejected at its header: nothing past it is read.
+  if (n < 132 || big32(&p[36]) != 0x61637370U /* acsp */ || big32(&p[0]) != n) return true;
+  const std::uint32_t tags = big32(&p[128]);
+  for (std::uint64_t i = 0; i < tags; ++i) {
+    const std::uint64_t at = 132 + 12 * i;
+    if (at + 12 > n) return true;  // the table ends: the library stops
+    const std::uint32_t offset = big32(&p[at + 4]);
+    const std::uint32_t size = big32(&p[at + 8]);
+    // The library's own test, in 32 bits: where it fails, it stops.
+    if (static_cast<std::uint32_t>(offset + size) > n) return true;
+    // Past it, the tag's type (4 bytes) and data are read.
+    if (std::uint64_t{offset} + size > n || std::uint64_t{offset} + 4 > n) return false;
+    const unsigned char* type = &p[offset];
+    if (std::memcmp(type, "text", 4) == 0 && size < 8) return false;
+    if (std::memcmp(type, "desc", 4) == 0 && size < 12) return false;
+    if (std::memcmp(type, "mluc", 4) == 0) {
+      std::uint64_t where = std::uint64_t{offset} + 8;
+      if (where + 8 > n) return true;
+      const std::uint32_t records = big32(&p[where]);
+      if (big32(&p[where + 4]) != 12) return true;
+      where += 8;
+      for (std::uint32_t r = 0; r < records; ++r, where += 12) {
+        if (where + 12 > n) return true;
+        if (big16(&p[where]) != ('e' << 8 | 'n')) continue;
+        // English: its UTF-16 string, from the tag's start.
+        const std::uint64_t length = big32(&p[where + 4]) / 2 * 2;
+        const std::uint64_t start = std::uint64_t{offset} + big32(&p[where + 8]);
+        if (start > n || length > n - start) return false;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+std::vector<std::uint64_t> unsound_icc_profiles(const std::filesystem::path& path,
+                                                const std::string& format) {
+  if (format != "tiff" && format != "png") return {};
+  FileBytes file(path);
+  return format == "tiff" ? unsound_in_tiff(file) : unsound_in_png(file);
+}
+
+void hide_icc_profiles(std::vector<unsigned char>& bytes, const std::vector<std::uint64_t>& where,
+                       const std::string& format) {
+  for (const std::uint64_t at : where) {
+    if (format == "tiff" && at + 2 <= bytes.size()) {
+      const bool little = bytes.size() >= 2 && bytes[0] == 'I';
+      bytes[at + (little ? 0 : 1)] = static_cast<unsigned char>(kHiddenTag & 0xFF);
+      bytes[at + (little ? 1 : 0)] = static_cast<unsigned char>(kHiddenTag >> 8);
+    } else if (format == "png" && at + 12 <= bytes.size()) {
+      const std::uint32_t length = big32(&bytes[at]);
+      if (length > bytes.size() - at - 12) continue;
+      // A private ancillary chunk ("icCP"), which libpng passes over.
+      std::memcpy(&bytes[at + 4], "icCP", 4);
+      const auto crc = static_cast<std::uint32_t>(
+          crc32(crc32(0L, nullptr, 0), &bytes[at + 4], static_cast<uInt>(length) + 4));
+      unsigned char* out = &bytes[at + 8 + length];
+      out[0] = static_cast<unsigned char>(crc >> 24);
+      out[1] = static_cast<unsigned char>(crc >> 16);
+      out[2] = static_cast<unsigned char>(crc >> 8);
+      out[3] = static_cast<unsigned char>(crc);
+    }
+  }
+}
+
+}  // namespace gpuhist::images
