@@ -438,6 +438,24 @@ TEST_F(AdjustCli, AdjustedPhotosKeepTheirMetadata) {
       EXPECT_EQ(bytes_of(load_image(out)), bytes_of(load_image(out_bare))) << ext << verb;
     }
   }
+  // The orientation from one format to another: a PNG written gets it as an
+  // eXIf chunk of its own (the library's writer writes none), and a PNG's
+  // eXIf (a 16-bit integer to the library) goes on to a TIFF or a JPEG.
+  const auto to_png =
+      run_cli({"equalize", path("photo.tif"), "-o", path("turned.png"), "--device", "cpu"});
+  ASSERT_EQ(to_png.status, 0) << to_png.err;
+  EXPECT_EQ(metadata_of(path("turned.png")).orientation, 6);
+  EXPECT_NE(test::file_text(path("turned.png")).find("eXIf"), std::string::npos);
+  for (const char* ext : {".tif", ".jpg", ".exr"}) {
+    const std::string out = path("from_png") + ext;
+    const auto r = run_cli({"equalize", path("turned.png"), "-o", out, "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(metadata_of(out).orientation, 6) << ext;
+  }
+  const auto upright =
+      run_cli({"equalize", path("bare.tif"), "-o", path("upright.png"), "--device", "cpu"});
+  ASSERT_EQ(upright.status, 0) << upright.err;
+  EXPECT_EQ(test::file_text(path("upright.png")).find("eXIf"), std::string::npos);
   // From one format to another, and from a file with no metadata: what the encoder writes.
   const auto r =
       run_cli({"equalize", path("photo.jpg"), "-o", path("cross.png"), "--device", "cpu"});

@@ -2,6 +2,7 @@
 // itself is written by the loader (picture_file.cpp, through OutputFile).
 #include <OpenImageIO/filesystem.h>
 #include <OpenImageIO/imageio.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
@@ -107,7 +108,11 @@ bool describes_the_picture(const OIIO::ParamValue& p, bool directories) {
   // Of the type the image library gives each: a PNG's text keyword of the same
   // name (a tEXt "Orientation") is a string, and is not taken for the tag.
   const OIIO::TypeDesc type = p.type();
-  if (name == "Orientation") return type == OIIO::TypeDesc::INT;
+  // (A PNG's eXIf gives its orientation as a 16-bit integer, a TIFF as an int.)
+  if (name == "Orientation") {
+    return type == OIIO::TypeDesc::INT || type == OIIO::TypeDesc::UINT16 ||
+           type == OIIO::TypeDesc::UINT32 || type == OIIO::TypeDesc::INT16;
+  }
   for (const char* n : {"XResolution", "YResolution", "PixelAspectRatio"}) {
     if (name == n) return type == OIIO::TypeDesc::FLOAT;
   }
@@ -168,7 +173,14 @@ void add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
   const bool colour = spec.nchannels >= 3;
   for (const OIIO::ParamValue& p : source.extra_attribs) {
     const bool profile = p.name() == "ICCProfile" && profile_fits(p, colour);
-    if (profile || describes_the_picture(p, directories)) spec.extra_attribs.push_back(p);
+    if (!profile && !describes_the_picture(p, directories)) continue;
+    if (p.name() == "Orientation") {
+      // As the writers take it: an int (1 to 8).
+      const int orientation = p.get_int();
+      if (orientation >= 1 && orientation <= 8) spec.attribute("Orientation", orientation);
+    } else {
+      spec.extra_attribs.push_back(p);
+    }
   }
 }
 
@@ -210,6 +222,32 @@ std::string gif_palette_note(const std::vector<unsigned char>& bytes, const Imag
       std::string(first ? "a GIF file" : "it") + " holds a palette of 256 colours at most: ";
   if (changed < 0) return said + "the picture's colours may be approximated";
   return said + std::to_string(changed) + " of the picture's pixels are written in a near colour";
+}
+
+// An eXIf chunk holding `orientation` (1 to 8) put after a PNG's header:
+// OpenImageIO 2.4's PNG writer writes no Exif. Nothing where the file is not
+// a PNG or holds one already.
+void add_png_orientation(std::vector<unsigned char>& png, int orientation) {
+  static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  constexpr std::size_t kAfterHeader = 8 + 12 + 13;  // the signature and IHDR
+  if (png.size() < kAfterHeader || std::memcmp(png.data(), kSignature, 8) != 0 ||
+      std::memcmp(&png[12], "IHDR", 4) != 0) {
+    return;
+  }
+  static constexpr unsigned char kType[] = {'e', 'X', 'I', 'f'};
+  if (std::search(png.begin(), png.end(), std::begin(kType), std::end(kType)) != png.end()) return;
+  // A big-endian TIFF directory of one entry: Orientation, a SHORT.
+  const std::vector<unsigned char> exif = {
+      'M',  'M',  0, 42, 0, 0, 0, 8, 0, 1,
+      0x01, 0x12, 0, 3,  0, 0, 0, 1, 0, static_cast<unsigned char>(orientation),
+      0,    0,    0, 0,  0, 0};
+  std::vector<unsigned char> chunk = {0, 0, 0, static_cast<unsigned char>(exif.size())};
+  chunk.insert(chunk.end(), std::begin(kType), std::end(kType));
+  chunk.insert(chunk.end(), exif.begin(), exif.end());
+  const auto crc = static_cast<std::uint32_t>(
+      crc32(crc32(0L, nullptr, 0), chunk.data() + 4, static_cast<uInt>(exif.size() + 4)));
+  for (const int shift : {24, 16, 8, 0}) chunk.push_back(static_cast<unsigned char>(crc >> shift));
+  png.insert(png.begin() + kAfterHeader, chunk.begin(), chunk.end());
 }
 
 // A grey image as RGB of three equal samples a pixel, for a writer that
@@ -262,6 +300,10 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   io::Encoded encoded = encode(target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
     return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
   });
+  const int orientation = spec.get_int_attribute("Orientation", 1);
+  if (orientation != 1 && encoded.in_memory && encoded.error.empty()) {
+    add_png_orientation(bytes, orientation);
+  }
   if (gif && encoded.in_memory && encoded.error.empty()) {
     const std::string note = gif_palette_note(bytes, image, encoded.left_out.empty());
     if (!note.empty()) {
