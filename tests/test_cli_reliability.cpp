@@ -98,6 +98,23 @@ TEST_F(Reliability, AMistypedVerbIsAUsageErrorAndWritesNothing) {
 
 // --plot and -o naming one file (or a plot of several inputs named as the
 // output) would leave one of the two: refused before anything is written.
+// An image output whose name gives no image format is a usage error, before
+// anything is read or written.
+TEST_F(Reliability, AnImageOutputNamesItsFormat) {
+  for (const std::vector<std::string> args :
+       {std::vector<std::string>{"equalize", kCoffee.string(), "-o", path("x.xyz").string()},
+        {"threshold", kCoffee.string(), kRocket.string(), "-o", path("noext").string()},
+        {"draw", kCoffee.string(), "-o", path("x.mp4").string()},
+        {"compute", kCoffee.string(), "--plot", path("p.txt").string()}}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args[0] << ": " << r.err;
+    expect_one_line_error(r, "(.png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)");
+  }
+  EXPECT_TRUE(fs::is_empty(path("")));
+  const auto upper = run_cli({"equalize", kCoffee.string(), "-o", path("ok.PNG").string()});
+  EXPECT_EQ(upper.status, 0) << upper.err;
+}
+
 // An unknown option is named, whether or not the files it displaced are missing.
 TEST_F(Reliability, AnUnknownOptionIsNamed) {
   for (const std::vector<std::string> args : {std::vector<std::string>{"--bogus"},

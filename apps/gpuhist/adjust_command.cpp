@@ -202,6 +202,8 @@ int run_adjust(const AdjustArgs& args) {
     reference_image = load_option_image(args.reference, read, status);
     if (!reference_image) return status;
   }
+  if (const std::string bad = unwritable_image_name(args.output); !bad.empty())
+    return usage_error(bad);
   const InputList inputs = expand_inputs(args.inputs, read.formats);
   BatchStatus batch;
   batch.add(report_problems(inputs));

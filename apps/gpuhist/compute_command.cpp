@@ -121,6 +121,8 @@ int run_compute(const ComputeArgs& args) {
   status = set_reference(args.compare, *context, options, run, read, reference, fields);
   if (status != kExitOk) return status;
 
+  if (const std::string bad = unwritable_image_name(args.plot); !bad.empty())
+    return usage_error(bad);
   const InputList inputs = expand_inputs(args.inputs, read.formats);
   // Outputs that are inputs would be emptied before they are read.
   const std::vector<std::filesystem::path> plots =

@@ -144,6 +144,8 @@ int run_draw(const DrawArgs& args) {
     return gpu_renderer ? context->draw(h, o) : draw_cpu(h, o);
   };
 
+  if (const std::string bad = unwritable_image_name(args.output); !bad.empty())
+    return usage_error(bad);
   const InputList inputs = expand_inputs(args.inputs, read.formats);
   const std::vector<std::filesystem::path> outputs =
       output_names(args.output, inputs.files, inputs.files.size() > 1);

@@ -1,5 +1,6 @@
 #include "output_names.hpp"
 
+#include "gpuhist/image_file.hpp"
 #include "gpuhist/output_file.hpp"
 #include "messages.hpp"
 
@@ -123,6 +124,15 @@ std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
     }
   }
   return {};
+}
+
+std::string unwritable_image_name(const std::filesystem::path& output) {
+  if (output.empty() || has_image_extension(output, FormatSet::All)) return {};
+  const std::string extension = output.extension().string();
+  return output.string() + ": " +
+         (extension.empty() ? std::string("no extension names an image format")
+                            : "'" + extension + "' is not the extension of an image format") +
+         " (.png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)";
 }
 
 std::string shared_output(const std::vector<std::filesystem::path>& outputs) {

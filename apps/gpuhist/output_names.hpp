@@ -31,6 +31,11 @@ namespace gpuhist::cli {
 void print_renamed_output(const std::filesystem::path& output, const std::filesystem::path& input,
                           const std::filesystem::path& written);
 
+// `output` (an image to write, or the pattern OUT of OUT-<name>.EXT) with an
+// extension that names no image format: a one-line message, or empty when
+// it names one (or is empty).
+[[nodiscard]] std::string unwritable_image_name(const std::filesystem::path& output);
+
 // Two outputs of one run that are one file (`--plot` named as `-o`, or a plot
 // of several inputs given the name of the output): the second would replace
 // the first. A one-line message naming both, or empty when there is none.
