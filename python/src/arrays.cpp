@@ -95,6 +95,16 @@ Requested request(const py::handle& array) {
     py::object shared = py::hasattr(array, "__dlpack__")
                             ? from_dlpack(array)
                             : py::module_::import("numpy").attr("asarray")(array);
+    // A list of Python numbers becomes int64 or float64, which no image is.
+    if ((PyList_Check(array.ptr()) != 0 || PyTuple_Check(array.ptr()) != 0)) {
+      const std::string dtype = py::str(shared.attr("dtype"));
+      if (dtype != "uint8" && dtype != "uint16" && dtype != "float32") {
+        throw py::type_error(std::string(kDtypes) + dtype + ": a " +
+                             std::string(py::str(py::type::handle_of(array).attr("__name__"))) +
+                             " of Python numbers is " + dtype +
+                             " to numpy; numpy.asarray(x, dtype=numpy.uint8) makes an image of it");
+      }
+    }
     if (PyObject_CheckBuffer(shared.ptr()) == 0) {
       throw py::type_error(kArrays +
                            std::string(py::str(py::type::handle_of(array).attr("__name__"))));
