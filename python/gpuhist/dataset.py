@@ -107,8 +107,9 @@ def _stats_dict(table):
 
 
 def expand(paths):
-    """The files of `paths`: a list of files, a folder (searched recursively for the
-    common formats' extensions) or a glob pattern, sorted as the command line sorts them."""
+    """The files of `paths`: a list of files and folders, a folder (searched recursively
+    for the common formats' extensions) or a glob pattern, sorted as the command line
+    sorts them. A folder with no image files is kept, to be reported as such."""
     if isinstance(paths, (str, os.PathLike)):
         text = os.fspath(paths)
         if os.path.isdir(text):
@@ -118,7 +119,13 @@ def expand(paths):
         if not os.path.lexists(text) and any(c in text for c in "*?["):
             return sorted(globbing.glob(text, recursive=True)) or [text]
         return [text]
-    return [os.fspath(p) for p in paths]
+    files = []
+    for p in paths:
+        text = os.fspath(p)
+        # A folder in the list is searched as the command line searches it.
+        found = _search(str(pathlib.Path(text))) if os.path.isdir(text) else []
+        files.extend(found or [text])
+    return files
 
 
 def _search(folder):
@@ -221,6 +228,8 @@ def _decode_threads(sharing):
 def _cause(path, error):
     """Why a file failed, without its name: "No such file or directory",
     "corrupt or truncated image: …" (the file is named beside it)."""
+    if isinstance(error, IsADirectoryError) or os.path.isdir(path):
+        return "no image files in this folder"
     if isinstance(error, OSError) and error.filename is not None and error.strerror:
         return error.strerror
     text = str(error)
@@ -304,7 +313,7 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
                device=None, max_pixels=1 << 28, progress=False):
     """The exact histograms of a data set, counted on a Dask cluster.
 
-    paths: a list of files, a folder or a glob. client: a distributed.Client;
+    paths: a list of files and folders, a folder or a glob. client: a distributed.Client;
     scheduler: the address of one to connect to; neither: a LocalCluster with
     one worker process per core (one per GPU on a machine with several), started
     and stopped here. batch: files per task. device: the device every worker

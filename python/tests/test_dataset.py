@@ -232,6 +232,22 @@ def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):
     assert ds.expand(str(tmp_path / "none*.png")) == [str(tmp_path / "none*.png")]
 
 
+def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path):
+    (tmp_path / "set" / "deep").mkdir(parents=True)
+    (tmp_path / "empty").mkdir()
+    shutil.copy(data / "coffee.png", tmp_path / "set" / "deep" / "a.png")
+    shutil.copy(data / "rocket.jpg", tmp_path / "set" / "b.jpg")
+    (tmp_path / "set" / "notes.txt").write_text("not an image")
+    shutil.copy(data / "coffee.png", tmp_path / "one.png")
+    listed = [tmp_path / "one.png", str(tmp_path / "set"), tmp_path / "empty"]
+    files = ds.expand(listed)
+    assert files == [str(tmp_path / "one.png"), str(tmp_path / "set" / "b.jpg"),
+                     str(tmp_path / "set" / "deep" / "a.png"), str(tmp_path / "empty")]
+    result = ds.count_batch(files, 256, "709", "cpu", 1 << 28)
+    assert [os.path.basename(r["path"]) for r in result.rows] == ["one.png", "b.jpg", "a.png"]
+    assert result.failed == [(str(tmp_path / "empty"), "no image files in this folder")]
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
