@@ -14,6 +14,7 @@ import sys
 import numpy as np
 
 import gpuhist
+from gpuhist.dataset import expand
 
 
 def main():
@@ -21,7 +22,8 @@ def main():
     parser.add_argument("folder", type=pathlib.Path)
     parser.add_argument("--bins", type=int, default=256)
     args = parser.parse_args()
-    paths = sorted(str(p) for p in args.folder.rglob("*") if p.is_file())
+    # The image files under the folder, as `gpuhist compute FOLDER` finds them.
+    paths = expand(args.folder)
     # Decoded on every core while earlier files are counted; each failure its file's own.
     files = list(gpuhist.histogram_files(paths, args.bins))
     failed = [f.error for f in files if f.error is not None]

@@ -3,6 +3,7 @@ scheduler and two workers started as separate processes on localhost, a worker
 killed mid-run; the total equals `gpuhist compute --merge` and numpy."""
 import json
 import os
+import pathlib
 import pickle
 import shutil
 import signal
@@ -246,6 +247,23 @@ def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path
     result = ds.count_batch(files, 256, "709", "cpu", 1 << 28)
     assert [os.path.basename(r["path"]) for r in result.rows] == ["one.png", "b.jpg", "a.png"]
     assert result.failed == [(str(tmp_path / "empty"), "no image files in this folder")]
+
+
+def test_the_example_script_gives_the_merged_statistics(data, tmp_path):
+    (tmp_path / "sub").mkdir()
+    shutil.copy(data / "coffee.png", tmp_path / "sub" / "coffee.png")
+    shutil.copy(data / "rocket.jpg", tmp_path / "rocket.jpg")
+    (tmp_path / "notes.txt").write_text("not an image")  # passed over, as the CLI does
+    script = pathlib.Path(__file__).resolve().parents[2] / "examples" / "dataset_stats.py"
+    run = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True,
+                         text=True, env=dict(os.environ))
+    assert run.returncode == 0, run.stderr
+    images = [gpuhist.read(str(tmp_path / "sub" / "coffee.png")),
+              gpuhist.read(str(tmp_path / "rocket.jpg"))]
+    red = np.concatenate([im[..., 0].ravel() for im in images]).astype(np.float64)
+    centres = (np.floor(red) + 0.5) / 256
+    line = next(x for x in run.stdout.splitlines() if x.strip().startswith("red:"))
+    assert f"red: {red.size} pixels, mean {centres.mean():.5f}, std {centres.std():.5f}" in line
 
 
 def free_port():
