@@ -110,16 +110,20 @@ std::optional<int> CommandLine::parse(const std::vector<std::string>& arguments)
       }
       return kExitOk;
     }
+    // The help to see: the verb's own, where one was parsed.
+    std::string help = "gpuhist --help";
+    for (const CLI::App* sub : app_.get_subcommands())
+      help = "gpuhist " + sub->get_name() + " --help";
     // An unknown option leaves a required argument unfilled (gpuhist --bogus):
     // the option, not the argument, is what to name.
     if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr) {
       for (const std::string& left : app_.remaining(true)) {
         if (left.size() > 1 && left[0] == '-') {
-          return usage_error("unknown option '" + left + "' (see gpuhist --help)");
+          return usage_error("unknown option '" + left + "' (see " + help + ")");
         }
       }
     }
-    return usage_error(std::string(e.what()) + " (see gpuhist --help)");
+    return usage_error(std::string(e.what()) + " (see " + help + ")");
   }
   return std::nullopt;
 }
