@@ -162,7 +162,7 @@ TEST_F(Cli, AFolderWithoutImagesIsAnInputError) {
   const json j = json::parse(mixed.out);
   ASSERT_EQ(j.size(), 1U);
   EXPECT_EQ(j[0]["file"], kCoffee);
-  const auto draw = run_cli({"draw", (dir_ / "notes").string(), "-o", (dir_ / "out").string()});
+  const auto draw = run_cli({"draw", (dir_ / "notes").string(), "-o", (dir_ / "out.png").string()});
   EXPECT_EQ(draw.status, 1);
   expect_one_line_error(draw, "no image files in this folder");
 }
