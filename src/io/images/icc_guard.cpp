@@ -156,7 +156,8 @@ std::vector<std::uint64_t> unsound_in_png(FileBytes& file) {
   for (std::uint64_t at = 8; file.read(at, 8, head.data());) {
     const std::uint32_t length = big32(head.data());
     if (length > 0x7FFFFFFFU) break;
-    if (std::memcmp(&head[4], "IEND", 4) == 0) break;
+    // A profile comes before the pixels: libpng takes none after them.
+    if (std::memcmp(&head[4], "IEND", 4) == 0 || std::memcmp(&head[4], "IDAT", 4) == 0) break;
     if (std::memcmp(&head[4], "iCCP", 4) == 0 && length <= kMostPngProfile &&
         file.read(at + 8, length, data)) {
       // A name of 1 to 79 bytes, its NUL, the compression method, the profile.
