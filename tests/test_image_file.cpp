@@ -391,7 +391,7 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
 
 // `image` (8-bit RGB) as a baseline JPEG with a restart marker every
 // `interval` MCUs, which the image library's writer does not write.
-std::string jpeg_with_restarts(const ImageView& image, unsigned interval) {
+std::string jpeg_with_restarts(const ImageView& image, unsigned interval, bool arithmetic = false) {
   jpeg_compress_struct info{};
   jpeg_error_mgr errors{};
   info.err = jpeg_std_error(&errors);
@@ -406,6 +406,7 @@ std::string jpeg_with_restarts(const ImageView& image, unsigned interval) {
   jpeg_set_defaults(&info);
   jpeg_set_quality(&info, 90, TRUE);
   info.restart_interval = interval;
+  info.arith_code = arithmetic ? TRUE : FALSE;
   jpeg_start_compress(&info, TRUE);
   while (info.next_scanline < info.image_height) {
     auto* row = const_cast<JSAMPROW>(static_cast<const JSAMPLE*>(image.data) +
@@ -529,6 +530,16 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
   ASSERT_NE(next, std::string::npos);
   EXPECT_TRUE(load_image(dir_ / "progressive.jpg").warning.empty());
   refused("scans.jpg", progressive.substr(0, next) + junk_bytes + progressive.substr(next));
+  // An arithmetic-coded file reads zeros past the end without a word: cut
+  // anywhere, even at its end marker alone, it is refused.
+  const std::string arithmetic = jpeg_with_restarts(whole.view(), 0, true);
+  ASSERT_EQ(test::pixel_bytes_of(load_image(write_file("arith.jpg", arithmetic)).view()),
+            test::pixel_bytes_of(
+                load_image(write_file("huff.jpg", jpeg_with_restarts(whole.view(), 0))).view()));
+  for (const std::size_t cut : {arithmetic.size() / 2, arithmetic.size() - 2}) {
+    expect_refused(write_file("arith-cut.jpg", arithmetic.substr(0, cut)),
+                   "arith-cut.jpg: corrupt or truncated image: Premature end of JPEG file");
+  }
   // A progressive file that ends without its end marker may as well lack its
   // last scans, which nothing in it tells apart: refused.
   expect_refused(write_file("unended.jpg", progressive.substr(0, progressive.rfind("\xFF\xD9"))),
@@ -1145,21 +1156,35 @@ TEST_F(ImageFiles, AnIccProfileTheLibraryWouldReadPastIsHidden) {
   }
   ASSERT_NE(test::file_text(tiff).find(profile), std::string::npos);  // written as it is
   save_image(dir_ / "plain.png", image.view);
-  std::string png = test::file_text(dir_ / "plain.png");
+  const std::string plain = test::file_text(dir_ / "plain.png");
   const std::size_t after_header = 8 + 25;  // the signature and IHDR
-  png.insert(after_header, png_chunk("iCCP", std::string("bad\0\0", 5) + zlib_stored(profile)));
-  const fs::path png_path = dir_ / "icc.png";
-  std::ofstream(png_path, std::ios::binary)
-      .write(png.data(), static_cast<std::streamsize>(png.size()));
+  // libpng takes the length the profile declares: from a stream that holds
+  // more, or one that ends without its checksum, too.
+  const std::string stored = zlib_stored(profile);
+  std::vector<fs::path> files = {tiff};
+  for (const auto& [name, stream] :
+       {std::pair{"icc.png", stored}, std::pair{"icc-more.png", zlib_stored(profile + "more")},
+        std::pair{"icc-unended.png", stored.substr(0, stored.size() - 4)}}) {
+    std::string png = plain;
+    png.insert(after_header, png_chunk("iCCP", std::string("bad\0\0", 5) + stream));
+    files.push_back(dir_ / name);
+    std::ofstream(files.back(), std::ios::binary)
+        .write(png.data(), static_cast<std::streamsize>(png.size()));
+  }
   const std::vector<std::byte> pixels = test::pixel_bytes_of(image.view);
-  for (const fs::path& file : {tiff, png_path}) {
+  for (const fs::path& file : files) {
     const Image read = load_image(file);
     EXPECT_EQ(test::pixel_bytes_of(read.view()), pixels) << file;
-    const auto r = test::run_cli(
-        {"equalize", file.string(), "-o", (dir_ / "eq.tif").string(), "--device", "cpu"});
-    EXPECT_EQ(r.status, 0) << file << ": " << r.err;
-    EXPECT_TRUE(fs::exists(dir_ / "eq.tif"));
-    fs::remove(dir_ / "eq.tif");
+    for (const char* ext : {".tif", ".png"}) {
+      const fs::path out = dir_ / (std::string("eq") + ext);
+      const auto r =
+          test::run_cli({"equalize", file.string(), "-o", out.string(), "--device", "cpu"});
+      EXPECT_EQ(r.status, 0) << file << ": " << r.err;
+      // Not passed on: a PNG from a PNG keeps its source's chunks but this one.
+      EXPECT_EQ(test::file_text(out).find(profile.substr(128)), std::string::npos) << file << ext;
+      EXPECT_EQ(test::file_text(out).find("iCCP"), std::string::npos) << file << ext;
+      fs::remove(out);
+    }
   }
 }
 

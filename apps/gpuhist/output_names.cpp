@@ -10,6 +10,8 @@
 #include <string>
 #include <system_error>
 
+#include <sys/stat.h>
+
 namespace gpuhist::cli {
 namespace {
 
@@ -136,22 +138,26 @@ std::string unwritable_image_name(const std::filesystem::path& output) {
 }
 
 std::string shared_output(const std::vector<std::filesystem::path>& outputs) {
-  // The same file, whether it exists yet or not (through links and "..").
-  const auto same = [](const std::filesystem::path& a, const std::filesystem::path& b) {
-    if (same_file(a, b)) return true;
-    std::error_code ec_a, ec_b;
-    const auto canonical_a = std::filesystem::weakly_canonical(a, ec_a);
-    const auto canonical_b = std::filesystem::weakly_canonical(b, ec_b);
-    return !ec_a && !ec_b && canonical_a == canonical_b;
-  };
-  for (std::size_t j = 1; j < outputs.size(); ++j) {
-    for (std::size_t i = 0; i < j; ++i) {
-      if (same(outputs[i], outputs[j])) {
-        const std::string also =
-            outputs[i] == outputs[j] ? "" : " (also named " + outputs[i].string() + ")";
-        return outputs[j].string() + ": this run would write two of its outputs to this one file" +
-               also;
-      }
+  // Each output's file, found once: an existing file by its device and inode
+  // (a hard link too), one yet to be written by its resolved name (through
+  // links and "..").
+  std::map<std::string, std::size_t> files;
+  for (std::size_t j = 0; j < outputs.size(); ++j) {
+    std::string key;
+    struct stat st {};
+    if (::stat(outputs[j].c_str(), &st) == 0) {
+      key = "file " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    } else {
+      std::error_code ec;
+      const std::filesystem::path resolved = std::filesystem::weakly_canonical(outputs[j], ec);
+      key = "name " + (ec ? outputs[j] : resolved).string();
+    }
+    const auto [at, added] = files.emplace(std::move(key), j);
+    if (!added) {
+      const std::filesystem::path& first = outputs[at->second];
+      const std::string also = first == outputs[j] ? "" : " (also named " + first.string() + ")";
+      return outputs[j].string() + ": this run would write two of its outputs to this one file" +
+             also;
     }
   }
   return {};

@@ -26,6 +26,9 @@ struct Encoded {
   bool in_memory = false;
   std::string error;
   std::string left_out;  // what the format could not hold of the image, or ""
+  // The metadata source holds an ICC profile the image library would read out
+  // of bounds (io/images/icc_guard.hpp): its bytes are not to be copied.
+  bool unsound_profile = false;
 };
 
 // The module's functions. Each throws what the public function of the same
@@ -54,7 +57,7 @@ struct ImageLibraryAbi {
 };
 [[nodiscard]] constexpr ImageLibraryAbi image_library_abi() {
   return {
-      3,
+      4,
       {static_cast<std::uint32_t>(sizeof(ImageLibrary)), static_cast<std::uint32_t>(sizeof(Image)),
        static_cast<std::uint32_t>(sizeof(LoadOptions)),
        static_cast<std::uint32_t>(sizeof(ImageView)), static_cast<std::uint32_t>(sizeof(Picture)),

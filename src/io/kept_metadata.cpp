@@ -73,12 +73,12 @@ bool icc_segment(Bytes b, const Piece& p) {
          b[p.begin + 4 + 11] == 0;
 }
 
-void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour) {
+void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour, bool profile) {
   const Pieces from = jpeg_pieces(source);
   std::vector<Piece> kept;
   // A profile fits an image of three components (RGB) written in colour, or
   // of one written grey; never a CMYK one's.
-  const bool profile_fits = colour ? from.colour : from.grey;
+  const bool profile_fits = profile && (colour ? from.colour : from.grey);
   for (const Piece& p : from.list) {
     if (!jpeg_kept(p.kind)) continue;
     // APP2 holds ICC profiles and a multi-picture index; only a profile that fits goes.
@@ -182,12 +182,12 @@ bool png_metadata(std::uint32_t type) {
   return false;
 }
 
-void keep_png(Bytes source, std::vector<unsigned char>& encoded, bool colour) {
+void keep_png(Bytes source, std::vector<unsigned char>& encoded, bool colour, bool profile) {
   const Pieces from = png_pieces(source);
   std::vector<Piece> kept;
   for (const Piece& p : from.list) {
     if (!png_metadata(p.kind) || !crc_holds(source, p)) continue;
-    if (p.kind == chunk("iCCP") && from.colour != colour) continue;
+    if (p.kind == chunk("iCCP") && (!profile || from.colour != colour)) continue;
     kept.push_back(p);
   }
   const Pieces to = png_pieces(encoded);
@@ -211,9 +211,9 @@ void keep_png(Bytes source, std::vector<unsigned char>& encoded, bool colour) {
 }  // namespace
 
 void keep_metadata(std::span<const unsigned char> source, std::vector<unsigned char>& encoded,
-                   bool colour) {
-  if (is_jpeg(source) && is_jpeg(encoded)) keep_jpeg(source, encoded, colour);
-  if (is_png(source) && is_png(encoded)) keep_png(source, encoded, colour);
+                   bool colour, bool profile) {
+  if (is_jpeg(source) && is_jpeg(encoded)) keep_jpeg(source, encoded, colour, profile);
+  if (is_png(source) && is_png(encoded)) keep_png(source, encoded, colour, profile);
 }
 
 }  // namespace gpuhist::io

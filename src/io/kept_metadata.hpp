@@ -20,8 +20,8 @@ namespace gpuhist::io {
 // metadata of `source` (the whole source file) in place of its own, where
 // both are JPEG or both PNG; unchanged otherwise, or when the source's
 // framing is damaged before its pixels. `colour`: the written image has
-// colour (three or more channels).
+// colour (three or more channels). Without `profile`, no ICC profile is copied.
 void keep_metadata(std::span<const unsigned char> source, std::vector<unsigned char>& encoded,
-                   bool colour);
+                   bool colour, bool profile = true);
 
 }  // namespace gpuhist::io

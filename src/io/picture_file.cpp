@@ -81,7 +81,8 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
     if (encoded.error.empty() && encoded.in_memory && !metadata_from.empty() &&
         same_kind(metadata_from, bytes)) {
       const std::vector<unsigned char> source = read_source(metadata_from);
-      io::keep_metadata(source, bytes, channel_count(image.format.layout) >= 3);
+      io::keep_metadata(source, bytes, channel_count(image.format.layout) >= 3,
+                        !encoded.unsound_profile);
     }
     return encoded;
   });

@@ -124,26 +124,38 @@ std::vector<std::uint64_t> unsound_in_tiff(FileBytes& file) {
   return found;
 }
 
-// A zlib stream inflated, up to `most` bytes; empty when it does not inflate
-// within them.
-std::vector<unsigned char> inflated(std::span<const unsigned char> in, std::size_t most) {
+// The profile libpng takes from an iCCP chunk's zlib stream: the length its
+// first 4 bytes declare (at most `most`), inflated as far as that and no
+// further. It needs neither the stream's end nor its checksum, and passes
+// over what the stream holds past the profile. Empty where the stream gives
+// fewer bytes (libpng takes no profile then).
+std::vector<unsigned char> png_profile(std::span<const unsigned char> in, std::size_t most) {
   std::vector<unsigned char> out;
   z_stream z{};
   if (inflateInit(&z) != Z_OK) return out;
   z.next_in = const_cast<Bytef*>(in.data());
   z.avail_in = static_cast<uInt>(in.size());
+  std::size_t wanted = 4;  // the declared length, once read
+  bool declared = false;
   int status = Z_OK;
-  while (status == Z_OK) {
+  while (out.size() < wanted && status == Z_OK) {
     const std::size_t done = out.size();
-    if (done >= most + 1) break;
-    out.resize(std::min(most + 1, done + 65536));
+    out.resize(wanted);
     z.next_out = out.data() + done;
-    z.avail_out = static_cast<uInt>(out.size() - done);
-    status = inflate(&z, Z_NO_FLUSH);
-    out.resize(out.size() - z.avail_out);
+    z.avail_out = static_cast<uInt>(wanted - done);
+    status = inflate(&z, Z_SYNC_FLUSH);
+    out.resize(wanted - z.avail_out);
+    if (!declared && out.size() >= 4) {
+      declared = true;
+      wanted = big32(out.data());
+      if (wanted > most || wanted < 4) {
+        out.clear();
+        break;
+      }
+    }
   }
   inflateEnd(&z);
-  if (status != Z_STREAM_END || out.size() > most) out.clear();
+  if (!declared || out.size() != wanted) out.clear();
   return out;
 }
 
@@ -164,8 +176,8 @@ std::vector<std::uint64_t> unsound_in_png(FileBytes& file) {
       const auto* end = static_cast<const unsigned char*>(std::memchr(data.data(), 0, data.size()));
       if (end != nullptr && end + 2 <= data.data() + data.size()) {
         const std::size_t start = static_cast<std::size_t>(end - data.data()) + 2;
-        const std::vector<unsigned char> profile = inflated(
-            std::span<const unsigned char>(data).subspan(start), kMostPngProfile);
+        const std::vector<unsigned char> profile =
+            png_profile(std::span<const unsigned char>(data).subspan(start), kMostPngProfile);
         if (!profile.empty() && !icc_profile_is_sound(profile)) found.push_back(at);
       }
     }

@@ -23,6 +23,10 @@ namespace gpuhist::images {
                                        const std::filesystem::path& metadata_from,
                                        std::vector<unsigned char>& bytes);
 
+// Whether the TIFF or PNG file at `path` holds an ICC profile the image
+// library would read out of bounds (false for any other format).
+[[nodiscard]] bool has_unsound_profile(const std::filesystem::path& path);
+
 // A TIFF, PNG, WebP or OpenEXR file opened for its metadata, after the checks
 // load_image makes before a decoder sees a header (for an image of `pixels`
 // pixels); null for another format or a file that does not pass them.

@@ -103,10 +103,10 @@ void on_progress(j_common_ptr info) {
 // The file's bytes as libjpeg reads them, as jpeg_mem_src gives them but for
 // their end. Where they run out, an end marker follows (libjpeg's own
 // source does that too, after a warning). Inside the coded data of a file of
-// one scan of every component, the decoder's read-ahead reaches the end of a
-// file whose only fault is a missing end marker: the marker given ends the
-// image, and a file cut short still fails, its decoder finding the marker
-// where it needs coded data. Anywhere else (the header; a progressive file or
+// one scan of every component, Huffman-coded, the decoder's read-ahead
+// reaches the end of a file whose only fault is a missing end marker: the
+// marker given ends the image, and a file cut short still fails, its decoder
+// finding the marker where it needs coded data. Anywhere else (the header; a progressive file or
 // one of several scans, whose later scans could be what is missing) running
 // out is damage, as libjpeg's warning says.
 struct Source {
@@ -127,7 +127,9 @@ struct Source {
   static boolean fill(j_decompress_ptr info) {
     static const JOCTET kEnd[] = {0xFF, JPEG_EOI};
     Source& source = *reinterpret_cast<Source*>(info->src);
-    if (source.in_scan && info->progressive_mode == FALSE &&
+    // (An arithmetic decoder reads zeros past a marker without a word: there
+    // a file cut short would pass, so running out stays damage.)
+    if (source.in_scan && info->progressive_mode == FALSE && info->arith_code == FALSE &&
         info->comps_in_scan == info->num_components) {
       source.ran_out = true;
     } else {
@@ -228,8 +230,8 @@ std::uint8_t exif_orientation(std::span<const unsigned char> data) {
 std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
                                  const std::filesystem::path& path,
                                  const std::function<void(const JpegShape&)>& check) {
+  Source source(bytes);  // outlives the decompressor that reads it
   Decompressor d;
-  Source source(bytes);
   if (!guarded(d.errors, [&] {
         jpeg_create_decompress(&d.info);
         d.info.src = &source.manager;

@@ -911,6 +911,12 @@ std::string common_format_of(const std::filesystem::path& path) {
   return by_extension == "targa" ? by_extension : std::string();
 }
 
+bool has_unsound_profile(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  return !unsound_icc_profiles(path, sniff(read_head(path))).empty();
+}
+
 std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path& path,
                                                     std::uint64_t pixels) {
   std::error_code ec;

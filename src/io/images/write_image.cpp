@@ -300,6 +300,7 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   io::Encoded encoded = encode(target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
     return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
   });
+  encoded.unsound_profile = !metadata_from.empty() && has_unsound_profile(metadata_from);
   const int orientation = spec.get_int_attribute("Orientation", 1);
   if (orientation != 1 && encoded.in_memory && encoded.error.empty()) {
     add_png_orientation(bytes, orientation);
