@@ -1016,10 +1016,10 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
         "hevc", "--size", "48x32", "--device", "cpu"},
        {2,
         "narrow.mkv: the libx265 encoder does not take 48x32 frames (HEVC frames need to be at "
-        "least 50 pixels wide here)"}},
+        "least 50x16 here)"}},
       {{"video", clip.string(), "--adjust", "equalize", "-o", (dir_ / "narrow.mkv").string(),
         "--codec", "hevc", "--size", "64x8", "--device", "cpu"},
-       {2, "does not take 64x8 frames"}},
+       {2, "does not take 64x8 frames (HEVC frames need to be at least 50x16 here)"}},
   };
   for (const auto& [args, expected] : cases) {
     const auto r = test::run_cli(args);

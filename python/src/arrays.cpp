@@ -99,10 +99,12 @@ Requested request(const py::handle& array) {
     if ((PyList_Check(array.ptr()) != 0 || PyTuple_Check(array.ptr()) != 0)) {
       const std::string dtype = py::str(shared.attr("dtype"));
       if (dtype != "uint8" && dtype != "uint16" && dtype != "float32") {
+        const bool floats = dtype.rfind("float", 0) == 0;
         throw py::type_error(std::string(kDtypes) + dtype + ": a " +
                              std::string(py::str(py::type::handle_of(array).attr("__name__"))) +
                              " of Python numbers is " + dtype +
-                             " to numpy; numpy.asarray(x, dtype=numpy.uint8) makes an image of it");
+                             " to numpy; numpy.asarray(x, dtype=numpy." +
+                             (floats ? "float32" : "uint8") + ") makes an image of it");
       }
     }
     if (PyObject_CheckBuffer(shared.ptr()) == 0) {

@@ -240,9 +240,10 @@ def test_a_path_is_not_an_image():
     with pytest.raises(TypeError, match="not None$"):
         gpuhist.histogram(None, device="cpu")
     # Lists of Python numbers are int64 or float64 to numpy: said, with the way out.
-    for listed, dtype in (([[1, 2], [3, 4]], "int64"), (([0.5],), "float64")):
+    for listed, dtype, wanted in (([[1, 2], [3, 4]], "int64", "uint8"),
+                                  (([0.5],), "float64", "float32")):
         with pytest.raises(TypeError, match=f"not {dtype}: a (list|tuple) of Python numbers.*"
-                                            r"numpy\.asarray\(x, dtype=numpy\.uint8\)"):
+                                            rf"numpy\.asarray\(x, dtype=numpy\.{wanted}\)"):
             gpuhist.histogram(listed, device="cpu")
     assert gpuhist.histogram([np.arange(4, dtype=np.uint8)], device="cpu").total() == 4
     assert "histogram(image: ArrayLike, bins: int = 256" in gpuhist.histogram.__doc__

@@ -44,8 +44,10 @@ constexpr CodecSpec kCodecs[] = {
     {"mpeg4", "mpeg4", "MPEG-4", 0, 0, false, false},
 };
 
-// The narrowest frame libx265 encodes without writing out of bounds.
+// The narrowest frame libx265 encodes without writing out of bounds, and the
+// lowest it takes at all.
 constexpr std::uint32_t kNarrowestHevc = 50;
+constexpr std::uint32_t kLowestHevc = 16;
 
 constexpr const char* kPresets[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
                                     "medium",    "slow",      "slower",   "veryslow", "placebo"};
@@ -388,13 +390,14 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
     if (name == "libvpx-vp9") s.codec->bit_rate = 0;  // constant quality, no bit-rate cap
   }
   // x265 3.5 takes frames under 50 pixels wide, then writes past its own
-  // buffers while encoding them (a heap corruption, seen under valgrind).
-  if (name == "libx265" && width < kNarrowestHevc) {
+  // buffers while encoding them (a heap corruption, seen under valgrind); it
+  // refuses those under 16 rows itself, a refusal told here in the same words.
+  if (name == "libx265" && (width < kNarrowestHevc || height < kLowestHevc)) {
     av_dict_free(&options);
     throw Error(ErrorKind::InvalidArgument,
                 path.string() + ": the libx265 encoder does not take " + std::to_string(width) +
                     "x" + std::to_string(height) + " frames (HEVC frames need to be at least " +
-                    std::to_string(kNarrowestHevc) + " pixels wide here)");
+                    std::to_string(kNarrowestHevc) + "x" + std::to_string(kLowestHevc) + " here)");
   }
   const int opened = avcodec_open2(s.codec, encoder, &options);
   av_dict_free(&options);

@@ -214,7 +214,8 @@ bool icc_profile_is_sound(std::span<const unsigned char> p) {
       for (std::uint32_t r = 0; r < records; ++r, where += 12) {
         if (where + 12 > n) return true;
         if (big16(&p[where]) != ('e' << 8 | 'n')) continue;
-        // English: its UTF-16 string, from the tag's start.
+        // English: its UTF-16 string, from the tag's start (the library adds
+        // the two offsets in 32 bits; taken whole here, which is stricter).
         const std::uint64_t length = big32(&p[where + 4]) / 2 * 2;
         const std::uint64_t start = std::uint64_t{offset} + big32(&p[where + 8]);
         if (start > n || length > n - start) return false;

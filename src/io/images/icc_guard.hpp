@@ -5,6 +5,9 @@
 // outside the profile (a crafted TIFF crashed it). These functions find such
 // a profile from the file's own framing, before the library sees the file,
 // and rename it out of the library's sight in a copy of the file's bytes.
+// TIFF and PNG are the common formats whose profiles the library parses in
+// this process (JPEG's metadata never reaches it); PSD and JPEG 2000, which
+// it parses too, are read only with --formats all, in a process of their own.
 #pragma once
 
 #include <cstdint>
