@@ -96,7 +96,7 @@ Requested request(const py::handle& array) {
                             ? from_dlpack(array)
                             : py::module_::import("numpy").attr("asarray")(array);
     // A list of Python numbers becomes int64 or float64, which no image is.
-    if ((PyList_Check(array.ptr()) != 0 || PyTuple_Check(array.ptr()) != 0)) {
+    if (PyList_Check(array.ptr()) != 0 || PyTuple_Check(array.ptr()) != 0) {
       const std::string dtype = py::str(shared.attr("dtype"));
       if (dtype != "uint8" && dtype != "uint16" && dtype != "float32") {
         const bool floats = dtype.rfind("float", 0) == 0;

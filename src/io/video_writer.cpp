@@ -224,7 +224,11 @@ struct VideoWriter::Impl {
   }
   // Opens the first audio stream of `from` to be copied, where the container
   // takes its codec; otherwise says in `audio_note` why it is not copied.
-  void open_audio(const std::filesystem::path& from, const std::string& extension) {
+  // `video_held`: the container says it holds the video (whose stream is set
+  // up), so a header with the audio too is tried first; where the muxer would
+  // not say, its refusal of the real header names both.
+  void open_audio(const std::filesystem::path& from, const std::string& extension,
+                  bool video_held) {
     std::error_code ec;
     if (from.empty()) return;
     // A pipe is read once, by the video's reader: opened again, it would
@@ -250,7 +254,8 @@ struct VideoWriter::Impl {
         std::strcmp(format->oformat->name, "mpegts") == 0 &&
         (id == AV_CODEC_ID_AAC || id == AV_CODEC_ID_AC3 || id == AV_CODEC_ID_EAC3 ||
          id == AV_CODEC_ID_OPUS || id == AV_CODEC_ID_DTS || id == AV_CODEC_ID_MP3);
-    if (takes == 1 || (takes < 0 && ts_audio)) {
+    if ((takes == 1 || (takes < 0 && ts_audio)) &&
+        (!video_held || writes_header(format->oformat, *stream, *audio_in->streams[index]))) {
       audio_index = index;
       return;
     }
@@ -417,16 +422,7 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // for raw and AVI output, then keeps one frame a frame rather than one a
   // tick of the time base.
   s.stream->avg_frame_rate = rate;
-  s.open_audio(audio_from, extension);
-  // (Where the muxer would not say whether it holds the video, its refusal
-  // below names both.)
-  if (s.audio_index >= 0 && takes_video == 1 &&
-      !writes_header(s.format->oformat, *s.stream, *s.audio_in->streams[s.audio_index])) {
-    s.audio_note = std::string("audio (") +
-                   avcodec_get_name(s.audio_in->streams[s.audio_index]->codecpar->codec_id) +
-                   ") not copied: the '" + extension + "' container does not hold it";
-    s.audio_index = -1;
-  }
+  s.open_audio(audio_from, extension, takes_video == 1);
   if (s.audio_index >= 0) {
     s.audio_out = avformat_new_stream(s.format, nullptr);
     if (s.audio_out == nullptr) s.fail("out of memory");

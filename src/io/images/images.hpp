@@ -29,7 +29,8 @@ namespace gpuhist::images {
 
 // A TIFF, PNG, WebP or OpenEXR file opened for its metadata, after the checks
 // load_image makes before a decoder sees a header (for an image of `pixels`
-// pixels); null for another format or a file that does not pass them.
+// pixels); null for another format or a file that does not pass them. Its
+// ICC profile the caller checks first (has_unsound_profile).
 [[nodiscard]] std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path& path,
                                                                   std::uint64_t pixels);
 [[nodiscard]] io::Encoded encode_picture(const std::filesystem::path& target,

@@ -106,9 +106,10 @@ void on_progress(j_common_ptr info) {
 // one scan of every component, Huffman-coded, the decoder's read-ahead
 // reaches the end of a file whose only fault is a missing end marker: the
 // marker given ends the image, and a file cut short still fails, its decoder
-// finding the marker where it needs coded data. Anywhere else (the header; a progressive file or
-// one of several scans, whose later scans could be what is missing) running
-// out is damage, as libjpeg's warning says.
+// finding the marker where it needs coded data. Anywhere else (the header; a
+// progressive file or one of several scans, whose later scans could be what
+// is missing; arithmetic-coded data) running out is damage, as libjpeg's
+// warning says.
 struct Source {
   jpeg_source_mgr manager{};  // first: libjpeg hands the callbacks a pointer to it
   bool in_scan = false;       // past the header, in the first scan's coded data

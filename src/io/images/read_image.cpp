@@ -933,8 +933,6 @@ std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path&
   if (format != "tiff" && format != "png" && format != "webp" && format != "openexr") {
     return nullptr;
   }
-  // A profile the library would read out of bounds: no metadata kept from it.
-  if (!unsound_icc_profiles(path, format).empty()) return nullptr;
   try {
     check_header(path, format, head, file_bytes, pixels);
   } catch (const Error&) {

@@ -70,14 +70,16 @@ std::string left_out(const OIIO::ImageSpec& asked, const OIIO::ImageOutput& out)
 // Encodes for `target`'s format: into `bytes` where the format's writer
 // writes to memory, so that every byte reaches the disk through the loader's
 // checked writes (a full disk is reported, not a short file), otherwise into
-// `file` directly. `pixels` writes the pixels into the opened output.
+// `file` directly. `writer`: the format's writer, made for `target` (null
+// where no format has its extension). `pixels` writes the pixels into the
+// opened output.
 template <typename WritePixels>
-io::Encoded encode(const std::filesystem::path& target, const std::filesystem::path& file,
-                   const OIIO::ImageSpec& spec, std::vector<unsigned char>& bytes,
-                   const WritePixels& pixels) {
+io::Encoded encode(std::unique_ptr<OIIO::ImageOutput> writer, const std::filesystem::path& target,
+                   const std::filesystem::path& file, const OIIO::ImageSpec& spec,
+                   std::vector<unsigned char>& bytes, const WritePixels& pixels) {
   // The proxy outlives the writer that holds it.
   OIIO::Filesystem::IOVecOutput memory(bytes);
-  auto out = OIIO::ImageOutput::create(target.string());
+  const std::unique_ptr<OIIO::ImageOutput> out = std::move(writer);
   if (!out) return {false, message(OIIO::geterror()), {}};
   const bool in_memory = out->supports("ioproxy") != 0;
   if (in_memory && !out->set_ioproxy(&memory)) return {in_memory, message(out->geterror()), {}};
@@ -158,9 +160,12 @@ std::string jpeg_subsampling(const std::filesystem::path& path) {
 
 // `spec` with what `from` (a TIFF, PNG, WebP or OpenEXR file: see
 // open_for_metadata) says about the picture. JPEG sources keep theirs as
-// bytes, in the loader (io/kept_metadata.hpp), never parsed.
-void add_metadata_of(const std::filesystem::path& from, const std::filesystem::path& target,
+// bytes, in the loader (io/kept_metadata.hpp), never parsed. False, and
+// nothing added, where `from` holds an ICC profile the image library would
+// read out of bounds.
+bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::path& target,
                      OIIO::ImageSpec& spec) {
+  if (has_unsound_profile(from)) return false;
   std::string extension = target.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -168,7 +173,7 @@ void add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
   const auto pixels =
       static_cast<std::uint64_t>(spec.width) * static_cast<std::uint64_t>(spec.height);
   const std::unique_ptr<OIIO::ImageInput> in = open_for_metadata(from, pixels);
-  if (!in) return;
+  if (!in) return true;
   const OIIO::ImageSpec& source = in->spec();
   const bool colour = spec.nchannels >= 3;
   for (const OIIO::ParamValue& p : source.extra_attribs) {
@@ -182,6 +187,7 @@ void add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
       spec.extra_attribs.push_back(p);
     }
   }
+  return true;
 }
 
 // How many pixels of `image` (8-bit RGB or RGBA) the GIF file `bytes` holds
@@ -279,24 +285,25 @@ std::vector<std::byte> grey_as_rgb(const ImageView& image) {
 io::Encoded encode_image(const std::filesystem::path& target, const std::filesystem::path& file,
                          const ImageView& given, const std::filesystem::path& metadata_from,
                          std::vector<unsigned char>& bytes) {
+  auto writer = OIIO::ImageOutput::create(target.string());
+  // (Said now: reading the metadata source may take the library's error.)
+  if (!writer) return {false, message(OIIO::geterror()), {}};
   ImageView image = given;
   std::vector<std::byte> rgb;
-  bool gif = false;
-  if (const auto writer = OIIO::ImageOutput::create(target.string())) {
-    gif = std::strcmp(writer->format_name(), "gif") == 0;
-    if (image.format.layout == ChannelLayout::Grey && !takes_grey(*writer)) {
-      rgb = grey_as_rgb(image);
-      image = ImageView::packed(rgb.data(), image.width, image.height,
-                                {ChannelLayout::RGB, image.format.sample});
-    }
+  const bool gif = std::strcmp(writer->format_name(), "gif") == 0;
+  if (image.format.layout == ChannelLayout::Grey && !takes_grey(*writer)) {
+    rgb = grey_as_rgb(image);
+    image = ImageView::packed(rgb.data(), image.width, image.height,
+                              {ChannelLayout::RGB, image.format.sample});
   }
   const OIIO::TypeDesc type =
       image.format.sample == SampleType::U8 ? OIIO::TypeDesc::UINT8 : OIIO::TypeDesc::UINT16;
   const int channels = static_cast<int>(channel_count(image.format.layout));
   OIIO::ImageSpec spec(static_cast<int>(image.width), static_cast<int>(image.height), channels,
                        type);
+  bool sound = true;
   if (!metadata_from.empty()) {
-    add_metadata_of(metadata_from, target, spec);
+    sound = add_metadata_of(metadata_from, target, spec);
     // A JPEG from a JPEG keeps its chroma resolution (a camera's 4:4:4 is not halved).
     const std::string subsampling = channels >= 3 ? jpeg_subsampling(metadata_from) : "";
     if (!subsampling.empty()) spec.attribute("jpeg:subsampling", subsampling);
@@ -306,10 +313,11 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
-  io::Encoded encoded = encode(target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
-    return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
-  });
-  encoded.unsound_profile = !metadata_from.empty() && has_unsound_profile(metadata_from);
+  io::Encoded encoded =
+      encode(std::move(writer), target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
+        return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
+      });
+  encoded.unsound_profile = !sound;
   const int orientation = spec.get_int_attribute("Orientation", 1);
   if (orientation != 1 && encoded.in_memory && encoded.error.empty()) {
     add_png_orientation(bytes, orientation);
@@ -328,9 +336,10 @@ io::Encoded encode_picture(const std::filesystem::path& target, const std::files
   const OIIO::ImageSpec spec(static_cast<int>(picture.width), static_cast<int>(picture.height), 3,
                              OIIO::TypeDesc::UINT8);
   // RGBA in memory, RGB in the file: a 4-byte step between pixels.
-  return encode(target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
-    return out.write_image(OIIO::TypeDesc::UINT8, picture.rgba.data(), 4);
-  });
+  return encode(OIIO::ImageOutput::create(target.string()), target, file, spec, bytes,
+                [&](OIIO::ImageOutput& out) {
+                  return out.write_image(OIIO::TypeDesc::UINT8, picture.rgba.data(), 4);
+                });
 }
 
 }  // namespace gpuhist::images
