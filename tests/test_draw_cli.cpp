@@ -308,6 +308,9 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
       {{"draw", kCoffee, "-o", out, "--device", "cpu", "--renderer", "gpu"}, 2},
       {{"draw", (dir_ / "missing.png").string(), "-o", out}, 1},
       {{"draw", kCoffee, "-o", (dir_ / "no/such/dir/o.png").string()}, 4},
+      // A format images are read from but not written to, and no format at all.
+      {{"draw", kCoffee, "-o", (dir_ / "o.psd").string()}, 2},
+      {{"draw", kCoffee, "-o", (dir_ / "o.txt").string()}, 2},
   };
   for (const auto& [args, status] : cases) {
     const auto r = test::run_cli(args);
@@ -315,6 +318,10 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
     EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+  EXPECT_NE(test::run_cli({"draw", kCoffee, "-o", (dir_ / "o.psd").string()})
+                .err.find("read from '.psd' files but cannot be written"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "o.psd"));
 }
 
 }  // namespace

@@ -129,11 +129,14 @@ std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
 }
 
 std::string unwritable_image_name(const std::filesystem::path& output) {
-  if (output.empty() || has_image_extension(output, FormatSet::All)) return {};
+  if (output.empty() || has_writable_image_extension(output)) return {};
   const std::string extension = output.extension().string();
-  return output.string() + ": " +
-         (extension.empty() ? std::string("no extension names an image format")
-                            : "'" + extension + "' is not the extension of an image format") +
+  const std::string cause =
+      extension.empty() ? std::string("no extension names an image format")
+      : has_image_extension(output, FormatSet::All)
+          ? "images are read from '" + extension + "' files but cannot be written to them"
+          : "'" + extension + "' is not the extension of an image format";
+  return output.string() + ": " + cause +
          " (.png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)";
 }
 

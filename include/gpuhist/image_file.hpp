@@ -68,6 +68,10 @@ struct LoadOptions {
 [[nodiscard]] bool has_image_extension(const std::filesystem::path& path,
                                        FormatSet formats = FormatSet::Common);
 
+// True when the file name's extension is one of a still-image format that
+// images can be written to (some read formats, such as .psd, cannot be).
+[[nodiscard]] bool has_writable_image_extension(const std::filesystem::path& path);
+
 // Writes integer pixels (8- or 16-bit grey, RGB or RGBA, alpha unassociated)
 // to a file whose format follows the extension; a format without 16-bit
 // samples (JPEG) gets them scaled to 8 bits, one without alpha (JPEG, PNM)

@@ -22,4 +22,8 @@ bool has_image_extension(const std::filesystem::path& path, FormatSet formats) {
   return io::image_library(ErrorKind::Input).has_image_extension(path, formats);
 }
 
+bool has_writable_image_extension(const std::filesystem::path& path) {
+  return io::image_library(ErrorKind::Input).has_writable_image_extension(path);
+}
+
 }  // namespace gpuhist

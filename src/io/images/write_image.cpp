@@ -282,6 +282,14 @@ std::vector<std::byte> grey_as_rgb(const ImageView& image) {
 
 }  // namespace
 
+bool has_writable_image_extension(const std::filesystem::path& path) {
+  if (!images::has_image_extension(path, FormatSet::All)) return false;
+  // The library's writers are chosen by extension; a format it only reads has none.
+  const bool writable = OIIO::ImageOutput::create(path.string()) != nullptr;
+  (void)OIIO::geterror();  // a refusal's message is not for a later call
+  return writable;
+}
+
 io::Encoded encode_image(const std::filesystem::path& target, const std::filesystem::path& file,
                          const ImageView& given, const std::filesystem::path& metadata_from,
                          std::vector<unsigned char>& bytes) {
