@@ -32,8 +32,8 @@ void print_renamed_output(const std::filesystem::path& output, const std::filesy
                           const std::filesystem::path& written);
 
 // `output` (an image to write, or the pattern OUT of OUT-<name>.EXT) with an
-// extension that names no image format: a one-line message, or empty when
-// it names one (or is empty).
+// extension that names no image format images can be written to: a one-line
+// message, or empty when it names one (or is empty).
 [[nodiscard]] std::string unwritable_image_name(const std::filesystem::path& output);
 
 // Two outputs of one run that are one file (`--plot` named as `-o`, or a plot
