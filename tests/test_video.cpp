@@ -963,6 +963,34 @@ TEST_F(Video, BenchReportsFramesPerSecond) {
   EXPECT_EQ(bad.status, 2) << bad.err;
 }
 
+// A limit of exactly a frame's pixels takes the frame, on decoders that count
+// a frame's width rounded up to their stride alignment too (MPEG-2 at 720x480
+// counts as 768 columns there; FFV1 at 1278x718 as 1280): no frame is taken
+// for damage. One pixel less refuses the first frame, in one line.
+TEST_F(Video, AFrameAtTheLimitIsTakenOnEveryDecoder) {
+  const std::pair<std::string, std::string> clips[] = {
+      {"720x480", "-c:v mpeg2video -q:v 4 '" + (dir_ / "mpeg2.ts").string() + "'"},
+      {"1278x718", "-pix_fmt yuv420p -c:v ffv1 '" + (dir_ / "odd.mkv").string() + "'"},
+  };
+  const fs::path files[] = {dir_ / "mpeg2.ts", dir_ / "odd.mkv"};
+  const std::uint64_t pixels[] = {720 * 480, 1278 * 718};
+  for (std::size_t i = 0; i < 2; ++i) {
+    ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=" + clips[i].first +
+                             ":rate=25 -frames:v 3 " + clips[i].second));
+    const auto at = test::run_cli(
+        {"video", files[i].string(), "--max-pixels", std::to_string(pixels[i]), "--format", "csv"});
+    EXPECT_EQ(at.status, 0) << at.err;
+    EXPECT_EQ(std::count(at.out.begin(), at.out.end(), '\n'), 4) << at.err;  // a header, 3 rows
+    const auto over =
+        test::run_cli({"video", files[i].string(), "--max-pixels", std::to_string(pixels[i] - 1)});
+    EXPECT_EQ(over.status, 1);
+    EXPECT_NE(over.err.find("exceed the limit of " + std::to_string(pixels[i] - 1)),
+              std::string::npos)
+        << over.err;
+    EXPECT_EQ(over.err.find("damaged"), std::string::npos) << over.err;
+  }
+}
+
 TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   std::ofstream(dir_ / "text.mp4") << "not a video";
   std::ofstream(dir_ / "text.jpg") << "hello";  // probed as a stream of JPEG pictures

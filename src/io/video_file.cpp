@@ -396,9 +396,16 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   s.codec->thread_count = static_cast<int>(std::min(core_count(), 16U));
   s.codec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
   // Frames over the limit are refused by the decoder too, before its threads
-  // hold several of them (convert() names the limit).
-  s.codec->max_pixels = static_cast<std::int64_t>(
-      std::min<std::uint64_t>(max_pixels, std::numeric_limits<std::int64_t>::max()));
+  // hold several of them (convert() names the limit). The decoder counts a
+  // frame's width rounded up to its stride alignment (MPEG-2, MPEG-4 and FFV1:
+  // 720x480 counts as 768x480), so its limit leaves room for 64 more columns
+  // of 65536 rows: a frame within the limit is not taken for damage.
+  constexpr std::uint64_t kAlignmentRoom = 64ULL * 65536;
+  const std::uint64_t decoder_limit =
+      max_pixels > std::numeric_limits<std::int64_t>::max() - kAlignmentRoom
+          ? std::numeric_limits<std::int64_t>::max()
+          : max_pixels + kAlignmentRoom;
+  s.codec->max_pixels = static_cast<std::int64_t>(decoder_limit);
   if (const int e = avcodec_open2(s.codec.get(), decoder, nullptr); e < 0) {
     s.fail("cannot open the " + std::string(decoder->name) + " decoder: " + av_message(e));
   }
