@@ -140,7 +140,11 @@ struct VideoReader::Impl {
   bool draining = false;  // the container is exhausted; the decoder is being flushed
   bool finished = false;
   std::int64_t converted = 0;  // convert()'s alone
-  double next_time = 0.0;      // the time of a frame that carries none
+  // A frame that carries no time is shown at the time of the last one that
+  // did (or 0) plus the durations since, summed exactly: frame 42 of a raw
+  // 30 fps stream at 42/30 = 1.4, not at 42 additions of 1/30.
+  double anchor_time = 0.0;
+  AVRational since_anchor{0, 1};
 
   [[noreturn]] void fail(const std::string& cause) const {
     throw Error(ErrorKind::Input, path.string() + ": " + cause);
@@ -280,13 +284,22 @@ struct VideoReader::Impl {
     // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
     // A frame without a time (a raw H.264 or H.265 stream has none) is shown
     // a frame after the one before, as the ffmpeg command line shows it.
-    out.time = pts != AV_NOPTS_VALUE ? static_cast<double>(pts) * base.num / base.den : next_time;
-    double duration = static_cast<double>(decoded->pkt_duration) * base.num / base.den;
-    if (!(duration > 0)) {
-      const AVRational rate = guessed_rate();
-      duration = rate.num > 0 && rate.den > 0 ? av_q2d(av_inv_q(rate)) : 1.0 / 25;
+    if (pts != AV_NOPTS_VALUE) {
+      out.time = static_cast<double>(pts) * base.num / base.den;
+      anchor_time = out.time;
+      since_anchor = {0, 1};
+    } else {
+      out.time = anchor_time + av_q2d(since_anchor);
     }
-    next_time = out.time + duration;
+    AVRational duration{0, 1};
+    if (decoded->pkt_duration > 0 && decoded->pkt_duration <= std::numeric_limits<int>::max()) {
+      duration = av_mul_q(AVRational{static_cast<int>(decoded->pkt_duration), 1}, base);
+    }
+    if (duration.num <= 0 || duration.den <= 0) {
+      const AVRational rate = guessed_rate();
+      duration = rate.num > 0 && rate.den > 0 ? av_inv_q(rate) : AVRational{1, 25};
+    }
+    since_anchor = av_add_q(since_anchor, duration);
     std::shared_ptr<AVFrame> frame(av_frame_alloc(), FrameFreer{});
     if (!frame) throw std::bad_alloc();
     av_frame_move_ref(frame.get(), decoded.get());
