@@ -309,8 +309,53 @@ TEST_F(VideoShapes, OverlayVideoOfEveryShapeIsTheOverlayOfTheReferenceDecode) {
 // Frames of `clip` (coded at `coded`, shown at `shown`) set upright equal the
 // ffmpeg command line's decode, which turns them; frames as coded its decode
 // with -noautorotate. `rotation`: what VideoReader::rotation() says.
+// RGB8 frame `rgb` of `size` turned clockwise by `clockwise` degrees, then
+// mirrored left to right where `mirrored`: what rotation() and mirrored() say
+// shows a frame as coded upright.
+std::string turned_then_mirrored(std::string rgb, Shape size, int clockwise, bool mirrored) {
+  for (int turn = 0; turn < clockwise; turn += 90) {
+    std::string out(rgb.size(), '\0');
+    // (x, y) of a w x h frame goes to (h - 1 - y, x) of the h x w one.
+    for (std::uint32_t y = 0; y < size.height; ++y) {
+      for (std::uint32_t x = 0; x < size.width; ++x) {
+        const std::size_t to = (std::size_t{x} * size.height + (size.height - 1 - y)) * 3;
+        out.replace(to, 3, rgb, (std::size_t{y} * size.width + x) * 3, 3);
+      }
+    }
+    rgb = std::move(out);
+    size = {size.height, size.width};
+  }
+  if (mirrored) {
+    for (std::uint32_t y = 0; y < size.height; ++y) {
+      for (std::uint32_t x = 0; x < size.width / 2; ++x) {
+        const std::size_t a = (std::size_t{y} * size.width + x) * 3;
+        const std::size_t b = (std::size_t{y} * size.width + (size.width - 1 - x)) * 3;
+        for (int c = 0; c < 3; ++c) std::swap(rgb[a + c], rgb[b + c]);
+      }
+    }
+  }
+  return rgb;
+}
+
 void expect_shown_as_ffmpeg(const fs::path& clip, Shape coded, Shape shown, int rotation,
-                            const std::string& label) {
+                            bool mirrored, const std::string& label) {
+  // The ffmpeg command line's frames as coded, turned and mirrored as
+  // rotation() and mirrored() say, are its frames as shown.
+  {
+    const fs::path as_coded = clip.string() + ".coded.raw";
+    const fs::path as_shown = clip.string() + ".shown.raw";
+    ASSERT_TRUE(test::ffmpeg("-noautorotate -i '" + clip.string() +
+                             "' -frames:v 1 -f rawvideo -pix_fmt rgb24 '" + as_coded.string() +
+                             "'"));
+    ASSERT_TRUE(test::ffmpeg("-i '" + clip.string() + "' -frames:v 1 -f rawvideo -pix_fmt rgb24 '" +
+                             as_shown.string() + "'"));
+    VideoReader reader(clip);
+    EXPECT_EQ(reader.rotation(), rotation) << label;
+    EXPECT_EQ(reader.mirrored(), mirrored) << label;
+    EXPECT_TRUE(turned_then_mirrored(test::file_text(as_coded), coded, reader.rotation(),
+                                     reader.mirrored()) == test::file_text(as_shown))
+        << label << ": rotation " << reader.rotation() << ", mirrored " << reader.mirrored();
+  }
   for (const bool upright : {true, false}) {
     const fs::path raw = clip.string() + ".raw";
     ASSERT_TRUE(test::ffmpeg(std::string(upright ? "" : "-noautorotate ") + "-i '" + clip.string() +
@@ -319,7 +364,6 @@ void expect_shown_as_ffmpeg(const fs::path& clip, Shape coded, Shape shown, int 
     const std::size_t frame_bytes = std::size_t{coded.width} * coded.height * 3;
     ASSERT_EQ(expected.size(), 2 * frame_bytes) << label;
     VideoReader reader(clip);
-    EXPECT_EQ(reader.rotation(), rotation) << label;
     reader.set_upright(upright);
     const Shape want = upright ? shown : coded;
     EXPECT_EQ(reader.width(), want.width) << label;
@@ -387,7 +431,7 @@ TEST_F(VideoShapes, TurnedClipsAreShownAsFfmpegShowsThem) {
                                std::to_string(turn) + " '" + clip.string() + "'"));
       const bool across = turn == 90 || turn == 270;
       const Shape shown = across ? Shape{shape.height, shape.width} : shape;
-      expect_shown_as_ffmpeg(clip, shape, shown, (360 - turn) % 360, label);
+      expect_shown_as_ffmpeg(clip, shape, shown, (360 - turn) % 360, false, label);
       const fs::path out = *dir_ / "turned-overlay.mp4";
       const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(),
                                     "--device", "cpu", "--no-progress"});
@@ -407,11 +451,11 @@ TEST_F(VideoShapes, MirroredClipsAreShownAsFfmpegShowsThem) {
   struct Mirror {
     const char* name;
     std::int32_t a, b, c, d;
-    int rotation;
+    int rotation;  // the turn before the mirroring (ffprobe's rotation: -180, 0, -90, 90)
     bool across;
   };
-  const Mirror mirrors[] = {{"hflip", -kOne, 0, 0, kOne, 180, false},
-                            {"vflip", kOne, 0, 0, -kOne, 0, false},
+  const Mirror mirrors[] = {{"hflip", -kOne, 0, 0, kOne, 0, false},
+                            {"vflip", kOne, 0, 0, -kOne, 180, false},
                             {"transpose", 0, kOne, kOne, 0, 90, true},
                             {"antitranspose", 0, -kOne, -kOne, 0, 270, true}};
   const Shape shape{96, 64};
@@ -424,7 +468,7 @@ TEST_F(VideoShapes, MirroredClipsAreShownAsFfmpegShowsThem) {
     const fs::path clip = *dir_ / (std::string("mirror-") + m.name + ".mp4");
     ASSERT_TRUE(with_track_matrix(plain, clip, m.a, m.b, m.c, m.d)) << m.name;
     const Shape shown = m.across ? Shape{shape.height, shape.width} : shape;
-    expect_shown_as_ffmpeg(clip, shape, shown, m.rotation, m.name);
+    expect_shown_as_ffmpeg(clip, shape, shown, m.rotation, true, m.name);
   }
 }
 

@@ -74,6 +74,10 @@ class VideoReader {
   // clip is often coded landscape and turned 90): the ffmpeg command line
   // turns its frames so. Other angles are taken as 0.
   [[nodiscard]] int rotation() const noexcept;
+  // Whether the turned frames are then mirrored left to right, where the
+  // display matrix mirrors the picture: a matrix that mirrors x alone is
+  // rotation() 0 and mirrored, though ffprobe calls it rotation=-180.
+  [[nodiscard]] bool mirrored() const noexcept;
   // With true (before the first frame is decoded), RGB frames are delivered
   // as shown rather than as coded: turned by rotation(), and mirrored where
   // the display matrix mirrors them, as the ffmpeg command line (5.1) does;

@@ -51,6 +51,7 @@ class VideoHistograms {
     codec_ = reader_->codec();
     colour_ = reader_->colour();
     rotation_ = reader_->rotation();
+    mirrored_ = reader_->mirrored();
     frames_ = std::make_unique<DecodeAhead>(*reader_, DecodeAhead::OnDamage{});
   }
   VideoHistograms(const VideoHistograms&) = delete;
@@ -92,6 +93,7 @@ class VideoHistograms {
   [[nodiscard]] double frame_rate() const noexcept { return frame_rate_; }
   [[nodiscard]] const std::string& codec() const noexcept { return codec_; }
   [[nodiscard]] int rotation() const noexcept { return rotation_; }
+  [[nodiscard]] bool mirrored() const noexcept { return mirrored_; }
   [[nodiscard]] py::dict colour() const {
     py::dict d;
     d["matrix"] = colour_.matrix;
@@ -115,6 +117,7 @@ class VideoHistograms {
   std::string codec_;
   VideoColour colour_;
   int rotation_ = 0;
+  bool mirrored_ = false;
   std::unique_ptr<VideoReader> reader_;
   std::unique_ptr<DecodeAhead> frames_;  // stopped before the reader goes
 };
@@ -134,9 +137,10 @@ is opened, and each counted as it is taken (one thread at a time): iterating giv
 (index, time, Histogram) for every frame in decoding order, time in seconds; with
 space="ycbcr", (index, time, {"y": PlaneHistogram, "cb": ..., "cr": ...}), each
 plane's levels as decoded (Y' alone for a grey stream).
-width, height, frame_rate, codec, rotation and colour describe the stream
+width, height, frame_rate, codec, rotation, mirrored and colour describe the stream
 (rotation: the clockwise turn, 0, 90, 180 or 270 degrees, that its display
-matrix asks for to show it upright; frames are counted as coded; colour: the
+matrix asks for to show it upright, then mirrored left to right where mirrored
+is True; frames are counted as coded; colour: the
 "matrix", "primaries", "transfer" and "range" it declares, in FFmpeg's names,
 "unspecified" where it declares none; frames are converted to RGB with that
 matrix and range, as the ffmpeg command line converts them); errors and first_error the
@@ -168,7 +172,13 @@ still gives every frame it can, so check errors at the end.
                              "The clockwise turn (0, 90, 180 or 270 degrees) that shows the "
                              "frames upright, from the stream's display matrix: 270 where "
                              "ffprobe says rotation=90 (its angle is counter-clockwise). "
-                             "Counts do not depend on it.")
+                             "Where the matrix also mirrors the picture, the turn before "
+                             "mirrored's mirroring. Counts do not depend on it.")
+      .def_property_readonly("mirrored", &VideoHistograms::mirrored,
+                             "Whether the frames, once turned by rotation, are mirrored left to "
+                             "right to be shown as the display matrix asks (a matrix that "
+                             "mirrors x alone: rotation 0 and mirrored, where ffprobe says "
+                             "rotation=-180).")
       .def_property_readonly(
           "errors", &VideoHistograms::errors,
           "Errors the demuxer and decoder met so far (a file that ends early, a damaged slice "

@@ -144,7 +144,8 @@ def test_a_turned_clip_says_its_rotation_and_counts_as_coded(tmp_path):
     subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(coded), "-c:v", "copy",
                     "-metadata:s:v:0", "rotate=90", str(turned)], check=True)
     video = gpuhist.video(str(turned))
-    assert video.rotation == 270 and (video.width, video.height) == (30, 20)
+    assert video.rotation == 270 and not video.mirrored
+    assert (video.width, video.height) == (30, 20)
     for k, (_, _, h) in enumerate(video):
         np.testing.assert_array_equal(h.counts, histograms(frames[k]))
 

@@ -54,6 +54,19 @@ Orientation upright_orientation(const std::int32_t* matrix) {
   }
 }
 
+TurnAndMirror turn_and_mirror(Orientation how) {
+  // Each of transpose, flip_x and flip_y reflects the frame: an odd number of
+  // them mirrors it. What is left once a mirroring is taken off is a turn.
+  const bool mirrored = how.transpose != (how.flip_x != how.flip_y);
+  if (!how.transpose) {
+    // flip_x alone is hflip (no turn); flip_y alone vflip, hflip of a half turn.
+    return {how.flip_y ? 180 : 0, mirrored};
+  }
+  // {true, false, true} is clock, {true, true, false} cclock; a transpose
+  // alone is hflip of clock, with both flips hflip of cclock.
+  return {how.flip_x ? 270 : 90, mirrored};
+}
+
 namespace {
 
 // Copies each pixel of `from` to where `how` puts it in `to`, in tiles of

@@ -31,6 +31,15 @@ struct Orientation {
 // clock_flip, hflip and vflip, as ffmpeg 5.1 picks them).
 [[nodiscard]] Orientation upright_orientation(const std::int32_t* matrix);
 
+// `how` as a clockwise turn (0, 90, 180 or 270 degrees) and whether the
+// turned frame is then mirrored left to right: hflip is {0, true}, vflip
+// {180, true}, transpose=clock {90, false}, cclock_flip {90, true}.
+struct TurnAndMirror {
+  int clockwise = 0;
+  bool mirrored = false;
+};
+[[nodiscard]] TurnAndMirror turn_and_mirror(Orientation how);
+
 // Writes `from` as `how` places it into `to`, (re)allocated at the size it
 // comes to with `from`'s format. Packed pixels of 1 to 8 bytes.
 void turn(const ImageView& from, Orientation how, Image& to);

@@ -130,7 +130,6 @@ struct VideoReader::Impl {
   };
   ScalerKey scaler_key;
   int stream = -1;
-  int upright_turn = 0;    // the clockwise turn the stream's display matrix declares
   io::Orientation shown;   // what shows the frames upright (the turn, and any mirroring)
   bool upright = false;    // RGB frames are turned by it
   Image coded;             // a frame as coded, before it is turned
@@ -429,7 +428,6 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   if (matrix != nullptr && matrix_bytes >= 9 * sizeof(std::int32_t)) {
     std::int32_t values[9];
     std::memcpy(values, matrix, sizeof values);
-    s.upright_turn = io::upright_turn(values);
     s.shown = io::upright_orientation(values);
   }
   if (s.codec->width <= 0 || s.codec->height <= 0) {
@@ -456,7 +454,9 @@ std::uint32_t VideoReader::width() const noexcept {
 std::uint32_t VideoReader::height() const noexcept {
   return static_cast<std::uint32_t>(turned_across() ? impl_->codec->width : impl_->codec->height);
 }
-int VideoReader::rotation() const noexcept { return impl_->upright_turn; }
+int VideoReader::rotation() const noexcept { return io::turn_and_mirror(impl_->shown).clockwise; }
+
+bool VideoReader::mirrored() const noexcept { return io::turn_and_mirror(impl_->shown).mirrored; }
 void VideoReader::set_upright(bool upright) { impl_->upright = upright; }
 bool VideoReader::turned_across() const noexcept {
   return impl_->upright && impl_->space == FrameSpace::Rgb && impl_->shown.transpose;
