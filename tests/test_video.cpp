@@ -1012,7 +1012,17 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
                    "-c:v libx264 -c:a pcm_s16le '" +
                    pcm.string() + "'"));
   fs::create_directories(dir_ / "my video (1)");
+  const fs::path deep = dir_ / "deep.png";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=8x8 -frames:v 1 -pix_fmt rgb48be '" +
+                           deep.string() + "'"));
   const std::pair<std::vector<std::string>, std::pair<int, std::string>> cases[] = {
+      // The frames' depth bounds a threshold and sets the reference's, as for images.
+      {{"video", clip.string(), "--adjust", "threshold", "--method", "256", "-o",
+        (dir_ / "t.mp4").string()},
+       {2, "--method 256 is above 255, the largest 8-bit sample value of its frames"}},
+      {{"video", clip.string(), "--adjust", "match", "--reference", deep.string(), "-o",
+        (dir_ / "t.mp4").string()},
+       {2, "match needs a reference of the frames' bit depth"}},
       {{"video", (dir_ / "missing.mp4").string()}, {1, "no such file"}},
       {{"video", (dir_ / "text.mp4").string()}, {1, "text.mp4"}},
       {{"video", (dir_ / "text.jpg").string()},

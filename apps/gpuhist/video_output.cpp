@@ -111,10 +111,26 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     if ((*kind == AdjustKind::Match) != !args.reference.empty()) {
       return usage_error("--reference goes with --adjust match, and it needs one");
     }
+    // Frames are 8-bit RGB, or 16-bit for streams of more bits, as the
+    // adjustments of images check their samples.
+    const SampleType sample = reader.rgb_sample();
+    const std::int32_t largest = sample == SampleType::U8 ? 255 : 65535;
+    if (*kind == AdjustKind::Threshold && adjustment->method == ThresholdMethod::Fixed &&
+        adjustment->threshold > largest) {
+      return usage_error(args.input + ": --method " + std::to_string(adjustment->threshold) +
+                         " is above " + std::to_string(largest) + ", the largest " +
+                         (largest == 255 ? "8" : "16") + "-bit sample value of its frames");
+    }
     std::shared_ptr<const Image> reference;
     if (!args.reference.empty()) {
       std::optional<Image> loaded = load_option_image(args.reference, ReadOptions{}, status);
       if (!loaded) return status;
+      if (loaded->format.sample != sample) {
+        return usage_error(args.input + ": " + (sample == SampleType::U8 ? "8" : "16") +
+                           "-bit frames, and the reference " + args.reference + " has " +
+                           to_string(loaded->format) +
+                           " pixels: match needs a reference of the frames' bit depth");
+      }
       reference = std::make_shared<const Image>(std::move(*loaded));
     }
     edit.adjust = frame_adjuster(context, *adjustment, run, *on_gpu, reference);

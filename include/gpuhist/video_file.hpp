@@ -74,6 +74,8 @@ class VideoReader {
   // clip is often coded landscape and turned 90): the ffmpeg command line
   // turns its frames so. Other angles are taken as 0.
   [[nodiscard]] int rotation() const noexcept;
+  // The samples of RGB frames: 8-bit, or 16-bit for streams of more bits.
+  [[nodiscard]] SampleType rgb_sample() const noexcept;
   // Whether the turned frames are then mirrored left to right, where the
   // display matrix mirrors the picture: a matrix that mirrors x alone is
   // rotation() 0 and mirrored, though ffprobe calls it rotation=-180.

@@ -456,6 +456,10 @@ std::uint32_t VideoReader::height() const noexcept {
 }
 int VideoReader::rotation() const noexcept { return io::turn_and_mirror(impl_->shown).clockwise; }
 
+SampleType VideoReader::rgb_sample() const noexcept {
+  return impl_->deep ? SampleType::U16 : SampleType::U8;
+}
+
 bool VideoReader::mirrored() const noexcept { return io::turn_and_mirror(impl_->shown).mirrored; }
 void VideoReader::set_upright(bool upright) { impl_->upright = upright; }
 bool VideoReader::turned_across() const noexcept {
