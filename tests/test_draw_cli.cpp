@@ -52,6 +52,27 @@ Image turned_clockwise(const Image& image) {
   return turned;
 }
 
+// The RGB8 `image` as an EXIF orientation `exif` says it is shown, from the
+// tag's definitions: displayed pixel (X, Y) is stored pixel (X, Y) (1),
+// (W-1-X, Y) (2), (W-1-X, H-1-Y) (3), (X, H-1-Y) (4), (Y, X) (5),
+// (Y, H-1-X) (6), (W-1-Y, H-1-X) (7), (W-1-Y, X) (8), W x H the stored size.
+Image shown_by_exif(const Image& image, int exif) {
+  const std::uint32_t w = image.width, h = image.height;
+  const bool across = exif >= 5;
+  Image shown = Image::allocate(across ? h : w, across ? w : h, image.format);
+  for (std::uint32_t y = 0; y < shown.height; ++y) {
+    for (std::uint32_t x = 0; x < shown.width; ++x) {
+      const std::pair<std::uint32_t, std::uint32_t> from[] = {
+          {x, y}, {w - 1 - x, y}, {w - 1 - x, h - 1 - y}, {x, h - 1 - y},
+          {y, x}, {y, h - 1 - x}, {w - 1 - y, h - 1 - x}, {w - 1 - y, x}};
+      const auto [sx, sy] = from[exif - 1];
+      std::memcpy(shown.storage.data() + y * shown.stride + x * 3,
+                  image.storage.data() + sy * image.stride + sx * 3, 3);
+    }
+  }
+  return shown;
+}
+
 class DrawCli : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = test::temp_dir(); }
@@ -197,6 +218,41 @@ TEST_F(DrawCli, ReportShowsThePhotographUpright) {
                              expected.rgba.begin() + static_cast<std::ptrdiff_t>(from)))
           << name << (isolate ? " --isolate" : "");
     }
+  }
+}
+
+// Every EXIF orientation (a TIFF's tag, the stored pixels lossless) shows the
+// photograph as the tag defines it: the report equals that of the pixels
+// stored as shown, below the title. (OpenImageIO 2.4's reorient() swaps 5
+// and 7.)
+TEST_F(DrawCli, ReportShowsEveryExifOrientation) {
+  const Image stored = load_image(kRocket);
+  const auto report = [&](const fs::path& file) {
+    const fs::path out = dir_ / (file.stem().string() + "-report.png");
+    const auto r = test::run_cli({"draw", file.string(), "--report", "-o", out.string()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return read_png(out);
+  };
+  for (int exif = 2; exif <= 8; ++exif) {
+    const fs::path tagged = dir_ / ("tagged-" + std::to_string(exif) + ".tif");
+    auto out = OIIO::ImageOutput::create(tagged.string());
+    OIIO::ImageSpec spec(static_cast<int>(stored.width), static_cast<int>(stored.height), 3,
+                         OIIO::TypeDesc::UINT8);
+    spec.attribute("Orientation", exif);
+    ASSERT_TRUE(out && out->open(tagged.string(), spec) &&
+                out->write_image(OIIO::TypeDesc::UINT8, stored.storage.data(), OIIO::AutoStride,
+                                 static_cast<OIIO::stride_t>(stored.stride)) &&
+                out->close());
+    const fs::path upright = dir_ / ("upright-" + std::to_string(exif) + ".png");
+    save_image(upright, shown_by_exif(stored, exif).view());
+    const Picture got = report(tagged);
+    const Picture expected = report(upright);
+    ASSERT_EQ(got.width, expected.width) << exif;
+    ASSERT_EQ(got.height, expected.height) << exif;
+    const std::size_t from = std::size_t{48} * got.width * 4;  // below the title's band
+    EXPECT_TRUE(std::equal(got.rgba.begin() + static_cast<std::ptrdiff_t>(from), got.rgba.end(),
+                           expected.rgba.begin() + static_cast<std::ptrdiff_t>(from)))
+        << "orientation " << exif;
   }
 }
 

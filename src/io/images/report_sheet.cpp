@@ -8,6 +8,7 @@
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/report.hpp"
+#include "io/orientation.hpp"
 
 namespace gpuhist::images {
 namespace {
@@ -49,15 +50,16 @@ Picture compose_report(const Image& image, const std::string& name, const Pictur
   const OIIO::TypeDesc type = image.format.sample == SampleType::U8    ? OIIO::TypeDesc::UINT8
                               : image.format.sample == SampleType::U16 ? OIIO::TypeDesc::UINT16
                                                                        : OIIO::TypeDesc::FLOAT;
-  OIIO::ImageBuf source(OIIO::ImageSpec(static_cast<int>(image.width),
-                                        static_cast<int>(image.height), channels, type));
-  source.set_pixels(OIIO::ROI::All(), type, image.storage.data(), OIIO::AutoStride,
-                    static_cast<OIIO::stride_t>(image.stride));
-  // Shown as the file says it is to be shown (a phone's portrait photograph upright).
-  if (image.orientation != 1) {
-    source.specmod().attribute("Orientation", int{image.orientation});
-    source = OIIO::ImageBufAlgo::reorient(source);
-  }
+  // Shown as the file says it is to be shown (a phone's portrait photograph
+  // upright). OpenImageIO 2.4's reorient() swaps orientations 5 and 7.
+  Image turned;
+  if (image.orientation != 1)
+    io::turn(image.view(), io::upright_of_exif(image.orientation), turned);
+  const Image& upright = image.orientation != 1 ? turned : image;
+  OIIO::ImageBuf source(OIIO::ImageSpec(static_cast<int>(upright.width),
+                                        static_cast<int>(upright.height), channels, type));
+  source.set_pixels(OIIO::ROI::All(), type, upright.storage.data(), OIIO::AutoStride,
+                    static_cast<OIIO::stride_t>(upright.stride));
   const int upright_w = source.spec().width;
   const int upright_h = source.spec().height;
   const double fit = std::min(
