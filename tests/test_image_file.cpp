@@ -111,6 +111,61 @@ TEST_F(ImageFiles, LosslessFormatsRoundTrip) {
 }
 
 // RGBA files count R, G and B; the alpha channel is not read.
+// 16-bit PNM samples are read as stored, binary and ASCII, grey and RGB,
+// comments in the header; a maximum other than 65535 is scaled to 16 bits,
+// rounded to nearest (65535 * v / M). The image library alone read 65535
+// as 65534 and 40000 as 39999.
+TEST_F(ImageFiles, DeepPnmSamplesAreReadAsStored) {
+  const std::vector<std::uint32_t> values = {0, 1, 2, 32767, 32768, 32769, 40000, 65534, 65535};
+  const auto big_endian = [](const std::vector<std::uint32_t>& v) {
+    std::string bytes;
+    for (const std::uint32_t s : v) {
+      bytes += static_cast<char>(s >> 8);
+      bytes += static_cast<char>(s & 255);
+    }
+    return bytes;
+  };
+  const auto text = [](const std::vector<std::uint32_t>& v) {
+    std::string out;
+    for (const std::uint32_t s : v) out += std::to_string(s) + (out.size() % 7 == 0 ? "\n" : " ");
+    return out;
+  };
+  const auto samples_of = [](const Image& image) {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t y = 0; y < image.height; ++y) {
+      const auto* row =
+          reinterpret_cast<const std::uint16_t*>(image.storage.data() + y * image.stride);
+      for (std::size_t i = 0; i < image.width * channel_count(image.format.layout); ++i) {
+        out.push_back(row[i]);
+      }
+    }
+    return out;
+  };
+  struct Case {
+    std::string name, bytes;
+    ChannelLayout layout;
+    std::vector<std::uint32_t> expected;
+  };
+  const std::vector<std::uint32_t> ten_bit = {0, 1, 511, 512, 1022, 1023};
+  std::vector<std::uint32_t> ten_bit_scaled;
+  for (const std::uint32_t v : ten_bit) ten_bit_scaled.push_back((v * 65535 + 511) / 1023);
+  const Case cases[] = {
+      {"grey.pgm", "P5\n# a comment\n9 1\n65535\n" + big_endian(values), ChannelLayout::Grey,
+       values},
+      {"rgb.ppm", "P6 3 1 65535\n" + big_endian(values), ChannelLayout::RGB, values},
+      {"ascii.pgm", "P2\n3 3\n65535\n" + text(values), ChannelLayout::Grey, values},
+      {"ascii.ppm", "P3\n1 3 # three rows\n65535\n" + text(values), ChannelLayout::RGB, values},
+      {"ten.pgm", "P5\n3 2\n1023\n" + big_endian(ten_bit), ChannelLayout::Grey, ten_bit_scaled},
+  };
+  for (const Case& c : cases) {
+    const fs::path path = dir_ / c.name;
+    std::ofstream(path, std::ios::binary) << c.bytes;
+    const Image image = load_image(path);
+    EXPECT_EQ(image.format, (PixelFormat{c.layout, SampleType::U16})) << c.name;
+    EXPECT_EQ(samples_of(image), c.expected) << c.name;
+  }
+}
+
 TEST_F(ImageFiles, AlphaIsIgnored) {
   const auto image =
       test::make_image({ChannelLayout::RGBA, SampleType::U8}, 20, 10, test::Content::Random);

@@ -28,6 +28,7 @@
 #include "io/images/icc_guard.hpp"
 #include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
+#include "io/images/pnm_samples.hpp"
 
 namespace gpuhist::images {
 namespace {
@@ -1147,6 +1148,16 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   }
   (void)input->geterror();
   input->close();
+  // 16-bit PNM samples as stored (io/images/pnm_samples.hpp); a file the
+  // library read but this cannot keeps the library's.
+  if (format == "pnm" && pixel_format.sample == SampleType::U16) {
+    try {
+      read_whole_file(path, file_bytes, stripped);
+    } catch (const std::bad_alloc&) {
+      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+    }
+    (void)read_deep_pnm_samples(stripped, image);
+  }
   return image;
 }
 

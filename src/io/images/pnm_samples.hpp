@@ -1,0 +1,19 @@
+// The samples of a 16-bit PNM file (P2, P3, P5, P6 with a maximum value over
+// 255) as stored. OpenImageIO 2.4 scales them through a float that loses a
+// level from 32769 up (65535 read as 65534); a maximum other than 65535 is
+// scaled to 16 bits here, rounded to nearest.
+#pragma once
+
+#include <span>
+
+#include "gpuhist/image.hpp"
+
+namespace gpuhist::images {
+
+// Writes the samples of `file` (a whole PNM file) into `image`, already sized
+// and laid out (grey or RGB, 16-bit) by the image library from the same file.
+// False, and `image` untouched, when the file is not a 16-bit P2, P3, P5 or P6
+// of that size, or ends before its samples do.
+[[nodiscard]] bool read_deep_pnm_samples(std::span<const unsigned char> file, Image& image);
+
+}  // namespace gpuhist::images
