@@ -37,8 +37,9 @@ TEST(AdjustTables, Equalize) {
   EXPECT_EQ(t[20], 128);
   EXPECT_EQ(t[29], 128);
   EXPECT_EQ(t[30], 255);
-  // One value only: kept, as OpenCV does.
-  EXPECT_EQ(equalize_table(Counts{0, 0, 5, 0}), (Table{2, 2, 2, 2}));
+  // One value is kept: the identity, which keeps a one-colour image's colour
+  // when its luminance's table is applied to red, green and blue.
+  EXPECT_EQ(equalize_table(Counts{0, 0, 5, 0}), (Table{0, 1, 2, 3}));
 }
 
 TEST(AdjustTables, Stretch) {

@@ -71,6 +71,39 @@ TEST_F(AdjustCli, EqualizeOnTheCpuAndTheGpuWritesTheLibrarysPixels) {
   EXPECT_NE(each, want);
 }
 
+// An image of one colour keeps it: the table of its one luminance value is
+// the identity, applied to red, green and blue alike (8- and 16-bit, on the
+// CPU and the GPU).
+TEST_F(AdjustCli, EqualizeKeepsAnImageOfOneColour) {
+  for (const PixelFormat format : {PixelFormat{ChannelLayout::RGB, SampleType::U8},
+                                   PixelFormat{ChannelLayout::RGB, SampleType::U16}}) {
+    Image one = Image::allocate(30, 20, format);
+    const std::uint16_t colour[] = {200, 50, 100};
+    for (std::uint32_t y = 0; y < one.height; ++y) {
+      for (std::uint32_t x = 0; x < one.width; ++x) {
+        for (std::size_t c = 0; c < 3; ++c) {
+          const std::uint16_t v = format.sample == SampleType::U8 ? colour[c] : colour[c] * 100;
+          std::byte* at =
+              one.storage.data() + y * one.stride + (x * 3 + c) * pixel_bytes(format) / 3;
+          if (format.sample == SampleType::U8) {
+            *at = static_cast<std::byte>(v);
+          } else {
+            std::memcpy(at, &v, 2);
+          }
+        }
+      }
+    }
+    save_image(path("one.png"), one.view());
+    for (const char* apply : {"cpu", "gpu"}) {
+      const auto r =
+          run_cli({"equalize", path("one.png"), "-o", path("one-eq.png"), "--apply", apply});
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(bytes_of(load_image(path("one-eq.png"))), bytes_of(load_image(path("one.png"))))
+          << to_string(format) << " " << apply;
+    }
+  }
+}
+
 TEST_F(AdjustCli, ClaheWritesTheLibrarysPixels) {
   const Image image = load_image(kRocket);
   ClaheOptions options;

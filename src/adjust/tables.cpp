@@ -36,8 +36,10 @@ std::vector<std::uint16_t> equalize_table(std::span<const std::uint64_t> counts)
   std::vector<std::uint16_t> table(counts.size(), 0);
   std::size_t first = 0;
   while (counts[first] == 0) ++first;
-  if (counts[first] == total) {  // one value: OpenCV keeps it
-    std::fill(table.begin(), table.end(), static_cast<std::uint16_t>(first));
+  if (counts[first] == total) {
+    // One value: kept, as OpenCV keeps it. The table is the identity, so that
+    // the table of a one-colour image's luminance keeps its colour too.
+    for (std::size_t v = 0; v < table.size(); ++v) table[v] = static_cast<std::uint16_t>(v);
     return table;
   }
   const std::uint64_t spread = total - counts[first];

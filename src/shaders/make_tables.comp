@@ -176,7 +176,7 @@ void main() {
       cumulative += height(base, v + k, excess);
       if (KIND == TABLE_EQUALIZE) {
         if (firstCount == total) {
-          value = first;  // one value: kept
+          value = v + k;  // one value: kept, by the identity (tables.cpp)
         } else {
           value = v + k <= first ? 0u
                                  : roundedRatio(cumulative - firstCount, top, total - firstCount);
