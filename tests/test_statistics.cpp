@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "gpuhist/error.hpp"
@@ -48,6 +49,23 @@ TEST(Statistics, NearestRankPercentiles) {
   EXPECT_EQ(percentile(counts, 100.0), 99U);
   EXPECT_EQ(percentile(counts, 250.0), 99U);  // clamped
   EXPECT_EQ(percentile(counts, -3.0), 0U);
+  // Ranks in integers: 7% of 100 is rank 7 exactly, where 0.07 * 100 in
+  // double is 7.000000000000001 (rank 8); the same for every whole percent.
+  for (int p = 1; p <= 100; ++p) {
+    EXPECT_EQ(percentile(counts, p), static_cast<std::uint32_t>(p - 1)) << p;
+    EXPECT_EQ(nearest_rank(100, p), static_cast<std::uint64_t>(p)) << p;
+  }
+  // Decimals as written: 99.9% of 10000 is rank 9990, 0.1% of 1000 rank 1,
+  // 12.345% of 200000 rank 24690.
+  EXPECT_EQ(nearest_rank(10000, 99.9), 9990U);
+  EXPECT_EQ(nearest_rank(1000, 0.1), 1U);
+  EXPECT_EQ(nearest_rank(200000, 12.345), 24690U);
+  EXPECT_EQ(nearest_rank(200001, 12.345), 24691U);  // 24690.12345: up
+  // A 24-megapixel image, 7% of it zeros: p7 is 0.
+  const std::vector<std::uint64_t> zeros_then_ones = {1680000, 24000000 - 1680000};
+  EXPECT_EQ(percentile(zeros_then_ones, 7.0), 0U);
+  EXPECT_EQ(nearest_rank(std::numeric_limits<std::uint64_t>::max(), 100.0),
+            std::numeric_limits<std::uint64_t>::max());
 }
 
 TEST(Statistics, EmptyHistogram) {

@@ -4,16 +4,44 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 
 namespace gpuhist {
 
+namespace {
+
+__extension__ using Wide = unsigned __int128;
+
+}  // namespace
+
 std::uint64_t nearest_rank(std::uint64_t total, double p) {
   p = std::isnan(p) ? 0.0 : std::clamp(p, 0.0, 100.0);
-  // The smallest rank r with r >= p% of the total, at least 1.
-  return std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(total))));
+  // The smallest rank r with r >= p% of the total, at least 1, in integers:
+  // p as the shortest decimal that reads back as it (7, 99.9), r = ceil(D *
+  // total / (100 * 10^k)) for its digits D and k decimals. In double, 7% of
+  // 100 came to rank 8 (0.07 * 100 = 7.000000000000001). D < 10^19 and total
+  // < 2^64, so the product fits 128 bits.
+  constexpr int kMostDecimals = 17;
+  std::array<char, 48> text{};
+  for (int decimals = 0; decimals <= kMostDecimals; ++decimals) {
+    std::snprintf(text.data(), text.size(), "%.*f", decimals, p);
+    if (std::strtod(text.data(), nullptr) == p) break;
+  }
+  Wide digits = 0;
+  Wide scale = 100;
+  bool after_point = false;
+  for (const char* c = text.data(); *c != '\0'; ++c) {
+    if (*c == '.') {
+      after_point = true;
+    } else {
+      digits = digits * 10 + static_cast<unsigned>(*c - '0');
+      if (after_point) scale *= 10;
+    }
+  }
+  const Wide rank = (digits * total + scale - 1) / scale;
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(rank));
 }
 
 std::uint32_t percentile(std::span<const std::uint64_t> counts, double p) {
