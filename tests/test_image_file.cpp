@@ -166,6 +166,43 @@ TEST_F(ImageFiles, DeepPnmSamplesAreReadAsStored) {
   }
 }
 
+// The image library gives every GIF four channels; a GIF whose first
+// picture declares no transparent colour (its Graphic Control Extension's
+// flag clear) is RGB, its pixels those of the same GIF with the flag set.
+TEST_F(ImageFiles, GifsWithoutATransparentColourAreRgb) {
+  const test::TestImage rgb =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 30, 20, test::Content::Random, 3);
+  const fs::path png = dir_ / "source.png";
+  save_image(png, rgb.view);
+  const fs::path transparent = dir_ / "transparent.gif";
+  const auto r = test::run_cli({"equalize", png.string(), "-o", transparent.string(), "--device",
+                                "cpu", "--channels", "each"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string bytes = test::file_text(transparent);
+  const std::size_t gce = bytes.find("\x21\xF9\x04");
+  ASSERT_NE(gce, std::string::npos);
+  ASSERT_EQ(bytes[gce + 3] & 1, 1);  // the writer declares a transparent colour
+  bytes[gce + 3] = static_cast<char>(bytes[gce + 3] & ~1);
+  const fs::path opaque = dir_ / "opaque.gif";
+  std::ofstream(opaque, std::ios::binary) << bytes;
+  LoadOptions with_alpha;
+  with_alpha.alpha = true;
+  const Image four = load_image(transparent, with_alpha);
+  const Image three = load_image(opaque, with_alpha);
+  EXPECT_EQ(four.format, (PixelFormat{ChannelLayout::RGBA, SampleType::U8}));
+  EXPECT_EQ(three.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+  EXPECT_FALSE(three.alpha);
+  for (std::uint32_t y = 0; y < three.height; ++y) {
+    for (std::uint32_t x = 0; x < three.width; ++x) {
+      ASSERT_EQ(std::memcmp(three.view().row(y) + x * 3, four.view().row(y) + x * 4, 3), 0)
+          << x << "," << y;
+    }
+  }
+  const auto compute = test::run_cli({"compute", opaque.string(), "--device", "cpu"});
+  ASSERT_EQ(compute.status, 0) << compute.err;
+  EXPECT_NE(compute.out.find("rgb8  256 bins"), std::string::npos) << compute.out;
+}
+
 TEST_F(ImageFiles, AlphaIsIgnored) {
   const auto image =
       test::make_image({ChannelLayout::RGBA, SampleType::U8}, 20, 10, test::Content::Random);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gpuhist/error.hpp"
+#include "io/images/gif_alpha.hpp"
 #include "io/images/icc_guard.hpp"
 #include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
@@ -1102,9 +1103,14 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
                      static_cast<std::uint32_t>(spec.height), spec.nchannels, sample_bytes,
                      input->format_name(), file_bytes, options);
 
-  const ChannelLayout layout = spec.nchannels >= 4 && options.alpha ? ChannelLayout::RGBA
-                               : spec.nchannels >= 3                ? ChannelLayout::RGB
-                                                                    : ChannelLayout::Grey;
+  // The image library gives every GIF an alpha channel; one whose first
+  // picture has no transparent colour is RGB.
+  const bool opaque_gif =
+      format == "gif" && !gif_may_be_transparent(std::span(head.bytes.data(), head.size));
+  const ChannelLayout layout = spec.nchannels >= 4 && options.alpha && !opaque_gif
+                                   ? ChannelLayout::RGBA
+                               : spec.nchannels >= 3 ? ChannelLayout::RGB
+                                                     : ChannelLayout::Grey;
   const PixelFormat pixel_format{layout, sample_type(spec.format)};
   Image image;
   try {
@@ -1115,7 +1121,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
                    " bytes of pixels");
   }
   image.codec = input->format_name();
-  image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA;
+  image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA && !opaque_gif;
   // A camera raw's pixels come turned upright (LibRaw): its tag no longer holds.
   const int orientation = format == "raw" ? 1 : spec.get_int_attribute("Orientation", 1);
   image.orientation =
