@@ -1016,6 +1016,14 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=8x8 -frames:v 1 -pix_fmt rgb48be '" +
                            deep.string() + "'"));
   const std::pair<std::vector<std::string>, std::pair<int, std::string>> cases[] = {
+      // Options of what a run does not do, and a video's name for rows.
+      {{"video", clip.string(), "-o", (dir_ / "rows.mp4").string()},
+       {2, "rows.mp4: a video's name, and rows (jsonl or csv) are written without --overlay"}},
+      {{"video", clip.string(), "--tiles", "4x4"}, {2, "--tiles sets how --adjust adjusts"}},
+      {{"video", clip.string(), "--apply", "cpu"}, {2, "--apply sets how --adjust adjusts"}},
+      {{"video", clip.string(), "--renderer", "cpu"}, {2, "it goes with --overlay"}},
+      {{"video", clip.string(), "--overlay", "--format", "csv", "-o", (dir_ / "o.mp4").string()},
+       {2, "--format sets how rows are written"}},
       // The frames' depth bounds a threshold and sets the reference's, as for images.
       {{"video", clip.string(), "--adjust", "threshold", "--method", "256", "-o",
         (dir_ / "t.mp4").string()},

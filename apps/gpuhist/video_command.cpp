@@ -168,6 +168,9 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
                   "clahe, autolevel, threshold or match (with --overlay, the panels show the "
                   "adjusted frame)");
   add_adjust_options(cmd, std::nullopt, args.adjust_params);
+  for (const char* name : {"--channels", "--tiles", "--clip-limit", "--clip", "--method"}) {
+    cmd->get_option(name)->each([&args, name](const std::string&) { args.adjust_option = name; });
+  }
   cmd->add_option("--reference", args.reference,
                   "--adjust match: the image whose histogram to match");
   cmd->add_option("--apply", args.apply,
@@ -198,6 +201,21 @@ int run_video(const VideoArgs& args) {
   }
   if (!args.reference.empty() && args.adjust.empty()) {
     return usage_error("--reference goes with --adjust match");
+  }
+  if (args.adjust.empty() && (!args.adjust_option.empty() || !args.apply.empty())) {
+    return usage_error((args.apply.empty() ? args.adjust_option : std::string("--apply")) +
+                       " sets how --adjust adjusts the frames: it goes with --adjust");
+  }
+  if (!args.renderer.empty() && !args.overlay) {
+    return usage_error("--renderer sets who draws the --overlay: it goes with --overlay");
+  }
+  if (writes_video && args.format != "jsonl") {
+    return usage_error("--format sets how rows are written; --overlay and --adjust write a video");
+  }
+  if (!writes_video && args.output != "-" && names_video_container(args.output)) {
+    return usage_error(args.output +
+                       ": a video's name, and rows (jsonl or csv) are written without --overlay "
+                       "or --adjust: add one of them to write a video");
   }
   if ((!args.encoding.codec.empty() || args.encoding.crf || !args.encoding.preset.empty()) &&
       !writes_video) {

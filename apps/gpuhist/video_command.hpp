@@ -38,6 +38,8 @@ struct VideoArgs {
   bool compare_previous = false;  // compare every frame with the one before
   std::string adjust;             // adjust every frame of the written video (an AdjustKind name)
   AdjustParams adjust_params;
+  std::string
+      adjust_option;  // an adjustment's option given (--tiles, …), to be refused without --adjust
   std::string reference;  // --adjust match: the image whose histogram to match
   std::string apply;      // cpu | gpu: who applies --adjust's tables
 };

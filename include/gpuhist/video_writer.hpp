@@ -42,6 +42,10 @@ struct VideoEncoding {
 // preset the codec does not take.
 void validate(const VideoEncoding& encoding);
 
+// Whether the extension of `path` names a container of video (.mp4, .mkv,
+// .mov, .webm, .avi, …), as the writer picks its container.
+[[nodiscard]] bool names_video_container(const std::filesystem::path& path);
+
 class VideoWriter {
  public:
   // Opens `path` (the container follows the extension) for frames of

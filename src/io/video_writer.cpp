@@ -61,6 +61,17 @@ const CodecSpec& codec_spec(const std::string& name) {
               "unknown video codec '" + name + "' (h264, hevc, vp9, av1, mpeg4)");
 }
 
+}  // namespace
+
+bool names_video_container(const std::filesystem::path& path) {
+  if (!path.has_extension()) return false;
+  const AVOutputFormat* container = av_guess_format(nullptr, path.c_str(), nullptr);
+  return container != nullptr && container->video_codec != AV_CODEC_ID_NONE &&
+         std::string_view(container->name) != "image2";
+}
+
+namespace {
+
 bool numbered_preset(const std::string& preset) {
   if (preset.empty() || preset.size() > 2) return false;
   for (const char c : preset) {
