@@ -703,6 +703,18 @@ TEST_F(Video, OverlayEncoderCrfAndPreset) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << option << ": " << r.err;
     EXPECT_EQ(codec_and_frames(out), name + ",12") << option;
   }
+  // HEVC in MP4 and QuickTime is tagged hvc1, as Apple's players take it.
+  for (const char* container : {"mp4", "mov"}) {
+    const fs::path out = dir_ / (std::string("hevc.") + container);
+    const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(),
+                                  "--codec", "hevc", "--no-progress"});
+    ASSERT_EQ(r.status, 0) << container << ": " << r.err;
+    EXPECT_EQ(codec_and_frames(out), "hevc,12") << container;
+    const auto tag =
+        test::ffprobe("-select_streams v:0 -show_entries stream=codec_tag_string -of csv=p=0", out);
+    ASSERT_TRUE(tag);
+    EXPECT_EQ(tag->substr(0, tag->find('\n')), "hvc1") << container;
+  }
   // Lower crf, more bits (0: lossless); a slower preset is taken.
   std::uintmax_t sizes[3] = {};
   for (const int crf : {0, 4, 48}) {

@@ -189,7 +189,8 @@ int run_video(const VideoArgs& args) {
   const bool writes_video = args.overlay || !args.adjust.empty();
   if (writes_video &&
       (!fields.percentiles.empty() || !args.compare.empty() || args.compare_previous)) {
-    return usage_error("--percentiles and --compare go with rows, not --overlay or --adjust");
+    return usage_error(
+        "--percentiles, --compare and --compare-previous go with rows, not --overlay or --adjust");
   }
   // Refused before a piped-in stream is read.
   if (writes_video && args.output == "-") {
@@ -238,7 +239,9 @@ int run_video(const VideoArgs& args) {
   const bool planes = args.space == "ycbcr";
   if (planes && (writes_video || args.format != "jsonl" || !args.compare.empty() ||
                  args.compare_previous)) {
-    return usage_error("--space ycbcr gives jsonl rows, without --overlay, --adjust or --compare");
+    return usage_error(
+        "--space ycbcr gives jsonl rows, without --overlay, --adjust, --compare or "
+        "--compare-previous");
   }
   RunOptions run = counting->run;
   int open_status = kExitOk;
@@ -337,8 +340,8 @@ int run_video(const VideoArgs& args) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::fprintf(stderr, "%lld frames in %.2f s (%.1f frames per second) with %s%s\n",
-               static_cast<long long>(frames), seconds,
+  std::fprintf(stderr, "%lld frame%s in %.2f s (%.1f frames per second) with %s%s\n",
+               static_cast<long long>(frames), frames == 1 ? "" : "s", seconds,
                seconds > 0 ? static_cast<double>(frames) / seconds : 0.0,
                std::string(to_string(strategy)).c_str(), errors_note(errors).c_str());
   return batch.status();

@@ -155,9 +155,10 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   if (written && result.frames > 0) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "%lld frames written to %s (%s, %ux%u) in %.2f s%s\n",
-                 static_cast<long long>(result.frames), one_line(args.output).c_str(),
-                 result.codec.c_str(), width, height, seconds, errors_note(errors).c_str());
+    std::fprintf(stderr, "%lld frame%s written to %s (%s, %ux%u) in %.2f s%s\n",
+                 static_cast<long long>(result.frames), result.frames == 1 ? "" : "s",
+                 one_line(args.output).c_str(), result.codec.c_str(), width, height, seconds,
+                 errors_note(errors).c_str());
   }
   return batch.status();
 }

@@ -426,6 +426,12 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   }
   s.check(opened, "opening the encoder");
   s.check(avcodec_parameters_from_context(s.stream->codecpar, s.codec), "configuring the stream");
+  // HEVC in MP4 and QuickTime tagged hvc1 (parameter sets in the sample
+  // description), which Apple's players require, rather than the muxer's hev1.
+  const std::string_view muxer = s.format->oformat->name;
+  if (s.codec->codec_id == AV_CODEC_ID_HEVC && (muxer == "mp4" || muxer == "mov")) {
+    s.stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+  }
   s.stream->time_base = s.codec->time_base;
   s.stream->sample_aspect_ratio = s.codec->sample_aspect_ratio;
   // The rate as the container declares it (Matroska's default duration): a
