@@ -583,6 +583,57 @@ TEST_F(Reliability, AnInterruptedRunLeavesNothingHalfWritten) {
   }
 }
 
+// Rows to standard output (a file the shell opened) cut short by SIGINT end
+// with a whole row: the buffer is written up to its last line's end.
+TEST_F(Reliability, InterruptedRowsOnStandardOutputEndWithAWholeRow) {
+  const fs::path clip = path("long.mp4");
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=320x180:rate=30 -t 60 -pix_fmt yuv420p "
+                   "-preset ultrafast '" +
+                   clip.string() + "'"));
+  const fs::path rows = path("rows.csv");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<std::string> args = {GPUHIST_BINARY, "video",    clip.string(), "--device",
+                                     "cpu",          "--format", "csv",         "--no-progress"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::freopen("/dev/null", "w", stderr);
+    ::freopen(rows.c_str(), "w", stdout);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  // Interrupted once more than a buffer's worth (64 KiB) has been written.
+  const auto written = [&] {
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(rows, ec);
+    return ec ? 0 : size;
+  };
+  for (int i = 0; i < 1000 && written() < 200000; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it was interrupted";
+  const std::string text = test::file_text(rows);
+  ASSERT_GT(text.size(), 65536U);
+  EXPECT_EQ(text.back(), '\n');
+  // Every row has the header's fields.
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);
+  const auto fields = std::count(line.begin(), line.end(), ',');
+  std::size_t count = 0;
+  while (std::getline(lines, line)) {
+    ASSERT_EQ(std::count(line.begin(), line.end(), ','), fields) << "row " << count;
+    ++count;
+  }
+  EXPECT_GT(count, 0U);
+}
+
 TEST_F(Reliability, TheCommandLinesRoughEdges) {
   // A threshold outside the samples' range.
   const auto above = run_cli({"threshold", kCoffee.string(), "-o", path("t.png").string(),

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -30,8 +31,32 @@ bool DescriptorBuffer::drain() {
   return ok;
 }
 
+bool DescriptorBuffer::make_room() {
+  const auto used = static_cast<std::size_t>(pptr() - pbase());
+  const char* end_of_line = nullptr;
+  for (const char* p = pptr(); p > pbase(); --p) {
+    if (p[-1] == '\n') {
+      end_of_line = p;
+      break;
+    }
+  }
+  if (end_of_line == nullptr) {
+    if (buffer_.size() >= kMost) return drain();
+    buffer_.resize(buffer_.size() * 2);  // a line longer than the buffer: kept whole
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+    pbump(static_cast<int>(used));
+    return true;
+  }
+  const auto whole = static_cast<std::size_t>(end_of_line - pbase());
+  const bool ok = write_all(pbase(), whole);
+  std::memmove(buffer_.data(), buffer_.data() + whole, used - whole);
+  setp(buffer_.data(), buffer_.data() + buffer_.size());
+  pbump(static_cast<int>(used - whole));
+  return ok;
+}
+
 DescriptorBuffer::int_type DescriptorBuffer::overflow(int_type c) {
-  if (!drain()) return traits_type::eof();
+  if (!make_room()) return traits_type::eof();
   if (!traits_type::eq_int_type(c, traits_type::eof())) {
     *pptr() = traits_type::to_char_type(c);
     pbump(1);
@@ -42,13 +67,15 @@ DescriptorBuffer::int_type DescriptorBuffer::overflow(int_type c) {
 int DescriptorBuffer::sync() { return drain() ? 0 : -1; }
 
 std::streamsize DescriptorBuffer::xsputn(const char* data, std::streamsize size) {
-  const auto n = static_cast<std::size_t>(size);
-  if (n <= static_cast<std::size_t>(epptr() - pptr())) {
-    std::memcpy(pptr(), data, n);
-    pbump(static_cast<int>(n));
-    return size;
+  auto n = static_cast<std::size_t>(size);
+  while (n > 0) {
+    if (pptr() == epptr() && !make_room()) return 0;
+    const std::size_t part = std::min(n, static_cast<std::size_t>(epptr() - pptr()));
+    std::memcpy(pptr(), data, part);
+    pbump(static_cast<int>(part));
+    data += part;
+    n -= part;
   }
-  if (!drain() || !write_all(data, n)) return 0;
   return size;
 }
 

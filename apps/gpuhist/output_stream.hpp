@@ -10,16 +10,19 @@
 #include <ostream>
 #include <streambuf>
 #include <string>
+#include <vector>
 
 #include "gpuhist/output_file.hpp"
 
 namespace gpuhist::cli {
 
 // A buffered stream onto a file descriptor that keeps the cause of a failed
-// write (errno), which std::ofstream does not.
+// write (errno), which std::ofstream does not. A full buffer is written up to
+// its last line's end, the rest kept (the buffer grows for a line longer than
+// it, up to 64 MiB): output cut short by a signal ends with a whole row.
 class DescriptorBuffer final : public std::streambuf {
  public:
-  explicit DescriptorBuffer(int fd) : fd_(fd) {
+  explicit DescriptorBuffer(int fd) : fd_(fd), buffer_(kStart) {
     setp(buffer_.data(), buffer_.data() + buffer_.size());
   }
   DescriptorBuffer(const DescriptorBuffer&) = delete;
@@ -34,11 +37,15 @@ class DescriptorBuffer final : public std::streambuf {
   std::streamsize xsputn(const char* data, std::streamsize size) override;
 
  private:
+  static constexpr std::size_t kStart = std::size_t{1} << 16;
+  static constexpr std::size_t kMost = std::size_t{64} << 20;
   bool drain();
+  // Makes room in a full buffer: writes its whole lines, or grows it.
+  bool make_room();
   bool write_all(const char* data, std::size_t size);
   int fd_;
   int error_ = 0;
-  std::array<char, 1 << 16> buffer_{};
+  std::vector<char> buffer_;
 };
 
 class OutputStream {

@@ -213,6 +213,9 @@ int run_video(const VideoArgs& args) {
   if (writes_video && args.format != "jsonl") {
     return usage_error("--format sets how rows are written; --overlay and --adjust write a video");
   }
+  if (!args.output.empty() && same_file(args.input, args.output)) {
+    return usage_error(args.output + ": the output is the input");
+  }
   if (!writes_video && args.output != "-" && names_video_container(args.output)) {
     return usage_error(args.output +
                        ": a video's name, and rows (jsonl or csv) are written without --overlay "
@@ -253,9 +256,6 @@ int run_video(const VideoArgs& args) {
                               reference, fields);
   if (open_status != kExitOk) return open_status;
 
-  if (!args.output.empty() && same_file(args.input, args.output)) {
-    return usage_error(args.output + ": the output is the input");
-  }
   std::optional<VideoReader> reader;
   BatchStatus batch;
   if (!batch.run(args.input, [&] {
