@@ -113,7 +113,7 @@ def expand(paths):
     if isinstance(paths, (str, os.PathLike)):
         text = os.fspath(paths)
         if os.path.isdir(text):
-            return _search(str(pathlib.Path(text)))
+            return _search(str(pathlib.Path(text))) or [text]
         # A file is the file named, even one named like a pattern ("shot[1].png"); a
         # pattern that matches nothing is kept, to be reported as a file not found.
         if not os.path.lexists(text) and any(c in text for c in "*?["):
@@ -400,13 +400,8 @@ def main(argv=None):
     parser.add_argument("--device", help="the device every worker opens: auto, cpu, an index or a "
                         "piece of a name (default: each worker its own GPU, else auto)")
     args = parser.parse_args(argv)
-    files, missed = [], False
-    for p in args.paths:
-        found = expand(p)
-        if not found and os.path.isdir(p):
-            print(f"gpuhist: error: {p}: no image files in this folder", file=sys.stderr)
-            missed = True
-        files += found
+    # A folder without image files is kept, and reported with the failures.
+    files = [f for p in args.paths for f in expand(p)]
     try:
         result = histograms(files, scheduler=args.scheduler, bins=args.bins, batch=args.batch,
                             luma=args.luma, device=args.device, progress=sys.stderr.isatty())
@@ -472,7 +467,7 @@ def main(argv=None):
     if result.total is None:
         print("gpuhist: error: no readable image", file=sys.stderr)
         return 1
-    return 1 if result.failed or missed else 0
+    return 1 if result.failed else 0
 
 
 if __name__ == "__main__":

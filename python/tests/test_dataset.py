@@ -247,6 +247,12 @@ def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path
     result = ds.count_batch(files, 256, "709", "cpu", 1 << 28)
     assert [os.path.basename(r["path"]) for r in result.rows] == ["one.png", "b.jpg", "a.png"]
     assert result.failed == [(str(tmp_path / "empty"), "no image files in this folder")]
+    # Named alone, as a string or a path, the empty folder is kept to be reported too.
+    for alone in (str(tmp_path / "empty"), tmp_path / "empty"):
+        assert ds.expand(alone) == [str(tmp_path / "empty")]
+    alone = ds.count_batch(ds.expand(str(tmp_path / "empty")), 256, "709", "cpu", 1 << 28)
+    assert len(alone.rows) == 0
+    assert alone.failed == [(str(tmp_path / "empty"), "no image files in this folder")]
 
 
 def test_the_example_script_gives_the_merged_statistics(data, tmp_path):
