@@ -81,9 +81,15 @@ py::object threshold(const SharedContext& c, const ArrayLike& image, const py::o
     }
     const auto level = py::reinterpret_steal<py::int_>(PyNumber_Index(method.ptr()));
     if (!level) throw py::error_already_set();
-    if (level < py::int_(-1) || level > py::int_(65535)) {
-      throw py::value_error("gpuhist: a threshold of " + py::repr(level).cast<std::string>() +
-                            " is outside -1 to 65535");
+    if (level < py::int_(-1) || level > py::int_(255)) {
+      // Past an 8-bit image's levels: the image's own largest sample bounds it.
+      const ArrayPixels pixels(image, ArrayPixels::Dtypes::Integers);
+      const int top = pixels.view().format.sample == SampleType::U8 ? 255 : 65535;
+      if (level < py::int_(-1) || level > py::int_(top)) {
+        throw py::value_error("gpuhist: a threshold of " + py::repr(level).cast<std::string>() +
+                              " is outside -1 to the image's largest sample, " +
+                              std::to_string(top));
+      }
     }
     a.method = ThresholdMethod::Fixed;
     a.threshold = level.cast<std::int32_t>();

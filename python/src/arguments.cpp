@@ -74,8 +74,36 @@ bool type_caster<gpuhist::python::Name>::load(handle src, bool /*convert*/) {
     value.value.assign(text, static_cast<std::size_t>(size));
     return true;
   }
-  value.value =
-      str(whole_number(src, "luma and device are a str or a whole number")).cast<std::string>();
+  value.value = str(whole_number(src,
+                                 "a luma or device is a str (luma '709' or '601', device 'auto', "
+                                 "'cpu' or part of a name) or a whole number"))
+                    .cast<std::string>();
+  return true;
+}
+
+bool type_caster<gpuhist::python::ChannelNames>::load(handle src, bool /*convert*/) {
+  const auto refuse = [&](const std::string& what) {
+    throw type_error(
+        "gpuhist: channels is a channel's name or a list of them ('red', 'green', 'blue', "
+        "'luminance'; a plane's 'y', 'cb', 'cr'), not " +
+        what);
+  };
+  value.names.clear();
+  if (PyUnicode_Check(src.ptr()) != 0) {
+    value.names.push_back(src.cast<std::string>());
+    return true;
+  }
+  if (PySequence_Check(src.ptr()) == 0 || PyBytes_Check(src.ptr()) != 0 ||
+      PyByteArray_Check(src.ptr()) != 0) {
+    refuse(gpuhist::python::type_name(src));
+  }
+  for (const handle item : reinterpret_borrow<sequence>(src)) {
+    if (PyUnicode_Check(item.ptr()) == 0) {
+      refuse("a " + gpuhist::python::type_name(src) + " holding " +
+             gpuhist::python::type_name(item));
+    }
+    value.names.push_back(item.cast<std::string>());
+  }
   return true;
 }
 

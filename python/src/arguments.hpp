@@ -4,6 +4,8 @@
 //   bool or a float (TypeError); each function checks its own range
 //   (ValueError naming the argument).
 // - Name: a str, or a whole number as its digits (luma=601, device=0).
+// - ChannelNames: a channel's name, or a sequence of names (TypeError
+//   otherwise, a str's characters never taken for names).
 // - FilePath: str (non-UTF-8 names included), bytes or os.PathLike (TypeError
 //   otherwise); an embedded NUL is a ValueError, as Python's open() says.
 // - The module's classes refuse an object made by cls.__new__(cls) without
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace gpuhist::python {
 
@@ -30,6 +33,11 @@ struct Whole {
 
 struct FilePath {
   std::filesystem::path path;
+};
+
+// The channels to draw: "red", or ["red", "luminance"].
+struct ChannelNames {
+  std::vector<std::string> names;
 };
 
 // A name that may be written as a number: `luma` ("709" or 709) and `device`
@@ -80,6 +88,18 @@ struct type_caster<gpuhist::python::Name> {
   static handle cast(const gpuhist::python::Name& n, return_value_policy /*policy*/,
                      handle /*parent*/) {
     return PyUnicode_FromStringAndSize(n.value.data(), static_cast<ssize_t>(n.value.size()));
+  }
+};
+
+template <>
+struct type_caster<gpuhist::python::ChannelNames> {
+  PYBIND11_TYPE_CASTER(gpuhist::python::ChannelNames, const_name("Union[str, Sequence[str]]"));
+  bool load(handle src, bool convert);
+  static handle cast(const gpuhist::python::ChannelNames& c, return_value_policy /*policy*/,
+                     handle /*parent*/) {
+    list out;
+    for (const std::string& name : c.names) out.append(str(name));
+    return out.release();
   }
 };
 

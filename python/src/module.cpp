@@ -69,7 +69,12 @@ Vulkan device when something needs one, else the CPU), "cpu" (no Vulkan), a
 device index from gpuhist.devices(), or a piece of a device's name. Safe to
 share between threads; calls on one context run one at a time, without the GIL.
 )doc");
-  context.def(py::init(&open_context), "device"_a = "auto")
+  // device=None is "auto", as the module's functions take it.
+  context
+      .def(py::init([](const std::optional<Name>& device) {
+             return open_context(device ? *device : Name{"auto"});
+           }),
+           "device"_a = "auto")
       .def_property_readonly(
           "device",
           [](const SharedContext& c) -> std::optional<std::string> {
@@ -91,18 +96,21 @@ share between threads; calls on one context run one at a time, without the GIL.
       .def(
           "draw",
           [](const SharedContext& self, const PlaneHistogram& h, std::pair<Whole, Whole> size,
-             const std::string& scale, const std::vector<std::string>& channels, Whole background) {
-            return self.draw(h, size, scale, drawn_plane(h, channels), background);
+             const std::string& scale, const ChannelNames& channels, Whole background) {
+            return self.draw(h, size, scale, drawn_plane(h, channels.names), background);
           },
           "histogram"_a, py::kw_only(),
           "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
-          "channels"_a = std::vector<std::string>{"red", "green", "blue"},
-          "background"_a = 0x333333)
-      .def("draw", &SharedContext::draw, "histogram"_a, py::kw_only(),
-           "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
-           "channels"_a = std::vector<std::string>{"red", "green", "blue"},
-           "background"_a = 0x333333,
-           "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array.");
+          "channels"_a = ChannelNames{{"red", "green", "blue"}}, "background"_a = 0x333333)
+      .def(
+          "draw",
+          [](const SharedContext& self, const Histogram& h, std::pair<Whole, Whole> size,
+             const std::string& scale, const ChannelNames& channels,
+             Whole background) { return self.draw(h, size, scale, channels.names, background); },
+          "histogram"_a, py::kw_only(),
+          "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
+          "channels"_a = ChannelNames{{"red", "green", "blue"}}, "background"_a = 0x333333,
+          "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array.");
 
   // Image files and videos, where the io layer is built (not GPUHIST_ENGINE_ONLY).
 #if GPUHIST_PYTHON_FILES
@@ -138,24 +146,22 @@ share between threads; calls on one context run one at a time, without the GIL.
   m.def(
       "draw",
       [](const PlaneHistogram& h, std::pair<Whole, Whole> size, const std::string& scale,
-         const std::vector<std::string>& channels, Whole background,
-         const std::optional<Name>& device) {
+         const ChannelNames& channels, Whole background, const std::optional<Name>& device) {
         return default_context(device ? device : Name{"cpu"})
-            ->draw(h, size, scale, drawn_plane(h, channels), background);
+            ->draw(h, size, scale, drawn_plane(h, channels.names), background);
       },
       "histogram"_a, py::kw_only(), "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100},
-      "scale"_a = "seed", "channels"_a = std::vector<std::string>{"red", "green", "blue"},
+      "scale"_a = "seed", "channels"_a = ChannelNames{{"red", "green", "blue"}},
       "background"_a = 0x333333, "device"_a = std::nullopt);
   m.def(
       "draw",
       [](const Histogram& h, std::pair<Whole, Whole> size, const std::string& scale,
-         const std::vector<std::string>& channels, Whole background,
-         const std::optional<Name>& device) {
+         const ChannelNames& channels, Whole background, const std::optional<Name>& device) {
         return default_context(device ? device : Name{"cpu"})
-            ->draw(h, size, scale, channels, background);
+            ->draw(h, size, scale, channels.names, background);
       },
       "histogram"_a, py::kw_only(), "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100},
-      "scale"_a = "seed", "channels"_a = std::vector<std::string>{"red", "green", "blue"},
+      "scale"_a = "seed", "channels"_a = ChannelNames{{"red", "green", "blue"}},
       "background"_a = 0x333333, "device"_a = std::nullopt,
       "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array of "
       "size=(W, H); drawn on the CPU unless a device is named (the same bytes either way). "

@@ -271,7 +271,14 @@ def test_luma_and_device_may_be_written_as_numbers():
     assert gpuhist.Context(np.int64(0)).device == gpuhist.Context("0").device is not None
     assert gpuhist.equalize(image, luma=601, device=0).shape == image.shape
     for bad in (6.01, True, None, [601]):
-        with pytest.raises(TypeError, match="luma and device are a str or a whole number, not "):
+        with pytest.raises(TypeError, match="a luma or device is a str .* or a whole number, not "):
             gpuhist.histogram(image, luma=bad, device="cpu")
     with pytest.raises(TypeError, match="not float"):
         gpuhist.Context(0.0)
+    # None is the default device, for a Context as for the functions.
+    assert repr(gpuhist.Context(None)) == repr(gpuhist.Context()) == "<gpuhist.Context device='auto'>"
+    # A level past the image's largest sample is named with that sample.
+    for dtype, level, top in ((np.uint8, -2, 255), (np.uint8, 256, 255), (np.uint16, 65536, 65535)):
+        with pytest.raises(ValueError, match=f"a threshold of {level} is outside -1 to the "
+                           f"image's largest sample, {top}"):
+            gpuhist.threshold(np.zeros((4, 4), dtype), method=level)

@@ -69,6 +69,22 @@ def test_a_grey_histogram_draws_its_luminance(cli, tmp_path):
     assert (drawn[..., :3] == 255).all(axis=-1).any()  # white bars, not an empty picture
 
 
+def test_channels_to_draw_are_a_name_or_a_list_of_names():
+    rng = np.random.default_rng(5)
+    h = gpuhist.histogram(rng.integers(0, 256, (20, 30, 3), dtype=np.uint8))
+    for name in ("red", "luminance"):
+        np.testing.assert_array_equal(gpuhist.draw(h, channels=name),
+                                      gpuhist.draw(h, channels=[name]))
+        np.testing.assert_array_equal(gpuhist.Context("cpu").draw(h, channels=name),
+                                      gpuhist.draw(h, channels=(name,)))
+    assert not np.array_equal(gpuhist.draw(h, channels="red"), gpuhist.draw(h, channels="blue"))
+    for bad, named in ((b"red", "not bytes"), (5, "not int"), (["red", 3], "not a list holding int")):
+        with pytest.raises(TypeError, match=f"channels is a channel's name or a list of them .*{named}"):
+            gpuhist.draw(h, channels=bad)
+    with pytest.raises(ValueError, match="unknown channel 'rgb'"):
+        gpuhist.draw(h, channels="rgb")
+
+
 def test_compare_gives_the_command_lines_metrics(cli, data):
     a, b = data / "coffee.png", data / "rocket.jpg"
     out = subprocess.run([cli, "compute", str(a), "--compare", str(b), "--format", "json",
