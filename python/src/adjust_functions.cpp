@@ -114,6 +114,7 @@ py::array match(const SharedContext& c, const ArrayLike& image, const ArrayLike&
   if (ref.view().format.sample != img.view().format.sample) {
     throw py::value_error("gpuhist: the reference must have the image's dtype");
   }
+  if (ref.empty()) throw py::value_error("gpuhist: the reference is empty: it has no pixels");
   Histogram counted;
   {
     py::gil_scoped_release release;

@@ -148,9 +148,6 @@ ArrayPixels::ArrayPixels(const py::handle& array, Dtypes accepted) {
                          std::to_string(info_.ndim) + "-dimensional");
   }
   const py::ssize_t channels = info_.ndim == 3 ? info_.shape[2] : 1;
-  if (info_.shape[0] == 0 || info_.shape[1] == 0 || channels == 0) {
-    throw py::value_error("gpuhist: the image is empty");
-  }
   ChannelLayout layout = ChannelLayout::Grey;
   if (channels == 3) {
     layout = ChannelLayout::RGB;
@@ -162,7 +159,12 @@ ArrayPixels::ArrayPixels(const py::handle& array, Dtypes accepted) {
   }
   const py::ssize_t height = info_.shape[0];
   const py::ssize_t width = info_.shape[1];
-  if (height <= 0 || width <= 0) throw py::value_error("gpuhist: the image is empty");
+  if (height <= 0 || width <= 0) {
+    // No pixels: a histogram of them is all zeros; nothing is read.
+    view_ = ImageView{nullptr, 0, 0, 0, {layout, sample}};
+    empty_ = true;
+    return;
+  }
   if (height > 0xFFFFFFFF || width > 0xFFFFFFFF) {
     throw py::value_error("gpuhist: the image is too large");
   }

@@ -24,7 +24,7 @@ class ArrayPixels {
   // The dtypes a caller takes: counting takes float32 too, adjusting does not.
   enum class Dtypes { Any, Integers };
   // Throws TypeError (pybind11::type_error) for another dtype or shape,
-  // naming the dtypes `accepted`, and ValueError for an empty array.
+  // naming the dtypes `accepted`; an array of no pixels is empty().
   explicit ArrayPixels(const pybind11::handle& array, Dtypes accepted = Dtypes::Any);
   ArrayPixels(const ArrayPixels&) = delete;
   ArrayPixels& operator=(const ArrayPixels&) = delete;
@@ -35,11 +35,14 @@ class ArrayPixels {
   [[nodiscard]] bool needs_copy() const noexcept { return needs_copy_; }
   // The array has a third axis (a grey image shaped (H, W, 1) has one).
   [[nodiscard]] bool channel_axis() const noexcept { return info_.ndim == 3; }
+  // No pixels (a height or width of 0): view() is 0 x 0, of the array's format.
+  [[nodiscard]] bool empty() const noexcept { return empty_; }
 
  private:
   pybind11::buffer_info info_;
   ImageView view_;
   bool needs_copy_ = false;
+  bool empty_ = false;
   std::vector<std::byte> copy_;
 };
 

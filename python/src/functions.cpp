@@ -92,6 +92,8 @@ Histogram SharedContext::histogram(const ArrayLike& image, Whole bins, const Nam
   const HistogramOptions options = histogram_options(bins, luma);
   const RunOptions run = run_options(strategy, *context);
   ArrayPixels pixels(image);
+  // No pixels, no counts, as numpy counts an empty array.
+  if (pixels.empty()) return Histogram(options.bins, is_colour(pixels.view().format.layout));
   py::gil_scoped_release release;
   pixels.pack();
   return context->compute(pixels.view(), options, run);
@@ -136,6 +138,8 @@ py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole
 SharedContext::Adjusted SharedContext::adjust(const ArrayLike& image,
                                               const Adjustment& adjustment) const {
   ArrayPixels pixels(image, ArrayPixels::Dtypes::Integers);
+  if (pixels.empty())
+    throw py::value_error("gpuhist: the image is empty: it has no pixels to adjust");
   const PixelFormat out_format = adjusted_format(pixels.view().format, adjustment);
   const std::size_t row = std::size_t{pixels.view().width} * pixel_bytes(out_format);
   const py::dtype dtype = dtype_of(out_format.sample);

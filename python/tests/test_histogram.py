@@ -274,10 +274,19 @@ def test_bad_arrays_and_options_raise():
     for kwargs in ({"bins": 0}, {"bins": 65537}, {"luma": "2020"}, {"strategy": "fast"}):
         with pytest.raises(ValueError):
             gpuhist.histogram(good, **kwargs)
-    for empty in (np.zeros((0, 4, 3), np.uint8), np.zeros((4, 0), np.uint8),
-                  np.zeros((4, 4, 0), np.uint8)):
-        with pytest.raises(ValueError):
-            gpuhist.histogram(empty)
+    # No pixels: no counts, as numpy counts an empty array; nothing to adjust.
+    for empty, channels in ((np.zeros((0, 4, 3), np.uint8), 4), (np.zeros((4, 0), np.uint16), 1),
+                            (np.zeros((0, 0, 4), np.float32), 4)):
+        h = gpuhist.histogram(empty, 16)
+        assert h.counts.shape == (channels, 16) and h.counts.sum() == 0
+        other = gpuhist.histogram(np.ones((2, 2, 3) if channels == 4 else (2, 2), empty.dtype), 16)
+        np.testing.assert_array_equal((h + other).counts, other.counts)
+    with pytest.raises(TypeError, match="1, 3 or 4 channels, not 0"):
+        gpuhist.histogram(np.zeros((4, 4, 0), np.uint8))
+    with pytest.raises(ValueError, match="the image is empty"):
+        gpuhist.equalize(np.zeros((0, 4), np.uint8))
+    with pytest.raises(ValueError, match="the reference is empty"):
+        gpuhist.match(np.zeros((4, 4), np.uint8), np.zeros((4, 0), np.uint8))
     with pytest.raises(gpuhist.GpuError):
         gpuhist.histogram(good, strategy="gpu", device="cpu")
     with pytest.raises(ValueError):
