@@ -7,14 +7,18 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <span>
 
 #include "gpuhist/adjust.hpp"
 #include "gpuhist/clahe.hpp"
 #include "gpuhist/compare.hpp"
 #include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "support/shared_context.hpp"
 
@@ -83,6 +87,25 @@ double opencv_emd(const cv::Mat& p, const cv::Mat& q) {
     return s;
   };
   return static_cast<double>(cv::EMD(signature(p), signature(q), cv::DIST_L1));
+}
+
+// OpenCV writes a float RGB image to TIFF as SGILog (LogLuv), whose floats
+// the image library reads only as 8-bit values: refused, naming the cause,
+// where it was counted as rgb8 of other values.
+TEST(OpenCvYardstick, SgiLogTiffsAreRefused) {
+  cv::Mat floats(8, 8, CV_32FC3);
+  cv::randu(floats, 0.0f, 1.0f);
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("gpuhist-sgilog-" + std::to_string(::getpid()) + ".tiff");
+  ASSERT_TRUE(cv::imwrite(file.string(), floats));
+  try {
+    (void)load_image(file);
+    ADD_FAILURE() << "an SGILog TIFF was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_NE(std::string(e.what()).find("an SGILog (LogLuv) TIFF"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(file);
 }
 
 TEST(OpenCvYardstick, ComparisonMetricsEqualCompareHistAndEmd) {

@@ -1084,6 +1084,14 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     fail(path, "image has zero size");
   }
   if (spec.depth > 1) fail(path, "volume images are not supported");
+  // LogLuv (SGILog) TIFFs hold floats the image library decodes only to 8-bit
+  // RGB: counting those would misstate the file, so it is refused.
+  if (format == "tiff" && spec.get_int_attribute("tiff:Compression", 0) >= 34676 &&
+      spec.get_int_attribute("tiff:Compression", 0) <= 34677) {
+    fail(path,
+         "cannot read image: an SGILog (LogLuv) TIFF, whose floats the image library reads only "
+         "as 8-bit values (save it as a float TIFF or OpenEXR)");
+  }
   // Rows are asked for by their coordinates, y .. y + height - 1: they must be ints.
   if (std::int64_t{spec.y} + spec.height > std::numeric_limits<int>::max() ||
       std::int64_t{spec.x} + spec.width > std::numeric_limits<int>::max()) {
