@@ -440,15 +440,21 @@ TEST_F(Reliability, AlphaAndPagesAreReported) {
   EXPECT_NE(pages.err.find("holds more than one page (or frame); the first is counted"),
             std::string::npos)
       << pages.err;
-  // An animated GIF: its first frame, with the warning; a still one has none.
-  for (const int frames : {3, 1}) {
-    const fs::path gif = path("anim" + std::to_string(frames) + ".gif");
-    ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=32x24:rate=5 -frames:v " +
-                             std::to_string(frames) + " '" + gif.string() + "'"));
-    const auto r = run_cli({"compute", gif.string(), "--format", "json", "--device", "cpu"});
-    EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.err.find("more than one page") != std::string::npos, frames > 1) << r.err;
-    EXPECT_EQ(json::parse(r.out)["stats"]["luminance"]["count"], 32 * 24);
+  // An animated GIF, WebP or PNG: its first frame, with the warning; a still one has none.
+  const std::pair<const char*, const char*> animations[] = {
+      {".gif", ""}, {".webp", "-c:v libwebp -loop 0 "}, {".png", "-f apng "}};
+  for (const auto& [extension, encoding] : animations) {
+    for (const int frames : {3, 1}) {
+      const fs::path file = path("anim" + std::to_string(frames) + extension);
+      ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=32x24:rate=5 -frames:v " +
+                               std::to_string(frames) + " " + encoding + "'" + file.string() +
+                               "'"));
+      const auto r = run_cli({"compute", file.string(), "--format", "json", "--device", "cpu"});
+      EXPECT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.err.find("more than one page") != std::string::npos, frames > 1)
+          << extension << " " << frames << ": " << r.err;
+      EXPECT_EQ(json::parse(r.out)["stats"]["luminance"]["count"], 32 * 24);
+    }
   }
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gpuhist/error.hpp"
+#include "io/images/apng.hpp"
 #include "io/images/gif_alpha.hpp"
 #include "io/images/icc_guard.hpp"
 #include "io/images/jpeg_decoder.hpp"
@@ -1155,10 +1156,13 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   if (!ok || input->has_error()) {
     fail(path, "corrupt or truncated image: " + one_line(input->geterror()));
   }
-  // Multipage TIFFs, multipart EXRs and animated GIFs: only the first page
-  // (frame) is read.
-  if (format == "tiff" || format == "openexr" || format == "gif") {
+  // Multipage TIFFs, multipart EXRs, animated GIFs and WebPs: only the first
+  // page (frame) is read. An animated PNG's other frames the library does not
+  // see: its animation control chunk tells.
+  if (format == "tiff" || format == "openexr" || format == "gif" || format == "webp") {
     image.more_pages = input->seek_subimage(1, 0);
+  } else if (format == "png") {
+    image.more_pages = png_is_animated(std::span(head.bytes.data(), head.size));
   }
   (void)input->geterror();
   input->close();
