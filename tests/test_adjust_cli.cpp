@@ -283,12 +283,23 @@ TEST_F(AdjustCli, WhatTheOutputFormatCannotHoldIsAWarning) {
       {"eq.exr",
        "an OpenEXR file holds these samples as half floats, whose 11 significant bits do not "
        "keep every 16-bit value\n"},
+      {"eq.hdr",
+       "a Radiance HDR file holds each colour as three 8-bit mantissas sharing an exponent "
+       "(RGBE): the samples are not kept exactly; it holds no alpha: the alpha is left out\n"},
   };
   for (const auto& [name, said] : narrowed) {
     const auto r = run_cli({"equalize", path("rgba16.png"), "-o", path(name)});
     EXPECT_EQ(r.status, 0) << name << ": " << r.err;
     EXPECT_EQ(r.err, "gpuhist: warning: " + path(name) + ": " + said);
   }
+  // A grey image goes to Radiance HDR as RGB, which its writer takes alone.
+  const test::TestImage grey =
+      test::make_image({ChannelLayout::Grey, SampleType::U16}, 20, 10, test::Content::Random, 4);
+  save_image(path("grey16.png"), grey.view);
+  const auto hdr = run_cli({"equalize", path("grey16.png"), "-o", path("grey.hdr")});
+  EXPECT_EQ(hdr.status, 0) << hdr.err;
+  EXPECT_NE(hdr.err.find("(RGBE): the samples are not kept exactly"), std::string::npos) << hdr.err;
+  EXPECT_EQ(load_image(path("grey.hdr")).format.layout, ChannelLayout::RGB);
   // The PNM's colour samples are the PNG's, scaled as the image library scales them.
   const Image ppm = load_image(path("eq.ppm"));
   ASSERT_EQ(ppm.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));

@@ -137,7 +137,7 @@ std::string unwritable_image_name(const std::filesystem::path& output) {
           ? "images are read from '" + extension + "' files but cannot be written to them"
           : "'" + extension + "' is not the extension of an image format";
   return output.string() + ": " + cause +
-         " (.png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)";
+         " (such as .png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)";
 }
 
 std::string shared_output(const std::vector<std::filesystem::path>& outputs) {

@@ -34,15 +34,18 @@ bool keeps_alpha(const OIIO::ImageOutput& out) {
   return out.supports("alpha") != 0 && std::strcmp(out.format_name(), "gif") != 0;
 }
 
-// Whether the writer takes grey images: OpenImageIO 2.4's WebP and GIF
-// writers refuse them (and its WebP writer then frees what it never made).
+// Whether the writer takes grey images: OpenImageIO 2.4's WebP, GIF and
+// Radiance HDR writers refuse them (and its WebP writer then frees what it
+// never made).
 bool takes_grey(const OIIO::ImageOutput& out) {
-  return std::strcmp(out.format_name(), "webp") != 0 && std::strcmp(out.format_name(), "gif") != 0;
+  return std::strcmp(out.format_name(), "webp") != 0 &&
+         std::strcmp(out.format_name(), "gif") != 0 && std::strcmp(out.format_name(), "hdr") != 0;
 }
 
 // What the opened writer keeps of an image of `asked`: its 16-bit samples as
 // 8 bits (JPEG, PNM, BMP, WebP) or as half floats (OpenEXR, which hold 11
-// significant bits), its alpha not at all (JPEG, PNM, Radiance HDR). Said as
+// significant bits), any samples inexactly (Radiance HDR's RGBE), its alpha
+// not at all (JPEG, PNM, Radiance HDR). Said as
 // a clause for the caller's warning; "" when the file holds it all.
 std::string left_out(const OIIO::ImageSpec& asked, const OIIO::ImageOutput& out) {
   std::string said;
@@ -54,7 +57,11 @@ std::string left_out(const OIIO::ImageSpec& asked, const OIIO::ImageOutput& out)
   const std::string format = named != names.end() ? named->second : out.format_name();
   const std::string file =
       (std::string("AEIO").find(format[0]) != std::string::npos ? "an " : "a ") + format + " file";
-  if (asked.format == OIIO::TypeDesc::UINT16 && written.size() < 2) {
+  if (std::strcmp(out.format_name(), "hdr") == 0) {
+    said = file +
+           " holds each colour as three 8-bit mantissas sharing an exponent (RGBE): the samples "
+           "are not kept exactly";
+  } else if (asked.format == OIIO::TypeDesc::UINT16 && written.size() < 2) {
     said = file + " holds 8-bit samples: the 16-bit samples are scaled to 8 bits";
   } else if (asked.format == OIIO::TypeDesc::UINT16 && written == OIIO::TypeDesc::HALF) {
     said = file +
