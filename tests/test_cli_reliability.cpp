@@ -108,7 +108,7 @@ TEST_F(Reliability, AnImageOutputNamesItsFormat) {
         {"compute", kCoffee.string(), "--plot", path("p.txt").string()}}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.status, 2) << args[0] << ": " << r.err;
-    expect_one_line_error(r, "(.png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)");
+    expect_one_line_error(r, "(such as .png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)");
   }
   EXPECT_TRUE(fs::is_empty(path("")));
   const auto upper = run_cli({"equalize", kCoffee.string(), "-o", path("ok.PNG").string()});
