@@ -378,6 +378,12 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
                 .err.find("read from '.psd' files but cannot be written"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "o.psd"));
+  // Past "--" every argument is a file: -o there is one, and the output is missing.
+  const auto after = test::run_cli({"draw", "--", kCoffee, "-o", out});
+  EXPECT_EQ(after.status, 2);
+  EXPECT_EQ(after.err, "gpuhist: error: --output is required (see gpuhist draw --help)\n");
+  const auto before = test::run_cli({"draw", "-o", out, "--", kCoffee});
+  EXPECT_EQ(before.status, 0) << before.err;
 }
 
 }  // namespace

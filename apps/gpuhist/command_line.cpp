@@ -116,8 +116,10 @@ std::optional<int> CommandLine::parse(const std::vector<std::string>& arguments)
       help = "gpuhist " + sub->get_name() + " --help";
     // An unknown option leaves a required argument unfilled (gpuhist --bogus):
     // the option, not the argument, is what to name.
+    // Past "--" every argument is a file, not an option.
     if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr) {
       for (const std::string& left : app_.remaining(true)) {
+        if (left == "--") break;
         if (left.size() > 1 && left[0] == '-') {
           return usage_error("unknown option '" + left + "' (see " + help + ")");
         }
