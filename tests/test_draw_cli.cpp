@@ -386,5 +386,19 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
   EXPECT_EQ(before.status, 0) << before.err;
 }
 
+// A target that is not a regular file and names no format (/dev/null, a
+// pipe) takes PNG, written in place.
+TEST_F(DrawCli, ATargetThatIsNotAFileTakesPng) {
+  const auto piped = test::run_cli({"draw", kCoffee, "-o", "/dev/stdout", "--device", "cpu"});
+  ASSERT_EQ(piped.status, 0) << piped.err;
+  ASSERT_GT(piped.out.size(), 8U);
+  EXPECT_EQ(piped.out.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  const fs::path file = dir_ / "h.png";
+  ASSERT_EQ(test::run_cli({"draw", kCoffee, "-o", file.string(), "--device", "cpu"}).status, 0);
+  EXPECT_EQ(piped.out, test::file_text(file));
+  const auto nothing = test::run_cli({"equalize", kCoffee, "-o", "/dev/null", "--device", "cpu"});
+  EXPECT_EQ(nothing.status, 0) << nothing.err;
+}
+
 }  // namespace
 }  // namespace gpuhist

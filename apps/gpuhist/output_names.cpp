@@ -130,6 +130,13 @@ std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
 
 std::string unwritable_image_name(const std::filesystem::path& output) {
   if (output.empty() || has_writable_image_extension(output)) return {};
+  // A target that is not a regular file (/dev/null, a pipe) takes PNG.
+  std::error_code ec;
+  const auto status = std::filesystem::status(output, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+      !std::filesystem::is_directory(status)) {
+    return {};
+  }
   const std::string extension = output.extension().string();
   const std::string cause =
       extension.empty() ? std::string("no extension names an image format")

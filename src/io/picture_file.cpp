@@ -63,6 +63,18 @@ bool same_kind(const std::filesystem::path& source, const std::vector<unsigned c
   return std::equal(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(n), encoded.begin());
 }
 
+// The name whose extension picks the format: `path`'s, or for a target that
+// is not a regular file and names no format (/dev/null, a pipe), PNG's.
+std::filesystem::path format_name(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+      !std::filesystem::is_directory(status) && !has_writable_image_extension(path)) {
+    return std::filesystem::path(path.string() + ".png");
+  }
+  return path;
+}
+
 }  // namespace
 
 std::string save_image(const std::filesystem::path& path, const ImageView& image) {
@@ -77,7 +89,7 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
   }
   return write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                          std::vector<unsigned char>& bytes) {
-    io::Encoded encoded = images.encode_image(path, file, image, metadata_from, bytes);
+    io::Encoded encoded = images.encode_image(format_name(path), file, image, metadata_from, bytes);
     if (encoded.error.empty() && encoded.in_memory && !metadata_from.empty() &&
         same_kind(metadata_from, bytes)) {
       const std::vector<unsigned char> source = read_source(metadata_from);
@@ -91,7 +103,7 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
 void save_picture(const std::filesystem::path& path, const Picture& picture) {
   (void)write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                         std::vector<unsigned char>& bytes) {
-    return images.encode_picture(path, file, picture, bytes);
+    return images.encode_picture(format_name(path), file, picture, bytes);
   });
 }
 
