@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <OpenImageIO/imageio.h>
+#include <sys/stat.h>
 
 #include <array>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpuhist/context.hpp"
@@ -389,13 +391,21 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
 // A target that is not a regular file and names no format (/dev/null, a
 // pipe) takes PNG, written in place.
 TEST_F(DrawCli, ATargetThatIsNotAFileTakesPng) {
-  const auto piped = test::run_cli({"draw", kCoffee, "-o", "/dev/stdout", "--device", "cpu"});
-  ASSERT_EQ(piped.status, 0) << piped.err;
-  ASSERT_GT(piped.out.size(), 8U);
-  EXPECT_EQ(piped.out.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  const fs::path fifo = dir_ / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string piped;
+  std::thread reader([&] {
+    std::ifstream in(fifo, std::ios::binary);
+    piped.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+  const auto r = test::run_cli({"draw", kCoffee, "-o", fifo.string(), "--device", "cpu"});
+  reader.join();
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_GT(piped.size(), 8U);
+  EXPECT_EQ(piped.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   const fs::path file = dir_ / "h.png";
   ASSERT_EQ(test::run_cli({"draw", kCoffee, "-o", file.string(), "--device", "cpu"}).status, 0);
-  EXPECT_EQ(piped.out, test::file_text(file));
+  EXPECT_EQ(piped, test::file_text(file));
   const auto nothing = test::run_cli({"equalize", kCoffee, "-o", "/dev/null", "--device", "cpu"});
   EXPECT_EQ(nothing.status, 0) << nothing.err;
 }
