@@ -469,6 +469,12 @@ TEST_F(Reliability, FileNamesThatAreNotUtf8OrHoldLineBreaks) {
   const auto r = run_cli({"compute", path("two\nlines.png").string(), "--device", "cpu"});
   EXPECT_EQ(r.status, 1);
   expect_one_line_error(r, "two\\nlines.png: no such file");
+  // In the table, such a name is one line too, escaped as in messages.
+  const fs::path broken = copy(kCoffee, "two\nlines.png");
+  const auto table = run_cli({"compute", broken.string(), "--device", "cpu"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_EQ(table.out.rfind(path("two\\nlines.png").string() + "  600x400  rgb8", 0), 0U)
+      << table.out;
   const auto long_name = run_cli({"compute", std::string(5000, 'a') + ".png", "--device", "cpu"});
   EXPECT_EQ(long_name.status, 1);
   expect_one_line_error(long_name, "file name too long");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "entry_json.hpp"
+#include "messages.hpp"
 
 namespace gpuhist::cli {
 namespace {
@@ -20,7 +21,8 @@ class TableWriter final : public Writer {
   void write(const Entry& entry) override {
     if (!first_) out_ << '\n';
     first_ = false;
-    out_ << entry.file;
+    // A name's line breaks and control characters written escaped, as in messages: one line.
+    out_ << one_line(entry.file);
     if (entry.files) {
       out_ << "  total of " << *entry.files << " files";
     } else {
@@ -37,7 +39,7 @@ class TableWriter final : public Writer {
       out_ << values(channel, stats, 11);
     }
     if (fields_.reference != nullptr) {
-      out_ << "compared with " << fields_.reference_file << '\n';
+      out_ << "compared with " << one_line(fields_.reference_file) << '\n';
       header = true;
       const auto comparison = comparison_json(entry.histogram, fields_);
       for (const auto& [name, metrics] : comparison.items()) {
