@@ -170,8 +170,8 @@ std::vector<std::uint64_t> unsound_in_png(FileBytes& file) {
     if (length > 0x7FFFFFFFU) break;
     // A profile comes before the pixels: libpng takes none after them.
     if (std::memcmp(&head[4], "IEND", 4) == 0 || std::memcmp(&head[4], "IDAT", 4) == 0) break;
-    if (std::memcmp(&head[4], "iCCP", 4) == 0 && length <= kMostPngProfile &&
-        file.read(at + 8, length, data)) {
+    if (std::memcmp(&head[4], "iCCP", 4) == 0 && length > 0 && length <= kMostPngProfile &&
+        file.read(at + 8, length, data) && !data.empty()) {
       // A name of 1 to 79 bytes, its NUL, the compression method, the profile.
       const auto* end = static_cast<const unsigned char*>(std::memchr(data.data(), 0, data.size()));
       if (end != nullptr && end + 2 <= data.data() + data.size()) {
