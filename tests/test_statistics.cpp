@@ -1,8 +1,16 @@
 // Statistics and the Histogram value type.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <array>
+#include <clocale>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "gpuhist/error.hpp"
@@ -66,6 +74,44 @@ TEST(Statistics, NearestRankPercentiles) {
   EXPECT_EQ(percentile(zeros_then_ones, 7.0), 0U);
   EXPECT_EQ(nearest_rank(std::numeric_limits<std::uint64_t>::max(), 100.0),
             std::numeric_limits<std::uint64_t>::max());
+  // -0.0 is 0; a percentage of more than 17 decimals is taken as written
+  // (1.5e-17 % of 6e18 is 0.9: rank 1), and a vanishing one is rank 1.
+  EXPECT_EQ(nearest_rank(100, -0.0), 1U);
+  EXPECT_EQ(percentile(counts, -0.0), 0U);
+  EXPECT_EQ(nearest_rank(6000000000000000000ULL, 1.5e-17), 1U);
+  EXPECT_EQ(nearest_rank(6000000000000000000ULL, 2e-17), 2U);  // 1.2
+  EXPECT_EQ(nearest_rank(std::numeric_limits<std::uint64_t>::max(), 5e-324), 1U);
+  EXPECT_EQ(percentile_name(-0.0), "p0");
+  EXPECT_EQ(percentile_name(99.9), "p99.9");
+  EXPECT_EQ(percentile_name(7), "p7");
+}
+
+// Percentages are read and named the same in every locale (a German one
+// writes 7,5 with printf): ranks and names in a locale of decimal commas.
+TEST(Statistics, PercentilesDoNotDependOnTheLocale) {
+  const char* previous = std::setlocale(LC_NUMERIC, nullptr);
+  const std::string kept = previous != nullptr ? previous : "C";
+  // German, compiled for the test from the locales package's sources.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("gpuhist-locale-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(std::system(
+                ("localedef -i de_DE -f UTF-8 '" + (dir / "de_DE.UTF-8").string() + "' 2>/dev/null")
+                    .c_str()),
+            0)
+      << "localedef (the locales package)";
+  ::setenv("LOCPATH", dir.c_str(), 1);
+  ASSERT_NE(std::setlocale(LC_NUMERIC, "de_DE.UTF-8"), nullptr);
+  std::array<char, 16> printed{};
+  std::snprintf(printed.data(), printed.size(), "%.1f", 7.5);
+  ASSERT_STREQ(printed.data(), "7,5");  // the locale writes a decimal comma
+  const std::vector<std::uint64_t> counts(100, 1);
+  EXPECT_EQ(nearest_rank(100, 7.5), 8U);
+  EXPECT_EQ(percentile(counts, 7.5), 7U);
+  EXPECT_EQ(percentile_name(7.5), "p7.5");
+  std::setlocale(LC_NUMERIC, kept.c_str());
+  ::unsetenv("LOCPATH");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Statistics, EmptyHistogram) {

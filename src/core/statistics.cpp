@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <numeric>
 #include <string>
 
@@ -14,29 +13,35 @@ namespace {
 
 __extension__ using Wide = unsigned __int128;
 
+// The shortest decimal that reads back as `p` (finite), in any locale: "7", "99.9",
+// "0.000000000000000015".
+std::string shortest_decimal(double p) {
+  std::array<char, 400> text{};
+  const auto written =
+      std::to_chars(text.data(), text.data() + text.size(), p, std::chars_format::fixed);
+  return {text.data(), written.ptr};
+}
+
 }  // namespace
 
 std::uint64_t nearest_rank(std::uint64_t total, double p) {
   p = std::isnan(p) ? 0.0 : std::clamp(p, 0.0, 100.0);
-  // The smallest rank r with r >= p% of the total, at least 1, in integers:
-  // p as the shortest decimal that reads back as it (7, 99.9), r = ceil(D *
-  // total / (100 * 10^k)) for its digits D and k decimals. In double, 7% of
-  // 100 came to rank 8 (0.07 * 100 = 7.000000000000001). D < 10^19 and total
-  // < 2^64, so the product fits 128 bits.
-  constexpr int kMostDecimals = 17;
-  std::array<char, 48> text{};
-  for (int decimals = 0; decimals <= kMostDecimals; ++decimals) {
-    std::snprintf(text.data(), text.size(), "%.*f", decimals, p);
-    if (std::strtod(text.data(), nullptr) == p) break;
-  }
+  // At most rank 1 for p < 10^-18: p% of any 64-bit total is below 0.19
+  // (and -0.0, which the clamp keeps, is 0).
+  if (!(p >= 1e-18)) return 1;
+  // The smallest rank r with r >= p% of the total, in integers: p as the
+  // shortest decimal that reads back as it (7, 99.9), r = ceil(D * total /
+  // (100 * 10^k)) for its digits D and k decimals. In double, 7% of 100 came
+  // to rank 8 (0.07 * 100 = 7.000000000000001). D < 10^19 (17 significant
+  // digits), total < 2^64 and 100 * 10^k <= 10^37, all within 128 bits.
   Wide digits = 0;
   Wide scale = 100;
   bool after_point = false;
-  for (const char* c = text.data(); *c != '\0'; ++c) {
-    if (*c == '.') {
+  for (const char c : shortest_decimal(p)) {
+    if (c == '.') {
       after_point = true;
     } else {
-      digits = digits * 10 + static_cast<unsigned>(*c - '0');
+      digits = digits * 10 + static_cast<unsigned>(c - '0');
       if (after_point) scale *= 10;
     }
   }
@@ -57,12 +62,7 @@ std::uint32_t percentile(std::span<const std::uint64_t> counts, double p) {
 }
 
 std::string percentile_name(double p) {
-  std::array<char, 48> text{};
-  for (int decimals = 0; decimals <= 20; ++decimals) {
-    std::snprintf(text.data(), text.size(), "%.*f", decimals, p);
-    if (std::stod(text.data()) == p) break;
-  }
-  return std::string("p") + text.data();
+  return "p" + shortest_decimal(p + 0.0);  // -0.0 named as 0
 }
 
 ChannelStats statistics(std::span<const std::uint64_t> counts) {
