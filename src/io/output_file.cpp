@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -88,10 +89,18 @@ OutputFile::OutputFile(const std::filesystem::path& target) : target_(target) {
   }
   const std::filesystem::path& real = replaced_.empty() ? target : replaced_;
   const std::filesystem::path folder = real.parent_path();
+  // .NAME-XXXXXX.EXT, the name cut short where the whole would pass the
+  // longest a file name may be (255 bytes): a target of 243 bytes or more
+  // has a temporary name of fewer of its bytes. The extension is kept (a
+  // writer that writes the file itself picks its format by it).
+  constexpr std::size_t kLongestName = 255;
+  constexpr std::size_t kAdded = 1 + 7;  // the dot, and -XXXXXX
+  std::string extension = real.extension().string();
+  if (extension.size() + kAdded + 1 > kLongestName) extension.clear();
+  std::string kept = real.filename().string();
+  kept.resize(std::min(kept.size(), kLongestName - kAdded - extension.size()));
   std::string name = ".";
-  name.append(real.filename().string()).append("-XXXXXX");
-  const std::string extension = real.extension().string();
-  name.append(extension);
+  name.append(kept).append("-XXXXXX").append(extension);
   std::string pattern = ((folder.empty() ? std::filesystem::path(".") : folder) / name).string();
   slot_ = claim_slot();
   const int fd = create_published(slot_, pattern, static_cast<int>(extension.size()));
