@@ -139,8 +139,10 @@ int run_compute(const ComputeArgs& args) {
   if (!batch.run(args.output, [&] { output.emplace(args.output); })) return batch.status();
   if (!output) return batch.status();
   std::ostream& out = output->stream();
-  const auto writer = make_writer(*format, out, fields);
-  writer->begin(inputs.files.size() != 1 || inputs.from_folder || args.merge);
+  const auto writer = make_writer(*format, out, fields, options.bins);
+  const bool many = inputs.files.size() != 1 || inputs.from_folder || args.merge;
+  writer->begin(many);
+  std::size_t written = 0;
 
   Entry total;
   total.file = "(total)";
@@ -165,6 +167,7 @@ int run_compute(const ComputeArgs& args) {
       progress.clear();
       warn_about_file(path, *image);
       writer->write(entry);
+      ++written;
       if (args.merge) {
         total.histogram += entry.histogram;
         ++merged;
@@ -181,11 +184,17 @@ int run_compute(const ComputeArgs& args) {
     if (!go_on) break;
   }
   progress.clear();
-  if (args.merge && merged > 0) {
+  // The total comes last, of no files too (zero counts): --merge's output
+  // always ends with it.
+  if (args.merge) {
+    if (merged == 0) total.histogram = Histogram(options.bins, true);
     total.files = merged;
     writer->write(total);
   }
   writer->end();
+  // One file that could not be read leaves no output: its single entry is
+  // all there was to write (an -o target stays as it was).
+  if (!many && written == 0) return batch.status();
   (void)batch.run(args.output, [&] { output->finish(); });
   return batch.status();
 }

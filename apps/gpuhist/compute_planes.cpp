@@ -71,7 +71,9 @@ int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const C
     if (!go_on) break;
   }
   progress.clear();
-  if (args.merge && merged > 0) {
+  // The total comes last, of no files too (zero counts of Y', Cb and Cr).
+  if (args.merge) {
+    if (merged == 0) total.assign(3, Histogram(options.bins, false));
     nlohmann::ordered_json entry;
     entry["file"] = "(total)";
     entry["files"] = merged;
@@ -81,6 +83,8 @@ int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const C
     write(entry);
   }
   if (many) out << (written > 0 ? "\n]\n" : "]\n");
+  // One file that could not be read leaves no output (an -o target as it was).
+  if (!many && written == 0) return batch.status();
   (void)batch.run(args.output, [&] { output->finish(); });
   return batch.status();
 }

@@ -163,7 +163,7 @@ class CsvWriter final : public Writer {
 // grey images. Written at the end, once the shape is known.
 class NpyWriter final : public Writer {
  public:
-  explicit NpyWriter(std::ostream& out) : out_(out) {}
+  NpyWriter(std::ostream& out, std::uint32_t bins) : out_(out), bins_(bins) {}
   void begin(bool many) override { many_ = many; }
   void write(const Entry& entry) override {
     bins_ = entry.histogram.bins();
@@ -205,14 +205,14 @@ class NpyWriter final : public Writer {
   std::ostream& out_;
   bool many_ = false;
   std::size_t count_ = 0;
-  std::uint32_t bins_ = 0;
+  std::uint32_t bins_;
   std::vector<std::uint64_t> data_;
 };
 
 }  // namespace
 
 std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out,
-                                    const ReportFields& fields) {
+                                    const ReportFields& fields, std::uint32_t bins) {
   switch (format) {
     case OutputFormat::Table:
       return std::make_unique<TableWriter>(out, fields);
@@ -221,7 +221,7 @@ std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out,
     case OutputFormat::Csv:
       return std::make_unique<CsvWriter>(out);
     case OutputFormat::Npy:
-      return std::make_unique<NpyWriter>(out);
+      return std::make_unique<NpyWriter>(out, bins);
   }
   return std::make_unique<TableWriter>(out, fields);
 }

@@ -46,8 +46,8 @@ class Writer {
 
 // A writer of that format on `out`, which must outlive it, as must `fields`.
 // Table and JSON write the statistics and comparisons of `fields`; CSV and NPY
-// write counts only.
+// write counts only, of `bins` bins (an NPY array of no entries keeps its N).
 [[nodiscard]] std::unique_ptr<Writer> make_writer(OutputFormat format, std::ostream& out,
-                                                  const ReportFields& fields);
+                                                  const ReportFields& fields, std::uint32_t bins);
 
 }  // namespace gpuhist::cli
