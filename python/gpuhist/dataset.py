@@ -130,7 +130,8 @@ def expand(paths):
 
 def _search(folder):
     """The files under `folder` with the common formats' extensions, sorted, named as
-    pathlib's rglob names them; links to folders are not followed, unreadable folders are
+    pathlib's rglob names them; links to folders are not followed, a link to a missing file
+    is kept (to be reported, as the command line reports it), unreadable folders are
     passed over. os.scandir knows most entries' types without a stat call each."""
     found = []
     pending = [folder]
@@ -144,7 +145,9 @@ def _search(folder):
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(path)
                         elif (os.path.splitext(entry.name)[1].lower() in EXTENSIONS
-                              and entry.is_file()):
+                              and (entry.is_file() or (entry.is_symlink()
+                                                       and not os.path.exists(entry.path)))):
+                            # A link to a missing file is kept, to be reported as missing.
                             found.append(path)
                     except OSError:  # gone, or a link that cannot be followed
                         continue

@@ -247,6 +247,10 @@ def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path
     result = ds.count_batch(files, 256, "709", "cpu", 1 << 28)
     assert [os.path.basename(r["path"]) for r in result.rows] == ["one.png", "b.jpg", "a.png"]
     assert result.failed == [(str(tmp_path / "empty"), "no image files in this folder")]
+    # A link to a missing file is kept and reported, as the command line reports it.
+    (tmp_path / "set" / "gone.png").symlink_to("nowhere.png")
+    linked = ds.count_batch(ds.expand(str(tmp_path / "set")), 256, "709", "cpu", 1 << 28)
+    assert (str(tmp_path / "set" / "gone.png"), "No such file or directory") in linked.failed
     # Named alone, as a string or a path, the empty folder is kept to be reported too.
     for alone in (str(tmp_path / "empty"), tmp_path / "empty"):
         assert ds.expand(alone) == [str(tmp_path / "empty")]
