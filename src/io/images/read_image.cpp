@@ -986,6 +986,11 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
       fail(path, "cannot read image: not a " + by_extension +
                      " file (it does not start as one), nor of another format read by default");
     }
+    // The image library reads videos' first frames through FFmpeg: a video
+    // given as an image is named as one.
+    if (by_extension == "ffmpeg") {
+      fail(path, "cannot read image: it is named as a video (gpuhist video reads videos)");
+    }
     if (!by_extension.empty()) {
       fail(path, "cannot read image: " + by_extension +
                      " files are not read by default (--formats all reads them)");
