@@ -646,6 +646,85 @@ TEST_F(Reliability, InterruptedRowsOnStandardOutputEndWithAWholeRow) {
   EXPECT_GT(count, 0U);
 }
 
+// A target whose name is nearly as long as a name may be is written: its
+// temporary file's name is cut short to fit (it was .NAME-XXXXXX.EXT, 13
+// bytes more, which failed from 243 bytes on).
+TEST_F(Reliability, AnOutputWithALongNameIsWritten) {
+  for (const std::size_t length : {242, 243, 250, 255}) {
+    const fs::path out = path(std::string(length - 5, 'A') + ".json");
+    const auto r = run_cli(
+        {"compute", kCoffee.string(), "--format", "json", "-o", out.string(), "--device", "cpu"});
+    EXPECT_EQ(r.status, 0) << length << ": " << r.err;
+    EXPECT_EQ(json::parse(read_file(out))["stats"]["luminance"]["count"], 600 * 400) << length;
+  }
+  EXPECT_EQ(listing().size(), 4U);  // no temporary file left
+}
+
+// --merge always ends with the total, of no files too; a single input that
+// cannot be read leaves no output (an empty file would be no document).
+TEST_F(Reliability, NothingReadIsAZeroTotalOrNoOutput) {
+  std::ofstream(path("empty.png")).flush();
+  const auto npy = run_cli({"compute", path("empty.png").string(), "--merge", "--format", "npy",
+                            "--bins", "7", "-o", path("total.npy").string(), "--device", "cpu"});
+  EXPECT_EQ(npy.status, 1);
+  const std::string bytes = read_file(path("total.npy"));
+  EXPECT_NE(bytes.find("'shape': (1, 4, 7)"), std::string::npos) << bytes.substr(0, 80);
+  EXPECT_EQ(bytes.size(), 128 + 4 * 7 * 8U);
+  const auto j = run_cli(
+      {"compute", path("empty.png").string(), "--merge", "--format", "json", "--device", "cpu"});
+  EXPECT_EQ(j.status, 1);
+  const json rows = json::parse(j.out);
+  ASSERT_EQ(rows.size(), 1U);
+  EXPECT_EQ(rows[0]["file"], "(total)");
+  EXPECT_EQ(rows[0]["files"], 0);
+  EXPECT_EQ(rows[0]["stats"]["luminance"]["count"], 0);
+  // Two unreadable files, no --merge: an array of none, of N bins.
+  const auto none =
+      run_cli({"compute", path("empty.png").string(), path("missing.png").string(), "--format",
+               "npy", "--bins", "7", "-o", path("none.npy").string(), "--device", "cpu"});
+  EXPECT_EQ(none.status, 1);
+  EXPECT_NE(read_file(path("none.npy")).find("'shape': (0, 4, 7)"), std::string::npos);
+  for (const char* format : {"npy", "json", "csv"}) {
+    const fs::path out = path(std::string("one.") + format);
+    const auto r = run_cli({"compute", path("empty.png").string(), "--format", format, "-o",
+                            out.string(), "--device", "cpu"});
+    EXPECT_EQ(r.status, 1) << format;
+    EXPECT_FALSE(fs::exists(out)) << format;
+  }
+}
+
+// A video given as an image is named as one, with the verb that reads it.
+TEST_F(Reliability, AVideoGivenAsAnImageIsNamed) {
+  const fs::path clip = path("clip.mp4");
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=32x24:rate=5 -frames:v 2 '" + clip.string() + "'"));
+  const auto r = run_cli({"compute", clip.string(), "--device", "cpu"});
+  EXPECT_EQ(r.status, 1);
+  expect_one_line_error(r, clip.string() +
+                               ": cannot read image: it is named as a video (gpuhist video reads "
+                               "videos)");
+  const auto v = run_cli({"video", clip.string(), "--compare", clip.string(), "--device", "cpu"});
+  EXPECT_EQ(v.status, 1);
+  expect_one_line_error(v, "it is named as a video");
+}
+
+// In a folder, a link to a file that is not there is reported; a link to a
+// folder is not followed (a link back up would loop).
+TEST_F(Reliability, LinksInAFolder) {
+  fs::create_directories(path("set/sub"));
+  copy(kCoffee, "set/a.png");
+  fs::create_symlink("nowhere.png", path("set/dangling.png"));
+  fs::create_symlink("..", path("set/sub/up"));
+  fs::create_symlink("a.png", path("set/b.png"));
+  const auto r = run_cli({"compute", path("set").string(), "--format", "json", "--device", "cpu"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  expect_one_line_error(r, path("set/dangling.png").string() + ": no such file");
+  const json rows = json::parse(r.out);
+  ASSERT_EQ(rows.size(), 2U);  // a.png and the link b.png, once each
+  EXPECT_EQ(rows[0]["file"], path("set/a.png").string());
+  EXPECT_EQ(rows[1]["file"], path("set/b.png").string());
+}
+
 TEST_F(Reliability, TheCommandLinesRoughEdges) {
   // A threshold outside the samples' range.
   const auto above = run_cli({"threshold", kCoffee.string(), "-o", path("t.png").string(),
