@@ -62,6 +62,13 @@ struct LoadOptions {
 // or cannot be read.
 [[nodiscard]] std::string common_format_of(const std::filesystem::path& path);
 
+// `image` as its EXIF orientation says a viewer shows it (a phone's portrait
+// photograph stored landscape, turned upright; a mirrored one mirrored back),
+// its orientation 1 after. Counts do not depend on it; what shows pixels or
+// compares them with an upright decode (OpenCV's imread, PIL's exif_transpose)
+// wants them so.
+[[nodiscard]] Image upright(Image image);
+
 // True when the file name's extension is one of a still-image format the set
 // reads (video extensions are not, though the image library opens some);
 // used to pick images out of folders.

@@ -110,15 +110,24 @@ void register_file_functions(py::module_& m,
       module_doc.c_str());
   m.def(
       "read",
-      [](const FilePath& path, Whole max_pixels, bool all_formats) {
-        return to_array(read_file(path, max_pixels, all_formats));
+      [](const FilePath& path, Whole max_pixels, bool all_formats, bool upright_) {
+        Image image = read_file(path, max_pixels, all_formats);
+        if (upright_ && image.orientation != 1) {
+          const py::gil_scoped_release release;
+          image = upright(std::move(image));
+        }
+        return to_array(std::move(image));
       },
       "path"_a, py::kw_only(), "max_pixels"_a = kDefaultMaxPixels, "all_formats"_a = false,
+      "upright"_a = false,
       R"doc(
 An image file's pixels as stored: a numpy array (H, W) or (H, W, 3) of uint8,
 uint16 or float32 (alpha is dropped). The common formats by default (JPEG, PNG,
 TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, DPX); all_formats=True reads
-every format OpenImageIO knows, in this process. Images of more than
+every format OpenImageIO knows, in this process. upright=True turns (and
+mirrors) them as the file's EXIF orientation says a viewer shows them, as
+OpenCV's imread and PIL's ImageOps.exif_transpose do (counts do not change;
+histogram_files gives each file's orientation). Images of more than
 max_pixels pixels are refused before anything is allocated. Raises
 FileNotFoundError or OSError naming the file and the cause.
 )doc");

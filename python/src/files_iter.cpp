@@ -39,6 +39,7 @@ struct FileHistogram {
   bool alpha = false;
   bool more_pages = false;
   py::object warning = py::none();  // str: the decoder's warning of possible damage, or None
+  std::uint8_t orientation = 1;     // the file's EXIF orientation of the pixels counted
 };
 
 // The files decoded ahead on `threads` threads and counted one at a time, in
@@ -117,6 +118,7 @@ class FileHistograms {
     out.format = image->codec;
     out.alpha = image->alpha;
     out.more_pages = image->more_pages;
+    out.orientation = image->orientation;
     if (!image->warning.empty()) out.warning = py::str(image->warning);
     return out;
   }
@@ -137,15 +139,15 @@ class FileHistograms {
 // What pickles a FileHistogram: its fields in order.
 py::tuple file_state(const FileHistogram& f) {
   return py::make_tuple(f.path, f.histogram, f.error, f.width, f.height, f.channels, f.dtype,
-                        f.format, f.alpha, f.more_pages, f.warning);
+                        f.format, f.alpha, f.more_pages, f.warning, f.orientation);
 }
 
 FileHistogram file_from_state(const py::object& pickled) {
   const auto refuse = [] { return py::value_error("gpuhist: not a pickled FileHistogram"); };
   if (!py::isinstance<py::tuple>(pickled)) throw refuse();
   const auto state = pickled.cast<py::tuple>();
-  // (Ten fields before `warning` was one.)
-  if (state.size() != 10 && state.size() != 11) throw refuse();
+  // (Ten fields before `warning` was one, eleven before `orientation`.)
+  if (state.size() < 10 || state.size() > 12) throw refuse();
   FileHistogram f;
   f.path = state[0];
   f.histogram = state[1];
@@ -164,7 +166,9 @@ FileHistogram file_from_state(const py::object& pickled) {
     f.format = state[7].cast<std::string>();
     f.alpha = state[8].cast<bool>();
     f.more_pages = state[9].cast<bool>();
-    if (state.size() == 11) f.warning = state[10];
+    if (state.size() >= 11) f.warning = state[10];
+    if (state.size() == 12) f.orientation = state[11].cast<std::uint8_t>();
+    if (f.orientation < 1 || f.orientation > 8) throw refuse();
     if (!f.warning.is_none() && !py::isinstance<py::str>(f.warning)) throw refuse();
   } catch (const py::cast_error&) {
     throw refuse();
@@ -225,6 +229,9 @@ void register_files(py::module_& m,
       .def_readonly("alpha", &FileHistogram::alpha, "The file has alpha, not counted.")
       .def_readonly("more_pages", &FileHistogram::more_pages,
                     "The file holds more pages than the first, the one counted.")
+      .def_readonly("orientation", &FileHistogram::orientation,
+                    "The file's EXIF orientation, 1 to 8 (1: as stored); the pixels are counted "
+                    "as stored, and read(path, upright=True) turns them as it says.")
       .def_readonly("warning", &FileHistogram::warning,
                     "None, or the decoder's warning that the file may be damaged (a JPEG's "
                     "coded data left over at its end), its pixels counted as decoded.")

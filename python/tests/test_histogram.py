@@ -419,3 +419,45 @@ def test_merging_past_sixty_four_bits_is_refused():
     assert (most + one).total() == 2**64 - 1
     with pytest.raises(ValueError, match=r"2\*\*64 - 1"):
         gpuhist._histogram_from_state((2, False, (2**64 - 1).to_bytes(8, "little") * 2))
+
+
+def tiff_with_orientation(path, pixels, orientation):
+    """An uncompressed 8-bit RGB TIFF of `pixels` (H, W, 3) tagged with an EXIF orientation."""
+    height, width, _ = pixels.shape
+    data = pixels.tobytes()
+    entries = [(256, 3, 1, width), (257, 3, 1, height), (258, 3, 3, None), (259, 3, 1, 1),
+               (262, 3, 1, 2), (273, 4, 1, None), (274, 3, 1, orientation), (277, 3, 1, 3),
+               (278, 3, 1, height), (279, 4, 1, len(data))]
+    ifd_at = 8
+    extra_at = ifd_at + 2 + 12 * len(entries) + 4
+    bits_at, data_at = extra_at, extra_at + 6
+    out = bytearray(b"II*\0" + ifd_at.to_bytes(4, "little"))
+    out += len(entries).to_bytes(2, "little")
+    for tag, kind, count, value in entries:
+        if tag == 258:
+            value = bits_at
+        elif tag == 273:
+            value = data_at
+        out += tag.to_bytes(2, "little") + kind.to_bytes(2, "little") + count.to_bytes(4, "little")
+        out += value.to_bytes(2, "little") + b"\0\0" if kind == 3 and count == 1 else \
+            value.to_bytes(4, "little")
+    out += b"\0\0\0\0" + (8).to_bytes(2, "little") * 3 + data
+    path.write_bytes(bytes(out))
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_read_upright_turns_as_the_exif_orientation_says(tmp_path, orientation):
+    """The pixels as stored, and upright=True as the tag defines each orientation (as
+    PIL's ImageOps.exif_transpose shows them); the files' orientation is given too."""
+    stored = np.random.default_rng(orientation).integers(0, 256, (5, 7, 3), dtype=np.uint8)
+    tif = tmp_path / "tagged.tif"
+    tiff_with_orientation(tif, stored, orientation)
+    np.testing.assert_array_equal(gpuhist.read(tif), stored)
+    shown = {1: stored, 2: stored[:, ::-1], 3: stored[::-1, ::-1], 4: stored[::-1],
+             5: stored.transpose(1, 0, 2), 6: np.rot90(stored, -1),
+             7: stored.transpose(1, 0, 2)[::-1, ::-1], 8: np.rot90(stored, 1)}[orientation]
+    np.testing.assert_array_equal(gpuhist.read(tif, upright=True), shown)
+    (row,) = gpuhist.histogram_files([tif])
+    assert row.orientation == orientation
+    assert pickle.loads(pickle.dumps(row)).orientation == orientation
+    np.testing.assert_array_equal(row.histogram.counts, gpuhist.histogram(stored).counts)

@@ -3,6 +3,7 @@
 #include "gpuhist/image_file.hpp"
 
 #include "io/image_library.hpp"
+#include "io/orientation.hpp"
 
 namespace gpuhist {
 
@@ -16,6 +17,18 @@ std::string damage_warning(std::string_view warning) {
 
 std::string common_format_of(const std::filesystem::path& path) {
   return io::image_library(ErrorKind::Input).common_format_of(path);
+}
+
+Image upright(Image image) {
+  if (image.orientation == 1) return image;
+  Image turned;
+  io::turn(image.view(), io::upright_of_exif(image.orientation), turned);
+  turned.codec = std::move(image.codec);
+  turned.alpha = image.alpha;
+  turned.more_pages = image.more_pages;
+  turned.warning = std::move(image.warning);
+  turned.orientation = 1;
+  return turned;
 }
 
 bool has_image_extension(const std::filesystem::path& path, FormatSet formats) {
