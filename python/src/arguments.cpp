@@ -97,7 +97,12 @@ bool type_caster<gpuhist::python::ChannelNames>::load(handle src, bool /*convert
       PyByteArray_Check(src.ptr()) != 0) {
     refuse(gpuhist::python::type_name(src));
   }
-  for (const handle item : reinterpret_borrow<sequence>(src)) {
+  // Each item held while it is read: a sequence may make its items as they
+  // are asked for (a numpy array of str), and an accessor's reference goes
+  // with the statement.
+  const auto names = reinterpret_borrow<sequence>(src);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const object item = names[i];
     if (PyUnicode_Check(item.ptr()) == 0) {
       refuse("a " + gpuhist::python::type_name(src) + " holding " +
              gpuhist::python::type_name(item));

@@ -1,5 +1,6 @@
 """Reading files, drawing, comparing and adjusting: the same values and bytes
 as the command line gives for the same files."""
+import collections.abc
 import json
 import os
 import pathlib
@@ -78,6 +79,21 @@ def test_channels_to_draw_are_a_name_or_a_list_of_names():
         np.testing.assert_array_equal(gpuhist.Context("cpu").draw(h, channels=name),
                                       gpuhist.draw(h, channels=(name,)))
     assert not np.array_equal(gpuhist.draw(h, channels="red"), gpuhist.draw(h, channels="blue"))
+
+    # Sequences that make their items as they are asked for: a numpy array of str, and one
+    # of fresh strings (each held while it is read).
+    class Fresh(collections.abc.Sequence):
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            if i >= 2:
+                raise IndexError(i)
+            return "".join(["re", "d"]) if i == 0 else "".join(["blu", "e"])
+
+    both = gpuhist.draw(h, channels=["red", "blue"])
+    np.testing.assert_array_equal(gpuhist.draw(h, channels=np.array(["red", "blue"])), both)
+    np.testing.assert_array_equal(gpuhist.draw(h, channels=Fresh()), both)
     for bad, named in ((b"red", "not bytes"), (5, "not int"), (["red", 3], "not a list holding int")):
         with pytest.raises(TypeError, match=f"channels is a channel's name or a list of them .*{named}"):
             gpuhist.draw(h, channels=bad)
