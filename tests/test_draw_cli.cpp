@@ -408,6 +408,11 @@ TEST_F(DrawCli, ATargetThatIsNotAFileTakesPng) {
   EXPECT_EQ(piped, test::file_text(file));
   const auto nothing = test::run_cli({"equalize", kCoffee, "-o", "/dev/null", "--device", "cpu"});
   EXPECT_EQ(nothing.status, 0) << nothing.err;
+  // Several outputs are files to be made (/dev/null-coffee): they need a format.
+  const auto several =
+      test::run_cli({"equalize", kCoffee, kRocket, "-o", "/dev/null", "--device", "cpu"});
+  EXPECT_EQ(several.status, 2);
+  test::expect_one_line_error(several, "/dev/null: no extension names an image format");
 }
 
 }  // namespace

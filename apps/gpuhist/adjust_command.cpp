@@ -202,14 +202,15 @@ int run_adjust(const AdjustArgs& args) {
     reference_image = load_option_image(args.reference, read, status);
     if (!reference_image) return status;
   }
-  if (const std::string bad = unwritable_image_name(args.output); !bad.empty())
-    return usage_error(bad);
   const InputList inputs = expand_inputs(args.inputs, read.formats);
+  const bool several = inputs.files.size() > 1 || inputs.from_folder;
+  if (const std::string bad = unwritable_image_name(args.output, several); !bad.empty())
+    return usage_error(bad);
   BatchStatus batch;
   batch.add(report_problems(inputs));
   // Each output is written whole under a temporary name, so one may replace its own input.
   const std::vector<std::filesystem::path> outputs =
-      output_names(args.output, inputs.files, inputs.files.size() > 1 || inputs.from_folder);
+      output_names(args.output, inputs.files, several);
   if (const std::string clash = overwritten_input(outputs, inputs.files, true); !clash.empty()) {
     return usage_error(clash);
   }

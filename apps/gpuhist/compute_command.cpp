@@ -121,12 +121,12 @@ int run_compute(const ComputeArgs& args) {
   status = set_reference(args.compare, *context, options, run, read, reference, fields);
   if (status != kExitOk) return status;
 
-  if (const std::string bad = unwritable_image_name(args.plot); !bad.empty())
-    return usage_error(bad);
   const InputList inputs = expand_inputs(args.inputs, read.formats);
+  const bool several = inputs.files.size() > 1;
+  if (const std::string bad = unwritable_image_name(args.plot, several); !bad.empty())
+    return usage_error(bad);
   // Outputs that are inputs would be emptied before they are read.
-  const std::vector<std::filesystem::path> plots =
-      output_names(args.plot, inputs.files, inputs.files.size() > 1);
+  const std::vector<std::filesystem::path> plots = output_names(args.plot, inputs.files, several);
   std::vector<std::filesystem::path> outputs = plots;
   if (!args.output.empty()) outputs.emplace_back(args.output);
   if (const std::string clash = overwritten_input(outputs, inputs.files, false); !clash.empty()) {

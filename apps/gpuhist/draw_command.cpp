@@ -144,11 +144,12 @@ int run_draw(const DrawArgs& args) {
     return gpu_renderer ? context->draw(h, o) : draw_cpu(h, o);
   };
 
-  if (const std::string bad = unwritable_image_name(args.output); !bad.empty())
-    return usage_error(bad);
   const InputList inputs = expand_inputs(args.inputs, read.formats);
+  const bool several = inputs.files.size() > 1;
+  if (const std::string bad = unwritable_image_name(args.output, several); !bad.empty())
+    return usage_error(bad);
   const std::vector<std::filesystem::path> outputs =
-      output_names(args.output, inputs.files, inputs.files.size() > 1);
+      output_names(args.output, inputs.files, several);
   if (const std::string clash = overwritten_input(outputs, inputs.files, false); !clash.empty()) {
     return usage_error(clash);
   }

@@ -128,13 +128,14 @@ std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
   return {};
 }
 
-std::string unwritable_image_name(const std::filesystem::path& output) {
+std::string unwritable_image_name(const std::filesystem::path& output, bool several) {
   if (output.empty() || has_writable_image_extension(output)) return {};
-  // A target that is not a regular file (/dev/null, a pipe) takes PNG.
+  // A single target that is not a regular file (/dev/null, a pipe) takes PNG;
+  // a pattern's names (pipe-x) are files to be made, which need a format.
   std::error_code ec;
   const auto status = std::filesystem::status(output, ec);
-  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
-      !std::filesystem::is_directory(status)) {
+  if (!several && !ec && std::filesystem::exists(status) &&
+      !std::filesystem::is_regular_file(status) && !std::filesystem::is_directory(status)) {
     return {};
   }
   const std::string extension = output.extension().string();

@@ -31,10 +31,11 @@ namespace gpuhist::cli {
 void print_renamed_output(const std::filesystem::path& output, const std::filesystem::path& input,
                           const std::filesystem::path& written);
 
-// `output` (an image to write, or the pattern OUT of OUT-<name>.EXT) with an
-// extension that names no image format images can be written to: a one-line
-// message, or empty when it names one (or is empty).
-[[nodiscard]] std::string unwritable_image_name(const std::filesystem::path& output);
+// `output` (an image to write, or with `several` the pattern OUT of
+// OUT-<name>.EXT) with an extension that names no image format images can be
+// written to: a one-line message, or empty when it names one (or is empty).
+// A single output that is not a regular file (/dev/null, a pipe) takes PNG.
+[[nodiscard]] std::string unwritable_image_name(const std::filesystem::path& output, bool several);
 
 // Two outputs of one run that are one file (`--plot` named as `-o`, or a plot
 // of several inputs given the name of the output): the second would replace
