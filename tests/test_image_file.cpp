@@ -201,6 +201,14 @@ TEST_F(ImageFiles, GifsWithoutATransparentColourAreRgb) {
   const auto compute = test::run_cli({"compute", opaque.string(), "--device", "cpu"});
   ASSERT_EQ(compute.status, 0) << compute.err;
   EXPECT_NE(compute.out.find("rgb8  256 bins"), std::string::npos) << compute.out;
+  // A first image smaller than the screen leaves the rest of the frame
+  // transparent, as the library reads it, with no transparent colour.
+  bytes[6] = static_cast<char>(32);  // a 32-pixel wide screen for the 30-pixel image
+  const fs::path partial = dir_ / "partial.gif";
+  std::ofstream(partial, std::ios::binary) << bytes;
+  const Image wider = load_image(partial, with_alpha);
+  EXPECT_EQ(wider.format, (PixelFormat{ChannelLayout::RGBA, SampleType::U8}));
+  EXPECT_EQ(wider.width, 32U);
 }
 
 TEST_F(ImageFiles, AlphaIsIgnored) {

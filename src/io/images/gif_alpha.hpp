@@ -6,10 +6,11 @@
 
 namespace gpuhist::images {
 
-// False when the Graphic Control Extension before the first image descriptor
-// (in `head`, the file's first bytes) declares no transparent colour, or
-// there is none; true when it declares one, or `head` does not say (a
-// damaged file, or blocks that run past it).
+// False when the first image covers the whole screen and the Graphic Control
+// Extension before it (in `head`, the file's first bytes) declares no
+// transparent colour, or there is none; true when it declares one, when the
+// first image is smaller than the screen (the rest of the frame is
+// transparent), or `head` does not say (a damaged file, blocks past it).
 [[nodiscard]] bool gif_may_be_transparent(std::span<const unsigned char> head);
 
 }  // namespace gpuhist::images
