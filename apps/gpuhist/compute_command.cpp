@@ -136,7 +136,9 @@ int run_compute(const ComputeArgs& args) {
   BatchStatus batch;
   batch.add(report_problems(inputs));
   std::optional<OutputStream> output;
-  if (!batch.run(args.output, [&] { output.emplace(args.output); })) return batch.status();
+  if (!batch.run(args.output, [&] { output.emplace(args.output, *format != OutputFormat::Npy); })) {
+    return batch.status();
+  }
   if (!output) return batch.status();
   std::ostream& out = output->stream();
   const auto writer = make_writer(*format, out, fields, options.bins);

@@ -32,6 +32,7 @@ bool DescriptorBuffer::drain() {
 }
 
 bool DescriptorBuffer::make_room() {
+  if (!lines_) return drain();
   const auto used = static_cast<std::size_t>(pptr() - pbase());
   const char* end_of_line = nullptr;
   for (const char* p = pptr(); p > pbase(); --p) {
@@ -79,7 +80,7 @@ std::streamsize DescriptorBuffer::xsputn(const char* data, std::streamsize size)
   return size;
 }
 
-OutputStream::OutputStream(const std::string& target) {
+OutputStream::OutputStream(const std::string& target, bool rows) {
   if (target.empty() || target == "-") {
     std::cout.flush();
     fd_ = STDOUT_FILENO;
@@ -88,7 +89,7 @@ OutputStream::OutputStream(const std::string& target) {
     fd_ = ::open(file_->path().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd_ < 0) output_failed(target, std::strerror(errno));
   }
-  buffer_.emplace(fd_);
+  buffer_.emplace(fd_, rows);
   stream_.rdbuf(&*buffer_);
 }
 

@@ -17,12 +17,13 @@
 namespace gpuhist::cli {
 
 // A buffered stream onto a file descriptor that keeps the cause of a failed
-// write (errno), which std::ofstream does not. A full buffer is written up to
-// its last line's end, the rest kept (the buffer grows for a line longer than
-// it, up to 64 MiB): output cut short by a signal ends with a whole row.
+// write (errno), which std::ofstream does not. With `lines`, a full buffer is
+// written up to its last line's end, the rest kept (the buffer grows for a
+// line longer than it, up to 64 MiB): rows cut short by a signal end with a
+// whole row. Without (binary output), a full buffer is written whole.
 class DescriptorBuffer final : public std::streambuf {
  public:
-  explicit DescriptorBuffer(int fd) : fd_(fd), buffer_(kStart) {
+  DescriptorBuffer(int fd, bool lines) : fd_(fd), lines_(lines), buffer_(kStart) {
     setp(buffer_.data(), buffer_.data() + buffer_.size());
   }
   DescriptorBuffer(const DescriptorBuffer&) = delete;
@@ -44,6 +45,7 @@ class DescriptorBuffer final : public std::streambuf {
   bool make_room();
   bool write_all(const char* data, std::size_t size);
   int fd_;
+  bool lines_;
   int error_ = 0;
   std::vector<char> buffer_;
 };
@@ -51,8 +53,9 @@ class DescriptorBuffer final : public std::streambuf {
 class OutputStream {
  public:
   // Standard output for an empty `target` or "-". Throws Error(Output) naming the
-  // file when its folder does not take it.
-  explicit OutputStream(const std::string& target);
+  // file when its folder does not take it. `rows`: text written a line at a
+  // time (DescriptorBuffer's lines), not binary.
+  explicit OutputStream(const std::string& target, bool rows = true);
   OutputStream(const OutputStream&) = delete;
   OutputStream& operator=(const OutputStream&) = delete;
   ~OutputStream();
