@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -52,16 +53,17 @@ class Tokens {
 
 }  // namespace
 
-bool read_deep_pnm_samples(std::span<const unsigned char> file, Image& image) {
-  if (file.size() < 2 || file[0] != 'P') return false;
-  const char kind = static_cast<char>(file[1]);
+bool read_deep_pnm_samples(const std::filesystem::path& path, std::span<const unsigned char> head,
+                           Image& image) {
+  if (head.size() < 2 || head[0] != 'P') return false;
+  const char kind = static_cast<char>(head[1]);
   const bool ascii = kind == '2' || kind == '3';
   const std::uint32_t channels = kind == '2' || kind == '5' ? 1 : 3;
   if (kind != '2' && kind != '3' && kind != '5' && kind != '6') return false;
   if (image.format.sample != SampleType::U16 || channel_count(image.format.layout) != channels) {
     return false;
   }
-  Tokens tokens(file);
+  Tokens tokens(head);
   const auto width = tokens.number();
   const auto height = tokens.number();
   const auto maximum = tokens.number();
@@ -74,23 +76,43 @@ bool read_deep_pnm_samples(std::span<const unsigned char> file, Image& image) {
     if (v >= max) return std::uint16_t{65535};
     return static_cast<std::uint16_t>((std::uint64_t{v} * 65535 + max / 2) / max);
   };
-  std::size_t at = 0;
+  std::error_code ec;
+  const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  if (ec) return false;
   if (!ascii) {
+    // A binary raster, checked to lie in the file, then read a row at a time
+    // straight into the image's rows.
     const auto start = tokens.raster_start();
-    if (!start || file.size() - *start < samples * 2 * image.height) return false;
-    at = *start;
-  }
-  // Decoded whole before anything is written: `image` is untouched on failure.
-  std::vector<std::uint16_t> all(samples * image.height);
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    if (ascii) {
-      const auto v = tokens.number();
-      if (!v) return false;
-      all[i] = scaled(*v);
-    } else {
-      all[i] = scaled(std::uint32_t{file[at]} << 8 | file[at + 1]);
-      at += 2;
+    const std::uint64_t row_bytes = std::uint64_t{samples} * 2;
+    if (!start || file_bytes < *start || file_bytes - *start < row_bytes * image.height) {
+      return false;
     }
+    std::ifstream in(path, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(*start));
+    std::vector<unsigned char> row(row_bytes);
+    for (std::uint32_t y = 0; y < image.height; ++y) {
+      in.read(reinterpret_cast<char*>(row.data()), static_cast<std::streamsize>(row.size()));
+      if (static_cast<std::uint64_t>(in.gcount()) != row_bytes) return false;
+      auto* out = reinterpret_cast<std::uint16_t*>(image.storage.data() + y * image.stride);
+      for (std::size_t i = 0; i < samples; ++i) {
+        out[i] = scaled(std::uint32_t{row[2 * i]} << 8 | row[2 * i + 1]);
+      }
+    }
+    return true;
+  }
+  // ASCII numbers, read from the whole file and decoded whole before
+  // anything is written: `image` is untouched should one be missing.
+  std::vector<unsigned char> file(static_cast<std::size_t>(file_bytes));
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(file.data()), static_cast<std::streamsize>(file.size()));
+  if (static_cast<std::uintmax_t>(in.gcount()) != file_bytes) return false;
+  Tokens numbers(file);
+  for (int skipped = 0; skipped < 3; ++skipped) (void)numbers.number();  // the header's
+  std::vector<std::uint16_t> all(samples * image.height);
+  for (std::uint16_t& sample : all) {
+    const auto v = numbers.number();
+    if (!v) return false;
+    sample = scaled(*v);
   }
   for (std::uint32_t y = 0; y < image.height; ++y) {
     std::memcpy(image.storage.data() + y * image.stride, all.data() + y * samples, samples * 2);

@@ -4,16 +4,19 @@
 // scaled to 16 bits here, rounded to nearest.
 #pragma once
 
+#include <filesystem>
 #include <span>
 
 #include "gpuhist/image.hpp"
 
 namespace gpuhist::images {
 
-// Writes the samples of `file` (a whole PNM file) into `image`, already sized
-// and laid out (grey or RGB, 16-bit) by the image library from the same file.
-// False, and `image` untouched, when the file is not a 16-bit P2, P3, P5 or P6
-// of that size, or ends before its samples do.
-[[nodiscard]] bool read_deep_pnm_samples(std::span<const unsigned char> file, Image& image);
+// Writes the samples of the PNM file at `path` (whose first bytes are
+// `head`) into `image`, already sized and laid out (grey or RGB, 16-bit) by
+// the image library from the same file. False, and `image` untouched, when
+// the file is not a 16-bit P2, P3, P5 or P6 of that size, its header is not
+// within `head`, or it ends before its samples do. Throws std::bad_alloc.
+[[nodiscard]] bool read_deep_pnm_samples(const std::filesystem::path& path,
+                                         std::span<const unsigned char> head, Image& image);
 
 }  // namespace gpuhist::images

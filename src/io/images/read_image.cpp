@@ -1175,11 +1175,10 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   // library read but this cannot keeps the library's.
   if (format == "pnm" && pixel_format.sample == SampleType::U16) {
     try {
-      read_whole_file(path, file_bytes, stripped);
+      (void)read_deep_pnm_samples(path, std::span(head.bytes.data(), head.size), image);
     } catch (const std::bad_alloc&) {
-      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+      fail(path, "not enough memory to decode it");
     }
-    (void)read_deep_pnm_samples(stripped, image);
   }
   return image;
 }
