@@ -456,6 +456,24 @@ TEST_F(Reliability, AlphaAndPagesAreReported) {
       EXPECT_EQ(json::parse(r.out)["stats"]["luminance"]["count"], 32 * 24);
     }
   }
+  // An APNG whose animation control comes after 70 KB of text: still found.
+  std::string apng = read_file(path("anim3.png"));
+  const std::string text = "Comment" + std::string(1, '\0') + std::string(70000, 'x');
+  std::string chunk;
+  for (const unsigned shift : {24U, 16U, 8U, 0U}) chunk += static_cast<char>(text.size() >> shift);
+  chunk += "tEXt" + text;
+  std::uint32_t crc = 0xFFFFFFFFU;  // CRC-32 of the type and the data, as PNG's
+  for (std::size_t i = 4; i < chunk.size(); ++i) {
+    crc ^= static_cast<unsigned char>(chunk[i]);
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ (0xEDB88320U & (0U - (crc & 1U)));
+  }
+  crc ^= 0xFFFFFFFFU;
+  for (const unsigned shift : {24U, 16U, 8U, 0U}) chunk += static_cast<char>(crc >> shift);
+  apng.insert(8 + 25, chunk);  // after the signature and IHDR
+  std::ofstream(path("late.png"), std::ios::binary) << apng;
+  const auto late = run_cli({"compute", path("late.png").string(), "--device", "cpu"});
+  EXPECT_EQ(late.status, 0) << late.err;
+  EXPECT_NE(late.err.find("more than one page"), std::string::npos) << late.err;
 }
 
 TEST_F(Reliability, FileNamesThatAreNotUtf8OrHoldLineBreaks) {

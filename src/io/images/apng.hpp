@@ -1,13 +1,15 @@
-// Whether a PNG is animated (APNG): the image library reads its first frame,
-// its default image, alone, and the others are to be warned of.
+// Whether a PNG is animated (APNG): the image library reads its default
+// image alone, and the others are to be warned of.
 #pragma once
 
-#include <span>
+#include <filesystem>
 
 namespace gpuhist::images {
 
-// True when `head` (a PNG file's first bytes) holds an animation control
-// chunk (acTL) of more than one frame before the first image data.
-[[nodiscard]] bool png_is_animated(std::span<const unsigned char> head);
+// True when the PNG file at `path` holds an animation control chunk (acTL)
+// before its image data that makes more than one image: more than one frame,
+// or one frame beside a default image that is not part of the animation (no
+// frame control chunk, fcTL, before the image data).
+[[nodiscard]] bool png_is_animated(const std::filesystem::path& path);
 
 }  // namespace gpuhist::images

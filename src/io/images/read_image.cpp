@@ -1167,7 +1167,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   if (format == "tiff" || format == "openexr" || format == "gif" || format == "webp") {
     image.more_pages = input->seek_subimage(1, 0);
   } else if (format == "png") {
-    image.more_pages = png_is_animated(std::span(head.bytes.data(), head.size));
+    image.more_pages = png_is_animated(path);
   }
   (void)input->geterror();
   input->close();
