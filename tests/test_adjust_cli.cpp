@@ -292,6 +292,15 @@ TEST_F(AdjustCli, WhatTheOutputFormatCannotHoldIsAWarning) {
     EXPECT_EQ(r.status, 0) << name << ": " << r.err;
     EXPECT_EQ(r.err, "gpuhist: warning: " + path(name) + ": " + said);
   }
+  // A .pgm file holds grey: colour is refused when it would be written (a
+  // threshold's grey is written), where the PNM writer wrote a PPM under that name.
+  const auto pgm = run_cli({"equalize", path("rgba16.png"), "-o", path("eq.pgm")});
+  EXPECT_EQ(pgm.status, 4);
+  expect_one_line_error(pgm, "a .pgm file holds grey images (.ppm holds colour)");
+  EXPECT_FALSE(fs::exists(path("eq.pgm")));
+  const auto grey_pgm = run_cli({"threshold", path("rgba16.png"), "-o", path("t.pgm")});
+  EXPECT_EQ(grey_pgm.status, 0) << grey_pgm.err;
+  EXPECT_EQ(load_image(path("t.pgm")).format.layout, ChannelLayout::Grey);
   // A grey image goes to Radiance HDR as RGB, which its writer takes alone.
   const test::TestImage grey =
       test::make_image({ChannelLayout::Grey, SampleType::U16}, 20, 10, test::Content::Random, 4);

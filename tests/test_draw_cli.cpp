@@ -368,6 +368,7 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
       {{"draw", kCoffee, "-o", (dir_ / "no/such/dir/o.png").string()}, 4},
       // A format images are read from but not written to, and no format at all.
       {{"draw", kCoffee, "-o", (dir_ / "o.psd").string()}, 2},
+      {{"draw", kCoffee, "-o", (dir_ / "o.pbm").string()}, 2},  // one bit a pixel
       {{"draw", kCoffee, "-o", (dir_ / "o.txt").string()}, 2},
   };
   for (const auto& [args, status] : cases) {

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/images/images.hpp"
@@ -32,6 +33,15 @@ std::string message(std::string cause) {
 // and writes every pixel opaque.
 bool keeps_alpha(const OIIO::ImageOutput& out) {
   return out.supports("alpha") != 0 && std::strcmp(out.format_name(), "gif") != 0;
+}
+
+// Whether `path`'s extension is `extension` (".pgm"), in any case.
+bool named(const std::filesystem::path& path, std::string_view extension) {
+  const std::string own = path.extension().string();
+  return own.size() == extension.size() &&
+         std::equal(own.begin(), own.end(), extension.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         });
 }
 
 // Whether the writer takes grey images: OpenImageIO 2.4's WebP, GIF and
@@ -291,6 +301,9 @@ std::vector<std::byte> grey_as_rgb(const ImageView& image) {
 
 bool has_writable_image_extension(const std::filesystem::path& path) {
   if (!images::has_image_extension(path, FormatSet::All)) return false;
+  // A .pbm file holds one bit a pixel, which the library's PNM writer does
+  // not write (it writes 8-bit grey under that name).
+  if (named(path, ".pbm")) return false;
   // The library's writers are chosen by extension; a format it only reads has none.
   const bool writable = OIIO::ImageOutput::create(path.string()) != nullptr;
   (void)OIIO::geterror();  // a refusal's message is not for a later call
@@ -303,6 +316,10 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   auto writer = OIIO::ImageOutput::create(target.string());
   // (Said now: reading the metadata source may take the library's error.)
   if (!writer) return {false, message(OIIO::geterror()), {}};
+  // The PNM writer writes colour as PPM whatever the name: a .pgm file holds grey.
+  if (named(target, ".pgm") && given.format.layout != ChannelLayout::Grey) {
+    return {false, "a .pgm file holds grey images (.ppm holds colour)", {}};
+  }
   ImageView image = given;
   std::vector<std::byte> rgb;
   const bool gif = std::strcmp(writer->format_name(), "gif") == 0;
