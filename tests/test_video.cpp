@@ -510,6 +510,20 @@ TEST_F(Video, PipedStreamsAreReadOnce) {
   EXPECT_EQ(std::count(from_file.out.begin(), from_file.out.end(), '\n'), 20);
   EXPECT_EQ(from_pipe.out, from_file.out);
   EXPECT_FALSE(fs::exists("-"));
+  // An MP4 whose index comes after its frames cannot be read from a pipe:
+  // the errors say why, and what writes one that can.
+  const fs::path late = dir_ / "index-last.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=320x240:rate=30,noise=alls=30:allf=t "
+                   "-frames:v 30 -c:v libx264 '" +
+                   late.string() + "'"));
+  ASSERT_GT(fs::file_size(late), 200000U);
+  const auto piped_late = test::run_cli({"video", "-", "--device", "cpu"}, {}, late);
+  EXPECT_EQ(piped_late.status, 1);
+  EXPECT_NE(piped_late.err.find("an MP4 or MOV file read from a pipe needs its index before its "
+                                "frames (ffmpeg -movflags +faststart writes it so)"),
+            std::string::npos)
+      << piped_late.err;
 }
 
 // A raw H.264 or H.265 stream carries no times: its frames are a frame of its

@@ -167,9 +167,10 @@ std::int64_t report_stream_errors(const std::string& input, const VideoReader& r
                                   BatchStatus& batch) {
   const std::int64_t errors = reader.errors();
   if (errors > 0) {
+    const std::string hint = reader.error_hint();
     print_error(input + ": " + std::to_string(errors) + (errors == 1 ? " error" : " errors") +
                 " in the stream (the file may be truncated or damaged); the first: " +
-                reader.first_error());
+                reader.first_error() + (hint.empty() ? "" : "; " + hint));
     batch.add(kExitInput);
   }
   return errors;

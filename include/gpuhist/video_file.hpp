@@ -114,6 +114,9 @@ class VideoReader {
   // of them in FFmpeg's words. Nothing is printed while decoding.
   [[nodiscard]] std::int64_t errors() const noexcept;
   [[nodiscard]] std::string first_error() const;
+  // What may explain errors, or "": an MP4 or QuickTime file read from a pipe
+  // whose index (moov) comes after its frames cannot be read as it streams.
+  [[nodiscard]] std::string error_hint() const;
 
   // Decodes the next frame into `frame`; false at the end of the stream. A
   // packet the decoder rejects is reported through `on_damage` (a one-line

@@ -504,6 +504,15 @@ VideoColour VideoReader::colour() const {
 
 std::int64_t VideoReader::errors() const noexcept { return impl_->damage.errors.load(); }
 
+std::string VideoReader::error_hint() const {
+  const AVFormatContext* f = impl_->format.get();
+  const bool piped = f->pb != nullptr && f->pb->seekable == 0;
+  const bool quicktime = std::string_view(f->iformat->name).find("mp4") != std::string_view::npos;
+  if (!piped || !quicktime) return {};
+  return "an MP4 or MOV file read from a pipe needs its index before its frames (ffmpeg "
+         "-movflags +faststart writes it so)";
+}
+
 std::string VideoReader::first_error() const {
   const std::lock_guard lock(impl_->damage.mutex);
   return impl_->damage.first;
