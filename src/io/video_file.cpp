@@ -21,6 +21,8 @@ extern "C" {
 #include <mutex>
 #include <new>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
