@@ -445,13 +445,35 @@ def tiff_with_orientation(path, pixels, orientation):
     path.write_bytes(bytes(out))
 
 
+def webp_with_orientation(path, pixels, orientation):
+    """A lossless WebP of `pixels` (ffmpeg's) in the extended format, with an EXIF chunk
+    holding the orientation after the image data, where the format puts it."""
+    height, width, _ = pixels.shape
+    ppm = path.with_suffix(".ppm")
+    ppm.write_bytes(b"P6 %d %d 255\n" % (width, height) + pixels.tobytes())
+    plain = path.with_suffix(".plain.webp")
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(ppm), "-c:v", "libwebp",
+                    "-lossless", "1", str(plain)], check=True)
+    image = plain.read_bytes()[12:]  # its chunk (VP8L), after RIFF, size, WEBP
+    vp8x = (b"VP8X" + (10).to_bytes(4, "little") + bytes([0x08, 0, 0, 0]) +
+            (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little"))
+    tiff = (b"II*\0" + (8).to_bytes(4, "little") + (1).to_bytes(2, "little") +
+            (0x0112).to_bytes(2, "little") + (3).to_bytes(2, "little") + (1).to_bytes(4, "little") +
+            orientation.to_bytes(2, "little") + b"\0\0" + b"\0\0\0\0")
+    exif = b"EXIF" + len(tiff).to_bytes(4, "little") + tiff
+    body = b"WEBP" + vp8x + image + exif
+    path.write_bytes(b"RIFF" + len(body).to_bytes(4, "little") + body)
+
+
 @pytest.mark.parametrize("orientation", range(1, 9))
-def test_read_upright_turns_as_the_exif_orientation_says(tmp_path, orientation):
+@pytest.mark.parametrize("kind", ["tif", "webp"])
+def test_read_upright_turns_as_the_exif_orientation_says(tmp_path, orientation, kind):
     """The pixels as stored, and upright=True as the tag defines each orientation (as
-    PIL's ImageOps.exif_transpose shows them); the files' orientation is given too."""
+    PIL's ImageOps.exif_transpose shows them); the files' orientation is given too. A
+    WebP's EXIF chunk, which OpenImageIO does not read, is read too."""
     stored = np.random.default_rng(orientation).integers(0, 256, (5, 7, 3), dtype=np.uint8)
-    tif = tmp_path / "tagged.tif"
-    tiff_with_orientation(tif, stored, orientation)
+    tif = tmp_path / f"tagged.{kind}"
+    (tiff_with_orientation if kind == "tif" else webp_with_orientation)(tif, stored, orientation)
     np.testing.assert_array_equal(gpuhist.read(tif), stored)
     shown = {1: stored, 2: stored[:, ::-1], 3: stored[::-1, ::-1], 4: stored[::-1],
              5: stored.transpose(1, 0, 2), 6: np.rot90(stored, -1),

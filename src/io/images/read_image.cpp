@@ -31,6 +31,7 @@
 #include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
 #include "io/images/pnm_samples.hpp"
+#include "io/images/webp_exif.hpp"
 
 namespace gpuhist::images {
 namespace {
@@ -1140,6 +1141,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   const int orientation = format == "raw" ? 1 : spec.get_int_attribute("Orientation", 1);
   image.orientation =
       static_cast<std::uint8_t>(orientation >= 1 && orientation <= 8 ? orientation : 1);
+  // The library's WebP reader reads no EXIF: its orientation from the file.
+  if (format == "webp" && image.orientation == 1) image.orientation = webp_orientation(path);
   const int channels = static_cast<int>(channel_count(layout));
   // Readers of some formats report success on a file that ends before its
   // pixels and leave the rest of the rows unwritten (TIFF, OpenEXR and DPX:

@@ -17,6 +17,7 @@
 
 #include "io/images/images.hpp"
 #include "io/images/memory_reader.hpp"
+#include "io/images/webp_exif.hpp"
 #include "io/jpeg_segments.hpp"
 
 namespace gpuhist::images {
@@ -202,6 +203,13 @@ bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
       if (orientation >= 1 && orientation <= 8) spec.attribute("Orientation", orientation);
     } else {
       spec.extra_attribs.push_back(p);
+    }
+  }
+  // A WebP source's orientation, which the library does not read.
+  if (std::strcmp(in->format_name(), "webp") == 0 &&
+      spec.get_int_attribute("Orientation", 1) == 1) {
+    if (const int orientation = webp_orientation(from); orientation != 1) {
+      spec.attribute("Orientation", orientation);
     }
   }
   return true;
