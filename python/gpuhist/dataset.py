@@ -110,8 +110,8 @@ def expand(paths):
     """The files of `paths`: a list of files and folders, a folder (searched recursively
     for the common formats' extensions) or a glob pattern, sorted as the command line
     sorts them. A folder with no image files is kept, to be reported as such."""
-    if isinstance(paths, (str, os.PathLike)):
-        text = os.fspath(paths)
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        text = os.fsdecode(paths)
         if os.path.isdir(text):
             return _search(str(pathlib.Path(text))) or [text]
         # A file is the file named, even one named like a pattern ("shot[1].png"); a
@@ -121,7 +121,7 @@ def expand(paths):
         return [text]
     files = []
     for p in paths:
-        text = os.fspath(p)
+        text = os.fsdecode(p)
         # A folder in the list is searched as the command line searches it.
         found = _search(str(pathlib.Path(text))) if os.path.isdir(text) else []
         files.extend(found or [text])
@@ -326,8 +326,11 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
     # Options are checked here, not file by file in the tasks: whole numbers (numpy's
     # too) as the module takes them.
     bins, batch = _whole(bins, "bins"), _whole(batch, "batch")
+    max_pixels = _whole(max_pixels, "max_pixels")
     if batch < 1:
         raise ValueError("gpuhist: batch is at least 1")
+    if max_pixels < 1:
+        raise ValueError(f"gpuhist: max_pixels is at least 1, got {max_pixels}")
     if not 1 <= bins <= 65536:
         raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {bins}")
     if not isinstance(luma, (str, bool, numpy.bool_)) and hasattr(luma, "__index__"):

@@ -98,10 +98,10 @@ def test_a_local_cluster_of_two_workers(dataset, cli):
         with pytest.raises(ValueError):
             ds.histograms(str(root), client=client, batch=0)
         # Bad options are the caller's error, not each file's.
-        for kwargs in ({"bins": 0}, {"bins": 70000}, {"luma": "999"}):
+        for kwargs in ({"bins": 0}, {"bins": 70000}, {"luma": "999"}, {"max_pixels": 0}):
             with pytest.raises(ValueError):
                 ds.histograms(str(root), client=client, **kwargs)
-        for kwargs in ({"bins": True}, {"bins": 64.0}, {"batch": "7"}):
+        for kwargs in ({"bins": True}, {"bins": 64.0}, {"batch": "7"}, {"max_pixels": 1.5}):
             with pytest.raises(TypeError):
                 ds.histograms(str(root), client=client, **kwargs)
         # Whole numbers of numpy's are whole numbers.
@@ -251,8 +251,8 @@ def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path
     (tmp_path / "set" / "gone.png").symlink_to("nowhere.png")
     linked = ds.count_batch(ds.expand(str(tmp_path / "set")), 256, "709", "cpu", 1 << 28)
     assert (str(tmp_path / "set" / "gone.png"), "No such file or directory") in linked.failed
-    # Named alone, as a string or a path, the empty folder is kept to be reported too.
-    for alone in (str(tmp_path / "empty"), tmp_path / "empty"):
+    # Named alone, as a string, bytes or a path, the empty folder is kept to be reported too.
+    for alone in (str(tmp_path / "empty"), os.fsencode(tmp_path / "empty"), tmp_path / "empty"):
         assert ds.expand(alone) == [str(tmp_path / "empty")]
     alone = ds.count_batch(ds.expand(str(tmp_path / "empty")), 256, "709", "cpu", 1 << 28)
     assert len(alone.rows) == 0
