@@ -210,6 +210,35 @@ std::vector<Adjustment> every_adjustment(const Histogram& reference) {
   return all;
 }
 
+// A threshold level past the largest sample is refused by the library
+// itself, on the CPU and the GPU (what the viewer meets), as the verbs refuse it.
+TEST(AdjustImage, AThresholdPastTheLargestSampleIsRefused) {
+  const Context& context = test::gpu_context();
+  for (const PixelFormat format : {PixelFormat{ChannelLayout::RGB, SampleType::U8},
+                                   PixelFormat{ChannelLayout::Grey, SampleType::U16}}) {
+    const test::TestImage image = test::make_image(format, 8, 6, test::Content::Random, 3);
+    const std::int32_t largest = format.sample == SampleType::U8 ? 255 : 65535;
+    Adjustment a;
+    a.kind = AdjustKind::Threshold;
+    a.method = ThresholdMethod::Fixed;
+    std::vector<std::byte> out(image.view.pixel_count() * pixel_bytes(adjusted_format(format, a)));
+    for (const bool gpu : {false, true}) {
+      a.threshold = largest + 1;
+      try {
+        (void)adjust_image(context, image.view, a, out, {}, gpu);
+        ADD_FAILURE() << "a threshold of " << a.threshold << " was taken";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+        EXPECT_NE(std::string(e.what()).find("is outside -1 to " + std::to_string(largest)),
+                  std::string::npos)
+            << e.what();
+      }
+      a.threshold = largest;  // every pixel at or below: all zero, taken
+      EXPECT_NO_THROW((void)adjust_image(context, image.view, a, out, {}, gpu));
+    }
+  }
+}
+
 TEST(AdjustImage, GpuEqualsCpuForEveryKindAndIntegerFormat) {
   // On the GPU the image is counted, given its tables and adjusted on the
   // device (Otsu's and the triangle thresholds made on the host); on the CPU

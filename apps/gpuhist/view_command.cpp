@@ -6,6 +6,8 @@
 #include "draw_command.hpp"
 #include "exit_codes.hpp"
 #include "gpuhist/error.hpp"
+#include "gpuhist/image_file.hpp"
+#include "gpuhist/video_file.hpp"
 #include "gpuhist/viewer.hpp"
 #include "inputs.hpp"
 
@@ -77,11 +79,33 @@ int run_view(const ViewArgs& args) {
     options.reference = load_option_image(args.reference, read, status);
     if (!options.reference) return status;
   }
-  options.load_still = [read](const std::filesystem::path& path) {
+  // A fixed threshold past the picture's largest sample is refused (2), as
+  // the verbs refuse it: a still's depth is known once it is read, a video's
+  // from its stream.
+  const auto check_level = [adjustment = *adjustment, &args](SampleType sample) {
+    const std::int32_t largest = sample == SampleType::U8 ? 255 : 65535;
+    if (adjustment.method == ThresholdMethod::Fixed && adjustment.threshold > largest) {
+      throw Error(ErrorKind::InvalidArgument,
+                  args.input + ": --method " + std::to_string(adjustment.threshold) + " is above " +
+                      std::to_string(largest) + ", the largest " + (largest == 255 ? "8" : "16") +
+                      "-bit sample value");
+    }
+  };
+  options.load_still = [read, check_level](const std::filesystem::path& path) {
     Image image = load_input(path, read);
+    check_level(image.format.sample);
     warn_about_file(path, image);
     return image;
   };
+  if (adjustment->method == ThresholdMethod::Fixed && adjustment->threshold > 255 &&
+      !has_image_extension(args.input, FormatSet::All)) {
+    try {
+      check_level(VideoReader(args.input).rgb_sample());
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::InvalidArgument) return usage_error(e.what());
+      // An unreadable video is the viewer's to report, as it reports it.
+    }
+  }
   options.on_damage = [&](const std::string& cause) {
     std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
   };

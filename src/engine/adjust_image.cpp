@@ -1,13 +1,27 @@
 #include "gpuhist/adjust_image.hpp"
 
+#include <string>
+
 #include "adjust/adjust_backend.hpp"
 #include "gpuhist/clahe.hpp"
+#include "gpuhist/error.hpp"
 
 namespace gpuhist {
 
 std::optional<std::int32_t> adjust_image(const Context& context, const ImageView& image,
                                          const Adjustment& a, std::span<std::byte> out,
                                          const RunOptions& run, bool on_gpu) {
+  // A level past the largest sample would make the image one value: refused,
+  // as every verb refuses it (the viewer meets it here).
+  if (a.kind == AdjustKind::Threshold && a.method == ThresholdMethod::Fixed) {
+    const std::int32_t largest = image.format.sample == SampleType::U8 ? 255 : 65535;
+    if (a.threshold < -1 || a.threshold > largest) {
+      throw Error(ErrorKind::InvalidArgument, "a threshold of " + std::to_string(a.threshold) +
+                                                  " is outside -1 to " + std::to_string(largest) +
+                                                  ", the largest " + (largest == 255 ? "8" : "16") +
+                                                  "-bit sample value");
+    }
+  }
   if (on_gpu) return context.adjust(image, a, out, run);
   adjust::AdjustBackend backend;
   backend.count = [&](const ImageView& view, const HistogramOptions& options) {

@@ -22,7 +22,8 @@ bool is_still(const std::filesystem::path& path) {
 FrameSource::FrameSource(const std::filesystem::path& path, const LoadStill& load_still,
                          OnDamage on_damage) {
   if (is_still(path)) {
-    still_ = load_still ? load_still(path) : load_image(path);
+    // Shown as its EXIF orientation says (a phone's portrait photograph upright).
+    still_ = upright(load_still ? load_still(path) : load_image(path));
     width_ = still_->width;
     height_ = still_->height;
     return;
