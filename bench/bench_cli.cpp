@@ -1,6 +1,8 @@
 #include "bench_cli.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -206,7 +208,8 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
     if (!args.output.empty()) {
       file.open(args.output);
       if (!file) {
-        std::cerr << "gpuhist: error: cannot write '" << args.output << "'\n";
+        std::cerr << "gpuhist: error: " << args.output << ": cannot write: " << std::strerror(errno)
+                  << '\n';
         return 4;
       }
     }
@@ -221,9 +224,14 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
       print_json(report, out);
     else
       print_table(report, out);
+    errno = 0;
     out.flush();
-    if (!out) {
-      std::cerr << "gpuhist: error: cannot write the report\n";
+    if (!args.output.empty()) file.close();
+    if (args.output.empty() ? !out : !file) {
+      const int cause = errno;
+      std::cerr << "gpuhist: error: " << (args.output.empty() ? "<stdout>" : args.output)
+                << ": cannot write: "
+                << (cause != 0 ? std::strerror(cause) : "the report was not written whole") << '\n';
       return 4;
     }
     const auto mismatch = [](const std::string& check) { return check.rfind("MISMATCH", 0) == 0; };

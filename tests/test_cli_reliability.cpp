@@ -744,6 +744,11 @@ TEST_F(Reliability, LinksInAFolder) {
 }
 
 TEST_F(Reliability, TheCommandLinesRoughEdges) {
+  // bench's report that cannot be written: the file and the cause, status 4.
+  const auto bench = run_cli({"bench", "--quick", "-o", path("no/such/dir/r.txt").string()});
+  EXPECT_EQ(bench.status, 4);
+  expect_one_line_error(
+      bench, path("no/such/dir/r.txt").string() + ": cannot write: No such file or directory");
   // A threshold outside the samples' range.
   const auto above = run_cli({"threshold", kCoffee.string(), "-o", path("t.png").string(),
                               "--method", "300", "--device", "cpu"});

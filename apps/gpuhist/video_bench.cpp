@@ -1,8 +1,10 @@
 #include "video_bench.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -61,7 +63,8 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
   if (!output.empty()) {
     file.open(output);
     if (!file) {
-      std::cerr << "gpuhist: error: cannot write '" << output << "'\n";
+      std::cerr << "gpuhist: error: " << output << ": cannot write: " << std::strerror(errno)
+                << '\n';
       return kExitOutput;
     }
   }
