@@ -463,6 +463,27 @@ TEST_F(Viewer, ExitsAtTheEndWhenAsked) {
   EXPECT_NE(log().find("frames shown"), std::string::npos) << log();
 }
 
+// A damaged stream is played as decoded, and its errors said as the viewer
+// closes, status 1, as `video` says them.
+TEST_F(Viewer, ADamagedStreamIsPlayedAndItsErrorsSaid) {
+  const fs::path whole = fs::path(dir_) / "whole.ts";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=320x240:rate=20,noise=alls=20:allf=t "
+                   "-frames:v 20 -c:v libx264 -pix_fmt yuv420p -f mpegts '" +
+                   whole.string() + "'"));
+  const std::string bytes = test::file_text(whole);
+  const fs::path cut = fs::path(dir_) / "cut.ts";
+  {
+    std::ofstream out(cut, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size() * 2 / 3));
+  }
+  auto viewer = start_viewer({cut.string(), "--exit-at-end"});
+  EXPECT_EQ(viewer->wait_for(60s), std::optional<int>(1)) << log();
+  EXPECT_NE(log().find("in the stream (the file may be truncated or damaged); the first: "),
+            std::string::npos)
+      << log();
+}
+
 TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
   const std::string dir = test::temp_dir();
   const fs::path clip = fs::path(dir) / "clip.mkv";

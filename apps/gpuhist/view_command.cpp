@@ -112,9 +112,19 @@ int run_view(const ViewArgs& args) {
   options.on_status = [](const std::string& line) {
     std::cerr << "gpuhist view: " << line << '\n';
   };
+  int stream_status = kExitOk;
+  options.on_stream_errors = [&](std::int64_t errors, const std::string& first_error,
+                                 const std::string& hint) {
+    std::cerr << "gpuhist: error: " << args.input << ": " << errors
+              << (errors == 1 ? " error" : " errors")
+              << " in the stream (the file may be truncated or damaged); the first: " << first_error
+              << (hint.empty() ? "" : "; " + hint) << '\n';
+    stream_status = kExitInput;
+  };
   try {
     const std::int64_t frames = run_viewer(args.input, options);
-    std::cerr << "gpuhist view: " << frames << " frames shown\n";
+    std::cerr << "gpuhist view: " << frames << (frames == 1 ? " frame" : " frames") << " shown\n";
+    if (stream_status != kExitOk) return stream_status;
   } catch (const Error& e) {
     std::cerr << "gpuhist: error: " << e.what() << '\n';
     return e.kind() == ErrorKind::Device            ? kExitDevice

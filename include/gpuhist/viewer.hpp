@@ -39,6 +39,10 @@ struct ViewerOptions {
   // Damaged video packets (skipped), and one line per change the keys make.
   std::function<void(const std::string&)> on_damage;
   std::function<void(const std::string&)> on_status;
+  // Called once as the viewer closes, where the video's demuxer and decoder
+  // met errors: how many, the first in FFmpeg's words, and what may explain
+  // them (VideoReader's errors(), first_error(), error_hint()).
+  std::function<void(std::int64_t, const std::string&, const std::string&)> on_stream_errors;
 };
 
 // What the keys do, for the help text: "space: pause/play, c: ...".

@@ -33,6 +33,8 @@ class FrameSource {
   [[nodiscard]] std::uint32_t width() const noexcept { return width_; }
   [[nodiscard]] std::uint32_t height() const noexcept { return height_; }
   [[nodiscard]] bool is_video() const noexcept { return frames_ != nullptr; }
+  // The video's reader (null for a still picture): its errors so far.
+  [[nodiscard]] const VideoReader* reader() const noexcept { return reader_.get(); }
   // A video neither paused nor at its end: the loop polls for its frames.
   [[nodiscard]] bool playing() const noexcept { return is_video() && !paused_ && !ended_; }
 

@@ -129,6 +129,19 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
   };
 
   view::FrameSource source(path, options.load_still, options.on_damage);
+  // The stream's errors said as the viewer closes, however it closes.
+  struct SayErrors {
+    const view::FrameSource& source;
+    const ViewerOptions& options;
+    ~SayErrors() {
+      const VideoReader* reader = source.reader();
+      if (reader == nullptr || reader->errors() == 0 || !options.on_stream_errors) return;
+      try {
+        options.on_stream_errors(reader->errors(), reader->first_error(), reader->error_hint());
+      } catch (...) {  // a destructor does not throw
+      }
+    }
+  } say_errors{source, options};
   std::uint32_t width = 0, height = 0;
   initial_size(options, source.width(), source.height(), width, height);
   view::Window window(width, height, "gpuhist: " + path.filename().string());
