@@ -93,6 +93,13 @@ void add_adjust_options(CLI::App* cmd, std::optional<AdjustKind> kind, AdjustPar
   }
 }
 
+std::string threshold_above_samples(const Adjustment& a, SampleType sample) {
+  const std::int32_t largest = sample == SampleType::U8 ? 255 : 65535;
+  if (a.method != ThresholdMethod::Fixed || a.threshold <= largest) return {};
+  return "--method " + std::to_string(a.threshold) + " is above " + std::to_string(largest) +
+         ", the largest " + (largest == 255 ? "8" : "16") + "-bit sample value";
+}
+
 std::optional<Adjustment> parse_adjustment(AdjustKind kind, const AdjustParams& params,
                                            LumaWeights luma) {
   Adjustment a;
@@ -230,12 +237,9 @@ int run_adjust(const AdjustArgs& args) {
                                           "image has " +
                                           to_string(image.format) + " pixels");
       }
-      const std::int32_t largest = image.format.sample == SampleType::U8 ? 255 : 65535;
-      if (adjustment->method == ThresholdMethod::Fixed &&
-          adjustment->kind == AdjustKind::Threshold && adjustment->threshold > largest) {
-        print_error(path.string() + ": --method " + std::to_string(adjustment->threshold) +
-                    " is above " + std::to_string(largest) + ", the largest " +
-                    (largest == 255 ? "8" : "16") + "-bit sample value");
+      if (const std::string above = threshold_above_samples(*adjustment, image.format.sample);
+          adjustment->kind == AdjustKind::Threshold && !above.empty()) {
+        print_error(path.string() + ": " + above);
         batch.add(kExitUsage);
         return;
       }

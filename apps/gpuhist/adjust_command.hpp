@@ -29,6 +29,11 @@ struct AdjustParams {
 // Adds the options `kind` takes (every one when `kind` is empty).
 void add_adjust_options(CLI::App* cmd, std::optional<AdjustKind> kind, AdjustParams& params);
 
+// "--method N is above L, the largest B-bit sample value" where `a`'s fixed
+// threshold lies past the largest value of `sample`; "" otherwise (whatever
+// `a.kind`, which the caller checks where it matters).
+[[nodiscard]] std::string threshold_above_samples(const Adjustment& a, SampleType sample);
+
 // The adjustment the options describe (without its reference); prints why
 // and returns nullopt when one is bad (the exit status is then kExitUsage).
 [[nodiscard]] std::optional<Adjustment> parse_adjustment(AdjustKind kind,

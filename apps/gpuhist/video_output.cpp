@@ -114,12 +114,9 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     // Frames are 8-bit RGB, or 16-bit for streams of more bits, as the
     // adjustments of images check their samples.
     const SampleType sample = reader.rgb_sample();
-    const std::int32_t largest = sample == SampleType::U8 ? 255 : 65535;
-    if (*kind == AdjustKind::Threshold && adjustment->method == ThresholdMethod::Fixed &&
-        adjustment->threshold > largest) {
-      return usage_error(args.input + ": --method " + std::to_string(adjustment->threshold) +
-                         " is above " + std::to_string(largest) + ", the largest " +
-                         (largest == 255 ? "8" : "16") + "-bit sample value of its frames");
+    if (const std::string above = threshold_above_samples(*adjustment, sample);
+        *kind == AdjustKind::Threshold && !above.empty()) {
+      return usage_error(args.input + ": " + above + " of its frames");
     }
     std::shared_ptr<const Image> reference;
     if (!args.reference.empty()) {

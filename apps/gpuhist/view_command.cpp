@@ -83,12 +83,8 @@ int run_view(const ViewArgs& args) {
   // the verbs refuse it: a still's depth is known once it is read, a video's
   // from its stream.
   const auto check_level = [adjustment = *adjustment, &args](SampleType sample) {
-    const std::int32_t largest = sample == SampleType::U8 ? 255 : 65535;
-    if (adjustment.method == ThresholdMethod::Fixed && adjustment.threshold > largest) {
-      throw Error(ErrorKind::InvalidArgument,
-                  args.input + ": --method " + std::to_string(adjustment.threshold) + " is above " +
-                      std::to_string(largest) + ", the largest " + (largest == 255 ? "8" : "16") +
-                      "-bit sample value");
+    if (const std::string above = threshold_above_samples(adjustment, sample); !above.empty()) {
+      throw Error(ErrorKind::InvalidArgument, args.input + ": " + above);
     }
   };
   options.load_still = [read, check_level](const std::filesystem::path& path) {
