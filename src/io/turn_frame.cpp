@@ -34,10 +34,6 @@ int right_angle(double theta) {
 
 }  // namespace
 
-int upright_turn(const std::int32_t* matrix) {
-  return matrix == nullptr ? 0 : right_angle(turn_angle(matrix));
-}
-
 Orientation upright_orientation(const std::int32_t* matrix) {
   if (matrix == nullptr) return {};
   const double theta = turn_angle(matrix);
