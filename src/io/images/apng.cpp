@@ -5,20 +5,14 @@
 #include <cstring>
 #include <fstream>
 
+#include "io/images/byte_order.hpp"
+
 namespace gpuhist::images {
-namespace {
-
-std::uint32_t big_endian(const unsigned char* p) {
-  return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 | p[3];
-}
-
-}  // namespace
 
 bool png_is_animated(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   // The signature, then chunks: length, type, data, CRC; walked by their
   // headers up to the image data, however large the chunks before it.
-  in.seekg(8);
   std::uint32_t frames = 0;
   bool animation = false;
   bool default_is_a_frame = false;
@@ -27,7 +21,7 @@ bool png_is_animated(const std::filesystem::path& path) {
     in.seekg(static_cast<std::streamoff>(at));
     in.read(reinterpret_cast<char*>(header.data()), header.size());
     if (in.gcount() < 8) return false;
-    const std::uint32_t length = big_endian(header.data());
+    const std::uint32_t length = big32(header.data());
     const unsigned char* type = header.data() + 4;
     if (std::memcmp(type, "IDAT", 4) == 0) {
       return animation && (frames > 1 || (frames == 1 && !default_is_a_frame));
@@ -35,7 +29,7 @@ bool png_is_animated(const std::filesystem::path& path) {
     if (std::memcmp(type, "IEND", 4) == 0 || length > 0x7FFFFFFFU) return false;
     if (std::memcmp(type, "acTL", 4) == 0 && length >= 8 && in.gcount() == 12) {
       animation = true;
-      frames = big_endian(header.data() + 8);
+      frames = big32(header.data() + 8);
     } else if (std::memcmp(type, "fcTL", 4) == 0) {
       default_is_a_frame = true;
     }

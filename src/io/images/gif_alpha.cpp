@@ -4,14 +4,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "io/images/byte_order.hpp"
+
 namespace gpuhist::images {
-namespace {
-
-std::uint32_t little16(const unsigned char* p) {
-  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8;
-}
-
-}  // namespace
 
 bool gif_may_be_transparent(std::span<const unsigned char> head) {
   // Header (6 bytes), logical screen descriptor (7: the screen's width and

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <set>
 
+#include "io/images/byte_order.hpp"
+
 namespace gpuhist::images {
 namespace {
 
@@ -16,13 +18,6 @@ constexpr std::size_t kMostDirectories = 1024;
 // libpng's default limit on a chunk's memory (PNG_USER_CHUNK_MALLOC_MAX):
 // a larger profile it refuses itself.
 constexpr std::size_t kMostPngProfile = 8000000;
-
-std::uint32_t big32(const unsigned char* p) {
-  return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 | p[3];
-}
-std::uint16_t big16(const unsigned char* p) {
-  return static_cast<std::uint16_t>(p[0] << 8 | p[1]);
-}
 
 // The file's bytes at an offset, as far as they go.
 class FileBytes {

@@ -26,6 +26,7 @@
 
 #include "gpuhist/error.hpp"
 #include "io/images/apng.hpp"
+#include "io/images/byte_order.hpp"
 #include "io/images/gif_alpha.hpp"
 #include "io/images/icc_guard.hpp"
 #include "io/images/jpeg_decoder.hpp"
@@ -91,16 +92,6 @@ std::string format_of_extension(const std::string& extension) {
     if (std::find(list.begin(), list.end(), extension) != list.end()) return format;
   }
   return {};
-}
-
-std::uint32_t le16(const unsigned char* p) { return p[0] | (std::uint32_t{p[1]} << 8); }
-std::uint32_t be32(const unsigned char* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
-         p[3];
-}
-std::uint32_t le32(const unsigned char* p) {
-  return p[0] | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) |
-         (std::uint32_t{p[3]} << 24);
 }
 
 // The first bytes of a file, enough for every signature and the header
@@ -210,7 +201,7 @@ bool exr_value_fits(const std::string& type, const unsigned char* v, std::uint32
     std::uint64_t at = 0;
     while (at < length) {
       if (length - at < 4) return false;
-      const auto n = static_cast<std::int32_t>(le32(v + at));
+      const auto n = static_cast<std::int32_t>(little32(v + at));
       at += 4;
       if (n < 0 || static_cast<std::uint64_t>(n) > length - at) return false;
       at += static_cast<std::uint64_t>(n);
@@ -218,8 +209,8 @@ bool exr_value_fits(const std::string& type, const unsigned char* v, std::uint32
     return true;
   }
   if (type == "preview") {  // width, height (each under 2^31), then width x height RGBA bytes
-    return length >= 8 && le32(v) < 0x80000000U && le32(v + 4) < 0x80000000U &&
-           std::uint64_t{le32(v)} * le32(v + 4) * 4 + 8 == length;
+    return length >= 8 && little32(v) < 0x80000000U && little32(v + 4) < 0x80000000U &&
+           std::uint64_t{little32(v)} * little32(v + 4) * 4 + 8 == length;
   }
   if (type == "floatvector") return length % 4 == 0;
   if (type == "idmanifest") return length >= 8;  // a 64-bit size, then the data
@@ -237,7 +228,7 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
                                                      std::span<const unsigned char> bytes,
                                                      std::uintmax_t file_bytes) {
   if (bytes.size() < 8) return std::nullopt;
-  const bool multipart = (le32(bytes.data() + 4) & 0x1000U) != 0;
+  const bool multipart = (little32(bytes.data() + 4) & 0x1000U) != 0;
   const unsigned char* p = bytes.data() + 8;
   const unsigned char* end = bytes.data() + bytes.size();
   struct RanOut {};
@@ -268,7 +259,7 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         any = true;
         text(type);
         if (end - p < 4) throw RanOut{};
-        const std::uint32_t length = le32(p);
+        const std::uint32_t length = little32(p);
         p += 4;
         std::string shown =
             one_line(name);  // appended to: GCC 12 misreads '"'" + ...' (-Wrestrict)
@@ -297,7 +288,7 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         const unsigned char* value = p;
         p += read;
         if (name == "dataWindow" && type == "box2i" && length == 16) {
-          const auto at = [&](int i) { return static_cast<std::int32_t>(le32(value + 4 * i)); };
+          const auto at = [&](int i) { return static_cast<std::int32_t>(little32(value + 4 * i)); };
           size.width = std::int64_t{at(2)} - at(0) + 1;
           size.height = std::int64_t{at(3)} - at(1) + 1;
           window = true;
@@ -307,7 +298,7 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
           // name, pixel type (0 uint, 1 half, 2 float), linear, reserved, x and y sampling.
           for (const unsigned char* c = value; *c != 0;) {
             const auto* zero = static_cast<const unsigned char*>(std::memchr(c, 0, 256));
-            size.pixel_bytes += le32(zero + 1) == 1 ? 2U : 4U;
+            size.pixel_bytes += little32(zero + 1) == 1 ? 2U : 4U;
             c = zero + 17;
           }
         }
@@ -402,10 +393,10 @@ struct DpxFields {
   [[nodiscard]] bool big() const { return h.starts("SDPX"); }
   [[nodiscard]] std::uint32_t u16(std::size_t at) const {
     const unsigned char* p = h.bytes.data() + at;
-    return big() ? (std::uint32_t{p[0]} << 8 | p[1]) : le16(p);
+    return big() ? (std::uint32_t{p[0]} << 8 | p[1]) : little16(p);
   }
   [[nodiscard]] std::uint32_t u32(std::size_t at) const {
-    return big() ? be32(h.bytes.data() + at) : le32(h.bytes.data() + at);
+    return big() ? big32(h.bytes.data() + at) : little32(h.bytes.data() + at);
   }
   [[nodiscard]] unsigned u8(std::size_t at) const { return h.bytes[at]; }
 };
@@ -589,10 +580,10 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       w = 1 + (b[24] | b[25] << 8 | std::uint64_t{b[26]} << 16);
       ht = 1 + (b[27] | b[28] << 8 | std::uint64_t{b[29]} << 16);
     } else if (std::memcmp(b + 12, "VP8 ", 4) == 0) {
-      w = le16(b + 26) & 0x3FFFU;
-      ht = le16(b + 28) & 0x3FFFU;
+      w = little16(b + 26) & 0x3FFFU;
+      ht = little16(b + 28) & 0x3FFFU;
     } else if (std::memcmp(b + 12, "VP8L", 4) == 0 && b[20] == 0x2F) {
-      const std::uint32_t bits = le32(b + 21);
+      const std::uint32_t bits = little32(b + 21);
       w = 1 + (bits & 0x3FFFU);
       ht = 1 + ((bits >> 14) & 0x3FFFU);
     }
@@ -604,7 +595,7 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
   }
   if (format == "gif" && h.size >= 10) {
     // The logical screen, which the reader allocates as one canvas.
-    const std::uint64_t w = le16(h.bytes.data() + 6), sh = le16(h.bytes.data() + 8);
+    const std::uint64_t w = little16(h.bytes.data() + 6), sh = little16(h.bytes.data() + 8);
     if (w * sh > max_pixels) {
       fail(path, "its GIF screen of " + std::to_string(w) + "x" + std::to_string(sh) + " = " +
                      std::to_string(w * sh) + " pixels exceeds the limit of " +
@@ -616,7 +607,7 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     // (valgrind: decisions on memory never written, fuzz_image 2026-12-03):
     // the file header, the info header its size names and the palette are
     // all in the file.
-    const std::uint64_t header = h.size >= 18 ? le32(h.bytes.data() + 14) : 0;
+    const std::uint64_t header = h.size >= 18 ? little32(h.bytes.data() + 14) : 0;
     // (OS/2's 16- and 64-byte headers are not among them: the reader reads
     // none of their fields and goes on with its own unwritten.)
     const bool known = header == 12 || header == 40 || header == 52 || header == 56 ||
@@ -627,11 +618,11 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     }
     std::uint64_t palette = 0;
     if (header >= 40) {
-      const std::uint32_t depth = le16(h.bytes.data() + 28);
-      const std::uint64_t used = le32(h.bytes.data() + 46);
+      const std::uint32_t depth = little16(h.bytes.data() + 28);
+      const std::uint64_t used = little32(h.bytes.data() + 46);
       if (depth <= 8) palette = 4 * (used != 0 ? used : std::uint64_t{1} << depth);
     } else if (header == 12) {
-      const std::uint32_t depth = le16(h.bytes.data() + 24);
+      const std::uint32_t depth = little16(h.bytes.data() + 24);
       if (depth <= 8) palette = 3 * (std::uint64_t{1} << depth);
     }
     if (14 + header + palette > file_bytes || 14 + header > h.size) {
@@ -644,10 +635,10 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     // OpenImageIO's BMP reader decodes run-length coded images whole as it
     // opens the file, into a buffer sized from the header. Height is signed
     // (negative: rows top-down); OS/2 headers (12 bytes) hold 16-bit sides.
-    const bool core = le32(h.bytes.data() + 14) == 12;
+    const bool core = little32(h.bytes.data() + 14) == 12;
     const auto side = [&](std::size_t core_at, std::size_t info_at) -> std::int64_t {
-      if (core) return le16(h.bytes.data() + core_at);
-      return static_cast<std::int32_t>(le32(h.bytes.data() + info_at));
+      if (core) return little16(h.bytes.data() + core_at);
+      return static_cast<std::int32_t>(little32(h.bytes.data() + info_at));
     };
     const std::int64_t w = side(18, 18), ht = side(20, 22);
     const std::uint64_t width = static_cast<std::uint64_t>(w < 0 ? -w : w);
@@ -667,15 +658,15 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     // The pixels start within the file, and a coding is one its depth takes:
     // OpenImageIO's reader ran a run-length coding of 24-bit pixels (which
     // BMP has not) out of bounds (fuzz_image, 2026-12-02).
-    const std::uint32_t header = le32(h.bytes.data() + 14);
-    const std::uint64_t pixels_at = le32(h.bytes.data() + 10);
+    const std::uint32_t header = little32(h.bytes.data() + 14);
+    const std::uint64_t pixels_at = little32(h.bytes.data() + 10);
     if (pixels_at < 14 + std::uint64_t{header} || pixels_at >= file_bytes) {
       fail(path, "corrupt image: its BMP pixels start at byte " + std::to_string(pixels_at) +
                      ", outside its " + std::to_string(file_bytes) + " bytes after the header");
     }
     if (!core && h.size >= 34) {
-      const std::uint32_t depth = le16(h.bytes.data() + 28);
-      const std::uint32_t coding = le32(h.bytes.data() + 30);
+      const std::uint32_t depth = little16(h.bytes.data() + 28);
+      const std::uint32_t coding = little32(h.bytes.data() + 30);
       const bool fits = coding == 0   ? (depth == 1 || depth == 4 || depth == 8 || depth == 16 ||
                                        depth == 24 || depth == 32)
                         : coding == 1 ? depth == 8
@@ -725,7 +716,7 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       std::array<unsigned char, 8> chunk{};
       in.seekg(static_cast<std::streamoff>(at));
       if (!in.read(reinterpret_cast<char*>(chunk.data()), 8)) break;
-      const std::uint64_t length = be32(chunk.data());
+      const std::uint64_t length = big32(chunk.data());
       if (length > 0x7FFFFFFFU || at + 12 + length > file_bytes) {
         fail(path, "corrupt image: a PNG chunk claims " + std::to_string(length) +
                        " bytes, past the end of the file");

@@ -5,15 +5,11 @@
 #include <fstream>
 #include <vector>
 
+#include "io/images/byte_order.hpp"
 #include "io/images/jpeg_decoder.hpp"
 
 namespace gpuhist::images {
 namespace {
-
-std::uint32_t little32(const unsigned char* p) {
-  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
-         std::uint32_t{p[3]} << 24;
-}
 
 // An EXIF chunk is read whole up to this size; larger is no orientation.
 constexpr std::uint32_t kLargestExif = 1U << 20;

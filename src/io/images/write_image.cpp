@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/images/byte_order.hpp"
 #include "io/images/images.hpp"
 #include "io/images/memory_reader.hpp"
 #include "io/images/webp_exif.hpp"
@@ -261,12 +262,8 @@ std::string gif_palette_note(const std::vector<unsigned char>& bytes, const Imag
 void add_png_orientation(std::vector<unsigned char>& png, int orientation) {
   static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   constexpr std::size_t kAfterHeader = 8 + 12 + 13;  // the signature and IHDR
-  const auto big32 = [&](std::size_t at) {
-    return std::uint32_t{png[at]} << 24 | std::uint32_t{png[at + 1]} << 16 |
-           std::uint32_t{png[at + 2]} << 8 | png[at + 3];
-  };
-  if (png.size() < kAfterHeader || std::memcmp(png.data(), kSignature, 8) != 0 || big32(8) != 13 ||
-      std::memcmp(&png[12], "IHDR", 4) != 0) {
+  if (png.size() < kAfterHeader || std::memcmp(png.data(), kSignature, 8) != 0 ||
+      big32(&png[8]) != 13 || std::memcmp(&png[12], "IHDR", 4) != 0) {
     return;
   }
   static constexpr unsigned char kType[] = {'e', 'X', 'I', 'f'};
@@ -274,7 +271,7 @@ void add_png_orientation(std::vector<unsigned char>& png, int orientation) {
   for (std::size_t at = 8; at + 8 <= png.size();) {
     if (std::memcmp(&png[at + 4], kType, 4) == 0) return;
     if (std::memcmp(&png[at + 4], "IEND", 4) == 0) break;
-    at += std::size_t{12} + big32(at);
+    at += std::size_t{12} + big32(&png[at]);
   }
   // A big-endian TIFF directory of one entry: Orientation, a SHORT.
   const std::vector<unsigned char> exif = {
