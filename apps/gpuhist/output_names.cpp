@@ -130,14 +130,9 @@ std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
 
 std::string unwritable_image_name(const std::filesystem::path& output, bool several) {
   if (output.empty() || has_writable_image_extension(output)) return {};
-  // A single target that is not a regular file (/dev/null, a pipe) takes PNG;
-  // a pattern's names (pipe-x) are files to be made, which need a format.
-  std::error_code ec;
-  const auto status = std::filesystem::status(output, ec);
-  if (!several && !ec && std::filesystem::exists(status) &&
-      !std::filesystem::is_regular_file(status) && !std::filesystem::is_directory(status)) {
-    return {};
-  }
+  // A single target written in place (/dev/null, a pipe) takes PNG; a
+  // pattern's names (pipe-x) are files to be made, which need a format.
+  if (!several && written_in_place(output)) return {};
   const std::string extension = output.extension().string();
   const std::string cause =
       extension.empty() ? std::string("no extension names an image format")

@@ -11,6 +11,10 @@
 
 namespace gpuhist {
 
+// Whether OutputFile writes `target` in place: it exists and is neither a
+// regular file nor a folder (a terminal, /dev/null, a pipe).
+[[nodiscard]] bool written_in_place(const std::filesystem::path& target);
+
 class OutputFile {
  public:
   // Prepares to write `target`: makes the temporary file

@@ -68,6 +68,11 @@ mode_t new_file_mode() {
 
 }  // namespace
 
+bool written_in_place(const std::filesystem::path& target) {
+  struct stat info {};
+  return ::stat(target.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
+}
+
 void output_failed(const std::filesystem::path& target, const std::string& cause) {
   throw Error(ErrorKind::Output, target.string() + ": cannot write: " + cause);
 }

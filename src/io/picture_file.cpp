@@ -66,10 +66,7 @@ bool same_kind(const std::filesystem::path& source, const std::vector<unsigned c
 // The name whose extension picks the format: `path`'s, or for a target that
 // is not a regular file and names no format (/dev/null, a pipe), PNG's.
 std::filesystem::path format_name(const std::filesystem::path& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
-      !std::filesystem::is_directory(status) && !has_writable_image_extension(path)) {
+  if (written_in_place(path) && !has_writable_image_extension(path)) {
     return std::filesystem::path(path.string() + ".png");
   }
   return path;
