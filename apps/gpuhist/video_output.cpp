@@ -164,13 +164,17 @@ std::int64_t report_stream_errors(const std::string& input, const VideoReader& r
                                   BatchStatus& batch) {
   const std::int64_t errors = reader.errors();
   if (errors > 0) {
-    const std::string hint = reader.error_hint();
-    print_error(input + ": " + std::to_string(errors) + (errors == 1 ? " error" : " errors") +
-                " in the stream (the file may be truncated or damaged); the first: " +
-                reader.first_error() + (hint.empty() ? "" : "; " + hint));
+    print_error(stream_errors_line(input, errors, reader.first_error(), reader.error_hint()));
     batch.add(kExitInput);
   }
   return errors;
+}
+
+std::string stream_errors_line(const std::string& input, std::int64_t errors,
+                               const std::string& first, const std::string& hint) {
+  return input + ": " + std::to_string(errors) + (errors == 1 ? " error" : " errors") +
+         " in the stream (the file may be truncated or damaged); the first: " + first +
+         (hint.empty() ? "" : "; " + hint);
 }
 
 std::string errors_note(std::int64_t errors) {

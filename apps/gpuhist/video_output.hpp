@@ -55,6 +55,11 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
 std::int64_t report_stream_errors(const std::string& input, const VideoReader& reader,
                                   BatchStatus& batch);
 
+// That line's text, without "gpuhist: error: ": "INPUT: N errors in the stream
+// (…); the first: FIRST", and "; HINT" where there is one.
+[[nodiscard]] std::string stream_errors_line(const std::string& input, std::int64_t errors,
+                                             const std::string& first, const std::string& hint);
+
 // What the closing line adds for `errors`: nothing, or "; N errors in the stream".
 [[nodiscard]] std::string errors_note(std::int64_t errors);
 

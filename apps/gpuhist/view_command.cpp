@@ -10,6 +10,8 @@
 #include "gpuhist/video_file.hpp"
 #include "gpuhist/viewer.hpp"
 #include "inputs.hpp"
+#include "messages.hpp"
+#include "video_output.hpp"
 
 namespace gpuhist::cli {
 
@@ -111,10 +113,7 @@ int run_view(const ViewArgs& args) {
   int stream_status = kExitOk;
   options.on_stream_errors = [&](std::int64_t errors, const std::string& first_error,
                                  const std::string& hint) {
-    std::cerr << "gpuhist: error: " << args.input << ": " << errors
-              << (errors == 1 ? " error" : " errors")
-              << " in the stream (the file may be truncated or damaged); the first: " << first_error
-              << (hint.empty() ? "" : "; " + hint) << '\n';
+    print_error(stream_errors_line(args.input, errors, first_error, hint));
     stream_status = kExitInput;
   };
   try {
