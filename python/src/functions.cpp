@@ -143,12 +143,6 @@ SharedContext::Adjusted SharedContext::adjust(const ArrayLike& image,
   const PixelFormat out_format = adjusted_format(pixels.view().format, adjustment);
   const std::size_t row = std::size_t{pixels.view().width} * pixel_bytes(out_format);
   const py::dtype dtype = dtype_of(out_format.sample);
-  const std::int32_t top = pixels.view().format.sample == SampleType::U8 ? 255 : 65535;
-  if (adjustment.kind == AdjustKind::Threshold && adjustment.method == ThresholdMethod::Fixed &&
-      (adjustment.threshold < -1 || adjustment.threshold > top)) {
-    throw py::value_error("gpuhist: a threshold of " + std::to_string(adjustment.threshold) +
-                          " is outside -1 to the image's largest sample, " + std::to_string(top));
-  }
   // The input's shape: (H, W) stays (H, W) and (H, W, 1) stays (H, W, 1).
   std::vector<py::ssize_t> shape = {pixels.view().height, pixels.view().width};
   const std::size_t channels = channel_count(out_format.layout);
