@@ -328,6 +328,40 @@ INSTANTIATE_TEST_SUITE_P(
                                 kRgb | kDrawLuminance}),
     overlay_case_name);
 
+// A grey picture's histogram has only luminance: both panels draw it, on the
+// GPU as on the CPU, whatever channels the style asks for.
+TEST(GpuOverlay, GreyHistogramDrawsLuminanceInBothPanels) {
+  const Context& context = test::gpu_context();
+  ASSERT_NE(context.device(), nullptr);
+  constexpr std::uint32_t w = 48, h = 32;
+  std::vector<std::uint8_t> grey(std::size_t{w} * h), rgb(std::size_t{w} * h * 3);
+  for (std::size_t i = 0; i < grey.size(); ++i) {
+    grey[i] = static_cast<std::uint8_t>(i * 7 % 251);
+    for (std::size_t c = 0; c < 3; ++c) rgb[i * 3 + c] = grey[i];
+  }
+  const Histogram histogram =
+      context.compute(ImageView::packed(grey.data(), w, h, {ChannelLayout::Grey, SampleType::U8}));
+  ASSERT_FALSE(histogram.colour());
+  const ImageView frame = ImageView::packed(rgb.data(), w, h, {ChannelLayout::RGB, SampleType::U8});
+  OverlayStyle style;  // red, green and blue on the left
+  const Picture gpu = context.draw_overlay(frame, histogram, 160, 120, style);
+  const Picture cpu = draw_overlay_cpu(frame, histogram, 160, 120, style);
+  ASSERT_EQ(gpu.rgba.size(), cpu.rgba.size());
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < cpu.rgba.size(); ++i) differing += gpu.rgba[i] != cpu.rgba[i];
+  EXPECT_EQ(differing, 0U);
+  // The left panel is not empty: it has white bars (luminance), as the right one.
+  const OverlayLayout layout = overlay_layout(160, 120);
+  std::size_t white = 0;
+  for (std::uint32_t y = layout.y; y < layout.y + layout.panel_height; ++y) {
+    for (std::uint32_t x = layout.left_x; x < layout.left_x + layout.panel_width; ++x) {
+      const std::uint8_t* p = &gpu.rgba[(std::size_t{y} * 160 + x) * 4];
+      white += p[0] == 255 && p[1] == 255 && p[2] == 255;
+    }
+  }
+  EXPECT_GT(white, 0U);
+}
+
 TEST(GpuOverlay, RejectsBadFramesAndSizes) {
   const Context& context = test::gpu_context();
   std::vector<std::uint8_t> rgba(16 * 16 * 4);

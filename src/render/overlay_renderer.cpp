@@ -76,6 +76,7 @@ void OverlayRenderer::set_frame(const ImageView& frame, const Histogram& histogr
   width_ = width;
   height_ = height;
   bins_ = histogram.bins();
+  colour_ = histogram.colour();
   sample_step_ = sample_bytes;
 }
 
@@ -86,9 +87,9 @@ void OverlayRenderer::record(VkCommandBuffer cmd, VkFramebuffer framebuffer,
                              height_,
                              bins_,
                              shader_scale_mode(style.scale),
-                             style.left_channels,
+                             colour_ ? style.left_channels : kDrawLuminance,
                              style.background,
-                             style.right_channels,
+                             colour_ ? style.right_channels : kDrawLuminance,
                              layout.panel_width,
                              layout.panel_height,
                              layout.left_x,

@@ -51,6 +51,7 @@ class OverlayRenderer {
   vk::Buffer map_;      // cover tables: byte offsets of target columns, then rows
   vk::StorageSet set_;  // the four buffers, rebuilt by set_frame
   std::uint32_t width_ = 0, height_ = 0, bins_ = 0, sample_step_ = 1;
+  bool colour_ = true;  // a grey picture's histogram draws its luminance in both panels
 };
 
 }  // namespace gpuhist::render
