@@ -273,6 +273,8 @@ TEST_F(Viewer, ShowsTheOverlayOfAnImageAndFollowsTheKeys) {
   EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
   EXPECT_NE(log().find("scale: max"), std::string::npos) << log();
   EXPECT_NE(log().find("channels: red"), std::string::npos) << log();
+  // One picture, drawn again for each key and the resize: one frame shown.
+  EXPECT_NE(log().find("gpuhist view: 1 frame shown"), std::string::npos) << log();
 }
 
 TEST_F(Viewer, TheAKeyCyclesTheAdjustments) {

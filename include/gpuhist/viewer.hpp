@@ -50,7 +50,8 @@ struct ViewerOptions {
 
 // Shows `path` (a still image, by its extension, or any video FFmpeg reads)
 // until the window is closed, q or Esc. Frames play at their own times;
-// resizing the window keeps the picture covering it. Returns the frames shown.
+// resizing the window keeps the picture covering it. Returns the pictures shown
+// (each counted once, however often it was drawn again).
 // Throws Error(Input) for a file that cannot be read, Error(Device) when no
 // window or no device that can draw to it is available, Error(InvalidArgument)
 // for bad options.

@@ -165,8 +165,9 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
   Image shown;  // RGB8 or RGB16: a video frame as decoded, a still converted once
   Histogram histogram;
   OverlayStyle style = options.style;
-  std::int64_t presented = 0;
-  bool dirty = true;  // something changed since the last frame drawn
+  std::int64_t presented = 0;  // pictures drawn at least once; redraws are not counted
+  bool fresh = false;          // the picture in `shown` has not been drawn yet
+  bool dirty = true;           // something changed since the last frame drawn
   std::uint32_t drawn_w = 0, drawn_h = 0;
 
   while (!window.should_close()) {
@@ -212,6 +213,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       histogram = context.compute(picture->view(), options.histogram, run);
       shown = source.is_video() ? std::move(*picture) : display_frame(picture->view());
       adjustments.adjust(shown);
+      fresh = true;
       dirty = true;
     }
     if (ended) {
@@ -234,7 +236,8 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
                                              extent.width, extent.height);
                            overlay.record(cmd, target, style);
                          })) {
-        ++presented;
+        if (fresh) ++presented;
+        fresh = false;
         dirty = false;
         drawn_w = fb_w;
         drawn_h = fb_h;
