@@ -36,14 +36,17 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
                  "Pixel formats and bin counts, FORMAT:BINS (e.g. rgba8:256,rgba16:65536); the "
                  "first on every size, the others on the largest (default: a standard set)")
       ->delimiter(',');
-  app.add_option("--repetitions", args.repetitions, "Timed runs per measurement");
+  app.add_option("--repetitions", args.repetitions, "Timed runs per measurement")
+      ->check(CLI::Range(1U, 100000U));
   app.add_option("--stream-sizes", args.stream_sizes,
                  "Frame sizes of the host-memory stream, WxH, or none (default: 1920x1080, "
                  "3840x2160, 7680x4320; the smallest of --sizes when given)")
       ->delimiter(',');
-  app.add_option("--stream-frames", args.stream_frames, "Frames per stream run (default 60)");
+  app.add_option("--stream-frames", args.stream_frames, "Frames per stream run (default 60)")
+      ->check(CLI::Range(1U, 100000U));
   app.add_option("--stream-in-flight", args.stream_in_flight,
-                 "Frames submitted at once in the stream (default 3)");
+                 "Frames submitted at once in the stream, 1 to 64 (default 3)")
+      ->check(CLI::Range(1U, 64U));
   app.add_option("--stream-queues", args.stream_queues,
                  "Queues the stream's frames take in turn, 1 or 2 (default 1; 2 where the "
                  "device has them)");

@@ -988,6 +988,18 @@ TEST_F(Video, BenchReportsFramesPerSecond) {
   }
   const auto bad = test::run_cli({"bench", "--video", "--sizes", "big"});
   EXPECT_EQ(bad.status, 2) << bad.err;
+  // What --video does not take is a usage error, not ignored; no clip is made.
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"bench", "--video", "--format", "json"},
+                                             {"bench", "--video", "--quick"},
+                                             {"bench", "--video", "--video-frames", "0"},
+                                             {"bench", "--video-frames", "5"},
+                                             {"bench", "--repetitions", "0"}}) {
+    const auto refused = test::run_cli(args);
+    EXPECT_EQ(refused.status, 2) << args[2] << ": " << refused.err;
+    EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+    EXPECT_TRUE(refused.out.empty()) << refused.out;
+  }
 }
 
 // A limit of exactly a frame's pixels takes the frame, on decoders that count

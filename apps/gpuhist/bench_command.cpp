@@ -40,9 +40,23 @@ CLI::App* add_bench_command(CLI::App& app, bench::BenchArgs& args, VideoBenchArg
   CLI::App* cmd =
       app.add_subcommand("bench", "Time every strategy (GPU timestamps and wall clock)");
   bench::add_bench_options(*cmd, args);
-  cmd->add_flag("--video", video.enabled,
-                "Frames per second of video histograms and overlays (1080p, 2160p by default)");
-  cmd->add_option("--video-frames", video.frames, "Frames per --video clip")->capture_default_str();
+  CLI::Option* run_video =
+      cmd->add_flag("--video", video.enabled,
+                    "Frames per second of video histograms and overlays (1080p, 2160p by "
+                    "default; takes --sizes, --device and -o only)");
+  cmd->add_option("--video-frames", video.frames, "Frames per --video clip")
+      ->capture_default_str()
+      ->check(CLI::Range(1U, 100000U))
+      ->needs(run_video);
+  // What --video does not use is a usage error, not silently ignored.
+  for (CLI::Option* option : cmd->get_options()) {
+    const std::string& name = option->get_name();
+    if (option == run_video || name == "--help" || name == "--sizes" || name == "--device" ||
+        name == "--output" || name == "--video-frames") {
+      continue;
+    }
+    run_video->excludes(option);
+  }
   return cmd;
 }
 
