@@ -103,6 +103,8 @@ void print_table(const Report& report, std::ostream& out) {
 }
 
 void print_json(const Report& report, std::ostream& out) {
+  // What this run did not measure (no device, a phase not run) is null, not 0.
+  const auto measured = [](double v) { return v > 0 ? nlohmann::ordered_json(v) : nullptr; };
   nlohmann::ordered_json j;
   j["date"] = report.date;
   if (report.device) {
@@ -113,11 +115,11 @@ void print_json(const Report& report, std::ostream& out) {
   } else {
     j["device"] = nullptr;
   }
-  j["copy_gbps"] = report.copy_gbps;
-  j["copy_64mib_gbps"] = report.copy_small_gbps;
-  j["upload_gbps"] = report.upload_gbps;
-  j["shader_copy_gbps"] = report.shader_copy_gbps;
-  j["shader_read_gbps"] = report.shader_read_gbps;
+  j["copy_gbps"] = measured(report.copy_gbps);
+  j["copy_64mib_gbps"] = measured(report.copy_small_gbps);
+  j["upload_gbps"] = measured(report.upload_gbps);
+  j["shader_copy_gbps"] = measured(report.shader_copy_gbps);
+  j["shader_read_gbps"] = measured(report.shader_read_gbps);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const Row& r : report.rows) {
     nlohmann::ordered_json row;
@@ -132,8 +134,8 @@ void print_json(const Report& report, std::ostream& out) {
     row["wall_ms"] = r.wall_ms ? nlohmann::ordered_json(*r.wall_ms) : nullptr;
     row["gbps"] = r.gbps;
     row["gpixels_per_s"] = r.gpixels;
-    row["copy_percent"] = r.copy_percent;
-    row["read_percent"] = r.read_percent;
+    row["copy_percent"] = r.gpu_ms ? measured(r.copy_percent) : nullptr;
+    row["read_percent"] = r.gpu_ms ? measured(r.read_percent) : nullptr;
     row["check"] = r.check;
     rows.push_back(std::move(row));
   }
@@ -173,12 +175,12 @@ void print_json(const Report& report, std::ostream& out) {
                     {"way", r.way},
                     {"wall_ms", r.ms},
                     {"gbps", r.gbps},
-                    {"bus_ms", r.bus_ms},
+                    {"bus_ms", measured(r.bus_ms)},
                     {"check", r.check}});
   }
   j["host"] = std::move(host);
-  j["empty_submission_ms"] = report.empty_submission_ms;
-  j["storage_set_ms"] = report.storage_set_ms;
+  j["empty_submission_ms"] = measured(report.empty_submission_ms);
+  j["storage_set_ms"] = measured(report.storage_set_ms);
   out << j.dump(2) << '\n';
 }
 

@@ -314,8 +314,16 @@ TEST(CliBench, TimesEveryRequestedStrategyExactly) {
     EXPECT_EQ(row["check"], "exact") << row.dump();
     strategies.insert(row["strategy"].get<std::string>());
     if (row["strategy"] == "gpu") EXPECT_GT(row["gpu_ms"].get<double>(), 0.0);
+    // A CPU strategy has no GPU time, so no share of the device's rates: null, not 0.
+    if (row["strategy"] == "cpu") {
+      EXPECT_TRUE(row["gpu_ms"].is_null() && row["copy_percent"].is_null() &&
+                  row["read_percent"].is_null())
+          << row.dump();
+    }
   }
   EXPECT_EQ(strategies.size(), 4U);
+  // The fixed costs of a call are measured by --e2e only.
+  EXPECT_TRUE(j["empty_submission_ms"].is_null()) << j["empty_submission_ms"];
   EXPECT_GT(j["shader_copy_gbps"].get<double>(), 0.0);
   EXPECT_GT(j["shader_read_gbps"].get<double>(), 0.0);
   // The host-memory stream, on the smallest size: read in place, copied first,
