@@ -696,6 +696,14 @@ TEST_F(Reliability, NothingReadIsAZeroTotalOrNoOutput) {
   EXPECT_EQ(rows[0]["file"], "(total)");
   EXPECT_EQ(rows[0]["files"], 0);
   EXPECT_EQ(rows[0]["stats"]["luminance"]["count"], 0);
+  // Nothing counted: the other statistics are undefined, null (not 0, a value an image has).
+  for (const char* field : {"min", "max", "mean", "stddev", "median", "p1", "p99", "shadows"}) {
+    EXPECT_TRUE(rows[0]["stats"]["red"][field].is_null()) << field << ": " << rows[0]["stats"];
+  }
+  const auto table = run_cli({"compute", path("empty.png").string(), "--merge", "--device", "cpu"});
+  EXPECT_EQ(table.status, 1);
+  EXPECT_NE(table.out.find("\nred                  0           -           -"), std::string::npos)
+      << table.out;
   // Two unreadable files, no --merge: an array of none, of N bins.
   const auto none =
       run_cli({"compute", path("empty.png").string(), path("missing.png").string(), "--format",

@@ -55,6 +55,12 @@ nlohmann::ordered_json stats_json(std::span<const std::uint64_t> counts,
     const std::string key = percentile_name(p);
     if (!object.contains(key)) object[key] = percentile(counts, p);
   }
+  // Nothing counted (a merge of no readable file): every statistic but the count is undefined.
+  if (s.count == 0) {
+    for (auto& item : object.items()) {
+      if (item.key() != "count") item.value() = nullptr;
+    }
+  }
   return object;
 }
 

@@ -36,7 +36,8 @@ struct ReportFields {
                                 ReportFields& fields);
 
 // {"count", "min", "max", "mean", "stddev", "median", "p1", "p99", "shadows",
-//  "highlights", then "pX" for each extra percentile X not already there}.
+//  "highlights", then "pX" for each extra percentile X not already there}; all
+// but "count" null when nothing was counted.
 [[nodiscard]] nlohmann::ordered_json stats_json(std::span<const std::uint64_t> counts,
                                                 const std::vector<double>& percentiles);
 

@@ -99,7 +99,10 @@ void csv_row(std::ostream& out, const FrameCounts& frame, const ReportFields& fi
   const nlohmann::ordered_json metric_names = metrics_json(Comparison{});
   for (Channel c : kAllChannels) {
     const nlohmann::ordered_json stats = stats_json(h.counts(c), fields.percentiles);
-    for (const auto& item : stats.items()) out << ',' << item.value().dump();
+    for (const auto& item : stats.items()) {
+      out << ',';
+      if (!item.value().is_null()) out << item.value().dump();
+    }
     if (metrics) {
       // A channel the reference lacks (a grey reference) leaves its cells empty.
       const std::string name(to_string(c));

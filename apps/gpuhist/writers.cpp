@@ -63,7 +63,9 @@ class TableWriter final : public Writer {
     std::string text = pad(std::string(to_string(channel)), -10);
     for (const auto& item : stats.items()) {
       std::string cell;
-      if (item.key() == "shadows" || item.key() == "highlights") {
+      if (item.value().is_null()) {
+        cell = "-";  // nothing counted
+      } else if (item.key() == "shadows" || item.key() == "highlights") {
         cell = fixed(100.0 * item.value().get<double>(), 3) + '%';
       } else if (item.value().is_number_float()) {
         cell = fixed(item.value().get<double>(), 3);

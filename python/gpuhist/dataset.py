@@ -102,7 +102,9 @@ def _stats_dict(table):
     for name, values in zip(_CHANNELS, table):
         if values[0] != values[0]:  # NaN: a grey image has no colour channels
             continue
-        out[name] = {k: int(v) if k in _WHOLE else v for k, v in zip(STATISTICS, values)}
+        # NaN past the count: nothing counted, the statistic undefined (None, as stats()).
+        out[name] = {k: None if v != v else int(v) if k in _WHOLE else v
+                     for k, v in zip(STATISTICS, values)}
     return out
 
 

@@ -101,23 +101,27 @@ py::dict stats_dict(const Histogram& histogram, const std::vector<double>& perce
   for (Channel c : histogram.channels()) {
     const auto counts = histogram.counts(c);
     const ChannelStats s = statistics(counts);
+    // Nothing counted (an empty array): every statistic but the count is undefined, None.
+    const auto value = [&](auto v) -> py::object {
+      return s.count != 0 ? py::cast(v) : py::object(py::none());
+    };
     py::dict d;
     d["count"] = s.count;
-    d["min"] = s.min;
-    d["max"] = s.max;
-    d["mean"] = s.mean;
-    d["stddev"] = s.stddev;
-    d["median"] = s.median;
-    d["p1"] = s.p1;
-    d["p99"] = s.p99;
-    d["shadows"] = s.shadows;
-    d["highlights"] = s.highlights;
+    d["min"] = value(s.min);
+    d["max"] = value(s.max);
+    d["mean"] = value(s.mean);
+    d["stddev"] = value(s.stddev);
+    d["median"] = value(s.median);
+    d["p1"] = value(s.p1);
+    d["p99"] = value(s.p99);
+    d["shadows"] = value(s.shadows);
+    d["highlights"] = value(s.highlights);
     for (double p : percentiles) {
       if (!std::isfinite(p) || p < 0 || p > 100) {
         throw py::value_error("gpuhist: percentiles are 0 to 100");
       }
       const std::string key = percentile_name(p);
-      if (!d.contains(key)) d[py::str(key)] = percentile(counts, p);
+      if (!d.contains(key)) d[py::str(key)] = value(percentile(counts, p));
     }
     out[py::str(std::string(to_string(c)))] = d;
   }
@@ -141,6 +145,7 @@ void register_histogram(py::module_& m) {
             const ChannelStats s = statistics(h->counts(c));
             double* f = row + static_cast<int>(c) * kFields;
             f[0] = static_cast<double>(s.count);
+            if (s.count == 0) continue;  // the other fields undefined: NaN
             f[1] = s.min;
             f[2] = s.max;
             f[3] = s.mean;

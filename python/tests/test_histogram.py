@@ -281,6 +281,13 @@ def test_bad_arrays_and_options_raise():
         assert h.counts.shape == (channels, 16) and h.counts.sum() == 0
         other = gpuhist.histogram(np.ones((2, 2, 3) if channels == 4 else (2, 2), empty.dtype), 16)
         np.testing.assert_array_equal((h + other).counts, other.counts)
+        # Nothing counted: the count is 0, every other statistic undefined (None), as the
+        # command line's JSON writes null; the table of a data set has NaN there.
+        for stats in h.stats(percentiles=[5]).values():
+            assert stats["count"] == 0
+            assert all(v is None for k, v in stats.items() if k != "count"), stats
+        table = gpuhist._gpuhist._stats_table([h])
+        assert (table[0, -1, 0] == 0) and np.isnan(table[0, -1, 1:]).all()
     with pytest.raises(TypeError, match="1, 3 or 4 channels, not 0"):
         gpuhist.histogram(np.zeros((4, 4, 0), np.uint8))
     with pytest.raises(ValueError, match="the image is empty"):
