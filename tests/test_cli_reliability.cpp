@@ -440,6 +440,27 @@ TEST_F(Reliability, AlphaAndPagesAreReported) {
   EXPECT_NE(pages.err.find("holds more than one page (or frame); the first is counted"),
             std::string::npos)
       << pages.err;
+  // Channels neither counted nor alpha are named, in the process and through the isolating
+  // decoder alike; the counts are those of the channels counted.
+  ASSERT_EQ(std::system(("oiiotool --pattern constant:color=0.25,0.5,0.75,1,0.125 6x4 5 "
+                         "--chnames R,G,B,A,Z -d float -o '" +
+                         path("depth.exr").string() + "'")
+                            .c_str()),
+            0);
+  for (const bool isolate : {false, true}) {
+    std::vector<std::string> args = {
+        "compute", path("depth.exr").string(), "--format", "json", "--bins", "4", "--device",
+        "cpu"};
+    if (isolate) args.push_back("--isolate");
+    const auto depth = run_cli(args);
+    EXPECT_EQ(depth.status, 0) << depth.err;
+    EXPECT_EQ(depth.err, "gpuhist: warning: " + path("depth.exr").string() +
+                             ": its channel Z is not counted (R, G, B counted as RGB)\n");
+    const json counted = json::parse(depth.out);
+    EXPECT_EQ(counted["format"], "rgba32f");
+    EXPECT_EQ(counted["alpha"], "not counted");
+    EXPECT_EQ(counted["histograms"]["blue"], json::parse("[0,0,0,24]")) << counted;
+  }
   // An animated GIF, WebP or PNG: its first frame, with the warning; a still one has none.
   const std::pair<const char*, const char*> animations[] = {
       {".gif", ""}, {".webp", "-c:v libwebp -loop 0 "}, {".png", "-f apng "}};

@@ -222,6 +222,61 @@ TEST_F(ImageFiles, AlphaIsIgnored) {
   EXPECT_TRUE(test::same_histograms(a, b));
 }
 
+// Channels neither counted nor alpha, and integer samples the library reads as
+// scaled floats, are said in the image's notes; alpha and 8/16-bit samples are not.
+TEST_F(ImageFiles, ChannelsLeftOutAndScaledSamplesAreNoted) {
+  const auto write_raw = [&](const std::string& name, int channels, OIIO::TypeDesc type,
+                             const std::vector<std::string>& names, int alpha,
+                             const void* samples) {
+    const fs::path path = dir_ / name;
+    auto out = OIIO::ImageOutput::create(path.string());
+    EXPECT_TRUE(out) << OIIO::geterror();
+    OIIO::ImageSpec spec(4, 2, channels, type);
+    spec.channelnames = names;
+    spec.alpha_channel = alpha;
+    EXPECT_TRUE(out->open(path.string(), spec)) << out->geterror();
+    EXPECT_TRUE(out->write_image(type, samples)) << out->geterror();
+    out->close();
+    return path;
+  };
+  std::vector<float> floats(4 * 2 * 5);
+  for (std::size_t i = 0; i < floats.size(); ++i) floats[i] = static_cast<float>(i % 7) / 8;
+  // An OpenEXR of R, G, B, A and depth: RGB counted, Z named as left out.
+  const Image rgbaz = load_image(write_raw("rgbaz.exr", 5, OIIO::TypeDesc::FLOAT,
+                                           {"R", "G", "B", "A", "Z"}, 3, floats.data()));
+  EXPECT_EQ(rgbaz.format.layout, ChannelLayout::RGB);
+  EXPECT_TRUE(rgbaz.alpha);
+  ASSERT_EQ(rgbaz.notes.size(), 1U);
+  EXPECT_EQ(rgbaz.notes[0], "its channel Z is not counted (R, G, B counted as RGB)");
+  // Two channels, the second not alpha: the first counted as grey, the second named.
+  const Image rg =
+      load_image(write_raw("rg.exr", 2, OIIO::TypeDesc::FLOAT, {"R", "G"}, -1, floats.data()));
+  EXPECT_EQ(rg.format.layout, ChannelLayout::Grey);
+  EXPECT_FALSE(rg.alpha);
+  ASSERT_EQ(rg.notes.size(), 1U);
+  EXPECT_EQ(rg.notes[0], "its channel G is not counted (R counted as grey)");
+  // Grey and alpha, RGBA: nothing to say.
+  const std::vector<std::uint16_t> words(4 * 2 * 4, 40000);
+  EXPECT_TRUE(
+      load_image(write_raw("ya.png", 2, OIIO::TypeDesc::UINT16, {"Y", "A"}, 1, words.data()))
+          .notes.empty());
+  EXPECT_TRUE(load_image(write_raw("rgba.tif", 4, OIIO::TypeDesc::UINT16, {"R", "G", "B", "A"}, 3,
+                                   words.data()))
+                  .notes.empty());
+  // int16 samples: floats with 32767 as 1.0, said so.
+  const std::vector<std::int16_t> shorts = {-5, 0, 32767, 16384, 1, 2, 3, 4};
+  const Image signed16 =
+      load_image(write_raw("i16.tif", 1, OIIO::TypeDesc::INT16, {"Y"}, -1, shorts.data()));
+  EXPECT_EQ(signed16.format, (PixelFormat{ChannelLayout::Grey, SampleType::F32}));
+  const auto* row = reinterpret_cast<const float*>(signed16.view().row(0));
+  EXPECT_FLOAT_EQ(row[2], 1.0F);
+  EXPECT_LT(row[0], 0.0F);
+  ASSERT_EQ(signed16.notes.size(), 1U);
+  EXPECT_EQ(signed16.notes[0],
+            "int16 samples are counted as floats scaled to 32767 = 1.0, values below 0 in the "
+            "lowest bin (only 8- and 16-bit unsigned samples are counted as stored)");
+}
+
 // Lossy formats decode to 8-bit RGB of the written size.
 TEST_F(ImageFiles, LossyFormatsDecode) {
   const auto image =

@@ -115,13 +115,12 @@ bool parse_read_options(const std::string& formats, ReadOptions& options) {
 }
 
 void warn_about_file(const std::filesystem::path& path, const Image& image) {
-  if (image.more_pages) {
-    std::cerr << "gpuhist: warning: " << one_line(path.string())
-              << ": the file holds more than one page (or frame); the first is counted\n";
-  }
   if (!image.warning.empty()) {
     std::cerr << "gpuhist: warning: " << one_line(path.string()) << ": "
               << one_line(damage_warning(image.warning)) << '\n';
+  }
+  for (const std::string& note : reading_notes(image)) {
+    std::cerr << "gpuhist: warning: " << one_line(path.string()) << ": " << one_line(note) << '\n';
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gpuhist/image_view.hpp"
 #include "gpuhist/pixel_buffer.hpp"
@@ -23,6 +24,10 @@ struct Image {
   bool more_pages = false;  // the file holds more pages (subimages) than the one read
   std::string warning;      // the decoder's warning of possible damage, pixels decoded all the same
   std::uint8_t orientation = 1;  // the file's Exif orientation (1-8) of these pixels, as stored
+  // What these pixels leave out of the file or change in its samples (channels
+  // neither counted nor alpha, integer samples read as scaled floats): a line
+  // each, for the caller to say as a warning.
+  std::vector<std::string> notes;
 
   // An uninitialised image whose rows are `stride` bytes apart (tightly packed
   // when 0). Throws Error(InvalidArgument) for a stride shorter than a row or

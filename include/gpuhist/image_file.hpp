@@ -56,6 +56,11 @@ struct LoadOptions {
 // module and the data-set command print it.
 [[nodiscard]] std::string damage_warning(std::string_view warning);
 
+// What counting `image` leaves out of its file or changes, as sentences for
+// people: the pages after the first, then Image::notes. The command line, the
+// Python module and the data-set command say each as a warning.
+[[nodiscard]] std::vector<std::string> reading_notes(const Image& image);
+
 // The common format (OpenImageIO's name: "jpeg", "png", "tiff", "webp",
 // "openexr", "gif", "bmp", "pnm", "hdr", "targa", "dpx") a file holds, by its
 // first bytes or, for Targa, its extension; empty when it holds none of them

@@ -119,6 +119,7 @@ class FileHistogram:
     more_pages: bool
     warning: Optional[str]
     orientation: int
+    notes: Tuple[str, ...]
 
 class FileHistograms:
     def __iter__(self) -> "FileHistograms": ...

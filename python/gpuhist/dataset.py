@@ -53,8 +53,10 @@ STATISTICS = ("count", "min", "max", "mean", "stddev", "median", "p1", "p99", "s
 _WHOLE = frozenset(("count", "min", "max", "median", "p1", "p99"))
 _CHANNELS = ("red", "green", "blue", "luminance")
 # A row's fields before its statistics ("warning": None, or the decoder's warning that the
-# file may be damaged, its pixels counted as decoded: FileHistogram.warning).
-FIELDS = ("path", "bytes", "format", "width", "height", "channels", "dtype", "warning")
+# file may be damaged, its pixels counted as decoded: FileHistogram.warning; "notes": what
+# counting left out of the file or changed, a tuple of sentences, empty when nothing:
+# FileHistogram.notes).
+FIELDS = ("path", "bytes", "format", "width", "height", "channels", "dtype", "warning", "notes")
 
 
 class DatasetResult:
@@ -264,7 +266,7 @@ def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
             size = None
         h = f.histogram
         records.append((f.path, size, f.format, f.width, f.height, f.channels, f.dtype,
-                        f.warning))
+                        f.warning, tuple(f.notes)))
         histograms.append(h)
         total = h if total is None else _gpuhist._merge_any(total, h)
     return DatasetResult(total, records, _gpuhist._stats_table(histograms), failed)
@@ -439,10 +441,13 @@ def main(argv=None):
                 writer.writerow(["(total)", b, *(int(rows[c][b]) if c in rows else ""
                                                  for c in _CHANNELS)])
     for record in result.records:
-        warning = record[7] if len(record) > 7 else None  # (rows of workers before "warning")
+        # (Rows of workers before "warning" or "notes" was a field are shorter.)
+        warning = record[7] if len(record) > 7 else None
         if warning is not None:
             print(f"gpuhist: warning: {record[0]}: {_gpuhist._damage_warning(warning)}",
                   file=sys.stderr)
+        for note in (record[8] if len(record) > 8 else ()):
+            print(f"gpuhist: warning: {record[0]}: {note}", file=sys.stderr)
     for path, error in result.failed:
         print(f"gpuhist: error: {path}: {error}", file=sys.stderr)
     if args.output and args.output != "-":

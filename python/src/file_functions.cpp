@@ -31,9 +31,11 @@ Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
   });
   // A decoder's warning of possible damage is a UserWarning (an exception
   // where the warnings filter makes it one).
-  if (!image.warning.empty()) {
-    const std::string text =
-        "gpuhist: " + path.path.string() + ": " + damage_warning(image.warning);
+  // So is what counting leaves out of the file or changes (pages, channels, samples).
+  std::vector<std::string> warnings = reading_notes(image);
+  if (!image.warning.empty()) warnings.insert(warnings.begin(), damage_warning(image.warning));
+  for (const std::string& warning : warnings) {
+    const std::string text = "gpuhist: " + path.path.string() + ": " + warning;
     if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
   }
   return image;

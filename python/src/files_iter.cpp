@@ -40,6 +40,7 @@ struct FileHistogram {
   bool more_pages = false;
   py::object warning = py::none();  // str: the decoder's warning of possible damage, or None
   std::uint8_t orientation = 1;     // the file's EXIF orientation of the pixels counted
+  py::tuple notes;                  // str each: reading_notes() of the image
 };
 
 // The files decoded ahead on `threads` threads and counted one at a time, in
@@ -120,6 +121,7 @@ class FileHistograms {
     out.more_pages = image->more_pages;
     out.orientation = image->orientation;
     if (!image->warning.empty()) out.warning = py::str(image->warning);
+    out.notes = py::cast(reading_notes(*image));
     return out;
   }
 
@@ -139,15 +141,15 @@ class FileHistograms {
 // What pickles a FileHistogram: its fields in order.
 py::tuple file_state(const FileHistogram& f) {
   return py::make_tuple(f.path, f.histogram, f.error, f.width, f.height, f.channels, f.dtype,
-                        f.format, f.alpha, f.more_pages, f.warning, f.orientation);
+                        f.format, f.alpha, f.more_pages, f.warning, f.orientation, f.notes);
 }
 
 FileHistogram file_from_state(const py::object& pickled) {
   const auto refuse = [] { return py::value_error("gpuhist: not a pickled FileHistogram"); };
   if (!py::isinstance<py::tuple>(pickled)) throw refuse();
   const auto state = pickled.cast<py::tuple>();
-  // (Ten fields before `warning` was one, eleven before `orientation`.)
-  if (state.size() < 10 || state.size() > 12) throw refuse();
+  // (Ten fields before `warning` was one, eleven before `orientation`, twelve before `notes`.)
+  if (state.size() < 10 || state.size() > 13) throw refuse();
   FileHistogram f;
   f.path = state[0];
   f.histogram = state[1];
@@ -167,7 +169,14 @@ FileHistogram file_from_state(const py::object& pickled) {
     f.alpha = state[8].cast<bool>();
     f.more_pages = state[9].cast<bool>();
     if (state.size() >= 11) f.warning = state[10];
-    if (state.size() == 12) f.orientation = state[11].cast<std::uint8_t>();
+    if (state.size() >= 12) f.orientation = state[11].cast<std::uint8_t>();
+    if (state.size() == 13) {
+      if (!py::isinstance<py::tuple>(state[12])) throw refuse();
+      f.notes = state[12].cast<py::tuple>();
+      for (const py::handle note : f.notes) {
+        if (!py::isinstance<py::str>(note)) throw refuse();
+      }
+    }
     if (f.orientation < 1 || f.orientation > 8) throw refuse();
     if (!f.warning.is_none() && !py::isinstance<py::str>(f.warning)) throw refuse();
   } catch (const py::cast_error&) {
@@ -235,6 +244,10 @@ void register_files(py::module_& m,
       .def_readonly("warning", &FileHistogram::warning,
                     "None, or the decoder's warning that the file may be damaged (a JPEG's "
                     "coded data left over at its end), its pixels counted as decoded.")
+      .def_readonly("notes", &FileHistogram::notes,
+                    "What counting left out of the file or changed, a sentence each, as the "
+                    "command line warns: pages after the first, channels neither counted nor "
+                    "alpha, integer samples read as scaled floats. Empty when nothing.")
       // Rebuilt by gpuhist._file_histogram_from_state, for every pickle protocol.
       .def("__reduce__",
            [](const FileHistogram& f) {

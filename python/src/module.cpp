@@ -37,7 +37,10 @@ image: a numpy array, a CPU tensor with __dlpack__ (PyTorch, JAX; a tensor on
 bins: 1 to 65536. An integer sample v falls in bin min(v * bins // M, bins - 1),
     M = 255 for uint8 and 65535 for uint16; a float sample, clamped to [0, 1]
     (NaN as 0), in bin min(floor(float32(v * bins)), bins - 1). Luminance is
-    (2126 R + 7152 G + 722 B) / 10000 (601: 2990, 5870, 1140), binned alike.
+    (2126 R + 7152 G + 722 B) / 10000 (601: 2990, 5870, 1140) in integers for
+    uint8 and uint16, binned alike; for float32 it is (0.2126 r + 0.7152 g) +
+    0.0722 b in float32 (601: 0.299, 0.587, 0.114) of the clamped samples,
+    each operation rounded, then clamped and binned as a float sample.
 luma: the luminance weights, "709" (sRGB) or "601" (or 709, 601).
 strategy: None (the faster of "cpu" and "gpu" for the image's size), or one of
     "cpu-reference", "cpu", "gpu-single", "gpu-atomic", "gpu-chunks-sum",

@@ -224,6 +224,24 @@ def test_a_decoders_warning_is_in_the_files_row_and_on_stderr(data, tmp_path, mo
                    "used as decoded)\n")
 
 
+def test_what_counting_leaves_out_is_in_the_files_row_and_on_stderr(tmp_path, monkeypatch,
+                                                                    capsys):
+    subprocess.run(["oiiotool", "--pattern", "constant:color=0.25,0.5,0.75,1,0.125", "6x4", "5",
+                    "--chnames", "R,G,B,A,Z", "-d", "float", "-o", str(tmp_path / "depth.exr")],
+                   check=True)
+    result = ds.count_batch([str(tmp_path / "depth.exr")], 256, "709", "cpu", 1 << 28)
+    note = "its channel Z is not counted (R, G, B counted as RGB)"
+    assert result.rows[0]["notes"] == (note,) and result.rows[0]["warning"] is None
+
+    def counted(files, **kwargs):
+        return ds.count_batch(files, kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
+
+    monkeypatch.setattr(ds, "histograms", counted)
+    assert ds.main([str(tmp_path)]) == 0
+    _, err = capsys.readouterr()
+    assert err == f"gpuhist: warning: {tmp_path / 'depth.exr'}: {note}\n"
+
+
 def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):
     for name in ("shot[1].png", "shot1.png"):
         shutil.copy(data / "coffee.png", tmp_path / name)

@@ -5,6 +5,7 @@ import json
 import os
 import pathlib
 import pickle
+import re
 import subprocess
 import warnings
 
@@ -336,3 +337,26 @@ def test_damaged_jpeg_data_is_a_warning_or_an_error(data, tmp_path):
     assert files[0].histogram == files[2].histogram
     assert isinstance(files[1].error, OSError) and files[1].warning is None
     assert pickle.loads(pickle.dumps(files[0])).warning == files[0].warning
+
+
+def test_what_counting_leaves_out_is_a_warning_and_a_note(tmp_path):
+    """Pages after the first and channels neither counted nor alpha: a UserWarning from
+    read() and histogram_file(), FileHistogram.notes (pickled), as the command line warns."""
+    depth, pages = tmp_path / "depth.exr", tmp_path / "pages.tif"
+    subprocess.run(["oiiotool", "--pattern", "constant:color=0.25,0.5,0.75,1,0.125", "6x4", "5",
+                    "--chnames", "R,G,B,A,Z", "-d", "float", "-o", str(depth)], check=True)
+    subprocess.run(["oiiotool", "--pattern", "constant:color=1,0,0", "4x4", "3", "--pattern",
+                    "constant:color=0,1,0", "4x4", "3", "--siappend", "-d", "uint8", "-o",
+                    str(pages)], check=True)
+    channel = "its channel Z is not counted (R, G, B counted as RGB)"
+    page = "the file holds more than one page (or frame); the first is counted"
+    with pytest.warns(UserWarning, match=re.escape(f"depth.exr: {channel}")):
+        image = gpuhist.read(depth)
+    assert image.shape == (4, 6, 3)
+    with pytest.warns(UserWarning, match=re.escape(f"pages.tif: {page}")):
+        h = gpuhist.histogram_file(pages, device="cpu")
+    assert h.counts[0][255] == 16
+    files = list(gpuhist.histogram_files([depth, pages], device="cpu"))
+    assert files[0].notes == (channel,) and files[1].notes == (page,)
+    assert pickle.loads(pickle.dumps(files[0])).notes == (channel,)
+    assert files[0].warning is None  # the decoder's damage warning only

@@ -15,6 +15,15 @@ std::string damage_warning(std::string_view warning) {
   return std::string(warning) + " (the file may be damaged; its pixels are used as decoded)";
 }
 
+std::vector<std::string> reading_notes(const Image& image) {
+  std::vector<std::string> notes;
+  if (image.more_pages) {
+    notes.emplace_back("the file holds more than one page (or frame); the first is counted");
+  }
+  notes.insert(notes.end(), image.notes.begin(), image.notes.end());
+  return notes;
+}
+
 std::string common_format_of(const std::filesystem::path& path) {
   return io::image_library(ErrorKind::Input).common_format_of(path);
 }
@@ -27,6 +36,7 @@ Image upright(Image image) {
   turned.alpha = image.alpha;
   turned.more_pages = image.more_pages;
   turned.warning = std::move(image.warning);
+  turned.notes = std::move(image.notes);
   turned.orientation = 1;
   return turned;
 }

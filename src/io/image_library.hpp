@@ -58,7 +58,7 @@ struct ImageLibraryAbi {
 };
 [[nodiscard]] constexpr ImageLibraryAbi image_library_abi() {
   return {
-      5,
+      6,
       {static_cast<std::uint32_t>(sizeof(ImageLibrary)), static_cast<std::uint32_t>(sizeof(Image)),
        static_cast<std::uint32_t>(sizeof(LoadOptions)),
        static_cast<std::uint32_t>(sizeof(ImageView)), static_cast<std::uint32_t>(sizeof(Picture)),

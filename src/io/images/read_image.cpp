@@ -32,6 +32,7 @@
 #include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
 #include "io/images/pnm_samples.hpp"
+#include "io/images/sample_notes.hpp"
 #include "io/images/webp_exif.hpp"
 
 namespace gpuhist::images {
@@ -1128,6 +1129,7 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   }
   image.codec = input->format_name();
   image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA && !opaque_gif;
+  image.notes = sample_notes(spec, layout, opaque_gif);
   // A camera raw's pixels come turned upright (LibRaw): its tag no longer holds.
   const int orientation = format == "raw" ? 1 : spec.get_int_attribute("Orientation", 1);
   image.orientation =
