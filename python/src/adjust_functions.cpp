@@ -119,7 +119,7 @@ py::array match(const SharedContext& c, const ArrayLike& image, const ArrayLike&
   {
     py::gil_scoped_release release;
     ref.pack();
-    counted = c.context->compute(ref.view(), tone_options(ref.view().format));
+    counted = c.context()->compute(ref.view(), tone_options(ref.view().format));
   }
   Adjustment a = tone(AdjustKind::Match, channels, luma);
   a.reference = &counted;

@@ -5,6 +5,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -58,19 +61,46 @@ RunOptions run_options(const std::optional<std::string>& strategy, const Context
   return run;
 }
 
-// One context per device name, opened on first use and shared by the module's functions.
-std::shared_ptr<const Context> shared_context(const std::string& device) {
-  // Never destroyed: closing Vulkan devices from static destructors after the
-  // interpreter has finalised could run after what they need is gone.
-  static auto* const mutex = new std::mutex;  // NOLINT(cppcoreguidelines-owning-memory)
-  static auto* const contexts =               // NOLINT(cppcoreguidelines-owning-memory)
+// The module's contexts, one per device name, opened on first use, and the
+// locks around them. Never destroyed: closing Vulkan devices from static
+// destructors after the interpreter has finalised could run after what they
+// need is gone. A forked child starts afresh (forget_after_fork): the parent's
+// devices do not work there, destroying them could hang, and a lock a
+// parent's thread held at the fork would never be released.
+struct Contexts {
+  std::mutex* mutex = new std::mutex;  // NOLINT(cppcoreguidelines-owning-memory)
+  std::map<std::string, std::shared_ptr<const Context>>* open =
       new std::map<std::string, std::shared_ptr<const Context>>;
-  // Waited for without the GIL: the thread opening a device gives it up.
-  const py::gil_scoped_release release;
-  const std::lock_guard lock(*mutex);
-  auto& slot = (*contexts)[device];
+  std::mutex* reopen = new std::mutex;  // SharedContext::context's
+};
+
+Contexts* contexts_now = nullptr;
+
+void forget_after_fork() {
+  contexts_now = new Contexts;  // NOLINT(cppcoreguidelines-owning-memory): the parent's leak
+}
+
+Contexts& contexts() {
+  static const bool registered = [] {
+    contexts_now = new Contexts;  // NOLINT(cppcoreguidelines-owning-memory)
+    return ::pthread_atfork(nullptr, nullptr, &forget_after_fork) == 0;
+  }();
+  (void)registered;
+  return *contexts_now;
+}
+
+std::shared_ptr<const Context> shared_context_unlocked(const std::string& device) {
+  Contexts& c = contexts();
+  const std::lock_guard lock(*c.mutex);
+  auto& slot = (*c.open)[device];
   if (!slot) slot = std::make_shared<const Context>(Context::open(device));
   return slot;
+}
+
+std::shared_ptr<const Context> shared_context(const std::string& device) {
+  // Waited for without the GIL: the thread opening a device gives it up.
+  const py::gil_scoped_release release;
+  return shared_context_unlocked(device);
 }
 
 }  // namespace
@@ -79,24 +109,46 @@ std::uint64_t max_pixels_of(Whole max_pixels) {
   return static_cast<std::uint64_t>(within(max_pixels, "max_pixels", 1, INT64_MAX));
 }
 
+std::shared_ptr<const Context> SharedContext::context() const {
+  Contexts& c = contexts();
+  const std::lock_guard lock(*c.reopen);
+  const long process = ::getpid();
+  if (process_ != process) {
+    // Opened before a fork: the parent's is kept (never destroyed here), a new one opened.
+    new std::shared_ptr<const Context>(std::move(context_));  // NOLINT: left to the parent
+    context_ = shared ? shared_context_unlocked(requested)
+                      : std::make_shared<const Context>(Context::open(requested));
+    process_ = process;
+  }
+  return context_;
+}
+
+void SharedContext::set_context(std::shared_ptr<const Context> context) {
+  Contexts& c = contexts();
+  const std::lock_guard lock(*c.reopen);
+  context_ = std::move(context);
+  process_ = ::getpid();
+}
+
 HistogramOptions SharedContext::options(Whole bins, const Name& luma) {
   return histogram_options(bins, luma);
 }
 
 RunOptions SharedContext::run(const std::optional<std::string>& strategy) const {
-  return run_options(strategy, *context);
+  return run_options(strategy, *context());
 }
 
 Histogram SharedContext::histogram(const ArrayLike& image, Whole bins, const Name& luma,
                                    const std::optional<std::string>& strategy) const {
   const HistogramOptions options = histogram_options(bins, luma);
-  const RunOptions run = run_options(strategy, *context);
+  const std::shared_ptr<const Context> counter = context();
+  const RunOptions run = run_options(strategy, *counter);
   ArrayPixels pixels(image);
   // No pixels, no counts, as numpy counts an empty array.
   if (pixels.empty()) return Histogram(options.bins, is_colour(pixels.view().format.layout));
   py::gil_scoped_release release;
   pixels.pack();
-  return context->compute(pixels.view(), options, run);
+  return counter->compute(pixels.view(), options, run);
 }
 
 py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole> size,
@@ -126,8 +178,9 @@ py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole
   Picture picture;
   {
     py::gil_scoped_release release;
-    picture = context->device() != nullptr ? context->draw(histogram, options)
-                                           : draw_cpu(histogram, options);
+    const std::shared_ptr<const Context> drawer = context();
+    picture = drawer->device() != nullptr ? drawer->draw(histogram, options)
+                                          : draw_cpu(histogram, options);
   }
   py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(picture.height),
                                  static_cast<py::ssize_t>(picture.width), py::ssize_t{4}});
@@ -153,8 +206,9 @@ SharedContext::Adjusted SharedContext::adjust(const ArrayLike& image,
   {
     py::gil_scoped_release release;
     pixels.pack();
-    const bool gpu = context->hardware();
-    out.threshold = adjust_image(*context, pixels.view(), adjustment,
+    const std::shared_ptr<const Context> adjuster = context();
+    const bool gpu = adjuster->hardware();
+    out.threshold = adjust_image(*adjuster, pixels.view(), adjustment,
                                  std::span<std::byte>(bytes, row * pixels.view().height), {}, gpu);
   }
   return out;
@@ -165,7 +219,7 @@ std::shared_ptr<SharedContext> open_context(const Name& device) {
   out->requested = device.value;
   {
     py::gil_scoped_release release;
-    out->context = std::make_shared<const Context>(Context::open(device.value));
+    out->set_context(std::make_shared<const Context>(Context::open(device.value)));
   }
   return out;
 }
@@ -178,7 +232,8 @@ std::shared_ptr<SharedContext> shared_of(const py::object& self) {
 std::shared_ptr<SharedContext> default_context(const std::optional<Name>& device) {
   auto out = std::make_shared<SharedContext>();
   out->requested = device ? device->value : std::string("auto");
-  out->context = shared_context(out->requested);
+  out->shared = true;
+  out->set_context(shared_context(out->requested));
   return out;
 }
 

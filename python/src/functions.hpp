@@ -25,8 +25,14 @@ namespace gpuhist::python {
 // A Context shared by the Python objects that use it; calls on it are
 // serialised by the Context itself, with the GIL released.
 struct SharedContext {
-  std::shared_ptr<const Context> context;
   std::string requested;  // the device asked for: "auto", "cpu", an index or a name
+  bool shared = false;    // the module's context for `requested`, not one of its own
+
+  // The context, opened again on first use in a process forked after it was
+  // opened (a Vulkan device does not survive fork(): the child would wait on
+  // it for ever); the parent's is left alone there. With or without the GIL.
+  [[nodiscard]] std::shared_ptr<const Context> context() const;
+  void set_context(std::shared_ptr<const Context> context);
 
   // The options of a count, checked (ValueError; GpuError for a GPU strategy without a device).
   [[nodiscard]] static HistogramOptions options(Whole bins, const Name& luma);
@@ -34,7 +40,7 @@ struct SharedContext {
   // Counts a view already in memory; call without the GIL.
   [[nodiscard]] Histogram count_unlocked(const ImageView& view, const HistogramOptions& options,
                                          const RunOptions& run) const {
-    return context->compute(view, options, run);
+    return context()->compute(view, options, run);
   }
   [[nodiscard]] Histogram histogram(const ArrayLike& image, Whole bins, const Name& luma,
                                     const std::optional<std::string>& strategy) const;
@@ -49,6 +55,10 @@ struct SharedContext {
     std::optional<std::int32_t> threshold;
   };
   [[nodiscard]] Adjusted adjust(const ArrayLike& image, const Adjustment& adjustment) const;
+
+ private:
+  mutable std::shared_ptr<const Context> context_;
+  mutable long process_ = 0;  // the process that opened context_
 };
 
 [[nodiscard]] std::shared_ptr<SharedContext> open_context(const Name& device);

@@ -71,6 +71,8 @@ A device opened once and reused: "auto" (a hardware GPU, else the software
 Vulkan device when something needs one, else the CPU), "cpu" (no Vulkan), a
 device index from gpuhist.devices(), or a piece of a device's name. Safe to
 share between threads; calls on one context run one at a time, without the GIL.
+In a process forked after it was used (a multiprocessing "fork" pool's worker,
+a DataLoader's), its first call opens the device again for that process.
 )doc");
   // device=None is "auto", as the module's functions take it.
   context
@@ -81,7 +83,7 @@ share between threads; calls on one context run one at a time, without the GIL.
       .def_property_readonly(
           "device",
           [](const SharedContext& c) -> std::optional<std::string> {
-            const DeviceInfo* d = c.context->device();
+            const DeviceInfo* d = c.context()->device();
             return d ? std::optional<std::string>(d->name) : std::nullopt;
           },
           "The Vulkan device's name, or None for the CPU alone.")

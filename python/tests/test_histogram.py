@@ -330,6 +330,35 @@ def test_threads_count_at_once_on_one_context():
             np.testing.assert_array_equal(got, want)
 
 
+_FORKED = {}  # what a forked child finds: a Context cannot be pickled, it is inherited
+
+
+def _count_in_forked_child(k):
+    """Counts on the GPU in a process forked after the parent used the device."""
+    image, expected = _FORKED["image"], _FORKED["expected"]
+    return (_FORKED["context"].histogram(image, strategy="gpu") == expected and
+            gpuhist.histogram(image, strategy="gpu") == expected)
+
+
+def test_a_forked_child_opens_its_own_device():
+    # A Vulkan device does not survive fork(): a multiprocessing "fork" pool's workers,
+    # given a Context and the module's contexts the parent used, count on devices of their
+    # own instead of waiting for ever on the parent's; the parent's still counts after.
+    import multiprocessing
+    image = random_image((40, 50, 3), np.uint8)
+    context = gpuhist.Context("auto")
+    expected = context.histogram(image, strategy="gpu")
+    assert gpuhist.histogram(image, strategy="gpu") == expected
+    _FORKED.update(context=context, image=image, expected=expected)
+    try:
+        with multiprocessing.get_context("fork").Pool(2) as pool:
+            result = pool.map_async(_count_in_forked_child, range(4))
+            assert result.get(timeout=120) == [True] * 4
+    finally:
+        _FORKED.clear()
+    assert context.histogram(image, strategy="gpu") == expected
+
+
 def test_the_gil_is_released_while_counting():
     # Another Python thread runs while a large image is counted.
     image = random_image((3000, 3000, 3), np.uint8)
