@@ -18,7 +18,7 @@ using namespace pybind11::literals;
 namespace gpuhist::python {
 namespace {
 
-using Tiles = std::pair<Whole, Whole>;
+using Tiles = WholePair;
 using Device = std::optional<Name>;
 
 ToneChannels tone_channels(const std::string& name) {
@@ -40,7 +40,7 @@ py::array equalize(const SharedContext& c, const ArrayLike& image, const std::st
   return c.adjust(image, tone(AdjustKind::Equalize, channels, luma)).image;
 }
 
-py::array clahe(const SharedContext& c, const ArrayLike& image, Tiles tiles, double clip_limit,
+py::array clahe(const SharedContext& c, const ArrayLike& image, Tiles tiles, Real clip_limit,
                 const std::string& channels, const Name& luma) {
   Adjustment a = tone(AdjustKind::Clahe, channels, luma);
   a.tiles_x = static_cast<std::uint32_t>(within(tiles.first, "tiles", 1, 256));
@@ -53,7 +53,7 @@ py::array clahe(const SharedContext& c, const ArrayLike& image, Tiles tiles, dou
   return c.adjust(image, a).image;
 }
 
-py::array autolevel(const SharedContext& c, const ArrayLike& image, double low, double high,
+py::array autolevel(const SharedContext& c, const ArrayLike& image, Real low, Real high,
                     const std::string& channels, const Name& luma) {
   Adjustment a = tone(AdjustKind::Autolevel, channels, luma);
   for (const auto& [name, value] : {std::pair{"low", low}, std::pair{"high", high}}) {
@@ -158,26 +158,26 @@ void register_adjustments(py::module_& m,
       "device"_a = std::nullopt, kEqualizeDoc);
 
   context.def("clahe", &clahe, "image"_a, py::kw_only(), "tiles"_a = Tiles{Whole{8}, Whole{8}},
-              "clip_limit"_a = 2.0, "channels"_a = "luminance", "luma"_a = "709", kClaheDoc);
+              "clip_limit"_a = Real{2.0}, "channels"_a = "luminance", "luma"_a = "709", kClaheDoc);
   m.def(
       "clahe",
-      [](const ArrayLike& image, Tiles tiles, double clip_limit, const std::string& channels,
+      [](const ArrayLike& image, Tiles tiles, Real clip_limit, const std::string& channels,
          const Name& luma, const Device& device) {
         return clahe(*default_context(device), image, tiles, clip_limit, channels, luma);
       },
-      "image"_a, py::kw_only(), "tiles"_a = Tiles{Whole{8}, Whole{8}}, "clip_limit"_a = 2.0,
+      "image"_a, py::kw_only(), "tiles"_a = Tiles{Whole{8}, Whole{8}}, "clip_limit"_a = Real{2.0},
       "channels"_a = "luminance", "luma"_a = "709", "device"_a = std::nullopt, kClaheDoc);
 
-  context.def("autolevel", &autolevel, "image"_a, py::kw_only(), "low"_a = 0.5, "high"_a = 0.5,
-              "channels"_a = "luminance", "luma"_a = "709", kAutolevelDoc);
+  context.def("autolevel", &autolevel, "image"_a, py::kw_only(), "low"_a = Real{0.5},
+              "high"_a = Real{0.5}, "channels"_a = "luminance", "luma"_a = "709", kAutolevelDoc);
   m.def(
       "autolevel",
-      [](const ArrayLike& image, double low, double high, const std::string& channels,
-         const Name& luma, const Device& device) {
+      [](const ArrayLike& image, Real low, Real high, const std::string& channels, const Name& luma,
+         const Device& device) {
         return autolevel(*default_context(device), image, low, high, channels, luma);
       },
-      "image"_a, py::kw_only(), "low"_a = 0.5, "high"_a = 0.5, "channels"_a = "luminance",
-      "luma"_a = "709", "device"_a = std::nullopt, kAutolevelDoc);
+      "image"_a, py::kw_only(), "low"_a = Real{0.5}, "high"_a = Real{0.5},
+      "channels"_a = "luminance", "luma"_a = "709", "device"_a = std::nullopt, kAutolevelDoc);
 
   context.def("threshold", &threshold, "image"_a, py::kw_only(), "method"_a = "otsu",
               "luma"_a = "709", "return_level"_a = false, kThresholdDoc);

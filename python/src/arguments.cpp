@@ -66,6 +66,42 @@ bool type_caster<gpuhist::python::Whole>::load(handle src, bool /*convert*/) {
   return true;
 }
 
+bool type_caster<gpuhist::python::Real>::load(handle src, bool /*convert*/) {
+  if (PyBool_Check(src.ptr()) || is_numpy_bool(src) ||
+      (PyFloat_Check(src.ptr()) == 0 && PyIndex_Check(src.ptr()) == 0 &&
+       Py_TYPE(src.ptr())->tp_as_number == nullptr) ||
+      PyUnicode_Check(src.ptr()) != 0) {
+    throw type_error("gpuhist: a number is needed, not " + gpuhist::python::type_name(src));
+  }
+  const double v = PyFloat_AsDouble(src.ptr());
+  if (v == -1.0 && PyErr_Occurred() != nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw error_already_set();
+    PyErr_Clear();
+    throw type_error("gpuhist: a number is needed, not " + gpuhist::python::type_name(src));
+  }
+  value.value = v;
+  return true;
+}
+
+bool type_caster<gpuhist::python::WholePair>::load(handle src, bool convert) {
+  const auto refuse = [&](const std::string& what) {
+    throw type_error("gpuhist: a pair of whole numbers (X, Y) is needed, not " + what);
+  };
+  if (PyTuple_Check(src.ptr()) == 0 && PyList_Check(src.ptr()) == 0) {
+    refuse(gpuhist::python::type_name(src));
+  }
+  const auto items = reinterpret_borrow<sequence>(src);
+  if (items.size() != 2) {
+    refuse("a " + gpuhist::python::type_name(src) + " of " + std::to_string(items.size()));
+  }
+  type_caster<gpuhist::python::Whole> x, y;
+  (void)x.load(items[0], convert);
+  (void)y.load(items[1], convert);
+  value.first = x;
+  value.second = y;
+  return true;
+}
+
 bool type_caster<gpuhist::python::Name>::load(handle src, bool /*convert*/) {
   if (PyUnicode_Check(src.ptr()) != 0) {
     Py_ssize_t size = 0;

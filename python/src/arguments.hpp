@@ -31,6 +31,18 @@ struct Whole {
 // `w` within [lo, hi], else ValueError "gpuhist: NAME must be between LO and HI, got W".
 [[nodiscard]] std::int64_t within(Whole w, const char* name, std::int64_t lo, std::int64_t hi);
 
+// A real number: an int or a float (anything with __float__), not a bool.
+struct Real {
+  double value = 0.0;
+  // NOLINTNEXTLINE(google-explicit-constructor): read as the number it holds
+  operator double() const noexcept { return value; }
+};
+
+// Two whole numbers, (X, Y): a tuple or a list of two.
+struct WholePair {
+  Whole first, second;
+};
+
 struct FilePath {
   std::filesystem::path path;
 };
@@ -78,6 +90,25 @@ struct type_caster<gpuhist::python::Whole> {
   bool load(handle src, bool convert);
   static handle cast(gpuhist::python::Whole w, return_value_policy /*policy*/, handle /*parent*/) {
     return PyLong_FromLongLong(w.value);
+  }
+};
+
+template <>
+struct type_caster<gpuhist::python::Real> {
+  PYBIND11_TYPE_CASTER(gpuhist::python::Real, const_name("float"));
+  bool load(handle src, bool convert);
+  static handle cast(gpuhist::python::Real r, return_value_policy /*policy*/, handle /*parent*/) {
+    return PyFloat_FromDouble(r.value);
+  }
+};
+
+template <>
+struct type_caster<gpuhist::python::WholePair> {
+  PYBIND11_TYPE_CASTER(gpuhist::python::WholePair, const_name("Tuple[int, int]"));
+  bool load(handle src, bool convert);
+  static handle cast(gpuhist::python::WholePair p, return_value_policy /*policy*/,
+                     handle /*parent*/) {
+    return make_tuple(p.first.value, p.second.value).release();
   }
 };
 

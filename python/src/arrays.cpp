@@ -36,10 +36,21 @@ py::object from_dlpack(const py::handle& tensor) {
   try {
     return numpy.attr("from_dlpack")(tensor);
   } catch (py::error_already_set& e) {
-    // numpy's BufferError / RuntimeError: a dtype, device or layout it cannot take.
-    if (e.matches(PyExc_TypeError)) throw;
-    throw py::type_error("gpuhist: cannot read the tensor through DLPack: " +
-                         std::string(py::str(e.value())));
+    // KeyboardInterrupt, MemoryError and TypeError go on as they are.
+    if (!e.matches(PyExc_Exception) || e.matches(PyExc_MemoryError) || e.matches(PyExc_TypeError)) {
+      throw;
+    }
+    // numpy's BufferError / RuntimeError (a dtype, layout or flag DLPack cannot
+    // export, such as a read-only array): what numpy.asarray makes of it (its
+    // __array__ or __array_interface__), if that is an array of numbers.
+    const std::string cause = py::str(e.value());
+    try {
+      py::object array = numpy.attr("asarray")(tensor);
+      if (py::str(array.attr("dtype").attr("kind")).cast<std::string>() != "O") return array;
+    } catch (py::error_already_set& again) {
+      if (!again.matches(PyExc_Exception) || again.matches(PyExc_MemoryError)) throw;
+    }
+    throw py::type_error("gpuhist: cannot read the tensor through DLPack: " + cause);
   }
 }
 

@@ -151,9 +151,8 @@ Histogram SharedContext::histogram(const ArrayLike& image, Whole bins, const Nam
   return counter->compute(pixels.view(), options, run);
 }
 
-py::array SharedContext::draw(const Histogram& histogram, std::pair<Whole, Whole> size,
-                              const std::string& scale, const std::vector<std::string>& channels,
-                              Whole background) const {
+py::array SharedContext::draw(const Histogram& histogram, WholePair size, const std::string& scale,
+                              const std::vector<std::string>& channels, Whole background) const {
   DrawOptions options;
   options.width = static_cast<std::uint32_t>(within(size.first, "width", 1, kMaxDrawSize));
   options.height = static_cast<std::uint32_t>(within(size.second, "height", 1, kMaxDrawSize));

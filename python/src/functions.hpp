@@ -44,7 +44,7 @@ struct SharedContext {
   }
   [[nodiscard]] Histogram histogram(const ArrayLike& image, Whole bins, const Name& luma,
                                     const std::optional<std::string>& strategy) const;
-  [[nodiscard]] pybind11::array draw(const Histogram& histogram, std::pair<Whole, Whole> size,
+  [[nodiscard]] pybind11::array draw(const Histogram& histogram, WholePair size,
                                      const std::string& scale,
                                      const std::vector<std::string>& channels,
                                      Whole background) const;

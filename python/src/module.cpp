@@ -100,7 +100,7 @@ a DataLoader's), its first call opens the device again for that process.
            "luma"_a = "709", "strategy"_a = std::nullopt, kHistogramDoc)
       .def(
           "draw",
-          [](const SharedContext& self, const PlaneHistogram& h, std::pair<Whole, Whole> size,
+          [](const SharedContext& self, const PlaneHistogram& h, WholePair size,
              const std::string& scale, const ChannelNames& channels, Whole background) {
             return self.draw(h, size, scale, drawn_plane(h, channels.names), background);
           },
@@ -109,7 +109,7 @@ a DataLoader's), its first call opens the device again for that process.
           "channels"_a = ChannelNames{{"red", "green", "blue"}}, "background"_a = 0x333333)
       .def(
           "draw",
-          [](const SharedContext& self, const Histogram& h, std::pair<Whole, Whole> size,
+          [](const SharedContext& self, const Histogram& h, WholePair size,
              const std::string& scale, const ChannelNames& channels,
              Whole background) { return self.draw(h, size, scale, channels.names, background); },
           "histogram"_a, py::kw_only(),
@@ -150,7 +150,7 @@ a DataLoader's), its first call opens the device again for that process.
   m.def("compare", &compare_histograms, "histogram"_a, "reference"_a, compare_doc);
   m.def(
       "draw",
-      [](const PlaneHistogram& h, std::pair<Whole, Whole> size, const std::string& scale,
+      [](const PlaneHistogram& h, WholePair size, const std::string& scale,
          const ChannelNames& channels, Whole background, const std::optional<Name>& device) {
         return default_context(device ? device : Name{"cpu"})
             ->draw(h, size, scale, drawn_plane(h, channels.names), background);
@@ -160,8 +160,8 @@ a DataLoader's), its first call opens the device again for that process.
       "background"_a = 0x333333, "device"_a = std::nullopt);
   m.def(
       "draw",
-      [](const Histogram& h, std::pair<Whole, Whole> size, const std::string& scale,
-         const ChannelNames& channels, Whole background, const std::optional<Name>& device) {
+      [](const Histogram& h, WholePair size, const std::string& scale, const ChannelNames& channels,
+         Whole background, const std::optional<Name>& device) {
         return default_context(device ? device : Name{"cpu"})
             ->draw(h, size, scale, channels.names, background);
       },

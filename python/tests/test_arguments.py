@@ -39,6 +39,30 @@ def test_whole_numbers_out_of_range_are_value_errors_naming_the_argument(call, m
         call()
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: gpuhist.clahe(GREY, tiles=(8,), device="cpu"),
+     "a pair of whole numbers (X, Y) is needed, not a tuple of 1"),
+    (lambda: gpuhist.clahe(GREY, tiles="8", device="cpu"),
+     "a pair of whole numbers (X, Y) is needed, not str"),
+    (lambda: gpuhist.draw(gpuhist.Histogram(), size=5), "a pair of whole numbers (X, Y) is needed, not int"),
+    (lambda: gpuhist.clahe(GREY, tiles=(2.5, 3), device="cpu"), "a whole number is needed, not float"),
+    (lambda: gpuhist.clahe(GREY, clip_limit="2", device="cpu"), "a number is needed, not str"),
+    (lambda: gpuhist.autolevel(GREY, low=True, device="cpu"), "a number is needed, not bool"),
+    (lambda: gpuhist.autolevel(GREY, high=None, device="cpu"), "a number is needed, not NoneType"),
+])
+def test_pairs_and_numbers_of_the_wrong_kind_are_one_line_type_errors(call, message):
+    # The cause, in one line: not pybind11's list of signatures with the whole image in it.
+    with pytest.raises(TypeError) as raised:
+        call()
+    assert str(raised.value) == "gpuhist: " + message
+
+
+def test_pairs_and_numbers_take_lists_and_numpy_scalars():
+    assert gpuhist.clahe(GREY, tiles=[4, 2], clip_limit=np.float32(3), device="cpu").shape == GREY.shape
+    np.testing.assert_array_equal(gpuhist.autolevel(GREY, low=1, high=np.int64(2), device="cpu"),
+                                  gpuhist.autolevel(GREY, low=1.0, high=2.0, device="cpu"))
+
+
 @pytest.mark.parametrize("bins", [True, np.True_, 2.0, "16", None])
 def test_a_count_is_a_whole_number_not_a_bool_float_or_str(bins):
     with pytest.raises(TypeError):

@@ -122,6 +122,30 @@ def test_dlpack_tensors_are_counted(dtype):
     np.testing.assert_array_equal(gpuhist.equalize(DLPackOnly(grey)), gpuhist.equalize(grey))
 
 
+def test_what_dlpack_cannot_export_falls_back_or_goes_on():
+    """A tensor DLPack cannot export (numpy refuses read-only arrays) is read through its
+    __array__ where it has one, else refused with DLPack's reason; an interrupt or
+    running out of memory while exporting is raised as it is, not turned into a TypeError."""
+    image = random_image((20, 30, 3), np.uint8)
+    frozen = image.copy()
+    frozen.flags.writeable = False
+
+    class Exportless(DLPackOnly):
+        def __array__(self, dtype=None, copy=None):
+            return self.a
+
+    np.testing.assert_array_equal(gpuhist.histogram(Exportless(frozen)).counts, histograms(image))
+    with pytest.raises(TypeError, match="cannot read the tensor through DLPack: .*readonly"):
+        gpuhist.histogram(DLPackOnly(frozen))
+
+    for raised in (KeyboardInterrupt, MemoryError):
+        class Raising(DLPackOnly):
+            def __dlpack__(self, stream=None, error=raised):
+                raise error
+        with pytest.raises(raised):
+            gpuhist.histogram(Raising(image))
+
+
 def test_dlpack_tensors_on_a_gpu_are_refused():
     image = random_image((8, 8, 3), np.uint8)
     with pytest.raises(TypeError, match="move it to the CPU"):
