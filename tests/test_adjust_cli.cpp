@@ -160,6 +160,11 @@ TEST_F(AdjustCli, ThresholdPrintsItsValueAndWritesGrey) {
     EXPECT_EQ(written.format, (PixelFormat{ChannelLayout::Grey, SampleType::U8}));
     EXPECT_EQ(bytes_of(written), want) << method;
   }
+  // A picture that could not be written has no level on stdout: a row there is a file done.
+  const auto unwritten =
+      run_cli({"threshold", kRocket, "-o", path("no-folder/binary.png"), "--method", "120"});
+  EXPECT_EQ(unwritten.status, 4) << unwritten.err;
+  EXPECT_EQ(unwritten.out, "");
 }
 
 TEST_F(AdjustCli, MatchToAReference) {
@@ -239,7 +244,8 @@ TEST_F(AdjustCli, BadRequestsExitWithTheirStatus) {
   const std::pair<std::vector<std::string>, std::string> input[] = {
       {{"equalize", path("hdr.exr"), "-o", out}, "8- or 16-bit"},
       {{"equalize", path("missing.png"), "-o", out}, "no such file"},
-      {{"match", kCoffee, "--reference", path("missing.png"), "-o", out}, "no such file"},
+      {{"match", kCoffee, "--reference", path("missing.png"), "-o", out},
+       "gpuhist: error: --reference " + path("missing.png") + ": no such file"},
   };
   for (const auto& [args, needle] : input) {
     const auto r = run_cli(args);

@@ -847,8 +847,14 @@ TEST_F(Reliability, NoVulkanDeviceIsStatusThreeForEveryGpuRequest) {
   const auto strategy = run_cli({"compute", kCoffee.string(), "--strategy", "gpu"});
   const auto apply =
       run_cli({"equalize", kCoffee.string(), "-o", path("e.png").string(), "--apply", "gpu"});
+  const auto index = run_cli({"compute", kCoffee.string(), "--device", "0"});
+  const auto name = run_cli({"compute", kCoffee.string(), "--device", "nvidia"});
   ::unsetenv("VK_ICD_FILENAMES");
   ::unsetenv("VK_DRIVER_FILES");
+  // A device named by index or name when there is none at all: the machine's lack, not a typo.
+  EXPECT_EQ(index.status, 3) << index.err;
+  EXPECT_EQ(name.status, 3) << name.err;
+  expect_one_line_error(name, "no Vulkan device matches 'nvidia'");
   EXPECT_EQ(strategy.status, 3) << strategy.err;
   EXPECT_EQ(apply.status, 3) << apply.err;
   expect_one_line_error(apply, "--apply gpu needs a Vulkan device, and none was found");

@@ -237,7 +237,7 @@ TEST_F(CliStats, BadRequestsExitWithAStatusAndOneLine) {
   for (const std::string& reference : {(dir_ / "missing.png").string(), dir_.string()}) {
     const auto r = run_cli({kCoffee, "--compare", reference, "--format", "json"});
     EXPECT_EQ(r.status, 1) << reference;
-    expect_one_line_error(r, reference);
+    expect_one_line_error(r, "gpuhist: error: --compare " + reference + ": ");
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
 }

@@ -206,7 +206,7 @@ int run_adjust(const AdjustArgs& args) {
   std::optional<Image> reference_image;
   std::map<SampleType, Histogram> references;
   if (args.kind == AdjustKind::Match) {
-    reference_image = load_option_image(args.reference, read, status);
+    reference_image = load_option_image("--reference", args.reference, read, status);
     if (!reference_image) return status;
   }
   const InputList inputs = expand_inputs(args.inputs, read.formats);
@@ -263,12 +263,13 @@ int run_adjust(const AdjustArgs& args) {
       Image out = Image::allocate(image.width, image.height, format);
       const std::optional<std::int32_t> threshold =
           adjust_image(*context, image.view(), *adjustment, out.bytes(), run, *on_gpu);
+      // The photograph's orientation, colour profile and camera data go with it.
+      const std::string left_out = save_image(outputs[i], out.view(), path);
+      // The level is said once its picture is written: a row on stdout is a file done.
       if (threshold) {
         std::cout << one_line(path.string()) << ": threshold " << *threshold << " ("
                   << args.params.method << ")\n";
       }
-      // The photograph's orientation, colour profile and camera data go with it.
-      const std::string left_out = save_image(outputs[i], out.view(), path);
       print_renamed_output(args.output, path, outputs[i]);
       if (!left_out.empty()) {
         std::cerr << "gpuhist: warning: " << one_line(outputs[i].string()) << ": "

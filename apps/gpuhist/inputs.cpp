@@ -124,12 +124,17 @@ void warn_about_file(const std::filesystem::path& path, const Image& image) {
   }
 }
 
-std::optional<Image> load_option_image(const std::filesystem::path& path,
+std::optional<Image> load_option_image(std::string_view option, const std::filesystem::path& path,
                                        const ReadOptions& options, int& status) {
   BatchStatus batch;
   std::optional<Image> image;
   (void)batch.run(path, [&] {
-    image = load_input(path, options);
+    try {
+      image = load_input(path, options);
+    } catch (const Error& e) {
+      // Which picture it was, where it may be one of the inputs too.
+      throw Error(e.kind(), std::string(option) + " " + e.what());
+    }
     warn_about_file(path, *image);
   });
   status = batch.status();

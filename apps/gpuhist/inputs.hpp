@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -75,9 +76,11 @@ void add_read_options(CLI::App* cmd, ReadOptions& options, std::string& formats)
 void warn_about_file(const std::filesystem::path& path, const Image& image);
 
 // A picture an option names (a reference to match to), read as load_input
-// reads it; when it cannot be, its error is printed as one line, `status` is
-// set to the error's exit status and nullopt returned.
-[[nodiscard]] std::optional<Image> load_option_image(const std::filesystem::path& path,
+// reads it; when it cannot be, its error is printed as one line naming the
+// option ("--reference FILE: no such file"), `status` is set to the error's
+// exit status and nullopt returned.
+[[nodiscard]] std::optional<Image> load_option_image(std::string_view option,
+                                                     const std::filesystem::path& path,
                                                      const ReadOptions& options, int& status);
 
 }  // namespace gpuhist::cli

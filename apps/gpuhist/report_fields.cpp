@@ -35,7 +35,8 @@ int set_reference(const std::string& path, const Context& context, const Histogr
     warn_about_file(path, image);
     reference = context.compute(image.view(), options, run);
   } catch (const Error& e) {
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    // Which picture it was, where it may be one of the inputs too.
+    std::cerr << "gpuhist: error: --compare " << e.what() << '\n';
     return exit_status(e.kind());
   }
   fields.reference = &reference;

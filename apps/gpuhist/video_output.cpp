@@ -120,7 +120,8 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     }
     std::shared_ptr<const Image> reference;
     if (!args.reference.empty()) {
-      std::optional<Image> loaded = load_option_image(args.reference, ReadOptions{}, status);
+      std::optional<Image> loaded =
+          load_option_image("--reference", args.reference, ReadOptions{}, status);
       if (!loaded) return status;
       if (loaded->format.sample != sample) {
         return usage_error(args.input + ": " + (sample == SampleType::U8 ? "8" : "16") +

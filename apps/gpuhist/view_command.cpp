@@ -78,7 +78,7 @@ int run_view(const ViewArgs& args) {
   options.adjust_at_start = !args.adjust.empty();
   if (!args.reference.empty()) {
     int status = kExitOk;
-    options.reference = load_option_image(args.reference, read, status);
+    options.reference = load_option_image("--reference", args.reference, read, status);
     if (!options.reference) return status;
   }
   // A fixed threshold past the picture's largest sample is refused (2), as

@@ -33,8 +33,9 @@ void Context::Impl::open(std::string_view spec) {
   instance = vk::Instance::create();
   if (!instance) {
     if (spec == "auto" || spec.empty()) return;
-    throw Error(ErrorKind::InvalidArgument, "no Vulkan device matches '" + std::string(spec) +
-                                                "' (Vulkan is not available on this machine)");
+    // The machine has no device to offer: not a mistyped name.
+    throw Error(ErrorKind::Device, "no Vulkan device matches '" + std::string(spec) +
+                                       "' (Vulkan is not available on this machine)");
   }
   device = vk::open_device(*instance, spec);
   if (device) counter = std::make_unique<count::GpuCounter>(*device);

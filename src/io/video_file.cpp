@@ -368,7 +368,9 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   s.max_pixels = max_pixels;
   s.space = space;
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) s.fail("no such file");
+  if (!std::filesystem::exists(path, ec)) {
+    s.fail(ec == std::errc::permission_denied ? "cannot open: " + ec.message() : "no such file");
+  }
   if (std::filesystem::is_directory(path, ec)) s.fail("is a directory");
   if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0) {
     s.fail("empty file");

@@ -67,14 +67,17 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
     for (std::size_t i = 0; i < devices.size(); ++i) {
       if (devices[i].index == index) return i;
     }
-    throw Error(ErrorKind::InvalidArgument, "no Vulkan device with index " + std::string(spec) +
-                                                " (" + available(devices) + ")");
+    throw Error(
+        devices.empty() ? ErrorKind::Device : ErrorKind::InvalidArgument,
+        "no Vulkan device with index " + std::string(spec) + " (" + available(devices) + ")");
   }
   const std::string needle = lower(spec);
   for (std::size_t i = 0; i < devices.size(); ++i) {
     if (lower(devices[i].name).find(needle) != std::string::npos) return i;
   }
-  throw Error(ErrorKind::InvalidArgument,
+  // None at all is the machine's lack (3 on the command line), a name that matches none of
+  // several a usage error (2).
+  throw Error(devices.empty() ? ErrorKind::Device : ErrorKind::InvalidArgument,
               "no Vulkan device matches '" + std::string(spec) + "' (" + available(devices) + ")");
 }
 

@@ -951,7 +951,10 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) {
-    fail(path, ec == std::errc::filename_too_long ? "file name too long" : "no such file");
+    // A folder on the way that may not be entered is not a missing file.
+    fail(path, ec == std::errc::filename_too_long   ? "file name too long"
+               : ec == std::errc::permission_denied ? "cannot open: " + ec.message()
+                                                    : "no such file");
   }
   if (std::filesystem::is_directory(status)) fail(path, "is a directory");
   // A pipe or a device would be read twice (signature, then decoder).
