@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "quiet_stderr.hpp"
@@ -23,8 +24,17 @@ void write_all(const char* data, std::size_t size) {
 
 }  // namespace
 
+namespace {
+// A terminal that cannot move its cursor (TERM=dumb: Emacs's shell, some CI logs) gets no bar.
+bool dumb_terminal() {
+  const char* term = std::getenv("TERM");
+  return term != nullptr && std::string_view(term) == "dumb";
+}
+}  // namespace
+
 Progress::Progress(std::size_t total, bool enabled)
-    : total_(total), active_(enabled && total > 1 && isatty(message_fd()) != 0) {}
+    : total_(total),
+      active_(enabled && total > 1 && isatty(message_fd()) != 0 && !dumb_terminal()) {}
 
 Progress::~Progress() { clear(); }
 
