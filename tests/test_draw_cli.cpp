@@ -366,6 +366,10 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
       {{"draw", kCoffee, "-o", out, "--device", "cpu", "--renderer", "gpu"}, 2},
       {{"draw", (dir_ / "missing.png").string(), "-o", out}, 1},
       {{"draw", kCoffee, "-o", (dir_ / "no/such/dir/o.png").string()}, 4},
+      // A missing folder is said once, not once per input.
+      {{"draw", kCoffee, kRocket, "-o", (dir_ / "no/such/dir/o.png").string()}, 4},
+      {{"compute", kCoffee, kRocket, "--plot", (dir_ / "no/p.png").string()}, 4},
+      {{"equalize", kCoffee, kRocket, "-o", (dir_ / "o.png/e.png").string()}, 4},
       // A format images are read from but not written to, and no format at all.
       {{"draw", kCoffee, "-o", (dir_ / "o.psd").string()}, 2},
       {{"draw", kCoffee, "-o", (dir_ / "o.pbm").string()}, 2},  // one bit a pixel

@@ -221,6 +221,10 @@ int run_adjust(const AdjustArgs& args) {
   if (const std::string clash = overwritten_input(outputs, inputs.files, true); !clash.empty()) {
     return usage_error(clash);
   }
+  if (const std::string missing = missing_output_folder(outputs); !missing.empty()) {
+    print_error(missing);
+    return kExitOutput;
+  }
   ReadOptions with_alpha = read;
   with_alpha.alpha = true;
   // Decoding runs ahead: an output replaces at most its own input (checked

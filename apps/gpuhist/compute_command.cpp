@@ -133,6 +133,10 @@ int run_compute(const ComputeArgs& args) {
     return usage_error(clash);
   }
   if (const std::string clash = shared_output(outputs); !clash.empty()) return usage_error(clash);
+  if (const std::string missing = missing_output_folder(outputs); !missing.empty()) {
+    print_error(missing);
+    return kExitOutput;
+  }
   BatchStatus batch;
   batch.add(report_problems(inputs));
   std::optional<OutputStream> output;

@@ -153,6 +153,10 @@ int run_draw(const DrawArgs& args) {
   if (const std::string clash = overwritten_input(outputs, inputs.files, false); !clash.empty()) {
     return usage_error(clash);
   }
+  if (const std::string missing = missing_output_folder(outputs); !missing.empty()) {
+    print_error(missing);
+    return kExitOutput;
+  }
   BatchStatus batch;
   batch.add(report_problems(inputs));
   InputDecoder decoder(inputs.files, read);

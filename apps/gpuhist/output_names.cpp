@@ -128,6 +128,23 @@ std::string overwritten_input(const std::vector<std::filesystem::path>& outputs,
   return {};
 }
 
+std::string missing_output_folder(const std::vector<std::filesystem::path>& outputs) {
+  for (const std::filesystem::path& output : outputs) {
+    const std::filesystem::path folder = output.parent_path();
+    if (folder.empty()) continue;
+    std::error_code ec;
+    const auto status = std::filesystem::status(folder, ec);
+    if (ec == std::errc::permission_denied) continue;  // said by the write, with its cause
+    if (!std::filesystem::exists(status) || !std::filesystem::is_directory(status)) {
+      const std::errc cause = std::filesystem::exists(status) || ec == std::errc::not_a_directory
+                                  ? std::errc::not_a_directory
+                                  : std::errc::no_such_file_or_directory;
+      return one_line(output.string()) + ": cannot write: " + std::make_error_code(cause).message();
+    }
+  }
+  return {};
+}
+
 std::string unwritable_image_name(const std::filesystem::path& output, bool several) {
   if (output.empty() || has_writable_image_extension(output)) return {};
   // A single target written in place (/dev/null, a pipe) takes PNG; a

@@ -31,6 +31,12 @@ namespace gpuhist::cli {
 void print_renamed_output(const std::filesystem::path& output, const std::filesystem::path& input,
                           const std::filesystem::path& written);
 
+// The first output whose folder is missing or is no folder, as the one-line
+// error writing it would give ("OUT: cannot write: No such file or
+// directory"), or empty: said once, before any input is decoded, rather than
+// once per input.
+[[nodiscard]] std::string missing_output_folder(const std::vector<std::filesystem::path>& outputs);
+
 // `output` (an image to write, or with `several` the pattern OUT of
 // OUT-<name>.EXT) with an extension that names no image format images can be
 // written to: a one-line message, or empty when it names one (or is empty).
