@@ -4,7 +4,8 @@
     h = gpuhist.histogram(np.asarray(image))      # uint8, uint16 or float32 arrays
     h.counts                                      # (channels, bins) uint64, read only
     h.stats()["luminance"]["median"]
-    total = sum(gpuhist.histogram_file(p) for p in paths)   # exact merge
+    total = gpuhist.merge(gpuhist.histogram_file(p) for p in paths)   # exact; grey and
+                                                  # colour mixed (sum() needs equal channels)
     for f in gpuhist.histogram_files(paths):      # decoded on every core, in order
         print(f.path, f.error or f.histogram.stats()["luminance"]["mean"])
 
