@@ -542,6 +542,14 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     }
   }
+  // A TIFF cut before its directory (which writers that stream the pixels first put
+  // last) says it was cut short: the header points past the end.
+  std::string cut("II*\0\xe8\x03\0\0", 8);  // the directory at byte 1000
+  cut += std::string(200, '\x40');          // pixels, then the cut
+  std::ofstream(dir_ / "cut.tif", std::ios::binary) << cut;
+  expect_refused(dir_ / "cut.tif",
+                 "corrupt or truncated image: its first TIFF directory is at byte 1000, past the "
+                 "end of the file (208 bytes)");
 }
 
 // `image` (8-bit RGB) as a baseline JPEG with a restart marker every

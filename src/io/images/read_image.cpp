@@ -774,12 +774,20 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
   const std::size_t entry = big_tiff ? 20 : 12, count_bytes = big_tiff ? 8 : 2,
                     word = big_tiff ? 8 : 4;
   const std::uint64_t ifd = big_tiff ? u(head.data() + 8, 8) : u(head.data() + 4, 4);
+  // A file cut short before its first directory (which TIFF writers put last):
+  // said as that, where the library says it cannot read a directory.
+  const auto cut_short = [&] {
+    fail(path, "corrupt or truncated image: its first TIFF directory is at byte " +
+                   std::to_string(ifd) + ", past the end of the file (" +
+                   std::to_string(file_bytes) + " bytes)");
+  };
   const std::vector<unsigned char> count_field = read_at(ifd, count_bytes);
-  if (count_field.empty()) return;
+  if (count_field.empty()) cut_short();
   const std::uint64_t entries = u(count_field.data(), count_bytes);
   if (entries > 4096) return;
   const std::vector<unsigned char> table =
       read_at(ifd + count_bytes, static_cast<std::size_t>(entries) * entry);
+  if (table.empty() && entries > 0) cut_short();
   if (table.empty()) return;
   // The values of tag `wanted` (SHORT, LONG or LONG8 arrays), in place or where they point.
   const auto values = [&](std::uint32_t wanted) {
