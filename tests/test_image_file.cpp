@@ -550,6 +550,12 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
   expect_refused(dir_ / "cut.tif",
                  "corrupt or truncated image: its first TIFF directory is at byte 1000, past the "
                  "end of the file (208 bytes)");
+  // A binary PNM cut short says how short, where the library says "unknown decoder error".
+  std::ofstream(dir_ / "cut.ppm", std::ios::binary) << "P6\n# cut\n20 10\n65535\n"
+                                                    << std::string(700, '\x10');
+  expect_refused(dir_ / "cut.ppm",
+                 "corrupt or truncated image: its 20x10 raster takes 1200 bytes after its header, "
+                 "and the file has 700");
 }
 
 // `image` (8-bit RGB) as a baseline JPEG with a restart marker every

@@ -53,6 +53,23 @@ class Tokens {
 
 }  // namespace
 
+std::string pnm_raster_shortfall(std::span<const unsigned char> head, std::uintmax_t file_bytes) {
+  if (head.size() < 2 || head[0] != 'P' || (head[1] != '5' && head[1] != '6')) return {};
+  Tokens tokens(head);
+  const auto width = tokens.number();
+  const auto height = tokens.number();
+  const auto maximum = tokens.number();
+  const auto start = tokens.raster_start();
+  if (!width || !height || !maximum || !start || *maximum == 0 || *maximum > 65535) return {};
+  const std::uint64_t raster =
+      std::uint64_t{*width} * *height * (head[1] == '5' ? 1 : 3) * (*maximum > 255 ? 2 : 1);
+  const std::uint64_t after = file_bytes > *start ? file_bytes - *start : 0;
+  if (after >= raster) return {};
+  return "its " + std::to_string(*width) + "x" + std::to_string(*height) + " raster takes " +
+         std::to_string(raster) + " bytes after its header, and the file has " +
+         std::to_string(after);
+}
+
 bool read_deep_pnm_samples(const std::filesystem::path& path, std::span<const unsigned char> head,
                            Image& image) {
   if (head.size() < 2 || head[0] != 'P') return false;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <span>
+#include <string>
 
 #include "gpuhist/image.hpp"
 
@@ -18,5 +19,12 @@ namespace gpuhist::images {
 // within `head`, or it ends before its samples do. Throws std::bad_alloc.
 [[nodiscard]] bool read_deep_pnm_samples(const std::filesystem::path& path,
                                          std::span<const unsigned char> head, Image& image);
+
+// Where a binary PNM (P5, P6) of `file_bytes` bytes, whose first bytes are
+// `head`, ends before its raster does: "its WxH raster takes N bytes after
+// its header, and the file has M", for the message of a file the library
+// could not read. Empty otherwise.
+[[nodiscard]] std::string pnm_raster_shortfall(std::span<const unsigned char> head,
+                                               std::uintmax_t file_bytes);
 
 }  // namespace gpuhist::images

@@ -1166,7 +1166,14 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     fail(path, std::string("corrupt image: the decoder failed: ") + e.what());
   }
   if (!ok || input->has_error()) {
-    fail(path, "corrupt or truncated image: " + one_line(input->geterror()));
+    std::string cause = one_line(input->geterror());
+    // The library's PNM reader says "unknown decoder error" of a file cut short.
+    if (format == "pnm") {
+      const std::string short_by =
+          pnm_raster_shortfall(std::span(head.bytes.data(), head.size), file_bytes);
+      if (!short_by.empty()) cause = short_by;
+    }
+    fail(path, "corrupt or truncated image: " + cause);
   }
   // Multipage TIFFs, multipart EXRs, animated GIFs and WebPs: only the first
   // page (frame) is read. An animated PNG's other frames the library does not
