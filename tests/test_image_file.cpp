@@ -553,6 +553,17 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
   // A binary PNM cut short says how short, where the library says "unknown decoder error".
   std::ofstream(dir_ / "cut.ppm", std::ios::binary) << "P6\n# cut\n20 10\n65535\n"
                                                     << std::string(700, '\x10');
+  // So does a WebP, by its RIFF header, where the library says "Couldn't decode".
+  {
+    const auto webp_source =
+        test::make_image({ChannelLayout::RGB, SampleType::U8}, 40, 30, test::Content::Random, 6);
+    const fs::path whole = write("whole.webp", webp_source, OIIO::TypeDesc::UINT8);
+    const std::uintmax_t size = fs::file_size(whole);
+    const fs::path cut_webp = truncate(whole, "cut.webp", size / 2);
+    expect_refused(cut_webp, "corrupt or truncated image: its RIFF header says " +
+                                 std::to_string(size) + " bytes, and the file has " +
+                                 std::to_string(size / 2));
+  }
   expect_refused(dir_ / "cut.ppm",
                  "corrupt or truncated image: its 20x10 raster takes 1200 bytes after its header, "
                  "and the file has 700");

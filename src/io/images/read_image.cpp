@@ -1081,6 +1081,13 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     }
     if (input && !input->open(path.string(), opened, config)) {
       const std::string cause = one_line(input->geterror());
+      // The library's WebP reader says "Couldn't decode" of a file cut short; its RIFF
+      // header says how long it is.
+      if (format == "webp" && head.size >= 12 && little32(head.bytes.data() + 4) > file_bytes - 8) {
+        fail(path, "corrupt or truncated image: its RIFF header says " +
+                       std::to_string(std::uint64_t{little32(head.bytes.data() + 4)} + 8) +
+                       " bytes, and the file has " + std::to_string(file_bytes));
+      }
       fail(path, "cannot read image: " + cause);
     }
   }
