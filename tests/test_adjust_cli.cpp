@@ -198,7 +198,13 @@ TEST_F(AdjustCli, ManyFilesAndFolders) {
   std::ofstream(dir_ / "set/broken.png") << "not a picture";
   const auto r = run_cli({"autolevel", (dir_ / "set").string(), "-o", path("out.png")});
   EXPECT_EQ(r.status, 1);  // the broken file
-  expect_one_line_error(r, "broken.png");
+  // Its error, and the warning that the JPEG's camera metadata does not go into a PNG.
+  EXPECT_EQ(r.err.rfind("gpuhist: error: " + (dir_ / "set/broken.png").string() + ": ", 0), 0U)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;
+  EXPECT_NE(r.err.find("gpuhist: warning: " + path("out-rocket.png") + ": the source's metadata"),
+            std::string::npos)
+      << r.err;
   for (const auto& [source, name] :
        {std::pair{kCoffee, "out-coffee.png"}, std::pair{kRocket, "out-rocket.png"}}) {
     ASSERT_TRUE(fs::exists(dir_ / name)) << name;
@@ -515,11 +521,46 @@ TEST_F(AdjustCli, AdjustedPhotosKeepTheirMetadata) {
       run_cli({"equalize", path("bare.tif"), "-o", path("upright.png"), "--device", "cpu"});
   ASSERT_EQ(upright.status, 0) << upright.err;
   EXPECT_EQ(test::file_text(path("upright.png")).find("eXIf"), std::string::npos);
-  // From one format to another, and from a file with no metadata: what the encoder writes.
-  const auto r =
-      run_cli({"equalize", path("photo.jpg"), "-o", path("cross.png"), "--device", "cpu"});
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(metadata_of(path("cross.png")).icc.empty());
+  // A JPEG into another format: its orientation and ICC profile, read from its segments
+  // (never by the library's parsers), and a warning that its Exif fields are not written.
+  // A WebP gets them as chunks of its own (the library's writer writes none).
+  for (const char* ext : {".png", ".tif", ".webp"}) {
+    const std::string cross = path("cross") + ext;
+    const auto r = run_cli({"equalize", path("photo.jpg"), "-o", cross, "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "gpuhist: warning: " + cross +
+                         ": the source's metadata other than its orientation and colour profile "
+                         "(camera and Exif fields, XMP, IPTC, captions) is not written\n");
+    EXPECT_EQ(load_image(cross).orientation, 6) << ext;
+    if (std::string(ext) != ".webp") {
+      EXPECT_EQ(metadata_of(cross).icc, metadata_of(kRocket).icc) << ext;
+    } else {
+      const std::string bytes = test::file_text(cross);
+      const std::vector<std::uint8_t> icc = metadata_of(kRocket).icc;
+      EXPECT_EQ(bytes.substr(12, 4), "VP8X");
+      EXPECT_NE(bytes.find("ICCP"), std::string::npos);
+      EXPECT_NE(bytes.find(std::string(icc.begin(), icc.end())), std::string::npos);
+      // The same pixels as a WebP written with nothing to keep.
+      const auto bare_webp =
+          run_cli({"equalize", path("bare.jpg"), "-o", path("bare.webp"), "--device", "cpu"});
+      ASSERT_EQ(bare_webp.status, 0) << bare_webp.err;
+      EXPECT_EQ(bytes_of(load_image(cross)), bytes_of(load_image(path("bare.webp"))));
+    }
+  }
+  // JPEG outputs at quality 100: every quantisation step 1.
+  const std::string jpeg = test::file_text(path("out.jpg"));
+  const std::size_t scan = jpeg.find("\xFF\xDA");
+  std::size_t tables = 0;
+  for (std::size_t at = jpeg.find("\xFF\xDB"); at < scan; at = jpeg.find("\xFF\xDB", at + 2)) {
+    ++tables;
+    const std::size_t length =
+        static_cast<unsigned char>(jpeg[at + 2]) * 256U + static_cast<unsigned char>(jpeg[at + 3]);
+    for (std::size_t i = at + 5; i < at + 2 + length; ++i) {
+      if ((i - at - 4) % 65 == 0) continue;  // a table's precision and number
+      ASSERT_EQ(static_cast<unsigned char>(jpeg[i]), 1U) << "quantisation step at " << i;
+    }
+  }
+  EXPECT_GE(tables, 1U);
   const auto plain = run_cli({"equalize", kCoffee, "-o", path("plain.png"), "--device", "cpu"});
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_EQ(metadata_of(path("plain.png")).description, "");

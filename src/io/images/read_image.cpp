@@ -31,9 +31,9 @@
 #include "io/images/icc_guard.hpp"
 #include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
+#include "io/images/picture_tags.hpp"
 #include "io/images/pnm_samples.hpp"
 #include "io/images/sample_notes.hpp"
-#include "io/images/webp_exif.hpp"
 
 namespace gpuhist::images {
 namespace {

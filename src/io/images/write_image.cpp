@@ -18,7 +18,7 @@
 #include "io/images/byte_order.hpp"
 #include "io/images/images.hpp"
 #include "io/images/memory_reader.hpp"
-#include "io/images/webp_exif.hpp"
+#include "io/images/picture_tags.hpp"
 #include "io/jpeg_segments.hpp"
 
 namespace gpuhist::images {
@@ -155,35 +155,38 @@ bool profile_fits(const OIIO::ParamValue& p, bool colour) {
 
 // The chroma subsampling of a JPEG file as its frame header gives it (see
 // io/jpeg_segments.hpp); empty for another file, or one that cannot be read.
-// Only the segments before the frame header are read: a prefix of the file,
-// doubled while the framing goes on past it.
 std::string jpeg_subsampling(const std::filesystem::path& path) {
-  constexpr std::size_t kLongest = std::size_t{256} << 20;
-  std::ifstream in(path, std::ios::binary);
-  std::vector<unsigned char> head(std::size_t{64} << 10);
-  std::size_t have = 0;
-  for (;;) {
-    in.read(reinterpret_cast<char*>(head.data() + have),
-            static_cast<std::streamsize>(head.size() - have));
-    have += static_cast<std::size_t>(in.gcount());
-    const std::span<const unsigned char> bytes(head.data(), have);
-    if (have < 2 || bytes[0] != 0xFF || bytes[1] != 0xD8) return {};
-    const io::JpegHeader header = io::jpeg_header(bytes);
-    if (io::jpeg_frame_header(header) != nullptr || !header.cut || have < head.size() ||
-        head.size() >= kLongest) {
-      return io::jpeg_subsampling(bytes, header);
-    }
-    head.resize(head.size() * 2);
-  }
+  const std::vector<unsigned char> head = jpeg_head(path);
+  return head.empty() ? std::string() : io::jpeg_subsampling(head);
 }
 
-// `spec` with what `from` (a TIFF, PNG, WebP or OpenEXR file: see
-// open_for_metadata) says about the picture. JPEG sources keep theirs as
-// bytes, in the loader (io/kept_metadata.hpp), never parsed. False, and
-// nothing added, where `from` holds an ICC profile the image library would
-// read out of bounds.
+// `spec` with what `from` says about the picture: a TIFF, PNG or OpenEXR
+// file what the image library reads of it (see open_for_metadata); a JPEG or
+// WebP file its orientation and ICC profile, read by picture_tags.hpp (a
+// JPEG written from a JPEG keeps all of its own as bytes besides, in the
+// loader: io/kept_metadata.hpp). False, and nothing added, where `from`
+// holds an ICC profile the image library would read out of bounds.
+// `not_kept`: what a JPEG or WebP source holds besides, which is not written.
 bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::path& target,
-                     OIIO::ImageSpec& spec) {
+                     OIIO::ImageSpec& spec, bool& not_kept) {
+  not_kept = false;
+  const bool colour = spec.nchannels >= 3;
+  const std::string format = common_format_of(from);
+  if (format == "jpeg" || format == "webp") {
+    const PictureTags tags = format == "jpeg" ? jpeg_picture_tags(from) : webp_picture_tags(from);
+    if (tags.orientation != 1) spec.attribute("Orientation", int{tags.orientation});
+    if (!tags.icc_profile.empty()) {
+      const OIIO::TypeDesc type(OIIO::TypeDesc::UINT8, static_cast<int>(tags.icc_profile.size()));
+      const OIIO::ParamValue profile("ICCProfile", type, 1, tags.icc_profile.data());
+      if (profile_fits(profile, colour)) spec.extra_attribs.push_back(profile);
+    }
+    // (A JPEG written from a JPEG keeps them all as bytes: io/kept_metadata.hpp.)
+    const bool jpeg_target = named(target, ".jpg") || named(target, ".jpeg") ||
+                             named(target, ".jpe") || named(target, ".jfif") ||
+                             named(target, ".jif") || named(target, ".jfi");
+    not_kept = tags.other_metadata && !(format == "jpeg" && jpeg_target);
+    return true;
+  }
   if (has_unsound_profile(from)) return false;
   std::string extension = target.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
@@ -194,7 +197,6 @@ bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
   const std::unique_ptr<OIIO::ImageInput> in = open_for_metadata(from, pixels);
   if (!in) return true;
   const OIIO::ImageSpec& source = in->spec();
-  const bool colour = spec.nchannels >= 3;
   for (const OIIO::ParamValue& p : source.extra_attribs) {
     const bool profile = p.name() == "ICCProfile" && profile_fits(p, colour);
     if (!profile && !describes_the_picture(p, directories)) continue;
@@ -204,13 +206,6 @@ bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
       if (orientation >= 1 && orientation <= 8) spec.attribute("Orientation", orientation);
     } else {
       spec.extra_attribs.push_back(p);
-    }
-  }
-  // A WebP source's orientation, which the library does not read.
-  if (std::strcmp(in->format_name(), "webp") == 0 &&
-      spec.get_int_attribute("Orientation", 1) == 1) {
-    if (const int orientation = webp_orientation(from); orientation != 1) {
-      spec.attribute("Orientation", orientation);
     }
   }
   return true;
@@ -256,6 +251,72 @@ std::string gif_palette_note(const std::vector<unsigned char>& bytes, const Imag
   return said + std::to_string(changed) + " of the picture's pixels are written in a near colour";
 }
 
+// Exif data (a big-endian TIFF directory of one entry, with no JPEG prefix)
+// that holds `orientation` (1 to 8) alone.
+std::vector<unsigned char> orientation_exif(int orientation) {
+  return {'M',  'M',  0, 42, 0, 0, 0, 8, 0, 1,
+          0x01, 0x12, 0, 3,  0, 0, 0, 1, 0, static_cast<unsigned char>(orientation),
+          0,    0,    0, 0,  0, 0};
+}
+
+// A WebP file as its writer wrote it (one VP8 or VP8L image: OpenImageIO
+// 2.4's writer writes no metadata) in the extended format, with an ICCP
+// chunk holding `profile` (where not empty) before the image and an EXIF
+// chunk holding `orientation` (where not 1) after it. Unchanged where the
+// file is not such a WebP.
+void add_webp_metadata(std::vector<unsigned char>& webp, int orientation,
+                       std::span<const unsigned char> profile) {
+  if ((orientation == 1 && profile.empty()) || webp.size() < 30 ||
+      std::memcmp(webp.data(), "RIFF", 4) != 0 || std::memcmp(webp.data() + 8, "WEBP", 4) != 0) {
+    return;
+  }
+  const unsigned char* image = webp.data() + 12;
+  const std::uint64_t image_bytes = 8 + std::uint64_t{little32(image + 4)};
+  if (12 + image_bytes + (image_bytes & 1U) > webp.size()) return;
+  // The canvas, and whether the image uses alpha, from the image's own header.
+  std::uint32_t width = 0, height = 0;
+  bool alpha = false;
+  if (std::memcmp(image, "VP8 ", 4) == 0) {
+    width = little16(image + 14) & 0x3FFFU;
+    height = little16(image + 16) & 0x3FFFU;
+  } else if (std::memcmp(image, "VP8L", 4) == 0 && image[8] == 0x2F) {
+    const std::uint32_t bits = little32(image + 9);
+    width = 1 + (bits & 0x3FFFU);
+    height = 1 + ((bits >> 14) & 0x3FFFU);
+    alpha = ((bits >> 28) & 1U) != 0;
+  }
+  if (width == 0 || height == 0) return;  // VP8X already, or not a picture
+  const auto chunk = [](const char* code, std::span<const unsigned char> data) {
+    std::vector<unsigned char> out(code, code + 4);
+    const auto size = static_cast<std::uint32_t>(data.size());
+    for (const int shift : {0, 8, 16, 24}) out.push_back(static_cast<unsigned char>(size >> shift));
+    out.insert(out.end(), data.begin(), data.end());
+    if ((data.size() & 1U) != 0) out.push_back(0);
+    return out;
+  };
+  const std::vector<unsigned char> exif =
+      orientation != 1 ? orientation_exif(orientation) : std::vector<unsigned char>{};
+  std::vector<unsigned char> header(10, 0);
+  header[0] = static_cast<unsigned char>((profile.empty() ? 0 : 0x20) | (alpha ? 0x10 : 0) |
+                                         (exif.empty() ? 0 : 0x08));
+  for (std::size_t i = 0; i < 3; ++i) {
+    header[4 + i] = static_cast<unsigned char>((width - 1) >> (8 * i));
+    header[7 + i] = static_cast<unsigned char>((height - 1) >> (8 * i));
+  }
+  std::vector<unsigned char> out(webp.begin(), webp.begin() + 12);
+  const auto append = [&](const std::vector<unsigned char>& bytes) {
+    out.insert(out.end(), bytes.begin(), bytes.end());
+  };
+  append(chunk("VP8X", header));
+  if (!profile.empty()) append(chunk("ICCP", profile));
+  out.insert(out.end(), webp.begin() + 12,
+             webp.begin() + 12 + static_cast<std::ptrdiff_t>(image_bytes + (image_bytes & 1U)));
+  if (!exif.empty()) append(chunk("EXIF", exif));
+  const auto riff = static_cast<std::uint32_t>(out.size() - 8);
+  for (std::size_t i = 0; i < 4; ++i) out[4 + i] = static_cast<unsigned char>(riff >> (8 * i));
+  webp = std::move(out);
+}
+
 // An eXIf chunk holding `orientation` (1 to 8) put after a PNG's header:
 // OpenImageIO 2.4's PNG writer writes no Exif. Nothing where the file is not
 // a PNG or holds one already.
@@ -273,11 +334,7 @@ void add_png_orientation(std::vector<unsigned char>& png, int orientation) {
     if (std::memcmp(&png[at + 4], "IEND", 4) == 0) break;
     at += std::size_t{12} + big32(&png[at]);
   }
-  // A big-endian TIFF directory of one entry: Orientation, a SHORT.
-  const std::vector<unsigned char> exif = {
-      'M',  'M',  0, 42, 0, 0, 0, 8, 0, 1,
-      0x01, 0x12, 0, 3,  0, 0, 0, 1, 0, static_cast<unsigned char>(orientation),
-      0,    0,    0, 0,  0, 0};
+  const std::vector<unsigned char> exif = orientation_exif(orientation);
   std::vector<unsigned char> chunk = {0, 0, 0, static_cast<unsigned char>(exif.size())};
   chunk.insert(chunk.end(), std::begin(kType), std::end(kType));
   chunk.insert(chunk.end(), exif.begin(), exif.end());
@@ -339,8 +396,9 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   OIIO::ImageSpec spec(static_cast<int>(image.width), static_cast<int>(image.height), channels,
                        type);
   bool sound = true;
+  bool not_kept = false;  // the source's metadata besides its orientation and profile
   if (!metadata_from.empty()) {
-    sound = add_metadata_of(metadata_from, target, spec);
+    sound = add_metadata_of(metadata_from, target, spec, not_kept);
     // A JPEG from a JPEG keeps its chroma resolution (a camera's 4:4:4 is not halved).
     const std::string subsampling = channels >= 3 ? jpeg_subsampling(metadata_from) : "";
     if (!subsampling.empty()) spec.attribute("jpeg:subsampling", subsampling);
@@ -349,6 +407,9 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
     spec.alpha_channel = 3;
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
+  // JPEG and WebP at quality 100 (the JPEG writer's own default is 98).
+  spec.attribute("CompressionQuality", 100);
+  if (std::strcmp(writer->format_name(), "jpeg") == 0) spec.attribute("Compression", "jpeg:100");
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
   io::Encoded encoded =
       encode(std::move(writer), target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
@@ -356,8 +417,33 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
       });
   encoded.unsound_profile = !sound;
   const int orientation = spec.get_int_attribute("Orientation", 1);
-  if (orientation != 1 && encoded.in_memory && encoded.error.empty()) {
-    add_png_orientation(bytes, orientation);
+  const bool webp = named(target, ".webp");
+  if (encoded.in_memory && encoded.error.empty()) {
+    if (orientation != 1) add_png_orientation(bytes, orientation);
+    if (webp) {
+      const OIIO::ParamValue* profile = spec.find_attribute("ICCProfile");
+      add_webp_metadata(bytes, orientation,
+                        profile != nullptr
+                            ? std::span(static_cast<const unsigned char*>(profile->data()),
+                                        profile->type().size())
+                            : std::span<const unsigned char>());
+    }
+  }
+  // A WebP takes an orientation and a profile alone (its chunks, written here).
+  if (webp && !not_kept && encoded.error.empty()) {
+    not_kept = std::any_of(spec.extra_attribs.begin(), spec.extra_attribs.end(),
+                           [](const OIIO::ParamValue& p) {
+                             return p.name() != "Orientation" && p.name() != "ICCProfile" &&
+                                    p.name() != "CompressionQuality" && p.name() != "Compression" &&
+                                    p.name() != "oiio:UnassociatedAlpha";
+                           });
+  }
+  // A JPEG or WebP source's Exif fields, XMP and IPTC go to a JPEG from a JPEG alone.
+  if (not_kept && encoded.error.empty()) {
+    const std::string note =
+        "the source's metadata other than its orientation and colour profile (camera and Exif "
+        "fields, XMP, IPTC, captions) is not written";
+    encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
   }
   if (gif && encoded.in_memory && encoded.error.empty()) {
     const std::string note = gif_palette_note(bytes, image, encoded.left_out.empty());

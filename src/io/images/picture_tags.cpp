@@ -1,0 +1,127 @@
+#include "io/images/picture_tags.hpp"
+
+#include <array>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <span>
+
+#include "io/images/byte_order.hpp"
+#include "io/images/jpeg_decoder.hpp"
+#include "io/jpeg_segments.hpp"
+
+namespace gpuhist::images {
+namespace {
+
+// An EXIF or ICC chunk is read whole up to this size; a larger one is left.
+constexpr std::uint32_t kLargestChunk = 16U << 20;
+
+bool starts_with(std::span<const unsigned char> data, std::string_view prefix) {
+  return data.size() >= prefix.size() && std::memcmp(data.data(), prefix.data(), prefix.size()) == 0;
+}
+
+}  // namespace
+
+std::vector<unsigned char> jpeg_head(const std::filesystem::path& path) {
+  constexpr std::size_t kLongest = std::size_t{256} << 20;
+  std::ifstream in(path, std::ios::binary);
+  std::vector<unsigned char> head(std::size_t{64} << 10);
+  std::size_t have = 0;
+  for (;;) {
+    in.read(reinterpret_cast<char*>(head.data() + have),
+            static_cast<std::streamsize>(head.size() - have));
+    have += static_cast<std::size_t>(in.gcount());
+    const std::span<const unsigned char> bytes(head.data(), have);
+    if (have < 2 || bytes[0] != 0xFF || bytes[1] != 0xD8) return {};
+    const io::JpegHeader header = io::jpeg_header(bytes);
+    if (io::jpeg_frame_header(header) != nullptr || !header.cut || have < head.size() ||
+        head.size() >= kLongest) {
+      head.resize(have);
+      return head;
+    }
+    head.resize(head.size() * 2);
+  }
+}
+
+PictureTags jpeg_picture_tags(const std::filesystem::path& path) {
+  PictureTags tags;
+  const std::vector<unsigned char> head = jpeg_head(path);
+  if (head.empty()) return tags;
+  const io::JpegHeader header = io::jpeg_header(head);
+  // ICC_PROFILE chunks: "ICC_PROFILE\0", the chunk's number (from 1), their count, its bytes.
+  std::map<unsigned, std::span<const unsigned char>> chunks;
+  unsigned count = 0;
+  bool chunks_agree = true;
+  for (const io::JpegSegment& s : header.segments) {
+    if (s.end - s.begin < 4) continue;
+    const std::span<const unsigned char> data(head.data() + s.begin + 4, s.end - s.begin - 4);
+    if (s.marker == 0xE1 && starts_with(data, std::string_view("Exif\0\0", 6))) {
+      tags.orientation = exif_orientation(data);
+      tags.other_metadata = true;  // a camera's Exif holds more than its orientation
+    } else if (s.marker == 0xE2 && starts_with(data, std::string_view("ICC_PROFILE\0", 12)) &&
+               data.size() > 14) {
+      const unsigned number = data[12];
+      if (count != 0 && data[13] != count) chunks_agree = false;
+      count = data[13];
+      if (!chunks.emplace(number, data.subspan(14)).second) chunks_agree = false;
+    } else if (s.marker == 0xE1 || s.marker == 0xED || s.marker == 0xFE) {
+      tags.other_metadata = true;  // XMP, IPTC (Photoshop's APP13), a comment
+    }
+  }
+  if (chunks_agree && count != 0 && chunks.size() == count && chunks.begin()->first == 1 &&
+      chunks.rbegin()->first == count) {
+    for (const auto& [number, bytes] : chunks) {
+      tags.icc_profile.insert(tags.icc_profile.end(), bytes.begin(), bytes.end());
+    }
+  }
+  return tags;
+}
+
+PictureTags webp_picture_tags(const std::filesystem::path& path) {
+  PictureTags tags;
+  std::ifstream in(path, std::ios::binary);
+  std::array<unsigned char, 12> riff{};
+  in.read(reinterpret_cast<char*>(riff.data()), riff.size());
+  if (in.gcount() != 12 || std::memcmp(riff.data(), "RIFF", 4) != 0 ||
+      std::memcmp(riff.data() + 8, "WEBP", 4) != 0) {
+    return tags;
+  }
+  const auto read_chunk = [&](std::uint32_t size, std::vector<unsigned char>& data,
+                              std::size_t offset) {
+    data.resize(offset + std::size_t{size});
+    in.read(reinterpret_cast<char*>(data.data() + offset), size);
+    return static_cast<std::uint32_t>(in.gcount()) == size;
+  };
+  // Chunks: a four-character code, a little-endian size, the data padded to
+  // an even length.
+  std::array<unsigned char, 8> header{};
+  for (std::uint64_t at = 12;;) {
+    in.seekg(static_cast<std::streamoff>(at));
+    in.read(reinterpret_cast<char*>(header.data()), header.size());
+    if (in.gcount() != 8) return tags;
+    const std::uint32_t size = little32(header.data() + 4);
+    if (std::memcmp(header.data(), "EXIF", 4) == 0 && size >= 8 && size <= kLargestChunk) {
+      // The TIFF-format EXIF data, which some writers give JPEG's prefix too.
+      std::vector<unsigned char> data;
+      if (read_chunk(size, data, 6)) {
+        std::memcpy(data.data(), "Exif\0\0", 6);
+        const bool prefixed = std::memcmp(data.data() + 6, "Exif\0\0", 6) == 0;
+        tags.orientation =
+            exif_orientation(std::span<const unsigned char>(data).subspan(prefixed ? 6 : 0));
+        tags.other_metadata = true;
+      }
+    } else if (std::memcmp(header.data(), "ICCP", 4) == 0 && size >= 128 &&
+               size <= kLargestChunk) {
+      if (!read_chunk(size, tags.icc_profile, 0)) tags.icc_profile.clear();
+    } else if (std::memcmp(header.data(), "XMP ", 4) == 0) {
+      tags.other_metadata = true;
+    }
+    at += 8 + std::uint64_t{size} + (size & 1U);
+  }
+}
+
+std::uint8_t webp_orientation(const std::filesystem::path& path) {
+  return webp_picture_tags(path).orientation;
+}
+
+}  // namespace gpuhist::images

@@ -1,0 +1,35 @@
+// What a JPEG or WebP file says of its picture that OpenImageIO 2.4 does not
+// read for us: its Exif orientation and its ICC profile. A JPEG's metadata is
+// never handed to the library (its parsers are not hardened), and the
+// library's WebP reader reads none. Found by walking the file's framing (JPEG
+// marker segments, WebP RIFF chunks) and reading those two payloads alone.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace gpuhist::images {
+
+struct PictureTags {
+  std::uint8_t orientation = 1;            // Exif orientation, 1 to 8 (1: none)
+  std::vector<unsigned char> icc_profile;  // empty: none, or its chunks did not add up
+  bool other_metadata = false;             // Exif beyond that, XMP, IPTC or comments too
+};
+
+// A JPEG file's tags, from its segments before the frame header (a prefix of
+// the file, doubled while the framing goes on past it); none for another file.
+[[nodiscard]] PictureTags jpeg_picture_tags(const std::filesystem::path& path);
+
+// A JPEG file's first bytes, up to and with its frame header (or all of it
+// where its framing ends first, up to 256 MiB); empty where it does not start
+// as a JPEG.
+[[nodiscard]] std::vector<unsigned char> jpeg_head(const std::filesystem::path& path);
+
+// A WebP file's tags, from its ICCP and EXIF chunks; none for another file.
+[[nodiscard]] PictureTags webp_picture_tags(const std::filesystem::path& path);
+
+// webp_picture_tags(path).orientation.
+[[nodiscard]] std::uint8_t webp_orientation(const std::filesystem::path& path);
+
+}  // namespace gpuhist::images
