@@ -134,8 +134,8 @@ void print_json(const Report& report, std::ostream& out) {
     row["wall_ms"] = r.wall_ms ? nlohmann::ordered_json(*r.wall_ms) : nullptr;
     row["gbps"] = r.gbps;
     row["gpixels_per_s"] = r.gpixels;
-    row["copy_percent"] = r.gpu_ms ? measured(r.copy_percent) : nullptr;
-    row["read_percent"] = r.gpu_ms ? measured(r.read_percent) : nullptr;
+    row["copy_percent"] = r.gpu_ms ? nlohmann::ordered_json(r.copy_percent) : nullptr;
+    row["read_percent"] = r.gpu_ms ? nlohmann::ordered_json(r.read_percent) : nullptr;
     row["check"] = r.check;
     rows.push_back(std::move(row));
   }

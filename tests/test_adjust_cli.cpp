@@ -161,8 +161,10 @@ TEST_F(AdjustCli, ThresholdPrintsItsValueAndWritesGrey) {
     EXPECT_EQ(bytes_of(written), want) << method;
   }
   // A picture that could not be written has no level on stdout: a row there is a file done.
+  // (A folder named as the picture: found only when the picture, made, is put in its place.)
+  fs::create_directory(path("taken.png"));
   const auto unwritten =
-      run_cli({"threshold", kRocket, "-o", path("no-folder/binary.png"), "--method", "120"});
+      run_cli({"threshold", kRocket, "-o", path("taken.png"), "--method", "120"});
   EXPECT_EQ(unwritten.status, 4) << unwritten.err;
   EXPECT_EQ(unwritten.out, "");
 }

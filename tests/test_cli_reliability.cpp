@@ -721,6 +721,12 @@ TEST_F(Reliability, NothingReadIsAZeroTotalOrNoOutput) {
   for (const char* field : {"min", "max", "mean", "stddev", "median", "p1", "p99", "shadows"}) {
     EXPECT_TRUE(rows[0]["stats"]["red"][field].is_null()) << field << ": " << rows[0]["stats"];
   }
+  // Compared with a reference, nothing counted has no metrics: null, not an internal error.
+  const auto compared = run_cli({"compute", path("empty.png").string(), "--merge", "--format",
+                                 "json", "--compare", kCoffee.string(), "--device", "cpu"});
+  EXPECT_EQ(compared.status, 1) << compared.err;
+  EXPECT_TRUE(json::parse(compared.out)[0]["comparison"]["luminance"]["emd"].is_null())
+      << compared.out;
   const auto table = run_cli({"compute", path("empty.png").string(), "--merge", "--device", "cpu"});
   EXPECT_EQ(table.status, 1);
   EXPECT_NE(table.out.find("\nred                  0           -           -"), std::string::npos)

@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -176,9 +175,17 @@ Image DecodeWorker::load(const std::filesystem::path& path, const LoadOptions& o
       if (receive_text(socket_, message, deadline)) throw Error(ErrorKind::Input, message);
     } else {
       Answer a{};
-      std::string codec, warning, notes;
-      if (receive_value(socket_, a, deadline) && receive_text(socket_, codec, deadline) &&
-          receive_text(socket_, warning, deadline) && receive_text(socket_, notes, deadline)) {
+      std::string codec, warning;
+      std::vector<std::string> notes;
+      std::uint32_t note_count = 0;
+      bool received = receive_value(socket_, a, deadline) &&
+                      receive_text(socket_, codec, deadline) &&
+                      receive_text(socket_, warning, deadline) &&
+                      receive_value(socket_, note_count, deadline) && note_count <= 64;
+      for (std::uint32_t i = 0; received && i < note_count; ++i) {
+        received = receive_text(socket_, notes.emplace_back(), deadline);
+      }
+      if (received) {
         Image image;
         try {
           image = Image::allocate(
@@ -197,12 +204,7 @@ Image DecodeWorker::load(const std::filesystem::path& path, const LoadOptions& o
           image.alpha = a.alpha != 0;
           image.more_pages = a.more_pages != 0;
           image.orientation = a.orientation >= 1 && a.orientation <= 8 ? a.orientation : 1;
-          // The notes, a line each.
-          for (std::size_t at = 0; at < notes.size();) {
-            const std::size_t end = std::min(notes.find('\n', at), notes.size());
-            image.notes.push_back(notes.substr(at, end - at));
-            at = end + 1;
-          }
+          image.notes = std::move(notes);
           return image;
         }
       }
@@ -254,12 +256,15 @@ int run_decode_worker() {
                      static_cast<std::uint8_t>(image.more_pages ? 1 : 0),
                      image.orientation,
                      image.stride};
-      std::string notes;  // one line each (Image::notes)
-      for (const std::string& note : image.notes) notes += (notes.empty() ? "" : "\n") + note;
+      const auto note_count = static_cast<std::uint32_t>(image.notes.size());
+      bool sent = true;
       const std::uint8_t ok = 1;
       if (!send_value(fd, ok) || !send_value(fd, a) || !send_text(fd, image.codec) ||
-          !send_text(fd, image.warning) || !send_text(fd, notes) ||
-          !send_all(fd, image.storage.data(), image.storage.size())) {
+          !send_text(fd, image.warning) || !send_value(fd, note_count)) {
+        return 1;
+      }
+      for (const std::string& note : image.notes) sent = sent && send_text(fd, note);
+      if (!sent || !send_all(fd, image.storage.data(), image.storage.size())) {
         return 1;
       }
     } catch (const std::exception& e) {

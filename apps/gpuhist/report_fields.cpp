@@ -76,7 +76,14 @@ nlohmann::ordered_json comparison_json(const Histogram& histogram, const ReportF
   object["reference"] = fields.reference_file;
   for (Channel channel : histogram.channels()) {
     if (!fields.reference->has(channel)) continue;
-    object[std::string(to_string(channel))] =
+    const std::string name(to_string(channel));
+    // Nothing counted (a merge of no readable file): no shape to compare, every metric null.
+    if (histogram.total(channel) == 0) {
+      object[name] = metrics_json(Comparison{});
+      for (auto& item : object[name].items()) item.value() = nullptr;
+      continue;
+    }
+    object[name] =
         metrics_json(compare(histogram.counts(channel), fields.reference->counts(channel)));
   }
   return object;

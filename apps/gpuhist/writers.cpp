@@ -80,7 +80,7 @@ class TableWriter final : public Writer {
                                    const nlohmann::ordered_json& metrics, int width) {
     std::string text = pad(channel, -10);
     for (const auto& item : metrics.items()) {
-      text += ' ' + pad(fixed(item.value().get<double>(), 6), width);
+      text += ' ' + pad(item.value().is_null() ? "-" : fixed(item.value().get<double>(), 6), width);
     }
     return text + '\n';
   }

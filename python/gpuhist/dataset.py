@@ -78,7 +78,10 @@ class DatasetResult:
     def rows(self):
         """One dict per file: FIELDS and "stats", as Histogram.stats() gives them."""
         if self._rows is None:
-            self._rows = [dict(zip(FIELDS, record), stats=_stats_dict(table))
+            # Rows of workers before "warning" or "notes" was a field have them as None, ().
+            defaults = (None, ())
+            self._rows = [dict(zip(FIELDS, tuple(record) + defaults[len(record) - 7:]),
+                               stats=_stats_dict(table))
                           for record, table in zip(self.records, self.stats.tolist())]
         return self._rows
 

@@ -75,6 +75,11 @@ bool type_caster<gpuhist::python::Real>::load(handle src, bool /*convert*/) {
   }
   const double v = PyFloat_AsDouble(src.ptr());
   if (v == -1.0 && PyErr_Occurred() != nullptr) {
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyErr_Clear();
+      throw value_error("gpuhist: a number is needed, and " + std::string(str(src)).substr(0, 20) +
+                        "… is past a float's range");
+    }
     if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw error_already_set();
     PyErr_Clear();
     throw type_error("gpuhist: a number is needed, not " + gpuhist::python::type_name(src));
@@ -87,7 +92,9 @@ bool type_caster<gpuhist::python::WholePair>::load(handle src, bool convert) {
   const auto refuse = [&](const std::string& what) {
     throw type_error("gpuhist: a pair of whole numbers (X, Y) is needed, not " + what);
   };
-  if (PyTuple_Check(src.ptr()) == 0 && PyList_Check(src.ptr()) == 0) {
+  // Any sequence of two (a tuple, a list, a numpy array, a range), not a str or bytes.
+  if (PySequence_Check(src.ptr()) == 0 || PyUnicode_Check(src.ptr()) != 0 ||
+      PyBytes_Check(src.ptr()) != 0 || PyByteArray_Check(src.ptr()) != 0) {
     refuse(gpuhist::python::type_name(src));
   }
   const auto items = reinterpret_borrow<sequence>(src);

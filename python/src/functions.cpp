@@ -110,24 +110,37 @@ std::uint64_t max_pixels_of(Whole max_pixels) {
 }
 
 std::shared_ptr<const Context> SharedContext::context() const {
-  Contexts& c = contexts();
-  const std::lock_guard lock(*c.reopen);
   const long process = ::getpid();
-  if (process_ != process) {
-    // Opened before a fork: the parent's is kept (never destroyed here), a new one opened.
+  if (process_.load() == process) {
+    const std::lock_guard lock(*contexts().reopen);
+    return context_;
+  }
+  // Opened before a fork: the parent's is kept (never destroyed here), a new one
+  // opened, without the GIL (taken only after the lock is given up: no thread
+  // waits for the GIL while holding it).
+  std::optional<py::gil_scoped_release> release;
+  if (PyGILState_Check() != 0) release.emplace();
+  const std::lock_guard lock(*contexts().reopen);
+  if (process_.load() != process) {
     new std::shared_ptr<const Context>(std::move(context_));  // NOLINT: left to the parent
     context_ = shared ? shared_context_unlocked(requested)
                       : std::make_shared<const Context>(Context::open(requested));
-    process_ = process;
+    process_.store(process);
   }
   return context_;
+}
+
+SharedContext::~SharedContext() {
+  if (context_ && process_.load() != ::getpid()) {
+    new std::shared_ptr<const Context>(std::move(context_));  // NOLINT: left to the parent
+  }
 }
 
 void SharedContext::set_context(std::shared_ptr<const Context> context) {
   Contexts& c = contexts();
   const std::lock_guard lock(*c.reopen);
   context_ = std::move(context);
-  process_ = ::getpid();
+  process_.store(::getpid());
 }
 
 HistogramOptions SharedContext::options(Whole bins, const Name& luma) {

@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,13 @@ struct SharedContext {
   [[nodiscard]] std::shared_ptr<const Context> context() const;
   void set_context(std::shared_ptr<const Context> context);
 
+  SharedContext() = default;
+  SharedContext(const SharedContext&) = delete;
+  SharedContext& operator=(const SharedContext&) = delete;
+  // In a process forked after the context was opened, the parent's device is
+  // left, never destroyed: its threads are not there to end.
+  ~SharedContext();
+
   // The options of a count, checked (ValueError; GpuError for a GPU strategy without a device).
   [[nodiscard]] static HistogramOptions options(Whole bins, const Name& luma);
   [[nodiscard]] RunOptions run(const std::optional<std::string>& strategy) const;
@@ -58,7 +66,7 @@ struct SharedContext {
 
  private:
   mutable std::shared_ptr<const Context> context_;
-  mutable long process_ = 0;  // the process that opened context_
+  mutable std::atomic<long> process_{0};  // the process that opened context_
 };
 
 [[nodiscard]] std::shared_ptr<SharedContext> open_context(const Name& device);

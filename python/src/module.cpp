@@ -72,7 +72,9 @@ Vulkan device when something needs one, else the CPU), "cpu" (no Vulkan), a
 device index from gpuhist.devices(), or a piece of a device's name. Safe to
 share between threads; calls on one context run one at a time, without the GIL.
 In a process forked after it was used (a multiprocessing "fork" pool's worker,
-a DataLoader's), its first call opens the device again for that process.
+a DataLoader's), its first call opens the device again for that process; such
+a child ends with os._exit, as those workers do (Mesa's drivers wait at a
+normal exit for the parent's threads).
 )doc");
   // device=None is "auto", as the module's functions take it.
   context

@@ -59,6 +59,10 @@ def test_pairs_and_numbers_of_the_wrong_kind_are_one_line_type_errors(call, mess
 
 def test_pairs_and_numbers_take_lists_and_numpy_scalars():
     assert gpuhist.clahe(GREY, tiles=[4, 2], clip_limit=np.float32(3), device="cpu").shape == GREY.shape
+    assert gpuhist.clahe(GREY, tiles=range(2, 4), device="cpu").shape == GREY.shape
+    assert gpuhist.draw(gpuhist.Histogram(), size=np.array([30, 20])).shape == (20, 30, 4)
+    with pytest.raises(ValueError, match="past a float's range"):
+        gpuhist.autolevel(GREY, low=10**400, device="cpu")
     np.testing.assert_array_equal(gpuhist.autolevel(GREY, low=1, high=np.int64(2), device="cpu"),
                                   gpuhist.autolevel(GREY, low=1.0, high=2.0, device="cpu"))
 

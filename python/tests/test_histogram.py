@@ -381,6 +381,21 @@ def test_a_forked_child_opens_its_own_device():
     finally:
         _FORKED.clear()
     assert context.histogram(image, strategy="gpu") == expected
+    # A child that drops an inherited Context it never used leaves the parent's device alone
+    # instead of destroying it (which waits for ever on threads that are not there).
+    import os
+    import signal
+    child = os.fork()
+    if child == 0:
+        signal.alarm(60)
+        try:
+            del context
+            _FORKED.clear()
+            os._exit(0)
+        finally:
+            os._exit(1)
+    _, status = os.waitpid(child, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
 
 
 def test_the_gil_is_released_while_counting():
