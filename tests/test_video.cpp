@@ -1036,6 +1036,12 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   std::ofstream(dir_ / "empty.mp4").flush();
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i sine=frequency=440:duration=0.2 '" +
                            (dir_ / "tone.wav").string() + "'"));
+  // Audio with cover art: a picture stream, but no video.
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i sine=frequency=440:duration=0.2 -i '" +
+                   (fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png").string() +
+                   "' -map 0 -map 1 -c:a libmp3lame -c:v mjpeg -disposition:v attached_pic '" +
+                   (dir_ / "cover.mp3").string() + "'"));
   const fs::path clip = dir_ / "clip.mp4";
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v libx264 '" +
                            clip.string() + "'"));
@@ -1074,6 +1080,8 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
       {{"video", (dir_ / "text.jpg").string()},
        {1, "text.jpg: not a video, or a damaged one: its mjpeg stream has no picture size"}},
       {{"video", (dir_ / "tone.wav").string()}, {1, "no video stream"}},
+      {{"video", (dir_ / "cover.mp3").string()},
+       {1, "no video stream (its one picture is cover art attached to its audio)"}},
       {{"video", (dir_ / "half.mp4").string()}, {1, "half.mp4"}},
       {{"video", clip.string(), "--format", "xml"}, {2, "xml"}},
       {{"video", clip.string(), "--bins", "0"}, {2, "--bins"}},

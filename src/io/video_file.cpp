@@ -394,8 +394,33 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
     s.fail("cannot read video: " + av_message(e));
   }
   const AVCodec* decoder = nullptr;
+  // A picture attached to an audio file (an MP3's or M4A's cover art) is no video.
+  bool cover_art = false;
+  for (unsigned i = 0; i < raw->nb_streams; ++i) {
+    AVStream* stream = raw->streams[i];
+    if (stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+        (stream->disposition & AV_DISPOSITION_ATTACHED_PIC) != 0) {
+      stream->discard = AVDISCARD_ALL;
+      cover_art = true;
+    }
+  }
   s.stream = av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
-  if (s.stream == AVERROR_STREAM_NOT_FOUND) s.fail("no video stream");
+  if (s.stream >= 0 && (raw->streams[s.stream]->disposition & AV_DISPOSITION_ATTACHED_PIC) != 0) {
+    // The first video stream that is not cover art, where there is one.
+    int other = AVERROR_STREAM_NOT_FOUND;
+    for (unsigned i = 0; i < raw->nb_streams && other < 0; ++i) {
+      const AVStream* stream = raw->streams[i];
+      if (stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+          (stream->disposition & AV_DISPOSITION_ATTACHED_PIC) == 0) {
+        other = av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, static_cast<int>(i), -1, &decoder, 0);
+      }
+    }
+    s.stream = other;
+  }
+  if (s.stream == AVERROR_STREAM_NOT_FOUND) {
+    s.fail(cover_art ? "no video stream (its one picture is cover art attached to its audio)"
+                     : "no video stream");
+  }
   if (s.stream < 0 || decoder == nullptr) s.fail("no decoder for its video stream");
   s.codec.reset(avcodec_alloc_context3(decoder));
   if (!s.codec) s.fail("out of memory");
