@@ -169,16 +169,41 @@ TEST(Pictures, RampAndResampling) {
   Picture p = draw_cpu(h, options);
   for (std::uint32_t x = 0; x < 256; ++x) EXPECT_EQ(bar_height(p, x), 100U);
   EXPECT_EQ(pixel(p, 3, 3), 0xFFFFFFU);  // red + green + blue
-  // 64 columns show bins 2, 6, 10, ...: (2x + 1) * 256 / 128.
-  EXPECT_EQ(render::column_bin(0, 64, 256), 2U);
-  EXPECT_EQ(render::column_bin(63, 64, 256), 254U);
+  // 512 columns show bin (2x + 1) * 256 / 1024 each: two columns a bin.
+  EXPECT_EQ(render::column_bin(0, 512, 256), 0U);
   EXPECT_EQ(render::column_bin(511, 512, 256), 255U);
-  h.counts(Channel::Red)[2] = 0;
+  // 64 columns show four bins each, the largest of their counts: bins 0-3, 4-7, ...
+  EXPECT_EQ(render::column_bins(0, 64, 256).first, 0U);
+  EXPECT_EQ(render::column_bins(0, 64, 256).end, 4U);
+  EXPECT_EQ(render::column_bins(63, 64, 256).end, 256U);
+  for (std::uint32_t b = 0; b < 4; ++b) h.counts(Channel::Red)[b] = 0;
+  h.counts(Channel::Red)[5] = 0;
   options.width = 64;
   options.channels = kDrawRed;
   p = draw_cpu(h, options);
-  EXPECT_EQ(bar_height(p, 0), 0U);
-  EXPECT_EQ(bar_height(p, 1), 100U);
+  EXPECT_EQ(bar_height(p, 0), 0U);    // bins 0-3 empty
+  EXPECT_EQ(bar_height(p, 1), 100U);  // bin 5 empty, 4, 6 and 7 not
+}
+
+// With more bins than columns no bin goes undrawn: a spike of clipped shadows
+// at bin 0 and of highlights at the last bin shows at any width, on the CPU
+// and the GPU alike, where one bin a column would have skipped both.
+TEST(Pictures, ClippedEndsShowAtAnyWidth) {
+  Histogram h(1024, false);
+  for (std::uint32_t b = 300; b < 700; ++b) h.counts(Channel::Luminance)[b] = 10;
+  h.counts(Channel::Luminance)[0] = 4000;
+  h.counts(Channel::Luminance)[1023] = 2000;
+  const Context& context = test::gpu_context();
+  for (const std::uint32_t width : {100U, 128U, 256U, 1000U}) {
+    DrawOptions options;
+    options.width = width;
+    options.scale = ScaleMode::Max;
+    const Picture cpu = draw_cpu(h, options);
+    EXPECT_EQ(bar_height(cpu, 0), 100U) << width;
+    EXPECT_EQ(bar_height(cpu, width - 1), 50U) << width;
+    EXPECT_EQ(bar_height(cpu, width / 2), 0U) << width;  // 10 of 4000: under half a row
+    if (context.device() != nullptr) EXPECT_EQ(context.draw(h, options), cpu) << width;
+  }
 }
 
 TEST(Pictures, BadOptionsAreRejected) {

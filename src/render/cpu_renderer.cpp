@@ -94,13 +94,18 @@ Picture draw_cpu(const Histogram& histogram, const DrawOptions& options) {
   Picture picture{options.width, options.height,
                   std::vector<std::uint8_t>(std::size_t{options.width} * options.height * 4)};
   for (std::uint32_t x = 0; x < options.width; ++x) {
-    const std::uint32_t bin = render::column_bin(x, options.width, bins);
+    // The column's largest count of each channel.
+    const render::ColumnBins range = render::column_bins(x, options.width, bins);
+    std::array<std::uint32_t, 4> count{};
+    for (std::uint32_t b = range.first; b < range.end; ++b) {
+      for (std::size_t c = 0; c < 4; ++c) count[c] = std::max(count[c], counts[c][b]);
+    }
     for (std::uint32_t y = 0; y < options.height; ++y) {
       const std::uint32_t a = 2 * (options.height - y) - 1;
       std::uint32_t mask = 0;
       for (std::uint32_t c = 0; c < 4; ++c) {
         if ((drawn & (1U << c)) != 0 &&
-            render::covers(options.scale, counts[c][bin], scales[c], a, options.height, bins)) {
+            render::covers(options.scale, count[c], scales[c], a, options.height, bins)) {
           mask |= 1U << c;
         }
       }

@@ -20,6 +20,16 @@ uint columnBin(uint x, uint width, uint bins) {
   return lo / (2u * width);
 }
 
+// The bins column x shows, [first, end) (draw_rule.hpp's column_bins): one
+// where bins <= width, else every bin whose start falls in the column.
+uvec2 columnBins(uint x, uint width, uint bins) {
+  if (bins <= width) {
+    uint bin = columnBin(x, width, bins);
+    return uvec2(bin, bin + 1u);
+  }
+  return uvec2(x * bins / width, (x + 1u) * bins / width);
+}
+
 uint fixedLog2(uint count) {
   uint v = min(count, 0xFFFFFFFEu) + 1u;
   uint msb = uint(findMSB(v));

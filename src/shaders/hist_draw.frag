@@ -15,12 +15,17 @@ void main() {
   // Fragment centres are at pixel + 0.5: truncation gives the pixel exactly.
   uint x = uint(gl_FragCoord.x);
   uint y = uint(gl_FragCoord.y);
-  uint bin = columnBin(x, dp.width, dp.bins);
+  // The column's largest count of each channel.
+  uvec2 range = columnBins(x, dp.width, dp.bins);
+  uvec4 count = uvec4(0u);
+  for (uint b = range.x; b < range.y; ++b) {
+    count = max(count, uvec4(bins[b * 4u], bins[b * 4u + 1u], bins[b * 4u + 2u], bins[b * 4u + 3u]));
+  }
   uint a = 2u * (dp.height - y) - 1u;
   uint mask = 0u;
   for (uint c = 0u; c < 4u; ++c) {
     if ((dp.channels & (1u << c)) != 0u &&
-        covers(dp.scaleMode, bins[bin * 4u + c], scale.maxCount[c], scale.sum[c], a, dp.height, dp.bins)) {
+        covers(dp.scaleMode, count[c], scale.maxCount[c], scale.sum[c], a, dp.height, dp.bins)) {
       mask |= 1u << c;
     }
   }

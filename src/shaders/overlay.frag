@@ -22,12 +22,17 @@ uint frameByte(uint address) {
 
 // The panel's colour at (x, y) inside it, or the frame's blended with the background.
 uvec3 panelColour(uint x, uint y, uint channels, uvec3 frame) {
-  uint bin = columnBin(x, op.panelWidth, op.bins);
+  // The column's largest count of each channel.
+  uvec2 range = columnBins(x, op.panelWidth, op.bins);
+  uvec4 count = uvec4(0u);
+  for (uint b = range.x; b < range.y; ++b) {
+    count = max(count, uvec4(bins[b * 4u], bins[b * 4u + 1u], bins[b * 4u + 2u], bins[b * 4u + 3u]));
+  }
   uint a = 2u * (op.panelHeight - y) - 1u;
   uint mask = 0u;
   for (uint c = 0u; c < 4u; ++c) {
     if ((channels & (1u << c)) != 0u &&
-        covers(op.scaleMode, bins[bin * 4u + c], scale.maxCount[c], scale.sum[c], a, op.panelHeight, op.bins)) {
+        covers(op.scaleMode, count[c], scale.maxCount[c], scale.sum[c], a, op.panelHeight, op.bins)) {
       mask |= 1u << c;
     }
   }
