@@ -171,6 +171,25 @@ TEST_F(DrawCli, ReportHasImagePanelsAndLabels) {
     red = red || (px[0] == 255 && px[1] == 0 && px[2] == 0);
   }
   EXPECT_TRUE(red);
+  // A long name (a phone's export, with letters beyond ASCII) is shortened in its
+  // middle so that the title, its size and format end inside the right margin.
+  const fs::path long_name = dir_ /
+                             "IMG_20240101_portrait_very_long_name_from_a_phone_export_"
+                             "\u00e9dit\u00e9_version_final_2.png";
+  fs::copy_file(kCoffee, long_name);
+  const fs::path long_out = dir_ / "long.png";
+  const auto l = test::run_cli({"draw", long_name.string(), "--report", "-o", long_out.string()});
+  ASSERT_EQ(l.status, 0) << l.err;
+  const Picture title = read_png(long_out);
+  std::uint32_t right = 0, left = 0;
+  for (std::uint32_t y = 12; y < 44; ++y) {
+    for (std::uint32_t x = 0; x < 768; ++x) {
+      const bool text = title.rgba[(y * title.width + x) * 4] > 128;
+      (x >= 768 - 16 ? right : left) += text ? 1 : 0;
+    }
+  }
+  EXPECT_GT(left, 500U);
+  EXPECT_EQ(right, 0U);
 }
 
 // A photograph whose Exif orientation turns it (6: turn a quarter clockwise,

@@ -4,15 +4,7 @@
 
 namespace gpuhist::cli {
 
-std::string file_format_name(PixelFormat format, bool alpha) {
-  std::string name = to_string(format);
-  if (!alpha) return name;
-  const std::size_t digits = name.find_first_of("0123456789");
-  std::string out = name.substr(0, digits);
-  out += 'a';
-  out += name.substr(digits);
-  return out;
-}
+std::string file_format_name(PixelFormat format, bool alpha) { return to_string(format, alpha); }
 
 std::string json_text(const nlohmann::ordered_json& value) {
   return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);

@@ -40,6 +40,9 @@ struct PixelFormat {
 }
 // A short name such as "rgba8", "rgb16" or "grey32f".
 [[nodiscard]] std::string to_string(PixelFormat format);
+// The name of a file's pixels read without their alpha (`alpha`: the file has
+// one): "rgba8" for RGB read from RGBA, "greya16" for grey from grey and alpha.
+[[nodiscard]] std::string to_string(PixelFormat format, bool alpha);
 
 // Pixels as they lie in memory. Rows are `stride` bytes apart (at least
 // width * pixel_bytes(format)); samples are in native byte order and, for

@@ -22,6 +22,12 @@ std::string to_string(PixelFormat format) {
   return name;
 }
 
+std::string to_string(PixelFormat format, bool alpha) {
+  std::string name = to_string(format);
+  if (alpha) name.insert(name.find_first_of("0123456789"), "a");
+  return name;
+}
+
 void validate(const ImageView& image) {
   const auto layout = static_cast<std::uint32_t>(image.format.layout);
   if (layout != 1 && layout != 3 && layout != 4) {

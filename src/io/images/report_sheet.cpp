@@ -41,6 +41,33 @@ void text(OIIO::ImageBuf& canvas, int x, int y, const std::string& words, int si
   }
 }
 
+// `name` as the image library's text rendering draws it: ASCII alone (OpenImageIO
+// 2.4 draws a character beyond it as another glyph), so each other character is
+// a '?', and shortened in its middle ("IMG_2024...edit.jpg") until it fits
+// `width` pixels at `size` followed by `rest`.
+std::string fitted(const std::string& name, const std::string& rest, int size, int width) {
+  std::string ascii;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x80) {
+      ascii += byte < 0x20 || byte == 0x7F ? '?' : c;
+    } else if ((byte & 0xC0U) != 0x80U) {
+      ascii += '?';  // a character's first byte; its continuation bytes are left out
+    }
+  }
+  const auto fits = [&](const std::string& shown) {
+    const OIIO::ROI box = OIIO::ImageBufAlgo::text_size(shown + rest, size, font());
+    return !box.defined() || box.width() <= width;
+  };
+  if (fits(ascii)) return ascii;
+  for (std::size_t keep = ascii.size(); keep-- > 2;) {
+    const std::size_t head = (keep + 1) / 2, tail = keep - head;
+    const std::string shown = ascii.substr(0, head) + "..." + ascii.substr(ascii.size() - tail);
+    if (fits(shown)) return shown;
+  }
+  return "...";
+}
+
 }  // namespace
 
 Picture compose_report(const Image& image, const std::string& name, const Picture& rgb_panel,
@@ -83,9 +110,13 @@ Picture compose_report(const Image& image, const std::string& name, const Pictur
   OIIO::ImageBufAlgo::paste(canvas, (kWidth - shown_w) / 2, image_top, 0, 0, shown,
                             OIIO::ROI(0, shown_w, 0, shown_h, 0, 1, 0, 3));
 
-  const std::string title = name + "  " + std::to_string(image.width) + "x" +
-                            std::to_string(image.height) + "  " + to_string(image.format);
-  text(canvas, kMargin, kMargin + kTitleSize, title, kTitleSize);
+  // The size and pixel format as stored (alpha, which is never counted, named),
+  // after the name, shortened in its middle to fit the sheet.
+  const std::string facts =
+      "  " + std::to_string(image.width) + "x" + std::to_string(image.height) + "  " +
+      to_string(image.format, image.alpha) + (image.alpha ? " (alpha not counted)" : "");
+  text(canvas, kMargin, kMargin + kTitleSize,
+       fitted(name, facts, kTitleSize, kWidth - 2 * kMargin) + facts, kTitleSize);
   const int right_x = kWidth - kMargin - static_cast<int>(kReportPanelWidth);
   const std::pair<int, std::pair<const Picture*, std::string>> panels[] = {
       {kMargin, {&rgb_panel, channels == 1 ? "luminance (a grey image)" : "red, green, blue"}},
