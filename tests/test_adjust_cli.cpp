@@ -169,6 +169,23 @@ TEST_F(AdjustCli, ThresholdPrintsItsValueAndWritesGrey) {
   EXPECT_EQ(unwritten.out, "");
 }
 
+// A file of several pages is adjusted by its first, which alone is written: said of
+// the input (the first is counted) and of the output (it holds that page alone).
+TEST_F(AdjustCli, AFileOfPagesIsAdjustedByItsFirst) {
+  ASSERT_EQ(std::system(("oiiotool --pattern constant:color=1,0,0 16x16 3 --pattern "
+                         "constant:color=0,1,0 16x16 3 --siappend -d uint8 -o '" +
+                         path("pages.tif") + "'")
+                            .c_str()),
+            0);
+  const auto r = run_cli({"equalize", path("pages.tif"), "-o", path("first.tif")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "gpuhist: warning: " + path("pages.tif") +
+                       ": the file holds more than one page (or frame); the first is counted\n"
+                       "gpuhist: warning: " +
+                       path("first.tif") + ": holds the first page (or frame) alone, adjusted\n");
+  EXPECT_FALSE(load_image(path("first.tif")).more_pages);
+}
+
 TEST_F(AdjustCli, MatchToAReference) {
   const std::string out = path("matched.png");
   const auto r =

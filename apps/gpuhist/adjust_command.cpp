@@ -235,6 +235,10 @@ int run_adjust(const AdjustArgs& args) {
     const bool go_on = batch.run(path, [&] {
       const Image image = decoder.next();
       warn_about_file(path, image);
+      if (image.more_pages) {
+        std::cerr << "gpuhist: warning: " << one_line(outputs[i].string())
+                  << ": holds the first page (or frame) alone, adjusted\n";
+      }
       if (image.format.sample == SampleType::F32) {
         throw Error(ErrorKind::Input, path.string() +
                                           ": adjustments need 8- or 16-bit samples, and this "
