@@ -42,7 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // A file that cannot be read is an answer, not a finding.
   }
   // An adjusted image keeps its source's metadata: the input's framing is read
-  // for it, whether or not its pixels could be (JPEG and PNG outputs in turn).
+  // for it, whether or not its pixels could be (JPEG, PNG and WebP outputs in
+  // turn; a JPEG's or WebP's orientation and ICC profile by gpuhist's own reading).
   static const std::uint8_t pixels[4 * 2 * 3] = {};
   gpuhist::ImageView tiny;
   tiny.data = pixels;
@@ -54,14 +55,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       "/dev/shm/gpuhist-fuzz-kept-" + std::to_string(::getpid()) + ".jpg";
   static const std::string png =
       "/dev/shm/gpuhist-fuzz-kept-" + std::to_string(::getpid()) + ".png";
-  // The three files go when the fuzzer exits.
+  static const std::string webp =
+      "/dev/shm/gpuhist-fuzz-kept-" + std::to_string(::getpid()) + ".webp";
+  // The four files go when the fuzzer exits.
   static const struct Cleanup {
     ~Cleanup() {
-      for (const std::string* file : {&path, &jpeg, &png}) ::unlink(file->c_str());
+      for (const std::string* file : {&path, &jpeg, &png, &webp}) ::unlink(file->c_str());
     }
   } cleanup;
   try {
-    gpuhist::save_image(size % 3 == 0 ? png : jpeg, tiny, path);
+    gpuhist::save_image(size % 3 == 0 ? png : size % 3 == 1 ? jpeg : webp, tiny, path);
   } catch (const gpuhist::Error&) {
   }
   return 0;
