@@ -53,6 +53,26 @@ class Tokens {
 
 }  // namespace
 
+std::vector<unsigned char> deep_pnm_file(const ImageView& image) {
+  const bool grey = image.format.layout == ChannelLayout::Grey;
+  const std::size_t from = channel_count(image.format.layout), to = grey ? 1 : 3;
+  const std::string header = std::string(grey ? "P5\n" : "P6\n") + std::to_string(image.width) +
+                             " " + std::to_string(image.height) + "\n65535\n";
+  std::vector<unsigned char> file(header.begin(), header.end());
+  file.reserve(header.size() + std::size_t{image.width} * image.height * to * 2);
+  for (std::uint32_t y = 0; y < image.height; ++y) {
+    const auto* row = reinterpret_cast<const std::uint16_t*>(image.row(y));
+    for (std::uint32_t x = 0; x < image.width; ++x) {
+      for (std::size_t c = 0; c < to; ++c) {
+        const std::uint16_t v = row[x * from + c];  // big-endian in the file
+        file.push_back(static_cast<unsigned char>(v >> 8));
+        file.push_back(static_cast<unsigned char>(v & 0xFFU));
+      }
+    }
+  }
+  return file;
+}
+
 std::string pnm_raster_shortfall(std::span<const unsigned char> head, std::uintmax_t file_bytes) {
   if (head.size() < 2 || head[0] != 'P' || (head[1] != '5' && head[1] != '6')) return {};
   Tokens tokens(head);

@@ -1,14 +1,17 @@
 // The samples of a 16-bit PNM file (P2, P3, P5, P6 with a maximum value over
-// 255) as stored. OpenImageIO 2.4 scales them through a float that loses a
-// level from 32769 up (65535 read as 65534); a maximum other than 65535 is
+// 255) as stored, read and written here. OpenImageIO 2.4 reads them scaled
+// through a float that loses a level from 32769 up (65535 read as 65534), and
+// writes 8-bit samples scaled back to 16 bits; a maximum other than 65535 is
 // scaled to 16 bits here, rounded to nearest.
 #pragma once
 
 #include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gpuhist/image.hpp"
+#include "gpuhist/image_view.hpp"
 
 namespace gpuhist::images {
 
@@ -24,6 +27,10 @@ namespace gpuhist::images {
 // `head`, ends before its raster does: "its WxH raster takes N bytes after
 // its header, and the file has M", for the message of a file the library
 // could not read. Empty otherwise.
+// `image` (16-bit grey, RGB or RGBA, whose alpha is left out) as a binary
+// PNM file of maximum 65535: P5 for grey, P6 for colour.
+[[nodiscard]] std::vector<unsigned char> deep_pnm_file(const ImageView& image);
+
 [[nodiscard]] std::string pnm_raster_shortfall(std::span<const unsigned char> head,
                                                std::uintmax_t file_bytes);
 

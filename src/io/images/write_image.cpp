@@ -19,6 +19,7 @@
 #include "io/images/images.hpp"
 #include "io/images/memory_reader.hpp"
 #include "io/images/picture_tags.hpp"
+#include "io/images/pnm_samples.hpp"
 #include "io/jpeg_segments.hpp"
 
 namespace gpuhist::images {
@@ -381,6 +382,16 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   // The PNM writer writes colour as PPM whatever the name: a .pgm file holds grey.
   if (named(target, ".pgm") && given.format.layout != ChannelLayout::Grey) {
     return {false, "a .pgm file holds grey images (.ppm holds colour)", {}};
+  }
+  // 16-bit PNM samples written as stored (io/images/pnm_samples.hpp): the
+  // library's writer writes them 8 bits deep.
+  if (std::strcmp(writer->format_name(), "pnm") == 0 && given.format.sample == SampleType::U16) {
+    bytes = deep_pnm_file(given);
+    return {true,
+            {},
+            given.format.layout == ChannelLayout::RGBA
+                ? "a PNM file holds no alpha: the alpha is left out"
+                : ""};
   }
   ImageView image = given;
   std::vector<std::byte> rgb;
