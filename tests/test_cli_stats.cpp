@@ -221,6 +221,8 @@ TEST_F(CliStats, BadRequestsExitWithAStatusAndOneLine) {
       {{kCoffee, "--percentiles", "-1"}, "-1"},
       {{kCoffee, "--percentiles", "five"}, "five"},
       {{kCoffee, "--percentiles", "nan"}, "nan"},
+      {{kCoffee, "--percentiles", ""}, "an empty list"},
+      {{"video", kCoffee, "--percentiles", ""}, "an empty list"},
       {{kCoffee, "--compare", kRocket, "--format", "csv"}, "--format table or json"},
       {{kCoffee, "--percentiles", "5", "--format", "npy"}, "--format table or json"},
       {{"video", kCoffee, "--percentiles", "x"}, "--percentiles"},

@@ -29,6 +29,14 @@ CLI::Validator whole_number(unsigned from) {
       "N");
 }
 
+CLI::Validator number_list() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "an empty list (numbers separated by commas)" : "";
+      },
+      "LIST");
+}
+
 CLI::Validator file_name() {
   return CLI::Validator(
       [](std::string& text) -> std::string { return text.empty() ? "an empty file name" : ""; },

@@ -21,6 +21,8 @@ namespace gpuhist::cli {
 
 // Checks an option's text is not empty (an output's name).
 [[nodiscard]] CLI::Validator file_name();
+// A list option given as "": a usage error, not nothing asked for.
+[[nodiscard]] CLI::Validator number_list();
 
 // "5,25,99.9" -> {5, 25, 99.9}: numbers separated by commas, each finite and
 // within [low, high]; nullopt for an empty list, an empty item or anything else.

@@ -64,7 +64,8 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
   cmd->add_option("--plot", args.plot,
                   "Also write the report picture (as draw --report; OUT-<name>.png for several)");
   cmd->add_option("--percentiles", args.percentiles,
-                  "Also give these percentiles of every channel, e.g. 5,25,75,95 (table, json)");
+                  "Also give these percentiles of every channel, e.g. 5,25,75,95 (table, json)")
+      ->check(number_list());
   cmd->add_option("--compare", args.compare,
                   "Compare every file's histograms with this image's (table, json)");
   cmd->add_option("--space", args.space,

@@ -162,7 +162,8 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_option("--renderer", args.renderer,
                   "Who draws the --overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)");
   cmd->add_option("--percentiles", args.percentiles,
-                  "Also give these percentiles of every channel, e.g. 5,25,75,95");
+                  "Also give these percentiles of every channel, e.g. 5,25,75,95")
+      ->check(number_list());
   cmd->add_option("--compare", args.compare, "Compare every frame's histograms with this image's");
   cmd->add_flag("--compare-previous", args.compare_previous,
                 "Compare every frame's histograms with the frame before's (scene changes)");
