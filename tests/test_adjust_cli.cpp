@@ -591,6 +591,77 @@ TEST_F(AdjustCli, AdjustedPhotosKeepTheirMetadata) {
   EXPECT_EQ(metadata_of(path("plain.png")).description, "");
 }
 
+// `jpeg` (a file's bytes) with `segment` (marker, length and payload) put
+// right after its start of image.
+std::string with_segment(const std::string& jpeg, unsigned marker, const std::string& payload) {
+  const std::size_t length = payload.size() + 2;
+  return jpeg.substr(0, 2) + static_cast<char>(0xFF) + static_cast<char>(marker) +
+         static_cast<char>(length >> 8) + static_cast<char>(length & 0xFF) + payload +
+         jpeg.substr(2);
+}
+
+// What other formats hold of a picture's metadata, and what is said of the
+// rest: a JPEG whose Exif holds an orientation alone loses nothing in a PNG;
+// a damaged profile is left out, and said; a BMP holds no orientation, which
+// is said; an RGBA WebP (the writer's VP8X, ALPH and VP8) gets the orientation
+// and profile chunks too.
+TEST_F(AdjustCli, WhatOtherFormatsHoldOfThePicturesMetadata) {
+  (void)write_photo(path("bare.jpg"), true);
+  const std::string bare = test::file_text(path("bare.jpg"));
+  // Exif of one entry: Orientation 6 (a big-endian TIFF directory).
+  const std::string exif =
+      std::string("Exif\0\0MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0", 32);
+  std::ofstream(path("turned.jpg"), std::ios::binary) << with_segment(bare, 0xE1, exif);
+  const auto png =
+      run_cli({"equalize", path("turned.jpg"), "-o", path("turned.png"), "--device", "cpu"});
+  ASSERT_EQ(png.status, 0) << png.err;
+  EXPECT_EQ(png.err, "");
+  EXPECT_EQ(metadata_of(path("turned.png")).orientation, 6);
+  const auto bmp =
+      run_cli({"equalize", path("turned.jpg"), "-o", path("turned.bmp"), "--device", "cpu"});
+  ASSERT_EQ(bmp.status, 0) << bmp.err;
+  EXPECT_EQ(bmp.err, "gpuhist: warning: " + path("turned.bmp") +
+                         ": the file holds no orientation: the source's orientation (6) is not "
+                         "written\n");
+  // A profile whose header does not add up: the picture written without it.
+  const std::string damaged = std::string("ICC_PROFILE\0\x01\x01", 14) + std::string(200, 'x');
+  std::ofstream(path("badicc.jpg"), std::ios::binary) << with_segment(bare, 0xE2, damaged);
+  for (const char* ext : {".png", ".tif"}) {
+    const std::string out = path("badicc") + ext;
+    const auto r = run_cli({"equalize", path("badicc.jpg"), "-o", out, "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "gpuhist: warning: " + out +
+                         ": the source's colour profile is damaged, and is not written\n");
+    EXPECT_TRUE(metadata_of(out).icc.empty()) << ext;
+  }
+  // RGBA into WebP: orientation and profile chunks beside the writer's alpha.
+  const std::vector<std::uint8_t> icc = metadata_of(kRocket).icc;
+  const test::TestImage rgba =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 24, 16, test::Content::Random, 7);
+  {
+    OIIO::ImageSpec spec(24, 16, 4, OIIO::TypeDesc::UINT8);
+    spec.alpha_channel = 3;
+    spec.attribute("oiio:UnassociatedAlpha", 1);
+    spec.attribute("Orientation", 6);
+    spec.attribute("ICCProfile",
+                   OIIO::TypeDesc(OIIO::TypeDesc::UINT8, static_cast<int>(icc.size())), icc.data());
+    auto out = OIIO::ImageOutput::create(path("rgba.tif"));
+    ASSERT_TRUE(out && out->open(path("rgba.tif"), spec) &&
+                out->write_image(OIIO::TypeDesc::UINT8, rgba.view.data) && out->close());
+  }
+  const auto webp =
+      run_cli({"equalize", path("rgba.tif"), "-o", path("rgba.webp"), "--device", "cpu"});
+  ASSERT_EQ(webp.status, 0) << webp.err;
+  const std::string bytes = test::file_text(path("rgba.webp"));
+  ASSERT_EQ(bytes.substr(12, 4), "VP8X");
+  EXPECT_EQ(static_cast<unsigned char>(bytes[20]) & 0x38U, 0x38U);  // ICC, alpha, EXIF
+  EXPECT_NE(bytes.find("ALPH"), std::string::npos);
+  EXPECT_NE(bytes.find(std::string(icc.begin(), icc.end())), std::string::npos);
+  EXPECT_EQ(load_image(path("rgba.webp")).orientation, 6);
+  EXPECT_TRUE(load_image(path("rgba.webp"), LoadOptions{.alpha = true}).format.layout ==
+              ChannelLayout::RGBA);
+}
+
 // An adjusted JPEG is written with its source's chroma subsampling: a 4:4:4
 // photograph does not lose colour detail to the encoder's default 4:2:0, nor
 // one whose metadata before the frame header runs past the first read.

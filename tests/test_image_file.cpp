@@ -548,8 +548,8 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
   cut += std::string(200, '\x40');          // pixels, then the cut
   std::ofstream(dir_ / "cut.tif", std::ios::binary) << cut;
   expect_refused(dir_ / "cut.tif",
-                 "corrupt or truncated image: its first TIFF directory is at byte 1000, past the "
-                 "end of the file (208 bytes)");
+                 "corrupt or truncated image: its first TIFF directory, at byte 1000, runs past "
+                 "the end of the file (208 bytes)");
   // A binary PNM cut short says how short, where the library says "unknown decoder error".
   std::ofstream(dir_ / "cut.ppm", std::ios::binary) << "P6\n# cut\n20 10\n65535\n"
                                                     << std::string(700, '\x10');

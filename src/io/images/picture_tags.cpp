@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <span>
+#include <utility>
 
 #include "io/images/byte_order.hpp"
 #include "io/images/jpeg_decoder.hpp"
@@ -18,6 +19,36 @@ constexpr std::uint32_t kLargestChunk = 16U << 20;
 
 bool starts_with(std::span<const unsigned char> data, std::string_view prefix) {
   return data.size() >= prefix.size() && std::memcmp(data.data(), prefix.data(), prefix.size()) == 0;
+}
+
+// Whether Exif data ("Exif\0\0" and a TIFF header) holds more than a picture's
+// orientation and resolution in its first directory (a camera's make, a date, a
+// directory of Exif or GPS fields); true where it cannot be read so far.
+bool exif_beyond_orientation(std::span<const unsigned char> data) {
+  if (data.size() < 14 || !starts_with(data, std::string_view("Exif\0\0", 6))) return true;
+  const std::span<const unsigned char> tiff = data.subspan(6);
+  const bool little = tiff[0] == 'I';
+  const auto u16 = [&](std::uint64_t at) -> std::uint32_t {
+    return little ? (tiff[at + 1] << 8 | tiff[at]) : (tiff[at] << 8 | tiff[at + 1]);
+  };
+  const std::uint64_t ifd = little ? little32(tiff.data() + 4) : big32(tiff.data() + 4);
+  if (ifd + 2 > tiff.size()) return true;
+  const std::uint32_t entries = u16(ifd);
+  if (ifd + 2 + 12ULL * entries > tiff.size()) return true;
+  for (std::uint32_t i = 0; i < entries; ++i) {
+    const std::uint32_t tag = u16(ifd + 2 + 12ULL * i);
+    // Orientation, XResolution, YResolution, ResolutionUnit, YCbCrPositioning.
+    if (tag != 0x0112 && tag != 0x011A && tag != 0x011B && tag != 0x0128 && tag != 0x0213) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A whole ICC profile: its header's length is its size, and it says it is one.
+bool whole_profile(std::span<const unsigned char> profile) {
+  return profile.size() >= 132 && big32(profile.data()) == profile.size() &&
+         std::memcmp(profile.data() + 36, "acsp", 4) == 0;
 }
 
 }  // namespace
@@ -52,12 +83,13 @@ PictureTags jpeg_picture_tags(const std::filesystem::path& path) {
   std::map<unsigned, std::span<const unsigned char>> chunks;
   unsigned count = 0;
   bool chunks_agree = true;
+  bool exif_seen = false;  // the first Exif segment is the one readers take
   for (const io::JpegSegment& s : header.segments) {
     if (s.end - s.begin < 4) continue;
     const std::span<const unsigned char> data(head.data() + s.begin + 4, s.end - s.begin - 4);
     if (s.marker == 0xE1 && starts_with(data, std::string_view("Exif\0\0", 6))) {
-      tags.orientation = exif_orientation(data);
-      tags.other_metadata = true;  // a camera's Exif holds more than its orientation
+      if (!std::exchange(exif_seen, true)) tags.orientation = exif_orientation(data);
+      tags.other_metadata = tags.other_metadata || exif_beyond_orientation(data);
     } else if (s.marker == 0xE2 && starts_with(data, std::string_view("ICC_PROFILE\0", 12)) &&
                data.size() > 14) {
       const unsigned number = data[12];
@@ -73,6 +105,10 @@ PictureTags jpeg_picture_tags(const std::filesystem::path& path) {
     for (const auto& [number, bytes] : chunks) {
       tags.icc_profile.insert(tags.icc_profile.end(), bytes.begin(), bytes.end());
     }
+  }
+  if (!chunks.empty() && !whole_profile(tags.icc_profile)) {
+    tags.icc_profile.clear();
+    tags.damaged_profile = true;
   }
   return tags;
 }
@@ -93,31 +129,39 @@ PictureTags webp_picture_tags(const std::filesystem::path& path) {
     return static_cast<std::uint32_t>(in.gcount()) == size;
   };
   // Chunks: a four-character code, a little-endian size, the data padded to
-  // an even length.
+  // an even length; within the RIFF's own length, and metadata only in the
+  // extended format (a first chunk VP8X), as WebP's readers take them.
+  const std::uint64_t riff_end = 8 + std::uint64_t{little32(riff.data() + 4)};
   std::array<unsigned char, 8> header{};
-  for (std::uint64_t at = 12;;) {
+  for (std::uint64_t at = 12; at + 8 <= riff_end;) {
     in.seekg(static_cast<std::streamoff>(at));
     in.read(reinterpret_cast<char*>(header.data()), header.size());
     if (in.gcount() != 8) return tags;
+    if (at == 12 && std::memcmp(header.data(), "VP8X", 4) != 0) return tags;
     const std::uint32_t size = little32(header.data() + 4);
+    if (at + 8 + size > riff_end) return tags;
     if (std::memcmp(header.data(), "EXIF", 4) == 0 && size >= 8 && size <= kLargestChunk) {
       // The TIFF-format EXIF data, which some writers give JPEG's prefix too.
       std::vector<unsigned char> data;
       if (read_chunk(size, data, 6)) {
         std::memcpy(data.data(), "Exif\0\0", 6);
         const bool prefixed = std::memcmp(data.data() + 6, "Exif\0\0", 6) == 0;
-        tags.orientation =
-            exif_orientation(std::span<const unsigned char>(data).subspan(prefixed ? 6 : 0));
-        tags.other_metadata = true;
+        const auto exif = std::span<const unsigned char>(data).subspan(prefixed ? 6 : 0);
+        tags.orientation = exif_orientation(exif);
+        tags.other_metadata = tags.other_metadata || exif_beyond_orientation(exif);
       }
     } else if (std::memcmp(header.data(), "ICCP", 4) == 0 && size >= 128 &&
                size <= kLargestChunk) {
-      if (!read_chunk(size, tags.icc_profile, 0)) tags.icc_profile.clear();
+      if (!read_chunk(size, tags.icc_profile, 0) || !whole_profile(tags.icc_profile)) {
+        tags.icc_profile.clear();
+        tags.damaged_profile = true;
+      }
     } else if (std::memcmp(header.data(), "XMP ", 4) == 0) {
       tags.other_metadata = true;
     }
     at += 8 + std::uint64_t{size} + (size & 1U);
   }
+  return tags;
 }
 
 std::uint8_t webp_orientation(const std::filesystem::path& path) {

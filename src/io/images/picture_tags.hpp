@@ -13,7 +13,8 @@ namespace gpuhist::images {
 
 struct PictureTags {
   std::uint8_t orientation = 1;            // Exif orientation, 1 to 8 (1: none)
-  std::vector<unsigned char> icc_profile;  // empty: none, or its chunks did not add up
+  std::vector<unsigned char> icc_profile;  // empty: none, or not a whole profile
+  bool damaged_profile = false;            // one whose chunks or header did not add up
   bool other_metadata = false;             // Exif beyond that, XMP, IPTC or comments too
 };
 

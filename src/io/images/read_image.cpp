@@ -777,8 +777,8 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
   // A file cut short before its first directory (which TIFF writers put last):
   // said as that, where the library says it cannot read a directory.
   const auto cut_short = [&] {
-    fail(path, "corrupt or truncated image: its first TIFF directory is at byte " +
-                   std::to_string(ifd) + ", past the end of the file (" +
+    fail(path, "corrupt or truncated image: its first TIFF directory, at byte " +
+                   std::to_string(ifd) + ", runs past the end of the file (" +
                    std::to_string(file_bytes) + " bytes)");
   };
   const std::vector<unsigned char> count_field = read_at(ifd, count_bytes);

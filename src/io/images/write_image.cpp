@@ -167,10 +167,12 @@ std::string jpeg_subsampling(const std::filesystem::path& path) {
 // JPEG written from a JPEG keeps all of its own as bytes besides, in the
 // loader: io/kept_metadata.hpp). False, and nothing added, where `from`
 // holds an ICC profile the image library would read out of bounds.
-// `not_kept`: what a JPEG or WebP source holds besides, which is not written.
+// `not_kept`: what a JPEG or WebP source holds besides, which is not written;
+// `damaged_profile`: its ICC profile does not add up, and is not written.
 bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::path& target,
-                     OIIO::ImageSpec& spec, bool& not_kept) {
+                     OIIO::ImageSpec& spec, bool& not_kept, bool& damaged_profile) {
   not_kept = false;
+  damaged_profile = false;
   const bool colour = spec.nchannels >= 3;
   const std::string format = common_format_of(from);
   if (format == "jpeg" || format == "webp") {
@@ -186,6 +188,7 @@ bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
                              named(target, ".jpe") || named(target, ".jfif") ||
                              named(target, ".jif") || named(target, ".jfi");
     not_kept = tags.other_metadata && !(format == "jpeg" && jpeg_target);
+    damaged_profile = tags.damaged_profile && !(format == "jpeg" && jpeg_target);
     return true;
   }
   if (has_unsound_profile(from)) return false;
@@ -260,11 +263,11 @@ std::vector<unsigned char> orientation_exif(int orientation) {
           0,    0,    0, 0,  0, 0};
 }
 
-// A WebP file as its writer wrote it (one VP8 or VP8L image: OpenImageIO
-// 2.4's writer writes no metadata) in the extended format, with an ICCP
-// chunk holding `profile` (where not empty) before the image and an EXIF
-// chunk holding `orientation` (where not 1) after it. Unchanged where the
-// file is not such a WebP.
+// A WebP file as its writer wrote it (one VP8 or VP8L image, or with alpha
+// VP8X, ALPH and VP8: OpenImageIO 2.4's writer writes no metadata) in the
+// extended format, with an ICCP chunk holding `profile` (where not empty)
+// right after VP8X and an EXIF chunk holding `orientation` (where not 1) after
+// the image. Unchanged where the file is not such a WebP.
 void add_webp_metadata(std::vector<unsigned char>& webp, int orientation,
                        std::span<const unsigned char> profile) {
   if ((orientation == 1 && profile.empty()) || webp.size() < 30 ||
@@ -286,7 +289,8 @@ void add_webp_metadata(std::vector<unsigned char>& webp, int orientation,
     height = 1 + ((bits >> 14) & 0x3FFFU);
     alpha = ((bits >> 28) & 1U) != 0;
   }
-  if (width == 0 || height == 0) return;  // VP8X already, or not a picture
+  const bool extended = std::memcmp(image, "VP8X", 4) == 0 && little32(image + 4) == 10;
+  if (!extended && (width == 0 || height == 0)) return;  // not a picture
   const auto chunk = [](const char* code, std::span<const unsigned char> data) {
     std::vector<unsigned char> out(code, code + 4);
     const auto size = static_cast<std::uint32_t>(data.size());
@@ -297,12 +301,18 @@ void add_webp_metadata(std::vector<unsigned char>& webp, int orientation,
   };
   const std::vector<unsigned char> exif =
       orientation != 1 ? orientation_exif(orientation) : std::vector<unsigned char>{};
+  const std::uint8_t flags = (profile.empty() ? 0 : 0x20) | (exif.empty() ? 0 : 0x08);
   std::vector<unsigned char> header(10, 0);
-  header[0] = static_cast<unsigned char>((profile.empty() ? 0 : 0x20) | (alpha ? 0x10 : 0) |
-                                         (exif.empty() ? 0 : 0x08));
-  for (std::size_t i = 0; i < 3; ++i) {
-    header[4 + i] = static_cast<unsigned char>((width - 1) >> (8 * i));
-    header[7 + i] = static_cast<unsigned char>((height - 1) >> (8 * i));
+  if (extended) {
+    // The writer's own VP8X (alpha): its canvas and flags, with the new chunks'.
+    std::memcpy(header.data(), image + 8, 10);
+    header[0] |= flags;
+  } else {
+    header[0] = static_cast<unsigned char>(flags | (alpha ? 0x10 : 0));
+    for (std::size_t i = 0; i < 3; ++i) {
+      header[4 + i] = static_cast<unsigned char>((width - 1) >> (8 * i));
+      header[7 + i] = static_cast<unsigned char>((height - 1) >> (8 * i));
+    }
   }
   std::vector<unsigned char> out(webp.begin(), webp.begin() + 12);
   const auto append = [&](const std::vector<unsigned char>& bytes) {
@@ -310,8 +320,14 @@ void add_webp_metadata(std::vector<unsigned char>& webp, int orientation,
   };
   append(chunk("VP8X", header));
   if (!profile.empty()) append(chunk("ICCP", profile));
-  out.insert(out.end(), webp.begin() + 12,
-             webp.begin() + 12 + static_cast<std::ptrdiff_t>(image_bytes + (image_bytes & 1U)));
+  // The image's chunks: the one chunk, or all after the writer's VP8X.
+  const std::size_t riff_end =
+      std::min<std::size_t>(webp.size(), 8 + std::size_t{little32(webp.data() + 4)});
+  const std::size_t image_from = extended ? 12 + 18 : 12;
+  const std::size_t image_to = extended ? riff_end : 12 + image_bytes + (image_bytes & 1U);
+  if (image_to < image_from) return;
+  out.insert(out.end(), webp.begin() + static_cast<std::ptrdiff_t>(image_from),
+             webp.begin() + static_cast<std::ptrdiff_t>(image_to));
   if (!exif.empty()) append(chunk("EXIF", exif));
   const auto riff = static_cast<std::uint32_t>(out.size() - 8);
   for (std::size_t i = 0; i < 4; ++i) out[4 + i] = static_cast<unsigned char>(riff >> (8 * i));
@@ -408,8 +424,9 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
                        type);
   bool sound = true;
   bool not_kept = false;  // the source's metadata besides its orientation and profile
+  bool damaged_profile = false;
   if (!metadata_from.empty()) {
-    sound = add_metadata_of(metadata_from, target, spec, not_kept);
+    sound = add_metadata_of(metadata_from, target, spec, not_kept, damaged_profile);
     // A JPEG from a JPEG keeps its chroma resolution (a camera's 4:4:4 is not halved).
     const std::string subsampling = channels >= 3 ? jpeg_subsampling(metadata_from) : "";
     if (!subsampling.empty()) spec.attribute("jpeg:subsampling", subsampling);
@@ -419,16 +436,27 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
   // JPEG and WebP at quality 100 (the JPEG writer's own default is 98).
-  spec.attribute("CompressionQuality", 100);
-  if (std::strcmp(writer->format_name(), "jpeg") == 0) spec.attribute("Compression", "jpeg:100");
+  const std::string format = writer->format_name();
+  if (format == "jpeg") spec.attribute("Compression", "jpeg:100");
+  if (format == "jpeg" || format == "webp") spec.attribute("CompressionQuality", 100);
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
-  io::Encoded encoded =
-      encode(std::move(writer), target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
-        return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
-      });
+  const auto write_pixels = [&](OIIO::ImageOutput& out) {
+    return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
+  };
+  io::Encoded encoded = encode(std::move(writer), target, file, spec, bytes, write_pixels);
+  // A profile the writer refuses (libpng checks a profile's header against the
+  // picture): the picture written without it, and said.
+  std::string profile_note;
+  if (!encoded.error.empty() && spec.find_attribute("ICCProfile") != nullptr) {
+    spec.erase_attribute("ICCProfile");
+    bytes.clear();
+    encoded =
+        encode(OIIO::ImageOutput::create(target.string()), target, file, spec, bytes, write_pixels);
+    profile_note = "the source's colour profile, which the writer refused, is not written";
+  }
   encoded.unsound_profile = !sound;
   const int orientation = spec.get_int_attribute("Orientation", 1);
-  const bool webp = named(target, ".webp");
+  const bool webp = format == "webp";
   if (encoded.in_memory && encoded.error.empty()) {
     if (orientation != 1) add_png_orientation(bytes, orientation);
     if (webp) {
@@ -440,26 +468,49 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
                             : std::span<const unsigned char>());
     }
   }
-  // A WebP takes an orientation and a profile alone (its chunks, written here).
-  if (webp && !not_kept && encoded.error.empty()) {
-    not_kept = std::any_of(spec.extra_attribs.begin(), spec.extra_attribs.end(),
-                           [](const OIIO::ParamValue& p) {
-                             return p.name() != "Orientation" && p.name() != "ICCProfile" &&
-                                    p.name() != "CompressionQuality" && p.name() != "Compression" &&
-                                    p.name() != "oiio:UnassociatedAlpha";
-                           });
-  }
-  // A JPEG or WebP source's Exif fields, XMP and IPTC go to a JPEG from a JPEG alone.
-  if (not_kept && encoded.error.empty()) {
-    const std::string note =
-        "the source's metadata other than its orientation and colour profile (camera and Exif "
-        "fields, XMP, IPTC, captions) is not written";
-    encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
-  }
   if (gif && encoded.in_memory && encoded.error.empty()) {
     const std::string note = gif_palette_note(bytes, image, encoded.left_out.empty());
     if (!note.empty()) {
       encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
+    }
+  }
+  const auto say = [&](const std::string& note) {
+    if (!note.empty()) encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
+  };
+  if (encoded.error.empty()) {
+    // Formats that hold neither an orientation nor a profile.
+    const bool holds_none = format == "bmp" || format == "pnm" || format == "gif" ||
+                            format == "targa" || format == "hdr";
+    const bool profile = spec.find_attribute("ICCProfile") != nullptr;
+    if (holds_none && (orientation != 1 || profile)) {
+      say(std::string("the file holds no ") + (orientation != 1 ? "orientation" : "") +
+          (orientation != 1 && profile ? " or " : "") + (profile ? "colour profile" : "") +
+          ": the source's " +
+          (orientation != 1 ? "orientation (" + std::to_string(orientation) + ")" : "") +
+          (orientation != 1 && profile ? " and " : "") + (profile ? "colour profile" : "") +
+          (orientation != 1 && profile ? " are" : " is") + " not written");
+    }
+    // A WebP takes an orientation and a profile alone (its chunks, written here); those
+    // formats none of the picture's metadata: what a camera or a person wrote of it is said.
+    if ((webp || holds_none) && !not_kept) {
+      not_kept = std::any_of(
+          spec.extra_attribs.begin(), spec.extra_attribs.end(), [](const OIIO::ParamValue& p) {
+            const std::string name = p.name().string();
+            for (const char* prefix : {"Exif:", "GPS:", "IPTC:", "XMP", "Make", "Model",
+                                       "ImageDescription", "Artist", "Copyright"}) {
+              if (name.rfind(prefix, 0) == 0) return describes_the_picture(p, true);
+            }
+            return false;
+          });
+    }
+    say(profile_note);
+    if (damaged_profile) say("the source's colour profile is damaged, and is not written");
+    // A JPEG or WebP source's Exif fields, XMP and IPTC go to a JPEG from a JPEG alone.
+    if (not_kept) {
+      say(holds_none ? "the source's other metadata (camera and Exif fields, XMP, IPTC, "
+                       "captions) is not written"
+                     : "the source's metadata other than its orientation and colour profile "
+                       "(camera and Exif fields, XMP, IPTC, captions) is not written");
     }
   }
   return encoded;
