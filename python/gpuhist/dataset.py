@@ -5,7 +5,7 @@
         result = gpuhist.dataset.histograms(paths, client=client, bins=256, batch=64)
     result.total            # gpuhist.Histogram over every readable file (exact uint64)
     result.files            # one row per file: path, bytes, format, width, height, channels,
-                            # dtype, stats
+                            # dtype, warning, notes, alpha, stats
     result.failed           # (path, error) for every file that could not be read
 
 Each task counts `batch` files with the module (gpuhist.histogram_files: decoded on
@@ -23,6 +23,7 @@ task's every try.
 """
 import argparse
 import csv
+from concurrent.futures import CancelledError
 import glob as globbing
 import io
 import json
@@ -55,8 +56,9 @@ _CHANNELS = ("red", "green", "blue", "luminance")
 # A row's fields before its statistics ("warning": None, or the decoder's warning that the
 # file may be damaged, its pixels counted as decoded: FileHistogram.warning; "notes": what
 # counting left out of the file or changed, a tuple of sentences, empty when nothing:
-# FileHistogram.notes).
-FIELDS = ("path", "bytes", "format", "width", "height", "channels", "dtype", "warning", "notes")
+# FileHistogram.notes; "alpha": the file has an alpha channel, not counted).
+FIELDS = ("path", "bytes", "format", "width", "height", "channels", "dtype", "warning", "notes",
+          "alpha")
 
 
 class DatasetResult:
@@ -78,8 +80,9 @@ class DatasetResult:
     def rows(self):
         """One dict per file: FIELDS and "stats", as Histogram.stats() gives them."""
         if self._rows is None:
-            # Rows of workers before "warning" or "notes" was a field have them as None, ().
-            defaults = (None, ())
+            # Rows of workers before "warning", "notes" or "alpha" was a field have them as
+            # None, (), False.
+            defaults = (None, (), False)
             self._rows = [dict(zip(FIELDS, tuple(record) + defaults[len(record) - 7:]),
                                stats=_stats_dict(table))
                           for record, table in zip(self.records, self.stats.tolist())]
@@ -92,7 +95,8 @@ class DatasetResult:
             import pandas
         except ImportError:
             return self.rows
-        return pandas.DataFrame(self.rows)
+        # The columns named even where no file was read.
+        return pandas.DataFrame(self.rows, columns=[*FIELDS, "stats"])
 
     def __getstate__(self):
         return (self.total, self.records, self.stats, self.failed)
@@ -115,31 +119,50 @@ def _stats_dict(table):
 
 def expand(paths):
     """The files of `paths`: a list of files and folders, a folder (searched recursively
-    for the common formats' extensions) or a glob pattern, sorted as the command line
-    sorts them. A folder with no image files is kept, to be reported as such."""
-    if isinstance(paths, (str, bytes, os.PathLike)):
-        text = os.fsdecode(paths)
-        if os.path.isdir(text):
-            return _search(str(pathlib.Path(text))) or [text]
-        # A file is the file named, even one named like a pattern ("shot[1].png"); a
-        # pattern that matches nothing is kept, to be reported as a file not found.
-        if not os.path.lexists(text) and any(c in text for c in "*?["):
-            return sorted(globbing.glob(text, recursive=True)) or [text]
-        return [text]
-    files = []
-    for p in paths:
+    for the common formats' extensions) or a glob pattern (its folders searched too), sorted
+    as the command line sorts them. A folder with no image files is kept, to be reported as
+    such; folders that cannot be listed are left out (histograms() reports them)."""
+    return _expand(paths)[0]
+
+
+def _expand(paths):
+    """expand()'s files, and (path, cause) for each folder that could not be listed."""
+    files, problems = [], []
+    for p in ([paths] if isinstance(paths, (str, bytes, os.PathLike)) else paths):
         text = os.fsdecode(p)
-        # A folder in the list is searched as the command line searches it.
-        found = _search(str(pathlib.Path(text))) if os.path.isdir(text) else []
-        files.extend(found or [text])
-    return files
+        if os.path.isdir(text):
+            _add_folder(text, files, problems)
+        elif not os.path.lexists(text) and any(c in text for c in "*?["):
+            # A file is the file named, even one named like a pattern ("shot[1].png"); a
+            # pattern that matches nothing is kept, to be reported as a file not found.
+            matches = sorted(globbing.glob(text, recursive=True)) or [text]
+            for match in matches:
+                if os.path.isdir(match):
+                    _add_folder(match, files, problems)
+                else:
+                    files.append(match)
+        else:
+            files.append(text)
+    return files, problems
 
 
-def _search(folder):
+def _add_folder(folder, files, problems):
+    """A folder's image files into `files`, searched as the command line searches it; the
+    folder itself where it holds none (reported as such), unless it could not be listed."""
+    before = len(problems)
+    found = _search(str(pathlib.Path(folder)), problems)
+    if found:
+        files.extend(found)
+    elif len(problems) == before:
+        files.append(folder)
+
+
+def _search(folder, problems):
     """The files under `folder` with the common formats' extensions, sorted, named as
     pathlib's rglob names them; links to folders are not followed, a link to a missing file
-    is kept (to be reported, as the command line reports it), unreadable folders are
-    passed over. os.scandir knows most entries' types without a stat call each."""
+    or one that cannot be followed (a loop) is kept (to be reported, as the command line
+    reports it); a folder that cannot be listed goes to `problems` with its cause, as the
+    command line says it. os.scandir knows most entries' types without a stat call each."""
     found = []
     pending = [folder]
     while pending:
@@ -148,18 +171,25 @@ def _search(folder):
             with os.scandir(here) as entries:
                 for entry in entries:
                     path = entry.name if here == "." else entry.path
+                    if os.path.splitext(entry.name)[1].lower() not in EXTENSIONS:
+                        try:
+                            if entry.is_dir(follow_symlinks=False):
+                                pending.append(path)
+                        except OSError:  # gone since it was listed
+                            pass
+                        continue
                     try:
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(path)
-                        elif (os.path.splitext(entry.name)[1].lower() in EXTENSIONS
-                              and (entry.is_file() or (entry.is_symlink()
-                                                       and not os.path.exists(entry.path)))):
+                        elif entry.is_file() or (entry.is_symlink()
+                                                 and not os.path.exists(entry.path)):
                             # A link to a missing file is kept, to be reported as missing.
                             found.append(path)
-                    except OSError:  # gone, or a link that cannot be followed
-                        continue
-        except OSError:
-            continue
+                    except OSError:  # a link that cannot be followed (a loop): reported
+                        if entry.is_symlink():
+                            found.append(path)
+        except OSError as e:
+            problems.append((here, f"cannot list the folder: {e.strerror or e}"))
     return sorted(found)
 
 
@@ -243,7 +273,11 @@ def _cause(path, error):
     if isinstance(error, OSError) and error.filename is not None and error.strerror:
         return error.strerror
     text = str(error)
-    return text[len(path) + 2:] if text.startswith(f"{path}: ") else text
+    # The module's messages write a name's bytes that are not UTF-8 as \xNN.
+    for name in (path, os.fsencode(path).decode("utf-8", "backslashreplace")):
+        if text.startswith(f"{name}: "):
+            return text[len(name) + 2:]
+    return text
 
 
 def _said(error):
@@ -269,7 +303,7 @@ def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
             size = None
         h = f.histogram
         records.append((f.path, size, f.format, f.width, f.height, f.channels, f.dtype,
-                        f.warning, tuple(f.notes)))
+                        f.warning, tuple(f.notes), f.alpha))
         histograms.append(h)
         total = h if total is None else _gpuhist._merge_any(total, h)
     return DatasetResult(total, records, _gpuhist._stats_table(histograms), failed)
@@ -346,9 +380,12 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
     if device is not None:
         _gpuhist.Context(device)  # ValueError for a device that does not exist
-    files = expand(paths)
+    files, problems = _expand(paths)
     if not files:
-        return DatasetResult(None)
+        return DatasetResult(None, failed=problems)
+    # Read by absolute names, as a worker's own folder may be another (a dask-worker
+    # started elsewhere); reported by the names given.
+    given = {os.path.abspath(f): f for f in files}
     from distributed import Client, LocalCluster
     own_cluster = None
     own_client = None
@@ -364,7 +401,9 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
             if gpus > 1 and device is None:
                 client.register_worker_plugin(_AssignDevices(gpus))
     try:
-        batches = [files[i:i + batch] for i in range(0, len(files), batch)]
+        absolute = [os.path.abspath(f) for f in files]
+        batches = [absolute[i:i + batch] for i in range(0, len(absolute), batch)]
+        _check_workers(client)
         sharing = core_sharing(client)
         # One message to the scheduler for every task, not one each.
         counts = client.map(count_batch, batches, bins=bins, luma=luma, device=device,
@@ -382,21 +421,69 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
             from distributed import progress as show_progress
             with redirect_stdout(sys.stderr):
                 show_progress(counts)
-        return futures[0].result()
+        result = futures[0].result()
     finally:
         if own_client is not None:
             own_client.close()
         if own_cluster is not None:
             own_cluster.close()
+    # The names given, and the folders that could not be listed among the failures.
+    result.records = [(given.get(r[0], r[0]),) + tuple(r[1:]) for r in result.records]
+    result.failed = problems + [(given.get(path, path), cause) for path, cause in result.failed]
+    result._rows = None
+    return result
 
 
-def _total_entry(result):
-    h = result.total
+class ClusterError(RuntimeError):
+    """The cluster cannot count: it has no worker, or none that can import gpuhist."""
+
+
+# How long a cluster may take to have a worker before it is taken to have none.
+WORKER_WAIT_SECONDS = 30
+
+
+def _check_workers(client):
+    """Raises ClusterError where the cluster has no worker after WORKER_WAIT_SECONDS, or
+    none that can run gpuhist (its tasks would wait for ever)."""
+    try:
+        client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
+    except TimeoutError:
+        raise ClusterError(f"the cluster has no worker (waited {WORKER_WAIT_SECONDS} s)") from None
+    answers = client.run(allowed_cores, on_error="return")
+    if answers and all(isinstance(a, BaseException) for a in answers.values()):
+        first = next(iter(answers.values()))
+        raise ClusterError("no worker of the cluster can run gpuhist: "
+                           f"{type(first).__name__}: {first}")
+
+
+def _total_entry(result, total):
     entry = {"file": "(total)", "files": len(result.records)}
-    if h is not None:
-        entry.update(h.to_dict())
-    entry["failed"] = [{"file": p, "error": e} for p, e in result.failed]
+    entry.update(total.to_dict())
+    entry["failed"] = [{"file": _shown(p), "error": e} for p, e in result.failed]
     return entry
+
+
+def _shown(path):
+    """A name as the command line shows it: bytes that are not UTF-8 (undecodable in a
+    file name, escaped by os.fsdecode) as U+FFFD."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
+def _output_problem(output, inputs):
+    """(status, message) where -o cannot be written or is one of the inputs, else None."""
+    folder = os.path.dirname(os.path.abspath(output)) or "."
+    if not os.path.isdir(folder):
+        return 4, "cannot write: No such file or directory"
+    if os.path.isfile(output):
+        mine = os.stat(output)
+        for f in inputs:
+            try:
+                theirs = os.stat(f)
+            except OSError:
+                continue
+            if (theirs.st_dev, theirs.st_ino) == (mine.st_dev, mine.st_ino):
+                return 2, "is one of the inputs: it would be overwritten"
+    return None
 
 
 def main(argv=None):
@@ -413,46 +500,59 @@ def main(argv=None):
     parser.add_argument("--device", help="the device every worker opens: auto, cpu, an index or a "
                         "piece of a name (default: each worker its own GPU, else auto)")
     args = parser.parse_args(argv)
-    # A folder without image files is kept, and reported with the failures.
-    files = [f for p in args.paths for f in expand(p)]
+    # The output, before anything is counted: not one of the inputs (it would be
+    # overwritten), and in a folder that exists.
+    if args.output and args.output != "-":
+        problem = _output_problem(args.output, expand(args.paths))
+        if problem is not None:
+            status, message = problem
+            print(f"gpuhist: error: {_shown(args.output)}: {message}", file=sys.stderr)
+            return status
     try:
-        result = histograms(files, scheduler=args.scheduler, bins=args.bins, batch=args.batch,
-                            luma=args.luma, device=args.device, progress=sys.stderr.isatty())
+        # A folder without image files is kept, and reported with the failures.
+        result = histograms(args.paths, scheduler=args.scheduler, bins=args.bins,
+                            batch=args.batch, luma=args.luma, device=args.device,
+                            progress=sys.stderr.isatty())
     except ValueError as e:
         print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
         return 2
     except _gpuhist.GpuError as e:
         print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
         return 3
-    except OSError as e:  # the scheduler cannot be reached
+    except (OSError, ClusterError) as e:  # the scheduler cannot be reached, or has no worker
         print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
+        return 3
+    except CancelledError:  # the scheduler went away: its tasks with it
+        print("gpuhist: error: the cluster failed: the scheduler, or the connection to it, was "
+              "lost", file=sys.stderr)
         return 3
     except Exception as e:  # noqa: BLE001 — Dask's own failures (a task's workers all lost)
         print(f"gpuhist: error: the cluster failed: {type(e).__name__}: {e}", file=sys.stderr)
         return 70
     text = io.StringIO()
+    # Nothing readable: a zero total of every channel, as `gpuhist compute --merge` gives.
+    total = result.total if result.total is not None else _gpuhist.Histogram(args.bins)
     if args.format == "json":
-        json.dump(_total_entry(result), text)
+        json.dump(_total_entry(result, total), text)
         text.write("\n")
     else:
         writer = csv.writer(text, lineterminator="\n")
-        if result.total is not None:
-            # The command line's columns: every channel, those a grey-only set lacks empty.
-            writer.writerow(["file", "bin", *_CHANNELS])
-            rows = dict(zip(result.total.channels, result.total.counts))
-            for b in range(result.total.bins):
-                writer.writerow(["(total)", b, *(int(rows[c][b]) if c in rows else ""
-                                                 for c in _CHANNELS)])
+        # The command line's columns: every channel, those a grey-only set lacks empty.
+        writer.writerow(["file", "bin", *_CHANNELS])
+        rows = dict(zip(total.channels, total.counts))
+        for b in range(total.bins):
+            writer.writerow(["(total)", b, *(int(rows[c][b]) if c in rows else ""
+                                             for c in _CHANNELS)])
     for record in result.records:
         # (Rows of workers before "warning" or "notes" was a field are shorter.)
         warning = record[7] if len(record) > 7 else None
         if warning is not None:
-            print(f"gpuhist: warning: {record[0]}: {_gpuhist._damage_warning(warning)}",
+            print(f"gpuhist: warning: {_shown(record[0])}: {_gpuhist._damage_warning(warning)}",
                   file=sys.stderr)
         for note in (record[8] if len(record) > 8 else ()):
-            print(f"gpuhist: warning: {record[0]}: {note}", file=sys.stderr)
+            print(f"gpuhist: warning: {_shown(record[0])}: {note}", file=sys.stderr)
     for path, error in result.failed:
-        print(f"gpuhist: error: {path}: {error}", file=sys.stderr)
+        print(f"gpuhist: error: {_shown(path)}: {error}", file=sys.stderr)
     if args.output and args.output != "-":
         # A link's target is written; one that is not a regular file (a pipe, a device such
         # as /dev/null) in place; a regular one complete or not at all: a temporary file
@@ -475,7 +575,7 @@ def main(argv=None):
         except OSError as e:
             if tmp is not None and os.path.exists(tmp):
                 os.unlink(tmp)
-            print(f"gpuhist: error: {args.output}: cannot write: {e.strerror or e}",
+            print(f"gpuhist: error: {_shown(args.output)}: cannot write: {e.strerror or e}",
                   file=sys.stderr)
             return 4
     else:

@@ -128,6 +128,13 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
                                 capture_output=True, text=True, timeout=120)
     assert unwritable.returncode == 4 and "cannot write" in unwritable.stderr
     assert not (tmp_path / "no").exists()
+    # An output that is one of the inputs: refused before anything is counted.
+    shutil.copy(root / "coffee.png", tmp_path / "input.png")
+    onto = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(tmp_path),
+                           "-o", str(tmp_path / "input.png")], capture_output=True, text=True,
+                          timeout=120)
+    assert onto.returncode == 2 and "is one of the inputs" in onto.stderr, onto.stderr
+    assert (tmp_path / "input.png").read_bytes() == (root / "coffee.png").read_bytes()
     # A named pipe is written through, a link's target replaced with the link kept.
     fifo = tmp_path / "rows.fifo"
     os.mkfifo(fifo)
@@ -191,7 +198,7 @@ def test_an_empty_folder_beside_readable_files_is_a_failure(data, tmp_path, monk
     shutil.copy(data / "coffee.png", tmp_path / "coffee.png")
 
     def counted(files, **kwargs):
-        return ds.count_batch(files, kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
+        return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
 
     monkeypatch.setattr(ds, "histograms", counted)
     assert ds.main([str(empty), str(tmp_path / "coffee.png")]) == 1
@@ -214,7 +221,7 @@ def test_a_decoders_warning_is_in_the_files_row_and_on_stderr(data, tmp_path, mo
     assert result.failed == []
 
     def counted(files, **kwargs):
-        return ds.count_batch(files, kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
+        return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
 
     monkeypatch.setattr(ds, "histograms", counted)
     assert ds.main([str(tmp_path)]) == 0
@@ -234,12 +241,69 @@ def test_what_counting_leaves_out_is_in_the_files_row_and_on_stderr(tmp_path, mo
     assert result.rows[0]["notes"] == (note,) and result.rows[0]["warning"] is None
 
     def counted(files, **kwargs):
-        return ds.count_batch(files, kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
+        return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
 
     monkeypatch.setattr(ds, "histograms", counted)
     assert ds.main([str(tmp_path)]) == 0
     _, err = capsys.readouterr()
     assert err == f"gpuhist: warning: {tmp_path / 'depth.exr'}: {note}\n"
+
+
+def test_folders_that_cannot_be_listed_links_that_loop_and_globs_of_folders(
+        data, tmp_path, monkeypatch):
+    """A folder that cannot be listed is a failure with its cause (as the command line says
+    it), never dropped; a link that loops is kept, to be reported when read; a glob's
+    folders are searched."""
+    (tmp_path / "set" / "locked").mkdir(parents=True)
+    (tmp_path / "set" / "sub").mkdir()
+    shutil.copy(data / "coffee.png", tmp_path / "set" / "a.png")
+    shutil.copy(data / "coffee.png", tmp_path / "set" / "sub" / "b.png")
+    (tmp_path / "set" / "loop.png").symlink_to("loop.png")
+    scandir = os.scandir
+
+    def refusing(path="."):
+        if os.path.basename(os.fsdecode(path)) == "locked":
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    files, problems = ds._expand(str(tmp_path / "set"))
+    names = [os.path.relpath(f, tmp_path / "set") for f in files]
+    assert names == ["a.png", "loop.png", os.path.join("sub", "b.png")]
+    assert problems == [(str(tmp_path / "set" / "locked"),
+                         "cannot list the folder: Permission denied")]
+    # A folder that cannot be listed, named alone: its cause, not "no image files".
+    locked = ds.histograms(str(tmp_path / "set" / "locked"))
+    assert locked.total is None and locked.failed == problems
+    # A glob: its files, and the files of its folders.
+    files, _ = ds._expand(str(tmp_path / "set" / "*"))
+    assert sorted(os.path.basename(f) for f in files) == ["a.png", "b.png", "loop.png"]
+
+
+def test_a_cluster_that_cannot_count_is_said_at_once(monkeypatch):
+    """No worker (after WORKER_WAIT_SECONDS): ClusterError, where the tasks would wait."""
+    monkeypatch.setattr(ds, "WORKER_WAIT_SECONDS", 1)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            with pytest.raises(ds.ClusterError, match="the cluster has no worker"):
+                ds.histograms([__file__], client=client)
+
+
+def test_nothing_readable_gives_the_commands_zero_total(tmp_path, monkeypatch, capsys):
+    def counted(files, **kwargs):
+        return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
+
+    monkeypatch.setattr(ds, "histograms", counted)
+    (tmp_path / "empty.png").write_bytes(b"")
+    assert ds.main([str(tmp_path / "empty.png"), "--bins", "7"]) == 1
+    out, err = capsys.readouterr()
+    total = json.loads(out)
+    assert total["files"] == 0 and total["bins"] == 7
+    assert total["histograms"]["red"] == [0] * 7 and total["stats"]["luminance"]["count"] == 0
+    assert ds.main([str(tmp_path / "empty.png"), "--bins", "3", "--format", "csv"]) == 1
+    out, _ = capsys.readouterr()
+    assert out.splitlines() == ["file,bin,red,green,blue,luminance", "(total),0,0,0,0,0",
+                                "(total),1,0,0,0,0", "(total),2,0,0,0,0"]
 
 
 def test_a_file_named_like_a_pattern_is_that_file(data, tmp_path):
@@ -320,22 +384,24 @@ def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_p
         cpus = sorted(os.sched_getaffinity(0))
         for k in range(2):
             pin = ["taskset", "-c", str(cpus[k])] if len(cpus) >= 2 else []
+            # Started in another folder: the files are named to them absolute.
             procs.append(subprocess.Popen(
                 [*pin, os.path.join(bindir, "dask-worker"), address, "--nworkers", "1",
                  "--nthreads", "1", "--no-nanny", "--dashboard-address", ":0"], env=env,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/"))
         wait_for_workers(address, 2)
         with distributed.Client(address) as client:
             sharing = ds.core_sharing(client)
             assert sorted(sharing.values()) == ([1, 1] if len(cpus) >= 2 else [2, 2])
             assert set(client.run(ds.allowed_cores).values()) == \
                 ({(cpus[0],), (cpus[1],)} if len(cpus) >= 2 else {tuple(cpus)})
-        # The command: the same total, as JSON.
+        # The command: the same total, as JSON, of the folder named relative to where it runs.
         out = tmp_path / "total.json"
-        run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--scheduler",
+        run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", root.name, "--scheduler",
                               address, "--batch", "4", "-o", str(out)], capture_output=True,
-                             text=True, env=env, timeout=300)
+                             text=True, env=env, timeout=300, cwd=root.parent)
         assert run.returncode == 1, run.stderr  # two files failed
+        assert f"gpuhist: error: {root.name}/" in run.stderr  # named as given
         assert "corrupt.jpg" in run.stderr and "empty.png" in run.stderr
         total = json.loads(out.read_text())
         assert total["files"] == 40 and len(total["failed"]) == 2
