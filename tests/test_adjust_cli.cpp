@@ -623,6 +623,28 @@ TEST_F(AdjustCli, WhatOtherFormatsHoldOfThePicturesMetadata) {
   EXPECT_EQ(bmp.err, "gpuhist: warning: " + path("turned.bmp") +
                          ": the file holds no orientation: the source's orientation (6) is not "
                          "written\n");
+  // Every format but TIFF, PNG, JPEG, OpenEXR and WebP holds none: SGI too, and a 16-bit
+  // PNM, which gpuhist writes itself.
+  const auto sgi =
+      run_cli({"equalize", path("turned.jpg"), "-o", path("turned.sgi"), "--device", "cpu"});
+  ASSERT_EQ(sgi.status, 0) << sgi.err;
+  EXPECT_NE(sgi.err.find("the source's orientation (6) is not written"), std::string::npos)
+      << sgi.err;
+  {
+    const test::TestImage deep =
+        test::make_image({ChannelLayout::RGB, SampleType::U16}, 12, 8, test::Content::Random, 3);
+    OIIO::ImageSpec spec(12, 8, 3, OIIO::TypeDesc::UINT16);
+    spec.attribute("Orientation", 6);
+    auto out = OIIO::ImageOutput::create(path("deep.tif"));
+    ASSERT_TRUE(out && out->open(path("deep.tif"), spec) &&
+                out->write_image(OIIO::TypeDesc::UINT16, deep.view.data) && out->close());
+  }
+  const auto ppm =
+      run_cli({"equalize", path("deep.tif"), "-o", path("deep.ppm"), "--device", "cpu"});
+  ASSERT_EQ(ppm.status, 0) << ppm.err;
+  EXPECT_EQ(ppm.err, "gpuhist: warning: " + path("deep.ppm") +
+                         ": the file holds no orientation: the source's orientation (6) is not "
+                         "written\n");
   // A profile whose header does not add up: the picture written without it.
   const std::string damaged = std::string("ICC_PROFILE\0\x01\x01", 14) + std::string(200, 'x');
   std::ofstream(path("badicc.jpg"), std::ios::binary) << with_segment(bare, 0xE2, damaged);

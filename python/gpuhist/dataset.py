@@ -81,8 +81,8 @@ class DatasetResult:
         """One dict per file: FIELDS and "stats", as Histogram.stats() gives them."""
         if self._rows is None:
             # Rows of workers before "warning", "notes" or "alpha" was a field have them as
-            # None, (), False.
-            defaults = (None, (), False)
+            # None, (), None (unknown).
+            defaults = (None, (), None)
             self._rows = [dict(zip(FIELDS, tuple(record) + defaults[len(record) - 7:]),
                                stats=_stats_dict(table))
                           for record, table in zip(self.records, self.stats.tolist())]
@@ -136,11 +136,14 @@ def _expand(paths):
             # A file is the file named, even one named like a pattern ("shot[1].png"); a
             # pattern that matches nothing is kept, to be reported as a file not found.
             matches = sorted(globbing.glob(text, recursive=True)) or [text]
+            # "set/**" matches the folders and the files in them: each file once.
+            found = []
             for match in matches:
                 if os.path.isdir(match):
-                    _add_folder(match, files, problems)
+                    _add_folder(match, found, problems)
                 else:
-                    files.append(match)
+                    found.append(match)
+            files.extend(dict.fromkeys(found))
         else:
             files.append(text)
     return files, problems
@@ -286,27 +289,36 @@ def _said(error):
     return text[len("gpuhist: "):] if text.startswith("gpuhist: ") else text
 
 
-def count_batch(paths, bins, luma, device, max_pixels, sharing=None):
-    """One task: the merged histogram of `paths`, their rows and their failures."""
+def count_batch(paths, bins, luma, device, max_pixels, sharing=None, names=None):
+    """One task: the merged histogram of `paths`, their rows and their failures, named
+    by `names` (the names given, one a path; default: the paths)."""
     # The device is opened before any file: a device that cannot be had, or that fails
     # (GpuError), fails the task (run again by Dask up to its retries), not the files.
     context = _context(_worker_device(device))
     total, records, histograms, failed = None, [], [], []
-    for f in context.histogram_files(paths, bins, luma=luma, max_pixels=max_pixels,
-                                     threads=_decode_threads(sharing)):
+    files = context.histogram_files(paths, bins, luma=luma, max_pixels=max_pixels,
+                                    threads=_decode_threads(sharing))
+    for i, f in enumerate(files):  # one a path, in order
+        name = f.path if names is None else names[i]
         if f.error is not None:
-            failed.append((f.path, _cause(f.path, f.error)))
+            failed.append((name, _cause(f.path, f.error)))
             continue
         try:
             size = os.path.getsize(f.path)
         except OSError:  # gone since it was read
             size = None
         h = f.histogram
-        records.append((f.path, size, f.format, f.width, f.height, f.channels, f.dtype,
+        records.append((name, size, f.format, f.width, f.height, f.channels, f.dtype,
                         f.warning, tuple(f.notes), f.alpha))
         histograms.append(h)
         total = h if total is None else _gpuhist._merge_any(total, h)
     return DatasetResult(total, records, _gpuhist._stats_table(histograms), failed)
+
+
+def _count_task(batch, bins, luma, device, max_pixels, sharing=None):
+    """count_batch of a (paths, names) pair: what client.map hands each task."""
+    paths, names = batch
+    return count_batch(paths, bins, luma, device, max_pixels, sharing, names)
 
 
 def merge_results(*results):
@@ -353,19 +365,10 @@ def _whole(value, name):
     return operator.index(value)
 
 
-def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="709",
-               device=None, max_pixels=1 << 28, progress=False):
-    """The exact histograms of a data set, counted on a Dask cluster.
-
-    paths: a list of files and folders, a folder or a glob. client: a distributed.Client;
-    scheduler: the address of one to connect to; neither: a LocalCluster with
-    one worker process per core (one per GPU on a machine with several), started
-    and stopped here. batch: files per task. device: the device every worker
-    opens (default: its own GPU, else "auto"). Files that cannot be read are in
-    .failed, never fatal and never dropped.
-    """
-    # Options are checked here, not file by file in the tasks: whole numbers (numpy's
-    # too) as the module takes them.
+def _check_options(bins, batch, luma, device, max_pixels):
+    """The options checked here, not file by file in the tasks: whole numbers (numpy's too)
+    as the module takes them. Returns bins, batch, luma and max_pixels as the tasks take
+    them; ValueError or TypeError for a bad one."""
     bins, batch = _whole(bins, "bins"), _whole(batch, "batch")
     max_pixels = _whole(max_pixels, "max_pixels")
     if batch < 1:
@@ -380,12 +383,32 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
         raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
     if device is not None:
         _gpuhist.Context(device)  # ValueError for a device that does not exist
+    return bins, batch, luma, max_pixels
+
+
+def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="709",
+               device=None, max_pixels=1 << 28, progress=False):
+    """The exact histograms of a data set, counted on a Dask cluster.
+
+    paths: a list of files and folders, a folder or a glob. client: a distributed.Client;
+    scheduler: the address of one to connect to; neither: a LocalCluster with
+    one worker process per core (one per GPU on a machine with several), started
+    and stopped here. batch: files per task. device: the device every worker
+    opens (default: its own GPU, else "auto"). Files that cannot be read are in
+    .failed, never fatal and never dropped.
+    """
+    bins, batch, luma, max_pixels = _check_options(bins, batch, luma, device, max_pixels)
     files, problems = _expand(paths)
+    return _count(files, problems, client, scheduler, bins, batch, luma, device, max_pixels,
+                  progress)
+
+
+def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pixels,
+           progress):
+    """histograms() of files expanded already; `problems`: the folders that could not be
+    listed, among the failures first."""
     if not files:
         return DatasetResult(None, failed=problems)
-    # Read by absolute names, as a worker's own folder may be another (a dask-worker
-    # started elsewhere); reported by the names given.
-    given = {os.path.abspath(f): f for f in files}
     from distributed import Client, LocalCluster
     own_cluster = None
     own_client = None
@@ -401,13 +424,19 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
             if gpus > 1 and device is None:
                 client.register_worker_plugin(_AssignDevices(gpus))
     try:
-        absolute = [os.path.abspath(f) for f in files]
+        # Read by absolute names, as a worker's own folder may be another (a dask-worker
+        # started elsewhere), joined as given (not normalised: "link/../x.png" is where the
+        # link leads); reported by the names given.
+        here = os.getcwd()
+        absolute = [os.path.join(here, f) for f in files]
         batches = [absolute[i:i + batch] for i in range(0, len(absolute), batch)]
+        names = [files[i:i + batch] for i in range(0, len(files), batch)]
         _check_workers(client)
         sharing = core_sharing(client)
         # One message to the scheduler for every task, not one each.
-        counts = client.map(count_batch, batches, bins=bins, luma=luma, device=device,
-                            max_pixels=max_pixels, sharing=sharing, pure=False, retries=2)
+        counts = client.map(_count_task, list(zip(batches, names)), bins=bins, luma=luma,
+                            device=device, max_pixels=max_pixels, sharing=sharing, pure=False,
+                            retries=2)
         # A tree of merges, submitted at once: groups of MERGE_FAN_IN, then groups of those.
         futures = counts
         while len(futures) > 1:
@@ -427,10 +456,8 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
             own_client.close()
         if own_cluster is not None:
             own_cluster.close()
-    # The names given, and the folders that could not be listed among the failures.
-    result.records = [(given.get(r[0], r[0]),) + tuple(r[1:]) for r in result.records]
-    result.failed = problems + [(given.get(path, path), cause) for path, cause in result.failed]
-    result._rows = None
+    # The folders that could not be listed among the failures, first.
+    result.failed = problems + result.failed
     return result
 
 
@@ -470,19 +497,20 @@ def _shown(path):
 
 
 def _output_problem(output, inputs):
-    """(status, message) where -o cannot be written or is one of the inputs, else None."""
+    """(status, message) where -o cannot be written or is one of the inputs, else None.
+    The output is written beside its target and renamed onto it: an input it would replace
+    is the file at its path (a hard link elsewhere keeps its contents), so only inputs of
+    its name are looked at."""
     folder = os.path.dirname(os.path.abspath(output)) or "."
     if not os.path.isdir(folder):
         return 4, "cannot write: No such file or directory"
     if os.path.isfile(output):
-        mine = os.stat(output)
+        target = os.path.realpath(output)
+        name = os.path.basename(target)
         for f in inputs:
-            try:
-                theirs = os.stat(f)
-            except OSError:
-                continue
-            if (theirs.st_dev, theirs.st_ino) == (mine.st_dev, mine.st_ino):
-                return 2, "is one of the inputs: it would be overwritten"
+            if os.path.basename(f) == name or os.path.islink(f):
+                if os.path.realpath(f) == target:
+                    return 2, "is one of the inputs: it would be overwritten"
     return None
 
 
@@ -500,19 +528,23 @@ def main(argv=None):
     parser.add_argument("--device", help="the device every worker opens: auto, cpu, an index or a "
                         "piece of a name (default: each worker its own GPU, else auto)")
     args = parser.parse_args(argv)
+    # Standard output, by any of its names: written to, not replaced (a log it appends to).
+    if args.output in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        args.output = "-"
+    files, problems = _expand(args.paths)
     # The output, before anything is counted: not one of the inputs (it would be
-    # overwritten), and in a folder that exists.
+    # replaced), and in a folder that exists.
     if args.output and args.output != "-":
-        problem = _output_problem(args.output, expand(args.paths))
+        problem = _output_problem(args.output, files)
         if problem is not None:
             status, message = problem
             print(f"gpuhist: error: {_shown(args.output)}: {message}", file=sys.stderr)
             return status
     try:
+        _check_options(args.bins, args.batch, args.luma, args.device, 1 << 28)
         # A folder without image files is kept, and reported with the failures.
-        result = histograms(args.paths, scheduler=args.scheduler, bins=args.bins,
-                            batch=args.batch, luma=args.luma, device=args.device,
-                            progress=sys.stderr.isatty())
+        result = _count(files, problems, None, args.scheduler, args.bins, args.batch,
+                        args.luma, args.device, 1 << 28, sys.stderr.isatty())
     except ValueError as e:
         print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
         return 2

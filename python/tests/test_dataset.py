@@ -275,9 +275,23 @@ def test_folders_that_cannot_be_listed_links_that_loop_and_globs_of_folders(
     # A folder that cannot be listed, named alone: its cause, not "no image files".
     locked = ds.histograms(str(tmp_path / "set" / "locked"))
     assert locked.total is None and locked.failed == problems
-    # A glob: its files, and the files of its folders.
-    files, _ = ds._expand(str(tmp_path / "set" / "*"))
-    assert sorted(os.path.basename(f) for f in files) == ["a.png", "b.png", "loop.png"]
+    # A glob: its files, and the files of its folders, each once ("**" matches both).
+    for pattern in ("*", "**"):
+        files, _ = ds._expand(str(tmp_path / "set" / pattern))
+        assert sorted(os.path.basename(f) for f in files) == ["a.png", "b.png", "loop.png"]
+
+
+def test_rows_keep_the_names_given_one_a_path(data, tmp_path, monkeypatch):
+    """The same file named two ways is two rows of those names; a name through a link is
+    read where the link leads ("link/../x.png"), as the system and the command line read it."""
+    (tmp_path / "real" / "inner").mkdir(parents=True)
+    shutil.copy(data / "coffee.png", tmp_path / "real" / "x.png")
+    (tmp_path / "link").symlink_to(tmp_path / "real" / "inner")
+    monkeypatch.chdir(tmp_path)
+    names = ["real/x.png", "./real/x.png", "link/../x.png"]
+    result = ds.count_batch([os.path.join(os.getcwd(), n) for n in names], 256, "709", "cpu",
+                            1 << 28, names=names)
+    assert [r["path"] for r in result.rows] == names and result.failed == []
 
 
 def test_a_cluster_that_cannot_count_is_said_at_once(monkeypatch):

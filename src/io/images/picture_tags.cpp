@@ -45,10 +45,14 @@ bool exif_beyond_orientation(std::span<const unsigned char> data) {
   return false;
 }
 
-// A whole ICC profile: its header's length is its size, and it says it is one.
-bool whole_profile(std::span<const unsigned char> profile) {
-  return profile.size() >= 132 && big32(profile.data()) == profile.size() &&
-         std::memcmp(profile.data() + 36, "acsp", 4) == 0;
+// `profile` cut to the length its header gives, where it holds that much and
+// says it is one; false (and `profile` left) where it does not.
+bool whole_profile(std::vector<unsigned char>& profile) {
+  if (profile.size() < 132 || std::memcmp(profile.data() + 36, "acsp", 4) != 0) return false;
+  const std::uint32_t length = big32(profile.data());
+  if (length < 132 || length > profile.size()) return false;
+  profile.resize(length);  // padding after it (some writers') left out
+  return true;
 }
 
 }  // namespace

@@ -399,16 +399,6 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   if (named(target, ".pgm") && given.format.layout != ChannelLayout::Grey) {
     return {false, "a .pgm file holds grey images (.ppm holds colour)", {}};
   }
-  // 16-bit PNM samples written as stored (io/images/pnm_samples.hpp): the
-  // library's writer writes them 8 bits deep.
-  if (std::strcmp(writer->format_name(), "pnm") == 0 && given.format.sample == SampleType::U16) {
-    bytes = deep_pnm_file(given);
-    return {true,
-            {},
-            given.format.layout == ChannelLayout::RGBA
-                ? "a PNM file holds no alpha: the alpha is left out"
-                : ""};
-  }
   ImageView image = given;
   std::vector<std::byte> rgb;
   const bool gif = std::strcmp(writer->format_name(), "gif") == 0;
@@ -443,11 +433,29 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   const auto write_pixels = [&](OIIO::ImageOutput& out) {
     return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
   };
-  io::Encoded encoded = encode(std::move(writer), target, file, spec, bytes, write_pixels);
+  // 16-bit PNM samples written as stored (io/images/pnm_samples.hpp): the
+  // library's writer writes them 8 bits deep.
+  const bool deep_pnm = format == "pnm" && image.format.sample == SampleType::U16;
+  io::Encoded encoded;
+  if (deep_pnm) {
+    bytes = deep_pnm_file(image);
+    encoded = {true,
+               {},
+               image.format.layout == ChannelLayout::RGBA
+                   ? "a PNM file holds no alpha: the alpha is left out"
+                   : ""};
+  } else {
+    encoded = encode(std::move(writer), target, file, spec, bytes, write_pixels);
+  }
   // A profile the writer refuses (libpng checks a profile's header against the
   // picture): the picture written without it, and said.
   std::string profile_note;
-  if (!encoded.error.empty() && spec.find_attribute("ICCProfile") != nullptr) {
+  const auto about_profile = [](const std::string& error) {
+    return error.find("ICC") != std::string::npos || error.find("iCCP") != std::string::npos ||
+           error.find("profile") != std::string::npos;
+  };
+  if (!encoded.error.empty() && spec.find_attribute("ICCProfile") != nullptr &&
+      about_profile(encoded.error)) {
     spec.erase_attribute("ICCProfile");
     bytes.clear();
     encoded =
@@ -478,9 +486,10 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
     if (!note.empty()) encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
   };
   if (encoded.error.empty()) {
-    // Formats that hold neither an orientation nor a profile.
-    const bool holds_none = format == "bmp" || format == "pnm" || format == "gif" ||
-                            format == "targa" || format == "hdr";
+    // The formats that hold an orientation and a profile (WebP by the chunks written
+    // here); every other holds neither.
+    const bool holds_none = format != "tiff" && format != "png" && format != "jpeg" &&
+                            format != "openexr" && format != "webp";
     const bool profile = spec.find_attribute("ICCProfile") != nullptr;
     if (holds_none && (orientation != 1 || profile)) {
       say(std::string("the file holds no ") + (orientation != 1 ? "orientation" : "") +
