@@ -131,6 +131,44 @@ TEST(FrameStream, OtherStrategiesCountEachFrameWhenPushed) {
   expect_in_order(stream, f, true);
 }
 
+// A stream counts on its context's device wherever the Context object is moved
+// to; a moved-from Context, FrameStream or Histogram says so or is empty,
+// rather than reaching for what it no longer holds.
+TEST(FrameStream, MovedObjectsAreSafe) {
+  const PixelFormat format{ChannelLayout::RGB, SampleType::U8};
+  const Frames f = make_frames(format, 20, 12, 3);
+  Context cpu = Context::open("cpu");
+  RunOptions run;
+  run.strategy = Strategy::Cpu;
+  FrameStream stream(cpu, 20, 12, format, {}, run);
+  const Context holder = std::move(cpu);
+  const std::optional<Histogram> first = stream.push(f.images[0].view);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_TRUE(test::same_histograms(*first, f.expected[0]));
+  // NOLINTBEGIN(bugprone-use-after-move): what a moved-from object does is the test
+  EXPECT_EQ(cpu.device(), nullptr);
+  EXPECT_FALSE(cpu.hardware());
+  try {
+    (void)cpu.compute(f.images[0].view);
+    ADD_FAILURE() << "a moved-from Context counted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("moved from"), std::string::npos) << e.what();
+  }
+  FrameStream taken = std::move(stream);
+  EXPECT_EQ(stream.pending(), 0U);
+  EXPECT_THROW((void)stream.push(f.images[1].view), Error);
+  EXPECT_THROW((void)stream.finish(), Error);
+  EXPECT_TRUE(taken.push(f.images[1].view).has_value());
+  Histogram h = *first;
+  const Histogram g = std::move(h);
+  EXPECT_EQ(h.bins(), 0U);
+  EXPECT_FALSE(h.colour());
+  EXPECT_TRUE(h.counts(Channel::Luminance).empty());
+  EXPECT_EQ(g, *first);
+  // NOLINTEND(bugprone-use-after-move)
+}
+
 // A writer that throws leaves its frame uncounted and loses no histogram:
 // the three good frames still come back, in order, whether the failure
 // comes when a slot must first be freed or in the middle of a submission.

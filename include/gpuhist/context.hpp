@@ -39,12 +39,15 @@ class Context {
   // case-insensitive substring of a device name. On a machine with no GPU
   // device node (/dev/dri/renderD*, /dev/nvidia*, /dev/dxg), "auto" creates no
   // Vulkan instance until something first needs the software device.
-  // Throws Error(InvalidArgument) for an index or name that matches no device,
-  // Error(Device) when the device cannot be opened.
+  // "" is "auto". Throws Error(InvalidArgument) for an index or name that
+  // matches none of the devices there are, Error(Device) when there are none
+  // (no Vulkan driver) or the device cannot be opened.
   static Context open(std::string_view device = "auto");
 
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
+  // A moved-from context holds no device: device() is nullptr, hardware()
+  // false, and every other call throws Error(InvalidArgument) saying so.
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;
   ~Context();
@@ -109,6 +112,7 @@ class Context {
   friend class FrameStream;     // counts on the context's device, under its lock
   friend struct ContextAccess;  // the engine's own parts (src/engine), for the viewer
   explicit Context(std::unique_ptr<Impl> impl);
+  [[nodiscard]] Impl& impl() const;  // throws for a moved-from context
   std::unique_ptr<Impl> impl_;
 };
 

@@ -33,20 +33,21 @@ struct StreamOptions {
 
 class FrameStream {
  public:
-  // A stream of width x height frames of `format` on `context` (which must
-  // outlive it), counted with `run`'s strategy (default: the context's). With
-  // the `gpu` strategy on a Vulkan device, `stream.in_flight` submissions of
-  // `stream.frames_per_submit` frames each are counted at once, every frame
-  // from its own device-visible slot; with any other strategy, or a frame too
-  // large for one upload, each frame is counted when it is pushed. Throws
-  // Error(InvalidArgument) for a zero size, bad options, in_flight or
-  // frames_per_submit outside 1..64, or a GPU strategy on a CPU-only
-  // context; Error(Device) when the device fails.
+  // A stream of width x height frames of `format` on `context`'s device (the
+  // context, or the one it is moved to, must outlive the stream), counted with `run`'s strategy
+  // (default: the context's). With the `gpu` strategy on a Vulkan device, `stream.in_flight`
+  // submissions of `stream.frames_per_submit` frames each are counted at once, every frame from its
+  // own device-visible slot; with any other strategy, or a frame too large for one upload, each
+  // frame is counted when it is pushed. Throws Error(InvalidArgument) for a zero size, bad options,
+  // in_flight or frames_per_submit outside 1..64, or a GPU strategy on a CPU-only context;
+  // Error(Device) when the device fails.
   FrameStream(const Context& context, std::uint32_t width, std::uint32_t height, PixelFormat format,
               const HistogramOptions& options = {}, const RunOptions& run = {},
               const StreamOptions& stream = {});
   FrameStream(const FrameStream&) = delete;
   FrameStream& operator=(const FrameStream&) = delete;
+  // A moved-from stream counts nothing: push and finish throw
+  // Error(InvalidArgument), pending() is 0.
   FrameStream(FrameStream&&) noexcept;
   FrameStream& operator=(FrameStream&&) noexcept;
   // Waits for the frames still in flight; their histograms are dropped.

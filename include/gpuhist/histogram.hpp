@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpuhist/histogram_options.hpp"
@@ -29,6 +30,23 @@ class Histogram {
   // Zero counts; `colour` selects R, G, B and L, otherwise L only.
   // Throws Error(InvalidArgument) for bins outside 1..65536.
   Histogram(std::uint32_t bins, bool colour);
+  Histogram(const Histogram&) = default;
+  Histogram& operator=(const Histogram&) = default;
+  // A moved-from histogram is empty: no bins, no channels' counts.
+  Histogram(Histogram&& other) noexcept
+      : bins_(std::exchange(other.bins_, 0U)),
+        colour_(std::exchange(other.colour_, false)),
+        counts_(std::move(other.counts_)) {
+    for (auto& c : other.counts_) c.clear();
+  }
+  Histogram& operator=(Histogram&& other) noexcept {
+    bins_ = std::exchange(other.bins_, 0U);
+    colour_ = std::exchange(other.colour_, false);
+    counts_ = std::move(other.counts_);
+    for (auto& c : other.counts_) c.clear();
+    return *this;
+  }
+  ~Histogram() = default;
 
   [[nodiscard]] std::uint32_t bins() const noexcept { return bins_; }
   [[nodiscard]] bool colour() const noexcept { return colour_; }

@@ -58,8 +58,8 @@ struct Picture {
 [[nodiscard]] std::uint32_t palette_colour(std::uint32_t mask, std::uint32_t background);
 
 // Draws with the CPU (the reference renderer). Counts above 2^32 - 1 are drawn
-// as 2^32 - 1, as the GPU renderer's 32-bit counters hold them. Channels the
-// histogram lacks (R, G, B of a grey image) draw nothing.
+// as 2^32 - 1, as the GPU renderer's 32-bit counters hold them. A grey
+// histogram draws its luminance whichever channels are asked for (drawn_channels).
 [[nodiscard]] Picture draw_cpu(const Histogram& histogram, const DrawOptions& options);
 
 // Where the two histograms go on a video frame of width x height: each 90% of

@@ -71,46 +71,51 @@ Strategy Context::strategy_for(const ImageView& image) const noexcept {
   return engine::auto_strategy(image, hardware(), core_count());
 }
 
+Context::Impl& Context::impl() const {
+  if (!impl_) {
+    throw Error(ErrorKind::InvalidArgument,
+                "this Context was moved from: it holds no device (use the one it was moved to)");
+  }
+  return *impl_;
+}
+
 Histogram Context::compute(const ImageView& image, const HistogramOptions& options,
                            const RunOptions& run) const {
   validate(image);
   validate(options);
-  const Strategy strategy = run.strategy.value_or(strategy_for(image));
-  if (strategy == Strategy::CpuReference || strategy == Strategy::Cpu) {
-    return impl_->count(image, options, strategy, run);  // no device: no lock
-  }
-  (void)impl_->counter_for(strategy);  // fails before waiting for the lock without a device
-  std::lock_guard lock(impl_->mutex);
-  return impl_->count(image, options, strategy, run);
+  return impl().compute(image, options, run.strategy.value_or(strategy_for(image)), run);
 }
 
 Picture Context::draw(const Histogram& histogram, const DrawOptions& options) const {
   validate(options);
-  const vk::Device& device = impl_->drawing_device();
-  std::lock_guard lock(impl_->mutex);
-  if (!impl_->renderer) impl_->renderer = std::make_unique<render::GpuRenderer>(device);
-  return impl_->renderer->draw(histogram, options);
+  Impl& self = impl();
+  const vk::Device& device = self.drawing_device();
+  std::lock_guard lock(self.mutex);
+  if (!self.renderer) self.renderer = std::make_unique<render::GpuRenderer>(device);
+  return self.renderer->draw(histogram, options);
 }
 
 Picture Context::draw_overlay(const ImageView& frame, const Histogram& histogram,
                               std::uint32_t width, std::uint32_t height,
                               const OverlayStyle& style) const {
   validate_overlay(frame, width, height);
-  const vk::Device& device = impl_->drawing_device();
-  std::lock_guard lock(impl_->mutex);
-  if (!impl_->overlay) {
-    impl_->overlay = std::make_unique<render::OverlayRenderer>(
-        device, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  Impl& self = impl();
+  const vk::Device& device = self.drawing_device();
+  std::lock_guard lock(self.mutex);
+  if (!self.overlay) {
+    self.overlay = std::make_unique<render::OverlayRenderer>(device, VK_FORMAT_R8G8B8A8_UNORM,
+                                                             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
   }
-  return impl_->overlay->draw(frame, histogram, width, height, style);
+  return self.overlay->draw(frame, histogram, width, height, style);
 }
 
 void Context::apply_lut(const ImageView& image, const Lut& lut, std::span<std::byte> out) const {
   validate_lut(image, lut, out.size());
-  const vk::Device& device = impl_->drawing_device("applying tables on the GPU");
-  std::lock_guard lock(impl_->mutex);
-  if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
-  impl_->adjuster->apply(image, lut, out);
+  Impl& self = impl();
+  const vk::Device& device = self.drawing_device("applying tables on the GPU");
+  std::lock_guard lock(self.mutex);
+  if (!self.adjuster) self.adjuster = std::make_unique<adjust::GpuAdjuster>(device);
+  self.adjuster->apply(image, lut, out);
 }
 
 void Context::clahe(const ImageView& image, const ClaheOptions& options, std::span<std::byte> out,
@@ -129,15 +134,16 @@ void Context::clahe(const ImageView& image, const ClaheOptions& options, std::sp
 std::optional<std::int32_t> Context::adjust(const ImageView& image, const Adjustment& adjustment,
                                             std::span<std::byte> out, const RunOptions& run) const {
   validate(image);
-  const vk::Device& device = impl_->drawing_device("adjusting on the GPU");
+  Impl& self = impl();
+  const vk::Device& device = self.drawing_device("adjusting on the GPU");
   const Strategy strategy = run.strategy.value_or(default_strategy());
-  std::lock_guard lock(impl_->mutex);
-  if (!impl_->adjuster) impl_->adjuster = std::make_unique<adjust::GpuAdjuster>(device);
+  std::lock_guard lock(self.mutex);
+  if (!self.adjuster) self.adjuster = std::make_unique<adjust::GpuAdjuster>(device);
   // As compute() counts, the lock already held.
-  return impl_->adjuster->adjust(
+  return self.adjuster->adjust(
       image, adjustment,
       [&](const ImageView& view, const HistogramOptions& options) {
-        return impl_->count(view, options, strategy, run);
+        return self.count(view, options, strategy, run);
       },
       out);
 }

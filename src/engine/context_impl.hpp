@@ -78,6 +78,19 @@ struct Context::Impl {
     return counter_for(strategy).count(image, options, strategy, run.chunk);
   }
 
+  // Counts as Context::compute does, taking `mutex` for a GPU strategy (the
+  // CPU ones need no device). Also what a FrameStream counts with: this
+  // object stays where it is when its Context is moved.
+  Histogram compute(const ImageView& image, const HistogramOptions& options, Strategy strategy,
+                    const RunOptions& run) {
+    if (strategy == Strategy::CpuReference || strategy == Strategy::Cpu) {
+      return count(image, options, strategy, run);
+    }
+    (void)counter_for(strategy);  // fails before waiting for the lock without a device
+    std::lock_guard lock(mutex);
+    return count(image, options, strategy, run);
+  }
+
   // The counter for a GPU strategy; throws Error(InvalidArgument) without a device.
   count::GpuCounter& counter_for(Strategy strategy) {
     open_deferred();

@@ -17,8 +17,8 @@
 namespace gpuhist {
 
 struct FrameStream::Impl {
-  const Context* context = nullptr;
-  Context::Impl* shared = nullptr;  // the context's device, counter and lock
+  // The context's device, counter and lock: where they stay when the Context is moved.
+  Context::Impl* shared = nullptr;
   ImageView shape;                  // the frames' size and format (no pixels)
   HistogramOptions options;
   RunOptions run;
@@ -93,8 +93,7 @@ FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint3
                     std::to_string(stream.frames_per_submit) + ")");
   }
   Impl& s = *impl_;
-  s.context = &context;
-  s.shared = context.impl_.get();
+  s.shared = &context.impl();
   s.shape = ImageView::packed(nullptr, width, height, format);
   s.options = options;
   s.run = run;
@@ -119,15 +118,23 @@ FrameStream::FrameStream(FrameStream&&) noexcept = default;
 FrameStream& FrameStream::operator=(FrameStream&&) noexcept = default;
 FrameStream::~FrameStream() = default;
 
+namespace {
+[[noreturn]] void moved_from() {
+  throw Error(ErrorKind::InvalidArgument, "this FrameStream was moved from: it counts nothing");
+}
+}  // namespace
+
 std::optional<Histogram> FrameStream::push(const ImageView& frame) {
+  if (!impl_) moved_from();
   Impl& s = *impl_;
   validate(frame);
   s.check_shape(frame);
-  if (!s.slots) return s.context->compute(frame, s.options, s.run);
+  if (!s.slots) return s.shared->compute(frame, s.options, *s.run.strategy, s.run);
   return s.push_slot([&](std::byte*) { s.slots->write(s.next, frame, s.filled); });
 }
 
 std::optional<Histogram> FrameStream::push(const FrameWriter& write) {
+  if (!impl_) moved_from();
   Impl& s = *impl_;
   const std::size_t row = std::size_t{s.shape.width} * pixel_bytes(s.shape.format);
   if (!s.slots) {
@@ -135,12 +142,13 @@ std::optional<Histogram> FrameStream::push(const FrameWriter& write) {
     write(s.scratch.data(), row);
     ImageView frame = s.shape;
     frame.data = s.scratch.data();
-    return s.context->compute(frame, s.options, s.run);
+    return s.shared->compute(frame, s.options, *s.run.strategy, s.run);
   }
   return s.push_slot([&](std::byte* pixels) { write(pixels, row); });
 }
 
 std::vector<Histogram> FrameStream::finish() {
+  if (!impl_) moved_from();
   Impl& s = *impl_;
   if (s.filled > 0) s.submit_next();
   while (!s.submitted.empty()) s.collect_oldest();
@@ -151,11 +159,13 @@ std::vector<Histogram> FrameStream::finish() {
 }
 
 std::uint32_t FrameStream::in_flight() const noexcept {
+  if (!impl_) return 0;
   const auto& slots = impl_->slots;
   return slots ? static_cast<std::uint32_t>(slots->size()) * slots->frames_per_submit() : 1U;
 }
 
 std::size_t FrameStream::pending() const noexcept {
+  if (!impl_) return 0;
   const Impl& s = *impl_;
   std::size_t frames = s.filled + s.ready.size();
   for (const Impl::Submitted& sub : s.submitted) frames += sub.frames;
