@@ -216,6 +216,9 @@ TEST(Pictures, BadOptionsAreRejected) {
   options = DrawOptions{};
   options.channels = 0;
   EXPECT_THROW((void)draw_cpu(h, options), Error);
+  options = DrawOptions{};
+  options.scale = static_cast<ScaleMode>(9);
+  EXPECT_THROW((void)draw_cpu(h, options), Error);
   EXPECT_THROW((void)draw_cpu(Histogram{}, DrawOptions{}), Error);
   EXPECT_EQ(parse_draw_channels("rgbl"), 15U);
   EXPECT_EQ(parse_draw_channels("l"), 8U);

@@ -198,6 +198,17 @@ TEST(Strategies, InvalidInputsAreRejected) {
   ImageView null = image.view;
   null.data = nullptr;
   EXPECT_THROW((void)context.compute(null), Error);
+  // Enumerations cast from numbers that name none: said, not taken for another.
+  ImageView unknown_sample = image.view;
+  unknown_sample.format.sample = static_cast<SampleType>(7);
+  EXPECT_THROW((void)context.compute(unknown_sample), Error);
+  RunOptions bad_strategy;
+  bad_strategy.strategy = static_cast<Strategy>(42);
+  EXPECT_THROW((void)context.compute(image.view, {}, bad_strategy), Error);
+  RunOptions bad_chunk;
+  bad_chunk.strategy = Strategy::GpuChunksSum;
+  bad_chunk.chunk = static_cast<ChunkShape>(5);
+  EXPECT_THROW((void)context.compute(image.view, {}, bad_chunk), Error);
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ namespace gpuhist {
 [[nodiscard]] std::int32_t triangle_threshold(std::span<const std::uint64_t> counts);
 
 // Binarisation: v > threshold maps to M, the rest to 0 (OpenCV's THRESH_BINARY).
+// Throws Error(InvalidArgument) for a threshold outside -1..size - 1.
 [[nodiscard]] std::vector<std::uint16_t> threshold_table(std::uint32_t size,
                                                          std::int32_t threshold);
 

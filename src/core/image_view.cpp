@@ -33,6 +33,10 @@ void validate(const ImageView& image) {
   if (layout != 1 && layout != 3 && layout != 4) {
     throw Error(ErrorKind::InvalidArgument, "unknown pixel layout");
   }
+  if (static_cast<std::uint32_t>(image.format.sample) >
+      static_cast<std::uint32_t>(SampleType::F32)) {
+    throw Error(ErrorKind::InvalidArgument, "unknown sample type");
+  }
   if (image.width == 0 || image.height == 0) {
     throw Error(ErrorKind::InvalidArgument, "image has zero size (" + std::to_string(image.width) +
                                                 "x" + std::to_string(image.height) + ")");

@@ -79,10 +79,24 @@ Context::Impl& Context::impl() const {
   return *impl_;
 }
 
+namespace {
+// A strategy and chunk shape that name one (an enum cast from a number may not).
+void validate(const RunOptions& run) {
+  if (run.strategy &&
+      static_cast<std::uint32_t>(*run.strategy) > static_cast<std::uint32_t>(Strategy::Gpu)) {
+    throw Error(ErrorKind::InvalidArgument, "unknown strategy");
+  }
+  if (static_cast<std::uint32_t>(run.chunk) > static_cast<std::uint32_t>(ChunkShape::Tile16x16)) {
+    throw Error(ErrorKind::InvalidArgument, "unknown chunk shape");
+  }
+}
+}  // namespace
+
 Histogram Context::compute(const ImageView& image, const HistogramOptions& options,
                            const RunOptions& run) const {
   validate(image);
   validate(options);
+  validate(run);
   return impl().compute(image, options, run.strategy.value_or(strategy_for(image)), run);
 }
 
@@ -134,6 +148,7 @@ void Context::clahe(const ImageView& image, const ClaheOptions& options, std::sp
 std::optional<std::int32_t> Context::adjust(const ImageView& image, const Adjustment& adjustment,
                                             std::span<std::byte> out, const RunOptions& run) const {
   validate(image);
+  validate(run);
   Impl& self = impl();
   const vk::Device& device = self.drawing_device("adjusting on the GPU");
   const Strategy strategy = run.strategy.value_or(default_strategy());

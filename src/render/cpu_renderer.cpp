@@ -52,6 +52,9 @@ void validate(const DrawOptions& options) {
   if ((options.channels & 15U) == 0 || (options.channels & ~15U) != 0) {
     throw Error(ErrorKind::InvalidArgument, "no channel to draw");
   }
+  if (static_cast<std::uint32_t>(options.scale) > static_cast<std::uint32_t>(ScaleMode::Log)) {
+    throw Error(ErrorKind::InvalidArgument, "unknown scale mode");
+  }
 }
 
 std::uint32_t drawn_channels(const Histogram& histogram, std::uint32_t asked) {
