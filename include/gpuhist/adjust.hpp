@@ -45,8 +45,9 @@ namespace gpuhist {
 [[nodiscard]] std::int32_t otsu_threshold(std::span<const std::uint64_t> counts);
 [[nodiscard]] std::int32_t triangle_threshold(std::span<const std::uint64_t> counts);
 
-// Binarisation: v > threshold maps to M, the rest to 0 (OpenCV's THRESH_BINARY).
-// Throws Error(InvalidArgument) for a threshold outside -1..size - 1.
+// Binarisation: v > threshold maps to M, the rest to 0 (OpenCV's THRESH_BINARY):
+// a threshold below 0 maps every value to M, one of size or more (the triangle
+// method's answer for a histogram with no bin below its line) every value to 0.
 [[nodiscard]] std::vector<std::uint16_t> threshold_table(std::uint32_t size,
                                                          std::int32_t threshold);
 

@@ -47,7 +47,8 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
   // A moved-from context holds no device: device() is nullptr, hardware()
-  // false, and every other call throws Error(InvalidArgument) saying so.
+  // false, default_strategy() and strategy_for() the CPU's, and every other
+  // call throws Error(InvalidArgument) saying so.
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;
   ~Context();

@@ -40,6 +40,7 @@ class Histogram {
     for (auto& c : other.counts_) c.clear();
   }
   Histogram& operator=(Histogram&& other) noexcept {
+    if (this == &other) return *this;
     bins_ = std::exchange(other.bins_, 0U);
     colour_ = std::exchange(other.colour_, false);
     counts_ = std::move(other.counts_);

@@ -37,6 +37,13 @@ ClaheOptions clahe_options(const Adjustment& a) {
 }
 
 void check_adjustment(const ImageView& image, const Adjustment& a, std::size_t out_bytes) {
+  // Enumerations cast from numbers that name none, before anything is looked up by them.
+  if (static_cast<std::uint32_t>(a.kind) > static_cast<std::uint32_t>(AdjustKind::Match)) {
+    throw Error(ErrorKind::InvalidArgument, "unknown adjustment");
+  }
+  if (static_cast<std::uint32_t>(a.method) > static_cast<std::uint32_t>(ThresholdMethod::Fixed)) {
+    throw Error(ErrorKind::InvalidArgument, "unknown threshold method");
+  }
   validate(image);
   const HistogramOptions tone = tone_options(image.format, a.luma);
   const std::uint64_t bytes = image.pixel_count() * pixel_bytes(adjusted_format(image.format, a));

@@ -191,11 +191,6 @@ std::vector<std::uint16_t> threshold_table(std::uint32_t size, std::int32_t thre
   if (size == 0 || size > 65536) {
     throw Error(ErrorKind::InvalidArgument, "a table needs 1 to 65536 values");
   }
-  // As adjust_image takes it: -1 (every value above) up to the largest value.
-  if (threshold < -1 || static_cast<std::int64_t>(threshold) >= static_cast<std::int64_t>(size)) {
-    throw Error(ErrorKind::InvalidArgument, "threshold " + std::to_string(threshold) +
-                                                " is outside -1.." + std::to_string(size - 1));
-  }
   std::vector<std::uint16_t> table(size);
   for (std::uint32_t v = 0; v < size; ++v) {
     table[v] = static_cast<std::int64_t>(v) > threshold ? static_cast<std::uint16_t>(size - 1) : 0;

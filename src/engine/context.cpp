@@ -79,19 +79,6 @@ Context::Impl& Context::impl() const {
   return *impl_;
 }
 
-namespace {
-// A strategy and chunk shape that name one (an enum cast from a number may not).
-void validate(const RunOptions& run) {
-  if (run.strategy &&
-      static_cast<std::uint32_t>(*run.strategy) > static_cast<std::uint32_t>(Strategy::Gpu)) {
-    throw Error(ErrorKind::InvalidArgument, "unknown strategy");
-  }
-  if (static_cast<std::uint32_t>(run.chunk) > static_cast<std::uint32_t>(ChunkShape::Tile16x16)) {
-    throw Error(ErrorKind::InvalidArgument, "unknown chunk shape");
-  }
-}
-}  // namespace
-
 Histogram Context::compute(const ImageView& image, const HistogramOptions& options,
                            const RunOptions& run) const {
   validate(image);

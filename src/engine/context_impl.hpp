@@ -37,6 +37,18 @@ struct OwnedSurface {
 
 // Members in destruction order: the counter, then the device, the window's
 // surface (for a context opened for a window), then the instance.
+// A strategy and chunk shape that name one (an enum cast from a number may
+// not): Error(InvalidArgument) otherwise. For Context and FrameStream alike.
+inline void validate(const RunOptions& run) {
+  if (run.strategy &&
+      static_cast<std::uint32_t>(*run.strategy) > static_cast<std::uint32_t>(Strategy::Gpu)) {
+    throw Error(ErrorKind::InvalidArgument, "unknown strategy");
+  }
+  if (static_cast<std::uint32_t>(run.chunk) > static_cast<std::uint32_t>(ChunkShape::Tile16x16)) {
+    throw Error(ErrorKind::InvalidArgument, "unknown chunk shape");
+  }
+}
+
 struct Context::Impl {
   // "auto" on a machine with no GPU device node: the software device (and the
   // Vulkan instance) is opened only when something first needs it, since the

@@ -92,6 +92,7 @@ FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint3
                     std::to_string(stream.in_flight) + " of " +
                     std::to_string(stream.frames_per_submit) + ")");
   }
+  validate(run);
   Impl& s = *impl_;
   s.shared = &context.impl();
   s.shape = ImageView::packed(nullptr, width, height, format);

@@ -33,11 +33,11 @@ Context ContextAccess::open_for_window(
 }
 
 const vk::Device& ContextAccess::device(const Context& context) {
-  return context.impl_->drawing_device("the window");
+  return context.impl().drawing_device("the window");
 }
 
 VkSurfaceKHR ContextAccess::surface(const Context& context) {
-  return context.impl_->surface.surface;
+  return context.impl().surface.surface;
 }
 
 }  // namespace gpuhist
