@@ -52,8 +52,8 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
   cmd->add_option(
       "--strategy", args.strategy,
       "cpu-reference, cpu, gpu-single, gpu-atomic, gpu-chunks-sum, gpu-chunks-reduce or "
-      "gpu (default: on a hardware GPU, gpu from the image size where it is faster, a few MB, "
-      "else cpu)");
+      "gpu (default: on a hardware GPU, gpu from the image size where it is faster, about 160 KB "
+      "of pixels, else cpu)");
   cmd->add_option("--chunk", args.chunk, "Chunk shape of the chunk strategies: 256x1 or 16x16")
       ->capture_default_str();
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")

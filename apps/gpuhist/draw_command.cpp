@@ -65,7 +65,7 @@ void write_report(const Context& context, const Image& image, const std::string&
 }
 
 CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
-  CLI::App* cmd = app.add_subcommand("draw", "Draw the histograms of images as PNG pictures");
+  CLI::App* cmd = app.add_subcommand("draw", "Draw the histograms of images as pictures (PNG, or the format -o names)");
   cmd->add_option("files", args.inputs, "Image files and folders")->required();
   cmd->add_option("-o,--output", args.output,
                   "Picture to write (OUT-<name>.png for each of several images)")
