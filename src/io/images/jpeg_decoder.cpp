@@ -14,6 +14,7 @@
 #include <iterator>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "gpuhist/error.hpp"
 
@@ -196,14 +197,15 @@ bool guarded(Errors& errors, const Steps& steps) {
 
 }  // namespace
 
-std::uint8_t exif_orientation(std::span<const unsigned char> data) {
+ExifIfd0 exif_ifd0(std::span<const unsigned char> data) {
+  ExifIfd0 out;
   static constexpr unsigned char kExif[] = {'E', 'x', 'i', 'f', 0, 0};
   if (data.size() < sizeof kExif + 8 ||
       !std::equal(std::begin(kExif), std::end(kExif), data.begin()))
-    return 1;
+    return out;
   const std::span<const unsigned char> tiff = data.subspan(sizeof kExif);
   const bool little = tiff[0] == 'I' && tiff[1] == 'I';
-  if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
+  if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return out;
   // Callers check that [at, at + 2) or [at, at + 4) lies within `tiff`.
   const auto u16 = [&](std::uint64_t at) -> std::uint32_t {
     const unsigned a = tiff[at], b = tiff[at + 1];
@@ -212,20 +214,32 @@ std::uint8_t exif_orientation(std::span<const unsigned char> data) {
   const auto u32 = [&](std::uint64_t at) -> std::uint32_t {
     return little ? (u16(at + 2) << 16 | u16(at)) : (u16(at) << 16 | u16(at + 2));
   };
-  if (u16(2) != 42) return 1;
+  if (u16(2) != 42) return out;
   const std::uint64_t ifd = u32(4);
-  if (ifd + 2 > tiff.size()) return 1;
+  if (ifd + 2 > tiff.size()) return out;
   const std::uint32_t entries = u16(ifd);
+  const bool whole = ifd + 2 + 12ULL * entries <= tiff.size();
+  bool others = false, oriented = false;
   for (std::uint64_t i = 0; i < entries; ++i) {
     const std::uint64_t entry = ifd + 2 + 12 * i;
-    if (entry + 12 > tiff.size()) return 1;
-    if (u16(entry) != 0x0112) continue;
-    // One SHORT, held in the entry itself.
-    if (u16(entry + 2) != 3 || u32(entry + 4) != 1) return 1;
+    if (entry + 12 > tiff.size()) break;
+    const std::uint32_t tag = u16(entry);
+    // Orientation, XResolution, YResolution, ResolutionUnit, YCbCrPositioning.
+    others = others ||
+             (tag != 0x0112 && tag != 0x011A && tag != 0x011B && tag != 0x0128 && tag != 0x0213);
+    if (tag != 0x0112 || std::exchange(oriented, true)) continue;
+    // The first orientation tag: one SHORT, held in the entry itself.
     const std::uint32_t value = u16(entry + 8);
-    return value >= 1 && value <= 8 ? static_cast<std::uint8_t>(value) : 1;
+    if (u16(entry + 2) == 3 && u32(entry + 4) == 1 && value >= 1 && value <= 8) {
+      out.orientation = static_cast<std::uint8_t>(value);
+    }
   }
-  return 1;
+  out.beyond_orientation = !whole || others;
+  return out;
+}
+
+std::uint8_t exif_orientation(std::span<const unsigned char> data) {
+  return exif_ifd0(data).orientation;
 }
 
 std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,

@@ -25,9 +25,18 @@ struct JpegShape {
   int channels = 0;  // 1 (grey) or 3 (RGB, from Y'CbCr or RGB)
 };
 
-// The orientation tag (1-8) of IFD0 in an APP1 segment's data ("Exif\0\0"
-// and a TIFF header), or 1 where there is none or the bytes do not hold one.
-// Reads only within `data`.
+// What the first directory (IFD0) of Exif data (an APP1 segment's: "Exif\0\0"
+// and a TIFF header) says of the picture. Reads only within `data`.
+struct ExifIfd0 {
+  // The orientation tag (1-8), or 1 where there is none or the bytes do not hold one.
+  std::uint8_t orientation = 1;
+  // It holds more than the orientation and resolution (a camera's make, a date,
+  // a directory of Exif or GPS fields), or cannot be read whole.
+  bool beyond_orientation = true;
+};
+[[nodiscard]] ExifIfd0 exif_ifd0(std::span<const unsigned char> data);
+
+// exif_ifd0(data).orientation.
 [[nodiscard]] std::uint8_t exif_orientation(std::span<const unsigned char> data);
 
 // The JPEG file `bytes` decoded to 8-bit grey or RGB rows, as OpenImageIO's

@@ -21,30 +21,6 @@ bool starts_with(std::span<const unsigned char> data, std::string_view prefix) {
   return data.size() >= prefix.size() && std::memcmp(data.data(), prefix.data(), prefix.size()) == 0;
 }
 
-// Whether Exif data ("Exif\0\0" and a TIFF header) holds more than a picture's
-// orientation and resolution in its first directory (a camera's make, a date, a
-// directory of Exif or GPS fields); true where it cannot be read so far.
-bool exif_beyond_orientation(std::span<const unsigned char> data) {
-  if (data.size() < 14 || !starts_with(data, std::string_view("Exif\0\0", 6))) return true;
-  const std::span<const unsigned char> tiff = data.subspan(6);
-  const bool little = tiff[0] == 'I';
-  const auto u16 = [&](std::uint64_t at) -> std::uint32_t {
-    return little ? (tiff[at + 1] << 8 | tiff[at]) : (tiff[at] << 8 | tiff[at + 1]);
-  };
-  const std::uint64_t ifd = little ? little32(tiff.data() + 4) : big32(tiff.data() + 4);
-  if (ifd + 2 > tiff.size()) return true;
-  const std::uint32_t entries = u16(ifd);
-  if (ifd + 2 + 12ULL * entries > tiff.size()) return true;
-  for (std::uint32_t i = 0; i < entries; ++i) {
-    const std::uint32_t tag = u16(ifd + 2 + 12ULL * i);
-    // Orientation, XResolution, YResolution, ResolutionUnit, YCbCrPositioning.
-    if (tag != 0x0112 && tag != 0x011A && tag != 0x011B && tag != 0x0128 && tag != 0x0213) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // `profile` cut to the length its header gives, where it holds that much and
 // says it is one; false (and `profile` left) where it does not.
 bool whole_profile(std::vector<unsigned char>& profile) {
@@ -92,8 +68,9 @@ PictureTags jpeg_picture_tags(const std::filesystem::path& path) {
     if (s.end - s.begin < 4) continue;
     const std::span<const unsigned char> data(head.data() + s.begin + 4, s.end - s.begin - 4);
     if (s.marker == 0xE1 && starts_with(data, std::string_view("Exif\0\0", 6))) {
-      if (!std::exchange(exif_seen, true)) tags.orientation = exif_orientation(data);
-      tags.other_metadata = tags.other_metadata || exif_beyond_orientation(data);
+      const ExifIfd0 exif = exif_ifd0(data);
+      if (!std::exchange(exif_seen, true)) tags.orientation = exif.orientation;
+      tags.other_metadata = tags.other_metadata || exif.beyond_orientation;
     } else if (s.marker == 0xE2 && starts_with(data, std::string_view("ICC_PROFILE\0", 12)) &&
                data.size() > 14) {
       const unsigned number = data[12];
@@ -150,9 +127,10 @@ PictureTags webp_picture_tags(const std::filesystem::path& path) {
       if (read_chunk(size, data, 6)) {
         std::memcpy(data.data(), "Exif\0\0", 6);
         const bool prefixed = std::memcmp(data.data() + 6, "Exif\0\0", 6) == 0;
-        const auto exif = std::span<const unsigned char>(data).subspan(prefixed ? 6 : 0);
-        tags.orientation = exif_orientation(exif);
-        tags.other_metadata = tags.other_metadata || exif_beyond_orientation(exif);
+        const ExifIfd0 exif =
+            exif_ifd0(std::span<const unsigned char>(data).subspan(prefixed ? 6 : 0));
+        tags.orientation = exif.orientation;
+        tags.other_metadata = tags.other_metadata || exif.beyond_orientation;
       }
     } else if (std::memcmp(header.data(), "ICCP", 4) == 0 && size >= 128 &&
                size <= kLargestChunk) {
