@@ -59,6 +59,7 @@ PictureTags jpeg_picture_tags(const std::filesystem::path& path) {
   const std::vector<unsigned char> head = jpeg_head(path);
   if (head.empty()) return tags;
   const io::JpegHeader header = io::jpeg_header(head);
+  tags.subsampling = io::jpeg_subsampling(head, header);
   // ICC_PROFILE chunks: "ICC_PROFILE\0", the chunk's number (from 1), their count, its bytes.
   std::map<unsigned, std::span<const unsigned char>> chunks;
   unsigned count = 0;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace gpuhist::images {
@@ -16,10 +17,12 @@ struct PictureTags {
   std::vector<unsigned char> icc_profile;  // empty: none, or not a whole profile
   bool damaged_profile = false;            // one whose chunks or header did not add up
   bool other_metadata = false;             // Exif beyond that, XMP, IPTC or comments too
+  std::string subsampling;                 // a JPEG's chroma subsampling (io::jpeg_subsampling)
 };
 
-// A JPEG file's tags, from its segments before the frame header (a prefix of
-// the file, doubled while the framing goes on past it); none for another file.
+// A JPEG file's tags and chroma subsampling, from its segments up to the frame
+// header (a prefix of the file, doubled while the framing goes on past it);
+// none for another file.
 [[nodiscard]] PictureTags jpeg_picture_tags(const std::filesystem::path& path);
 
 // A JPEG file's first bytes, up to and with its frame header (or all of it

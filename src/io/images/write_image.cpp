@@ -8,7 +8,6 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,7 +19,6 @@
 #include "io/images/memory_reader.hpp"
 #include "io/images/picture_tags.hpp"
 #include "io/images/pnm_samples.hpp"
-#include "io/jpeg_segments.hpp"
 
 namespace gpuhist::images {
 
@@ -154,52 +152,51 @@ bool profile_fits(const OIIO::ParamValue& p, bool colour) {
   return std::memcmp(header + 16, colour ? "RGB " : "GRAY", 4) == 0;
 }
 
-// The chroma subsampling of a JPEG file as its frame header gives it (see
-// io/jpeg_segments.hpp); empty for another file, or one that cannot be read.
-std::string jpeg_subsampling(const std::filesystem::path& path) {
-  const std::vector<unsigned char> head = jpeg_head(path);
-  return head.empty() ? std::string() : io::jpeg_subsampling(head);
-}
+// What add_metadata_of found of a source's metadata.
+struct SourceMetadata {
+  // False where `from` holds an ICC profile the image library would read out
+  // of bounds: nothing was added.
+  bool sound = true;
+  bool not_kept = false;         // a JPEG's or WebP's besides, which is not written
+  bool damaged_profile = false;  // its ICC profile does not add up, and is not written
+};
 
-// `spec` with what `from` says about the picture: a TIFF, PNG or OpenEXR
-// file what the image library reads of it (see open_for_metadata); a JPEG or
-// WebP file its orientation and ICC profile, read by picture_tags.hpp (a
-// JPEG written from a JPEG keeps all of its own as bytes besides, in the
-// loader: io/kept_metadata.hpp). False, and nothing added, where `from`
-// holds an ICC profile the image library would read out of bounds.
-// `not_kept`: what a JPEG or WebP source holds besides, which is not written;
-// `damaged_profile`: its ICC profile does not add up, and is not written.
-bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::path& target,
-                     OIIO::ImageSpec& spec, bool& not_kept, bool& damaged_profile) {
-  not_kept = false;
-  damaged_profile = false;
+// `spec` with what `from` says about the picture, for a writer of `format`
+// (OpenImageIO's name): a TIFF, PNG or OpenEXR file what the image library
+// reads of it (see open_for_metadata); a JPEG or WebP file its orientation and
+// ICC profile, read by picture_tags.hpp, and a JPEG its chroma subsampling (a
+// camera's 4:4:4 is not halved; a JPEG written from a JPEG keeps all of its
+// own metadata as bytes besides, in the loader: io/kept_metadata.hpp).
+SourceMetadata add_metadata_of(const std::filesystem::path& from, const std::string& format,
+                               OIIO::ImageSpec& spec) {
+  SourceMetadata found;
   const bool colour = spec.nchannels >= 3;
-  const std::string format = common_format_of(from);
-  if (format == "jpeg" || format == "webp") {
-    const PictureTags tags = format == "jpeg" ? jpeg_picture_tags(from) : webp_picture_tags(from);
+  const std::string source_format = common_format_of(from);
+  if (source_format == "jpeg" || source_format == "webp") {
+    const PictureTags tags =
+        source_format == "jpeg" ? jpeg_picture_tags(from) : webp_picture_tags(from);
     if (tags.orientation != 1) spec.attribute("Orientation", int{tags.orientation});
     if (!tags.icc_profile.empty()) {
       const OIIO::TypeDesc type(OIIO::TypeDesc::UINT8, static_cast<int>(tags.icc_profile.size()));
       const OIIO::ParamValue profile("ICCProfile", type, 1, tags.icc_profile.data());
       if (profile_fits(profile, colour)) spec.extra_attribs.push_back(profile);
     }
+    if (colour && !tags.subsampling.empty()) spec.attribute("jpeg:subsampling", tags.subsampling);
     // (A JPEG written from a JPEG keeps them all as bytes: io/kept_metadata.hpp.)
-    const bool jpeg_target = named(target, ".jpg") || named(target, ".jpeg") ||
-                             named(target, ".jpe") || named(target, ".jfif") ||
-                             named(target, ".jif") || named(target, ".jfi");
-    not_kept = tags.other_metadata && !(format == "jpeg" && jpeg_target);
-    damaged_profile = tags.damaged_profile && !(format == "jpeg" && jpeg_target);
-    return true;
+    const bool jpeg_to_jpeg = source_format == "jpeg" && format == "jpeg";
+    found.not_kept = tags.other_metadata && !jpeg_to_jpeg;
+    found.damaged_profile = tags.damaged_profile && !jpeg_to_jpeg;
+    return found;
   }
-  if (has_unsound_profile(from)) return false;
-  std::string extension = target.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  const bool directories = extension != ".tif" && extension != ".tiff";
+  if (has_unsound_profile(from)) {
+    found.sound = false;
+    return found;
+  }
+  const bool directories = format != "tiff";
   const auto pixels =
       static_cast<std::uint64_t>(spec.width) * static_cast<std::uint64_t>(spec.height);
   const std::unique_ptr<OIIO::ImageInput> in = open_for_metadata(from, pixels);
-  if (!in) return true;
+  if (!in) return found;
   const OIIO::ImageSpec& source = in->spec();
   for (const OIIO::ParamValue& p : source.extra_attribs) {
     const bool profile = p.name() == "ICCProfile" && profile_fits(p, colour);
@@ -212,7 +209,7 @@ bool add_metadata_of(const std::filesystem::path& from, const std::filesystem::p
       spec.extra_attribs.push_back(p);
     }
   }
-  return true;
+  return found;
 }
 
 // How many pixels of `image` (8-bit RGB or RGBA) the GIF file `bytes` holds
@@ -401,7 +398,7 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   }
   ImageView image = given;
   std::vector<std::byte> rgb;
-  const bool gif = std::strcmp(writer->format_name(), "gif") == 0;
+  const std::string format = writer->format_name();
   if (image.format.layout == ChannelLayout::Grey && !takes_grey(*writer)) {
     rgb = grey_as_rgb(image);
     image = ImageView::packed(rgb.data(), image.width, image.height,
@@ -412,21 +409,13 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   const int channels = static_cast<int>(channel_count(image.format.layout));
   OIIO::ImageSpec spec(static_cast<int>(image.width), static_cast<int>(image.height), channels,
                        type);
-  bool sound = true;
-  bool not_kept = false;  // the source's metadata besides its orientation and profile
-  bool damaged_profile = false;
-  if (!metadata_from.empty()) {
-    sound = add_metadata_of(metadata_from, target, spec, not_kept, damaged_profile);
-    // A JPEG from a JPEG keeps its chroma resolution (a camera's 4:4:4 is not halved).
-    const std::string subsampling = channels >= 3 ? jpeg_subsampling(metadata_from) : "";
-    if (!subsampling.empty()) spec.attribute("jpeg:subsampling", subsampling);
-  }
+  SourceMetadata source;
+  if (!metadata_from.empty()) source = add_metadata_of(metadata_from, format, spec);
   if (image.format.layout == ChannelLayout::RGBA) {
     spec.alpha_channel = 3;
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
   // JPEG and WebP at quality 100 (the JPEG writer's own default is 98).
-  const std::string format = writer->format_name();
   if (format == "jpeg") spec.attribute("Compression", "jpeg:100");
   if (format == "jpeg" || format == "webp") spec.attribute("CompressionQuality", 100);
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
@@ -462,65 +451,59 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
         encode(OIIO::ImageOutput::create(target.string()), target, file, spec, bytes, write_pixels);
     profile_note = "the source's colour profile, which the writer refused, is not written";
   }
-  encoded.unsound_profile = !sound;
+  encoded.unsound_profile = !source.sound;
+  if (!encoded.error.empty()) return encoded;
+  const auto say = [&](const std::string& note) {
+    if (!note.empty()) encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
+  };
   const int orientation = spec.get_int_attribute("Orientation", 1);
-  const bool webp = format == "webp";
-  if (encoded.in_memory && encoded.error.empty()) {
+  const OIIO::ParamValue* profile = spec.find_attribute("ICCProfile");
+  if (encoded.in_memory) {
     if (orientation != 1) add_png_orientation(bytes, orientation);
-    if (webp) {
-      const OIIO::ParamValue* profile = spec.find_attribute("ICCProfile");
+    if (format == "webp") {
       add_webp_metadata(bytes, orientation,
                         profile != nullptr
                             ? std::span(static_cast<const unsigned char*>(profile->data()),
                                         profile->type().size())
                             : std::span<const unsigned char>());
     }
+    if (format == "gif") say(gif_palette_note(bytes, image, encoded.left_out.empty()));
   }
-  if (gif && encoded.in_memory && encoded.error.empty()) {
-    const std::string note = gif_palette_note(bytes, image, encoded.left_out.empty());
-    if (!note.empty()) {
-      encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
-    }
+  // The formats that hold an orientation and a profile (WebP by the chunks written
+  // here); every other holds neither.
+  const bool holds_none = format != "tiff" && format != "png" && format != "jpeg" &&
+                          format != "openexr" && format != "webp";
+  if (holds_none && (orientation != 1 || profile != nullptr)) {
+    const std::string turned = "orientation (" + std::to_string(orientation) + ")";
+    say(orientation == 1 ? "the file holds no colour profile: the source's colour profile is "
+                           "not written"
+        : profile == nullptr
+            ? "the file holds no orientation: the source's " + turned + " is not written"
+            : "the file holds no orientation or colour profile: the source's " + turned +
+                  " and colour profile are not written");
   }
-  const auto say = [&](const std::string& note) {
-    if (!note.empty()) encoded.left_out += (encoded.left_out.empty() ? "" : "; ") + note;
-  };
-  if (encoded.error.empty()) {
-    // The formats that hold an orientation and a profile (WebP by the chunks written
-    // here); every other holds neither.
-    const bool holds_none = format != "tiff" && format != "png" && format != "jpeg" &&
-                            format != "openexr" && format != "webp";
-    const bool profile = spec.find_attribute("ICCProfile") != nullptr;
-    if (holds_none && (orientation != 1 || profile)) {
-      say(std::string("the file holds no ") + (orientation != 1 ? "orientation" : "") +
-          (orientation != 1 && profile ? " or " : "") + (profile ? "colour profile" : "") +
-          ": the source's " +
-          (orientation != 1 ? "orientation (" + std::to_string(orientation) + ")" : "") +
-          (orientation != 1 && profile ? " and " : "") + (profile ? "colour profile" : "") +
-          (orientation != 1 && profile ? " are" : " is") + " not written");
-    }
-    // A WebP takes an orientation and a profile alone (its chunks, written here); those
-    // formats none of the picture's metadata: what a camera or a person wrote of it is said.
-    if ((webp || holds_none) && !not_kept) {
-      not_kept = std::any_of(
-          spec.extra_attribs.begin(), spec.extra_attribs.end(), [](const OIIO::ParamValue& p) {
-            const std::string name = p.name().string();
-            for (const char* prefix : {"Exif:", "GPS:", "IPTC:", "XMP", "Make", "Model",
-                                       "ImageDescription", "Artist", "Copyright"}) {
-              if (name.rfind(prefix, 0) == 0) return describes_the_picture(p, true);
-            }
-            return false;
-          });
-    }
-    say(profile_note);
-    if (damaged_profile) say("the source's colour profile is damaged, and is not written");
-    // A JPEG or WebP source's Exif fields, XMP and IPTC go to a JPEG from a JPEG alone.
-    if (not_kept) {
-      say(holds_none ? "the source's other metadata (camera and Exif fields, XMP, IPTC, "
-                       "captions) is not written"
-                     : "the source's metadata other than its orientation and colour profile "
-                       "(camera and Exif fields, XMP, IPTC, captions) is not written");
-    }
+  // A WebP takes an orientation and a profile alone (its chunks, written here); those
+  // formats none of the picture's metadata: what a camera or a person wrote of it is said.
+  const bool not_kept =
+      source.not_kept ||
+      ((format == "webp" || holds_none) &&
+       std::any_of(spec.extra_attribs.begin(), spec.extra_attribs.end(),
+                   [](const OIIO::ParamValue& p) {
+                     const std::string name = p.name().string();
+                     for (const char* prefix : {"Exif:", "GPS:", "IPTC:", "XMP", "Make", "Model",
+                                                "ImageDescription", "Artist", "Copyright"}) {
+                       if (name.rfind(prefix, 0) == 0) return describes_the_picture(p, true);
+                     }
+                     return false;
+                   }));
+  say(profile_note);
+  if (source.damaged_profile) say("the source's colour profile is damaged, and is not written");
+  // A JPEG or WebP source's Exif fields, XMP and IPTC go to a JPEG from a JPEG alone.
+  if (not_kept) {
+    say(holds_none ? "the source's other metadata (camera and Exif fields, XMP, IPTC, "
+                     "captions) is not written"
+                   : "the source's metadata other than its orientation and colour profile "
+                     "(camera and Exif fields, XMP, IPTC, captions) is not written");
   }
   return encoded;
 }
