@@ -1,5 +1,6 @@
 #include "io/images/sample_notes.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -31,33 +32,22 @@ std::string names(const OIIO::ImageSpec& spec, const std::vector<int>& indices) 
   return text;
 }
 
-// The type's name and its largest value, which the library maps to 1.0; null
-// for the types counted as stored (8- and 16-bit unsigned) and floats.
+// The integer types the library reads as floats, the type's largest value as
+// 1.0 (8- and 16-bit unsigned samples are counted as stored, floats as they are).
 struct Scaled {
+  OIIO::TypeDesc::BASETYPE type;
   const char* name;
-  const char* unit;
+  const char* unit;  // its largest value
+  bool is_signed;
 };
-const Scaled* scaled(OIIO::TypeDesc::BASETYPE type) {
-  static constexpr Scaled kInt8{"int8", "127"}, kInt16{"int16", "32767"},
-      kInt32{"int32", "2147483647"}, kUint32{"uint32", "4294967295"},
-      kInt64{"int64", "9223372036854775807"}, kUint64{"uint64", "18446744073709551615"};
-  switch (type) {
-    case OIIO::TypeDesc::INT8:
-      return &kInt8;
-    case OIIO::TypeDesc::INT16:
-      return &kInt16;
-    case OIIO::TypeDesc::INT32:
-      return &kInt32;
-    case OIIO::TypeDesc::UINT32:
-      return &kUint32;
-    case OIIO::TypeDesc::INT64:
-      return &kInt64;
-    case OIIO::TypeDesc::UINT64:
-      return &kUint64;
-    default:
-      return nullptr;
-  }
-}
+constexpr std::array<Scaled, 6> kScaled = {{
+    {OIIO::TypeDesc::INT8, "int8", "127", true},
+    {OIIO::TypeDesc::INT16, "int16", "32767", true},
+    {OIIO::TypeDesc::INT32, "int32", "2147483647", true},
+    {OIIO::TypeDesc::UINT32, "uint32", "4294967295", false},
+    {OIIO::TypeDesc::INT64, "int64", "9223372036854775807", true},
+    {OIIO::TypeDesc::UINT64, "uint64", "18446744073709551615", false},
+}};
 
 }  // namespace
 
@@ -79,11 +69,11 @@ std::vector<std::string> sample_notes(const OIIO::ImageSpec& spec, ChannelLayout
   // said of the channels counted.
   for (const int i : counted) {
     const auto type = static_cast<OIIO::TypeDesc::BASETYPE>(spec.channelformat(i).basetype);
-    if (const Scaled* s = scaled(type)) {
-      const bool is_signed = type == OIIO::TypeDesc::INT8 || type == OIIO::TypeDesc::INT16 ||
-                             type == OIIO::TypeDesc::INT32 || type == OIIO::TypeDesc::INT64;
+    const auto* s = std::find_if(kScaled.begin(), kScaled.end(),
+                                 [&](const Scaled& scaled) { return scaled.type == type; });
+    if (s != kScaled.end()) {
       notes.push_back(std::string(s->name) + " samples are counted as floats scaled to " + s->unit +
-                      " = 1.0" + (is_signed ? ", values below 0 in the lowest bin" : "") +
+                      " = 1.0" + (s->is_signed ? ", values below 0 in the lowest bin" : "") +
                       " (only 8- and 16-bit unsigned samples are counted as stored)");
       break;
     }
