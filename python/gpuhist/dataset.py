@@ -238,13 +238,15 @@ def allowed_cores():
         return tuple(range(os.cpu_count() or 1))
 
 
-def core_sharing(client):
+def core_sharing(client, answers=None):
     """For each worker's address, the Dask threads that may run on its cores: its own and
     those of every worker on the same machine whose allowed processors overlap its own
-    (all of them for workers left unpinned, none for workers pinned to other cores)."""
+    (all of them for workers left unpinned, none for workers pinned to other cores).
+    answers: the workers' allowed_cores() as client.run gives them, where asked already."""
     from distributed.comm import get_address_host
-    cores = {address: set(c) for address, c in
-             client.run(allowed_cores, on_error="ignore").items() if isinstance(c, tuple)}
+    if answers is None:
+        answers = client.run(allowed_cores, on_error="return")
+    cores = {address: set(c) for address, c in answers.items() if isinstance(c, tuple)}
     threads = client.nthreads()
     sharing = {}
     for address, mine in cores.items():
@@ -431,8 +433,7 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
         absolute = [os.path.join(here, f) for f in files]
         batches = [absolute[i:i + batch] for i in range(0, len(absolute), batch)]
         names = [files[i:i + batch] for i in range(0, len(files), batch)]
-        _check_workers(client)
-        sharing = core_sharing(client)
+        sharing = core_sharing(client, _check_workers(client))
         # One message to the scheduler for every task, not one each.
         counts = client.map(_count_task, list(zip(batches, names)), bins=bins, luma=luma,
                             device=device, max_pixels=max_pixels, sharing=sharing, pure=False,
@@ -470,8 +471,9 @@ WORKER_WAIT_SECONDS = 30
 
 
 def _check_workers(client):
-    """Raises ClusterError where the cluster has no worker after WORKER_WAIT_SECONDS, or
-    none that can run gpuhist (its tasks would wait for ever)."""
+    """Each worker's allowed_cores(), as client.run gives them; ClusterError where the
+    cluster has no worker after WORKER_WAIT_SECONDS, or none that can run gpuhist (its
+    tasks would wait for ever)."""
     try:
         client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
     except TimeoutError:
@@ -481,6 +483,7 @@ def _check_workers(client):
         first = next(iter(answers.values()))
         raise ClusterError("no worker of the cluster can run gpuhist: "
                            f"{type(first).__name__}: {first}")
+    return answers
 
 
 def _total_entry(result, total):
