@@ -600,6 +600,27 @@ std::string with_segment(const std::string& jpeg, unsigned marker, const std::st
          jpeg.substr(2);
 }
 
+// `view` (8- or 16-bit, alpha kept) as a TIFF of orientation 6 (turned as a
+// phone's portrait is stored), with `icc` as its profile where not empty.
+bool write_turned_tiff(const std::string& file, const ImageView& view,
+                       const std::vector<std::uint8_t>& icc = {}) {
+  const OIIO::TypeDesc type =
+      view.format.sample == SampleType::U8 ? OIIO::TypeDesc::UINT8 : OIIO::TypeDesc::UINT16;
+  OIIO::ImageSpec spec(static_cast<int>(view.width), static_cast<int>(view.height),
+                       static_cast<int>(channel_count(view.format.layout)), type);
+  if (view.format.layout == ChannelLayout::RGBA) {
+    spec.alpha_channel = 3;
+    spec.attribute("oiio:UnassociatedAlpha", 1);
+  }
+  spec.attribute("Orientation", 6);
+  if (!icc.empty()) {
+    spec.attribute("ICCProfile",
+                   OIIO::TypeDesc(OIIO::TypeDesc::UINT8, static_cast<int>(icc.size())), icc.data());
+  }
+  auto out = OIIO::ImageOutput::create(file);
+  return out && out->open(file, spec) && out->write_image(type, view.data) && out->close();
+}
+
 // What other formats hold of a picture's metadata, and what is said of the
 // rest: a JPEG whose Exif holds an orientation alone loses nothing in a PNG;
 // a damaged profile is left out, and said; a BMP holds no orientation, which
@@ -630,15 +651,9 @@ TEST_F(AdjustCli, WhatOtherFormatsHoldOfThePicturesMetadata) {
   ASSERT_EQ(sgi.status, 0) << sgi.err;
   EXPECT_NE(sgi.err.find("the source's orientation (6) is not written"), std::string::npos)
       << sgi.err;
-  {
-    const test::TestImage deep =
-        test::make_image({ChannelLayout::RGB, SampleType::U16}, 12, 8, test::Content::Random, 3);
-    OIIO::ImageSpec spec(12, 8, 3, OIIO::TypeDesc::UINT16);
-    spec.attribute("Orientation", 6);
-    auto out = OIIO::ImageOutput::create(path("deep.tif"));
-    ASSERT_TRUE(out && out->open(path("deep.tif"), spec) &&
-                out->write_image(OIIO::TypeDesc::UINT16, deep.view.data) && out->close());
-  }
+  const test::TestImage deep =
+      test::make_image({ChannelLayout::RGB, SampleType::U16}, 12, 8, test::Content::Random, 3);
+  ASSERT_TRUE(write_turned_tiff(path("deep.tif"), deep.view));
   const auto ppm =
       run_cli({"equalize", path("deep.tif"), "-o", path("deep.ppm"), "--device", "cpu"});
   ASSERT_EQ(ppm.status, 0) << ppm.err;
@@ -660,17 +675,7 @@ TEST_F(AdjustCli, WhatOtherFormatsHoldOfThePicturesMetadata) {
   const std::vector<std::uint8_t> icc = metadata_of(kRocket).icc;
   const test::TestImage rgba =
       test::make_image({ChannelLayout::RGBA, SampleType::U8}, 24, 16, test::Content::Random, 7);
-  {
-    OIIO::ImageSpec spec(24, 16, 4, OIIO::TypeDesc::UINT8);
-    spec.alpha_channel = 3;
-    spec.attribute("oiio:UnassociatedAlpha", 1);
-    spec.attribute("Orientation", 6);
-    spec.attribute("ICCProfile",
-                   OIIO::TypeDesc(OIIO::TypeDesc::UINT8, static_cast<int>(icc.size())), icc.data());
-    auto out = OIIO::ImageOutput::create(path("rgba.tif"));
-    ASSERT_TRUE(out && out->open(path("rgba.tif"), spec) &&
-                out->write_image(OIIO::TypeDesc::UINT8, rgba.view.data) && out->close());
-  }
+  ASSERT_TRUE(write_turned_tiff(path("rgba.tif"), rgba.view, icc));
   const auto webp =
       run_cli({"equalize", path("rgba.tif"), "-o", path("rgba.webp"), "--device", "cpu"});
   ASSERT_EQ(webp.status, 0) << webp.err;

@@ -65,7 +65,8 @@ void write_report(const Context& context, const Image& image, const std::string&
 }
 
 CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
-  CLI::App* cmd = app.add_subcommand("draw", "Draw the histograms of images as pictures (PNG, or the format -o names)");
+  CLI::App* cmd = app.add_subcommand(
+      "draw", "Draw the histograms of images as pictures (PNG, or the format -o names)");
   cmd->add_option("files", args.inputs, "Image files and folders")->required();
   cmd->add_option("-o,--output", args.output,
                   "Picture to write (OUT-<name>.png for each of several images)")
@@ -76,7 +77,8 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
   cmd->add_option("--size", args.size, "Picture size WxH, up to 16384x16384")
       ->capture_default_str();
   cmd->add_option("--scale", args.scale, "seed, max or log")->capture_default_str();
-  cmd->add_option("--renderer", args.renderer, "cpu or gpu (default: gpu on a hardware GPU, else cpu)");
+  cmd->add_option("--renderer", args.renderer,
+                  "cpu or gpu (default: gpu on a hardware GPU, else cpu)");
   cmd->add_option("--background", args.background, "Background colour #RRGGBB")
       ->capture_default_str();
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")

@@ -22,14 +22,12 @@ void write_all(const char* data, std::size_t size) {
   }
 }
 
-}  // namespace
-
-namespace {
 // A terminal that cannot move its cursor (TERM=dumb: Emacs's shell, some CI logs) gets no bar.
 bool dumb_terminal() {
   const char* term = std::getenv("TERM");
   return term != nullptr && std::string_view(term) == "dumb";
 }
+
 }  // namespace
 
 Progress::Progress(std::size_t total, bool enabled)

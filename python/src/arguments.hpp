@@ -38,7 +38,7 @@ struct Real {
   operator double() const noexcept { return value; }
 };
 
-// Two whole numbers, (X, Y): a tuple or a list of two.
+// Two whole numbers, (X, Y): any sequence of two but a str or bytes.
 struct WholePair {
   Whole first, second;
 };

@@ -35,8 +35,6 @@ struct OwnedSurface {
   }
 };
 
-// Members in destruction order: the counter, then the device, the window's
-// surface (for a context opened for a window), then the instance.
 // A strategy and chunk shape that name one (an enum cast from a number may
 // not): Error(InvalidArgument) otherwise. For Context and FrameStream alike.
 inline void validate(const RunOptions& run) {
@@ -49,6 +47,8 @@ inline void validate(const RunOptions& run) {
   }
 }
 
+// Members in destruction order: the counter, then the device, the window's
+// surface (for a context opened for a window), then the instance.
 struct Context::Impl {
   // "auto" on a machine with no GPU device node: the software device (and the
   // Vulkan instance) is opened only when something first needs it, since the
