@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -167,6 +168,37 @@ TEST(FrameStream, MovedObjectsAreSafe) {
   EXPECT_TRUE(h.counts(Channel::Luminance).empty());
   EXPECT_EQ(g, *first);
   // NOLINTEND(bugprone-use-after-move)
+}
+
+// A stream shares its context's device: it keeps counting, exact, after the
+// Context it was opened on is destroyed or assigned another device, and is
+// destroyed cleanly after them (under AddressSanitizer, no use after free).
+TEST(FrameStream, OutlivesItsContext) {
+  const PixelFormat format{ChannelLayout::RGBA, SampleType::U8};
+  const Frames f = make_frames(format, 33, 9, 4);
+  RunOptions gpu;
+  gpu.strategy = Strategy::Gpu;
+  std::optional<Context> context(Context::open("auto"));
+  ASSERT_NE(context->device(), nullptr);
+  std::optional<FrameStream> stream(std::in_place, *context, 33, 9, format, HistogramOptions{}, gpu,
+                                    StreamOptions{2, 1});
+  std::vector<Histogram> got;
+  const auto keep = [&](std::optional<Histogram> h) {
+    if (h) got.push_back(std::move(*h));
+  };
+  keep(stream->push(f.images[0].view));
+  keep(stream->push(f.images[1].view));  // both in flight on the device
+  *context = Context::open("cpu");       // the stream's device is no longer the context's
+  keep(stream->push(f.images[2].view));
+  context.reset();
+  keep(stream->push(f.images[3].view));
+  for (Histogram& h : stream->finish()) got.push_back(std::move(h));
+  ASSERT_EQ(got.size(), 4U);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_TRUE(test::same_histograms(got[i], f.expected[i])) << "frame " << i;
+  }
+  keep(stream->push(f.images[0].view));  // left in flight when the stream goes
+  stream.reset();
 }
 
 // A writer that throws leaves its frame uncounted and loses no histogram:

@@ -30,8 +30,9 @@ struct RunOptions {
   std::uint32_t threads = 0;
 };
 
-// Owns a Vulkan instance and device (when one is chosen). Reusable, movable,
-// and safe to share between threads: calls on one context are serialised.
+// Owns a Vulkan instance and device (when one is chosen), with the
+// FrameStreams opened on it. Reusable, movable, and safe to share between
+// threads: calls on one context are serialised.
 class Context {
  public:
   // Opens a device. `device` is "auto" (a hardware GPU, else the software
@@ -110,11 +111,14 @@ class Context {
   struct Impl;
 
  private:
-  friend class FrameStream;     // counts on the context's device, under its lock
+  friend class FrameStream;     // shares the context's device and counts under its lock
   friend struct ContextAccess;  // the engine's own parts (src/engine), for the viewer
-  explicit Context(std::unique_ptr<Impl> impl);
+  explicit Context(std::shared_ptr<Impl> impl);
   [[nodiscard]] Impl& impl() const;  // throws for a moved-from context
-  std::unique_ptr<Impl> impl_;
+  [[nodiscard]] std::shared_ptr<Impl> share() const;  // the same, shared
+  // Shared with the FrameStreams opened on it, which keep the device open
+  // after the Context is moved, assigned to or destroyed.
+  std::shared_ptr<Impl> impl_;
 };
 
 }  // namespace gpuhist

@@ -33,9 +33,9 @@ struct StreamOptions {
 
 class FrameStream {
  public:
-  // A stream of width x height frames of `format` on `context`'s device (the
-  // context, or the one it is moved to, must be neither destroyed nor assigned
-  // to while the stream lives), counted with `run`'s strategy
+  // A stream of width x height frames of `format` on `context`'s device (which
+  // the stream shares: it stays open while the stream lives, even when the
+  // Context is moved, assigned to or destroyed), counted with `run`'s strategy
   // (default: the context's). With the `gpu` strategy on a Vulkan device, `stream.in_flight`
   // submissions of `stream.frames_per_submit` frames each are counted at once, every frame from its
   // own device-visible slot; with any other strategy, or a frame too large for one upload, each

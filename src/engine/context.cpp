@@ -24,7 +24,7 @@
 
 namespace gpuhist {
 
-Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Context::Context(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
@@ -77,6 +77,11 @@ Context::Impl& Context::impl() const {
                 "this Context was moved from: it holds no device (use the one it was moved to)");
   }
   return *impl_;
+}
+
+std::shared_ptr<Context::Impl> Context::share() const {
+  (void)impl();  // throws for a moved-from context
+  return impl_;
 }
 
 Histogram Context::compute(const ImageView& image, const HistogramOptions& options,

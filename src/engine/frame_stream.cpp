@@ -17,8 +17,9 @@
 namespace gpuhist {
 
 struct FrameStream::Impl {
-  // The context's device, counter and lock: where they stay when the Context is moved.
-  Context::Impl* shared = nullptr;
+  // The context's device, counter and lock, shared: they stay open while the
+  // stream lives, wherever the Context goes. First, so destroyed last.
+  std::shared_ptr<Context::Impl> shared;
   ImageView shape;                  // the frames' size and format (no pixels)
   HistogramOptions options;
   RunOptions run;
@@ -94,7 +95,7 @@ FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint3
   }
   validate(run);
   Impl& s = *impl_;
-  s.shared = &context.impl();
+  s.shared = context.share();
   s.shape = ImageView::packed(nullptr, width, height, format);
   s.options = options;
   s.run = run;
