@@ -37,7 +37,9 @@ struct ChannelStats {
 [[nodiscard]] std::string percentile_name(double p);
 
 // Count, min, max, mean, standard deviation, median, p1, p99 and the clipped
-// fractions of one channel.
+// fractions of one channel. Like percentile(), it expects counts that add up
+// to at most 2^64 - 1, as every Histogram's do (adding and reading histograms
+// refuse more).
 [[nodiscard]] ChannelStats statistics(std::span<const std::uint64_t> counts);
 
 }  // namespace gpuhist
