@@ -524,6 +524,15 @@ TEST_F(Video, PipedStreamsAreReadOnce) {
                                 "frames (ffmpeg -movflags +faststart writes it so)"),
             std::string::npos)
       << piped_late.err;
+  // Messages name the input as the user did: standard input, not /dev/stdin.
+  EXPECT_EQ(piped_late.err.rfind("gpuhist: error: standard input: ", 0), 0U) << piped_late.err;
+  EXPECT_EQ(piped_late.err.find("/dev/stdin"), std::string::npos) << piped_late.err;
+  const fs::path garbage = dir_ / "garbage.bin";
+  std::ofstream(garbage) << "not a video";
+  const auto piped_garbage = test::run_cli({"video", "-", "--device", "cpu"}, {}, garbage);
+  EXPECT_EQ(piped_garbage.status, 1);
+  EXPECT_EQ(piped_garbage.err.rfind("gpuhist: error: standard input: cannot read video: ", 0), 0U)
+      << piped_garbage.err;
 }
 
 // A raw H.264 or H.265 stream carries no times: its frames are a frame of its

@@ -124,7 +124,10 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
                   "Video file (any container and codec FFmpeg reads; - for standard input)")
       ->required()
       // A stream piped in (from ffmpeg, say) is read once, as it comes.
-      ->transform([](const std::string& name) { return name == "-" ? "/dev/stdin" : name; });
+      ->transform([&args](const std::string& name) {
+        args.name = name == "-" ? "standard input" : "";
+        return name == "-" ? "/dev/stdin" : name;
+      });
   cmd->add_option("--format", args.format, "jsonl or csv")->capture_default_str();
   cmd->add_option("-o,--output", args.output,
                   "Write to FILE instead of standard output (-: standard output)");
@@ -262,7 +265,7 @@ int run_video(const VideoArgs& args) {
 
   std::optional<VideoReader> reader;
   BatchStatus batch;
-  if (!batch.run(args.input, [&] {
+  if (!batch.run(args.shown(), [&] {
         reader.emplace(args.input, args.max_pixels, planes ? FrameSpace::YCbCr : FrameSpace::Rgb);
       })) {
     return batch.status();
@@ -283,14 +286,14 @@ int run_video(const VideoArgs& args) {
 
   std::atomic<int> rejected = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
-    print_error(args.input + ": " + cause);
+    print_error(args.shown() + ": " + cause);
     rejected = kExitInput;
   };
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t estimate = reader->frame_estimate();
   Progress progress(estimate > 0 ? static_cast<std::size_t>(estimate) : 0, !args.no_progress);
   std::int64_t frames = 0;
-  const bool counted_all = batch.run(args.input, [&] {
+  const bool counted_all = batch.run(args.shown(), [&] {
     if (planes) {
       // Each plane as decoded, counted while the next frames decode: on
       // this thread alone, as the decoder's threads keep every core busy.
@@ -305,7 +308,7 @@ int run_video(const VideoArgs& args) {
         }
         out << json_text(planes_json(*frame, counts, fields)) << '\n';
         ++frames;
-        progress.update(static_cast<std::size_t>(frames), args.input);
+        progress.update(static_cast<std::size_t>(frames), args.shown());
       }
       return;
     }
@@ -328,7 +331,7 @@ int run_video(const VideoArgs& args) {
     const CountedFrame row = [&](VideoFrame& frame, Histogram& h) {
       rows.push({frame.index, frame.time, frame.image.width, frame.image.height, std::move(h)});
       ++frames;
-      progress.update(static_cast<std::size_t>(frames), args.input);
+      progress.update(static_cast<std::size_t>(frames), args.shown());
     };
     while (std::optional<VideoFrame> frame = decoded.next()) counted.push(std::move(*frame), row);
     counted.finish(row);
@@ -336,7 +339,7 @@ int run_video(const VideoArgs& args) {
   });
   progress.clear();
   batch.add(rejected.load());
-  const std::int64_t errors = report_stream_errors(args.input, *reader, batch);
+  const std::int64_t errors = report_stream_errors(args.shown(), *reader, batch);
   // The rows of a run that failed part-way are not left as if complete.
   if (!counted_all) return batch.status();
   if (!batch.run(args.output, [&] { output->finish(); }) || batch.status() == kExitOutput) {

@@ -19,7 +19,8 @@
 namespace gpuhist::cli {
 
 struct VideoArgs {
-  std::string input;
+  std::string input;  // the file opened: /dev/stdin for -
+  std::string name;   // how messages name it, when not `input`: "standard input" for -
   std::string format = "jsonl";
   std::string output;
   std::uint32_t bins = 256;
@@ -42,6 +43,8 @@ struct VideoArgs {
       adjust_option;  // an adjustment's option given (--tiles, …), to be refused without --adjust
   std::string reference;  // --adjust match: the image whose histogram to match
   std::string apply;      // cpu | gpu: who applies --adjust's tables
+
+  [[nodiscard]] const std::string& shown() const { return name.empty() ? input : name; }
 };
 
 CLI::App* add_video_command(CLI::App& app, VideoArgs& args);

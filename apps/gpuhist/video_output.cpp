@@ -116,7 +116,7 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     const SampleType sample = reader.rgb_sample();
     if (const std::string above = threshold_above_samples(*adjustment, sample);
         *kind == AdjustKind::Threshold && !above.empty()) {
-      return usage_error(args.input + ": " + above + " of its frames");
+      return usage_error(args.shown() + ": " + above + " of its frames");
     }
     std::shared_ptr<const Image> reference;
     if (!args.reference.empty()) {
@@ -124,7 +124,7 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
           load_option_image("--reference", args.reference, ReadOptions{}, status);
       if (!loaded) return status;
       if (loaded->format.sample != sample) {
-        return usage_error(args.input + ": " + (sample == SampleType::U8 ? "8" : "16") +
+        return usage_error(args.shown() + ": " + (sample == SampleType::U8 ? "8" : "16") +
                            "-bit frames, and the reference " + args.reference + " has " +
                            to_string(loaded->format) +
                            " pixels: match needs a reference of the frames' bit depth");
@@ -136,17 +136,17 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   BatchStatus batch;
   std::atomic<int> rejected = kExitOk;
   const auto report_damage = [&](const std::string& cause) {
-    print_error(args.input + ": " + cause);
+    print_error(args.shown() + ": " + cause);
     rejected = kExitInput;
   };
   const auto start = std::chrono::steady_clock::now();
   OverlayResult result;
-  const bool written = batch.run(args.input, [&] {
+  const bool written = batch.run(args.shown(), [&] {
     result = write_overlay_video(context, reader, args.output, width, height, options, run,
                                  gpu_renderer, report_damage, args.input, edit);
   });
   batch.add(rejected.load());
-  const std::int64_t errors = report_stream_errors(args.input, reader, batch);
+  const std::int64_t errors = report_stream_errors(args.shown(), reader, batch);
   if (written && !result.audio_note.empty() && reader.has_audio()) {
     std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.audio_note << '\n';
   }

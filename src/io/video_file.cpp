@@ -147,8 +147,10 @@ struct VideoReader::Impl {
   double anchor_time = 0.0;
   AVRational since_anchor{0, 1};
 
+  // Messages name /dev/stdin (what the command line opens for -) as what it is.
   [[noreturn]] void fail(const std::string& cause) const {
-    throw Error(ErrorKind::Input, path.string() + ": " + cause);
+    const std::string name = path == "/dev/stdin" ? "standard input" : path.string();
+    throw Error(ErrorKind::Input, name + ": " + cause);
   }
   // The stream's frame rate as the ffmpeg command line guesses it (its "tbr").
   [[nodiscard]] AVRational guessed_rate() const {
