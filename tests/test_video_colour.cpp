@@ -98,6 +98,15 @@ TEST_F(VideoColourTest, FramesAreConvertedWithTheMatrixAndRangeEachStreamDeclare
        "-c:v ffv1 -pix_fmt yuv420p -colorspace ycgco",
        false,
        {"ycgco", "unspecified", "unspecified", "unspecified"}},
+      // RGB samples need no matrix, whether the stream says so (PNG) or not (QuickTime RLE).
+      {"rgb-png.mkv",
+       "-c:v png -pix_fmt rgb24",
+       false,
+       {"gbr", "unspecified", "unspecified", "full"}},
+      {"rgb-rle.mov",
+       "-c:v qtrle -pix_fmt rgb24",
+       false,
+       {"gbr", "unspecified", "unspecified", "unspecified"}},
   };
   constexpr std::uint32_t kWidth = 66, kHeight = 38;
   for (const Declared& c : cases) {
@@ -167,6 +176,9 @@ TEST_F(VideoColourTest, WrittenVideosKeepTheirSourcesColourAndReadBackAsWritten)
       {{"ycgco", "unspecified", "unspecified", "unspecified"}, "unknown,unknown,unknown,unknown"},
       // Reserved values and names FFmpeg does not know exactly: declared as none.
       {{"reserved", "bt709x", "reserved", "limited"}, "tv,unknown,unknown,unknown"},
+      // RGB sources: Rec. 709, declared (players read undeclared HD video as Rec. 709).
+      {{"gbr", "unspecified", "unspecified", "full"}, "tv,bt709,unknown,unknown"},
+      {{"gbr", "unspecified", "unspecified", "unspecified"}, "tv,bt709,unknown,unknown"},
   };
   constexpr std::uint32_t kWidth = 128, kHeight = 32;
   const Picture picture = bars(kWidth, kHeight);
@@ -225,6 +237,18 @@ TEST_F(VideoColourTest, CommandsKeepAndReportTheSourcesColour) {
               "tv,bt709,bt709,bt709")
         << mode;
   }
+  // A video of RGB frames is written with Rec. 709's matrix and says so.
+  const fs::path rgb = dir_ / "rgb.mov";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 3 -c:v qtrle "
+                   "-pix_fmt rgb24 '" +
+                   rgb.string() + "'"));
+  const fs::path from_rgb = dir_ / "from-rgb.mp4";
+  const auto written =
+      test::run_cli({"video", rgb.string(), "--overlay", "-o", from_rgb.string(), "--no-progress"});
+  ASSERT_EQ(written.status, 0) << written.err;
+  EXPECT_EQ(probe(from_rgb, "color_range,color_space,color_transfer,color_primaries"),
+            "tv,bt709,unknown,unknown");
   const auto rows = test::run_cli({"video", clip.string(), "--space", "ycbcr"});
   ASSERT_EQ(rows.status, 0) << rows.err;
   std::istringstream lines(rows.out);

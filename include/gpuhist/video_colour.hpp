@@ -12,7 +12,9 @@ namespace gpuhist {
 struct VideoColour {
   // The Y'CbCr matrix: "bt709", "bt470bg", "smpte170m", "bt2020nc", ... RGB
   // frames are converted with it, as the ffmpeg command line converts them;
-  // with Rec. 601's where it is unspecified or one libswscale lacks.
+  // with Rec. 601's where it is unspecified or one libswscale lacks. "gbr"
+  // for a stream of RGB (or paletted) samples, which need none; a video
+  // written from such a source is converted with Rec. 709's, and says so.
   std::string matrix = "unspecified";
   std::string primaries = "unspecified";  // "bt709", "bt2020", ...
   std::string transfer = "unspecified";   // "bt709", "smpte2084" (PQ), "arib-std-b67" (HLG), ...

@@ -37,6 +37,12 @@ inline std::string or_unspecified(const char* name) {
 inline VideoColour describe_colour(AVColorSpace matrix, AVColorPrimaries primaries,
                                    AVColorTransferCharacteristic transfer, AVColorRange range,
                                    AVPixelFormat format) {
+  // RGB (or paletted) samples need no matrix, declared or not: FFmpeg names that "gbr".
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(format);
+  if (matrix == AVCOL_SPC_UNSPECIFIED && d != nullptr &&
+      (d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) != 0) {
+    matrix = AVCOL_SPC_RGB;
+  }
   return {or_unspecified(av_color_space_name(matrix)),
           or_unspecified(av_color_primaries_name(primaries)),
           or_unspecified(av_color_transfer_name(transfer)), range_name(range, format)};
@@ -79,13 +85,20 @@ int named_value(const std::string& name, FromName from_name, ToName to_name) {
 // The matrix is declared only where the frames are converted with it (a
 // stream declaring one libswscale lacks was read with Rec. 601's, and is
 // written so, undeclared); names FFmpeg does not know, and its reserved
-// values, are left unspecified.
+// values, are left unspecified. An RGB source ("gbr") has no Y'CbCr of its
+// own to keep: it is written with Rec. 709's matrix in limited range, both
+// declared, so that players show the colours it had at every size (left
+// undeclared, Rec. 601's conversion is read as Rec. 709 by players at HD).
 inline WrittenColour written_colour(const VideoColour& source) {
   WrittenColour w;
+  if (source.matrix == "gbr") {
+    w.matrix = w.conversion = AVCOL_SPC_BT709;
+    w.range = AVCOL_RANGE_MPEG;
+  }
   const int matrix = named_value(source.matrix, av_color_space_from_name, [](int v) {
     return av_color_space_name(static_cast<AVColorSpace>(v));
   });
-  if (matrix >= 0) {
+  if (matrix >= 0 && source.matrix != "gbr") {
     w.conversion = conversion_matrix(static_cast<AVColorSpace>(matrix));
     if (w.conversion == matrix) w.matrix = w.conversion;
   }
