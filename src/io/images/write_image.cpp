@@ -6,16 +6,19 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "io/images/byte_order.hpp"
 #include "io/images/images.hpp"
+#include "io/images/memory_file.hpp"
 #include "io/images/memory_reader.hpp"
 #include "io/images/picture_tags.hpp"
 #include "io/images/pnm_samples.hpp"
@@ -85,22 +88,34 @@ std::string left_out(const OIIO::ImageSpec& asked, const OIIO::ImageOutput& out)
   return said;
 }
 
+// Writers that write their files themselves and let a failed write pass
+// unreported: on a full disk, a short or empty file and no error.
+bool unchecked_writes(const OIIO::ImageOutput& out) {
+  const std::string_view format = out.format_name();
+  return format == "sgi" || format == "fits";
+}
+
 // Encodes for `target`'s format: into `bytes` where the format's writer
-// writes to memory, so that every byte reaches the disk through the loader's
-// checked writes (a full disk is reported, not a short file), otherwise into
-// `file` directly. `writer`: the format's writer, made for `target` (null
-// where no format has its extension). `pixels` writes the pixels into the
-// opened output.
+// writes to memory (through a proxy, or into a file in memory for the
+// writers whose own writes are unchecked), so that every byte reaches the
+// disk through the loader's checked writes (a full disk is reported, not a
+// short file), otherwise into `file` directly. `writer`: the format's writer,
+// made for `target` (null where no format has its extension). `pixels`
+// writes the pixels into the opened output.
 template <typename WritePixels>
 io::Encoded encode(std::unique_ptr<OIIO::ImageOutput> writer, const std::filesystem::path& target,
                    const std::filesystem::path& file, const OIIO::ImageSpec& spec,
                    std::vector<unsigned char>& bytes, const WritePixels& pixels) {
-  // The proxy outlives the writer that holds it.
+  // The proxy and the file in memory outlive the writer that holds them.
   OIIO::Filesystem::IOVecOutput memory(bytes);
+  std::optional<MemoryFile> staged;
   const std::unique_ptr<OIIO::ImageOutput> out = std::move(writer);
   if (!out) return {false, message(OIIO::geterror()), {}};
-  const bool in_memory = out->supports("ioproxy") != 0;
-  if (in_memory && !out->set_ioproxy(&memory)) return {in_memory, message(out->geterror()), {}};
+  const bool proxied = out->supports("ioproxy") != 0;
+  if (!proxied && unchecked_writes(*out)) staged.emplace();
+  if (staged && !staged->opened()) staged.reset();
+  const bool in_memory = proxied || staged.has_value();
+  if (proxied && !out->set_ioproxy(&memory)) return {in_memory, message(out->geterror()), {}};
   // A format without alpha (JPEG, PNM) is given the colour channels alone:
   // the writer reads the first three of each pixel's four.
   OIIO::ImageSpec written = spec;
@@ -110,11 +125,11 @@ io::Encoded encode(std::unique_ptr<OIIO::ImageOutput> writer, const std::filesys
     written.alpha_channel = -1;
   }
   // The target's name picks the format; the bytes go to memory or the file.
-  if (!out->open(in_memory ? target.string() : file.string(), written)) {
-    return {in_memory, message(out->geterror()), {}};
-  }
+  const std::string name = staged ? staged->name() : proxied ? target.string() : file.string();
+  if (!out->open(name, written)) return {in_memory, message(out->geterror()), {}};
   std::string narrowed = left_out(spec, *out);
   if (!pixels(*out) || !out->close()) return {in_memory, message(out->geterror()), {}};
+  if (staged && !staged->read_all(bytes)) return {in_memory, std::strerror(errno), {}};
   return {in_memory, {}, std::move(narrowed)};
 }
 
