@@ -1,5 +1,7 @@
 // gpuhist: the command-line tool. Parses the verb and its options, runs it,
 // and turns every error into one line on stderr and a documented exit status.
+#include <signal.h>
+
 #include <csignal>
 #include <exception>
 #include <string>
@@ -26,7 +28,15 @@ extern "C" void on_fatal_signal(int signal) {
 int main(int argc, char** argv) {
   using namespace gpuhist::cli;
   if (argc == 2 && std::string(argv[1]) == kDecodeWorkerVerb) return run_decode_worker();
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, on_fatal_signal);
+  // Every signal that ends a process by default, but for the ones that stop
+  // it at once for a debugger or a crash; one ignored from the start (nohup's
+  // SIGHUP, a background job's SIGINT) stays ignored.
+  for (const int signal :
+       {SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ}) {
+    struct sigaction given {};
+    if (::sigaction(signal, nullptr, &given) == 0 && given.sa_handler == SIG_IGN) continue;
+    std::signal(signal, on_fatal_signal);
+  }
   try {
     CommandLine command_line;
     if (const auto done = command_line.parse(std::vector<std::string>(argv + 1, argv + argc))) {
