@@ -229,6 +229,10 @@ TEST_F(Cli, UsageErrorsExitWithTwo) {
       {{kCoffee, "--bins", "0"}, "--bins"},
       {{kCoffee, "--bins", "65537"}, "--bins"},
       {{kCoffee, "--bins", "many"}, "--bins"},
+      {{kCoffee, "--bins", "0x10"}, "--bins"},
+      {{kCoffee, "--percentiles", "0x10"}, "--percentiles"},
+      {{"clahe", kCoffee, "-o", "c.png", "--clip-limit", ""}, "--clip-limit"},
+      {{"autolevel", kCoffee, "-o", "c.png", "--clip", "0x10"}, "--clip"},
       {{kCoffee, "--strategy", "fastest"}, "fastest"},
       {{kCoffee, "--device", "no-such-gpu"}, "no-such-gpu"},
       {{kCoffee, "--device", "99"}, "99"},
@@ -246,6 +250,18 @@ TEST_F(Cli, UsageErrorsExitWithTwo) {
     EXPECT_EQ(r.status, 2) << args.back() << ": " << r.err;
     expect_one_line_error(r, needle);
   }
+}
+
+// Numbers are decimal whatever their leading zeros (not octal, as the option
+// parser would read them).
+TEST_F(Cli, NumbersWithLeadingZerosAreDecimal) {
+  for (const auto& [given, bins] : {std::pair{"010", 10}, {"08", 8}, {"00256", 256}}) {
+    const auto r = run_cli({kCoffee, "--bins", given, "--format", "json", "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << given << ": " << r.err;
+    EXPECT_EQ(json::parse(r.out)["bins"], bins) << given;
+  }
+  const auto limit = run_cli({kCoffee, "--max-pixels", "0240000", "--device", "cpu"});
+  EXPECT_EQ(limit.status, 0) << limit.err;  // 240000, coffee.png's pixels, not octal's 81920
 }
 
 TEST_F(Cli, UnwritableOutputExitsWithFour) {

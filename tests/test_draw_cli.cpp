@@ -376,6 +376,7 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
       {{"draw", kCoffee, "-o", out, "--size", "0x10"}, 2},
       {{"draw", kCoffee, "-o", out, "--size", "20000x10"}, 2},
       {{"draw", kCoffee, "-o", out, "--size", "wide"}, 2},
+      {{"draw", kCoffee, "-o", out, "--size", "-4294967295x100"}, 2},  // not wrapped to 1x100
       {{"draw", kCoffee, "-o", out, "--channels", "rgbx"}, 2},
       {{"draw", kCoffee, "-o", out, "--scale", "linear"}, 2},
       {{"draw", kCoffee, "-o", out, "--renderer", "metal"}, 2},

@@ -78,7 +78,8 @@ void add_adjust_options(CLI::App* cmd, std::optional<AdjustKind> kind, AdjustPar
         ->capture_default_str();
     cmd->add_option("--clip-limit", params.clip_limit,
                     "clahe: clip each tile's bins at this multiple of their mean count (0: none)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(real_number());
   }
   if (takes(AdjustKind::Autolevel)) {
     cmd->add_option("--clip", params.clip,

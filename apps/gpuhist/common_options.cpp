@@ -1,5 +1,6 @@
 #include "common_options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +20,9 @@ CLI::Validator whole_number(unsigned from) {
         if (!digits || (from > 0 && text.find_first_not_of('0') == std::string::npos)) {
           return "'" + text + "' is not a whole number from " + std::to_string(from) + " up";
         }
+        // Decimal, whatever the leading zeros: the option's own conversion
+        // would read "010" as octal 8 and refuse "08".
+        text.erase(0, std::min(text.find_first_not_of('0'), text.size() - 1));
         // Past 2^64 - 1 the option's value would wrap.
         std::uint64_t value = 0;
         if (std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc{}) {
@@ -27,6 +31,38 @@ CLI::Validator whole_number(unsigned from) {
         return {};
       },
       "N");
+}
+
+CLI::Validator real_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return parse_real(text) ? "" : "'" + text + "' is not a number";
+      },
+      "X");
+}
+
+std::optional<std::uint64_t> parse_whole(std::string_view text) {
+  std::uint64_t value = 0;
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<double> parse_real(std::string_view text) {
+  const auto first = text.find_first_not_of(' ');
+  if (first == std::string_view::npos) return std::nullopt;
+  text = text.substr(first, text.find_last_not_of(' ') - first + 1);
+  if (text.front() == '+') text.remove_prefix(1);
+  // (from_chars reads decimal alone: no hexadecimal, no leading '+' or space.)
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
 }
 
 CLI::Validator number_list() {
@@ -103,17 +139,9 @@ std::optional<std::vector<double>> parse_numbers(const std::string& list, double
   std::vector<double> values;
   std::istringstream in(list);
   for (std::string item; std::getline(in, item, ',');) {
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-      value = std::stod(item, &used);
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-    if (used != item.size() || !std::isfinite(value) || value < low || value > high) {
-      return std::nullopt;
-    }
-    values.push_back(value);
+    const std::optional<double> value = parse_real(item);
+    if (!value || *value < low || *value > high) return std::nullopt;
+    values.push_back(*value);
   }
   if (values.empty() || list.back() == ',') return std::nullopt;
   return values;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuhist/context.hpp"
@@ -16,8 +17,19 @@
 namespace gpuhist::cli {
 
 // Checks an option's text is a whole number from `from` (0 or 1) up, written
-// in digits (CLI11 would take "-1" for an unsigned option as its wrapped value).
+// in decimal digits (CLI11 would take "-1" for an unsigned option as its
+// wrapped value, "010" as octal), and drops its leading zeros: a transform.
 [[nodiscard]] CLI::Validator whole_number(unsigned from = 1);
+// Checks an option's text is one decimal number ("1.5", "2e-3"; not empty,
+// not hexadecimal, not infinite).
+[[nodiscard]] CLI::Validator real_number();
+
+// The value of `text` written in decimal digits alone; nullopt otherwise or
+// past 2^64 - 1.
+[[nodiscard]] std::optional<std::uint64_t> parse_whole(std::string_view text);
+// The value of `text`, one finite decimal number with an optional sign ("1.5",
+// "-2", "+2e-3"), surrounding spaces allowed; nullopt otherwise.
+[[nodiscard]] std::optional<double> parse_real(std::string_view text);
 
 // Checks an option's text is not empty (an output's name).
 [[nodiscard]] CLI::Validator file_name();

@@ -31,11 +31,13 @@ std::optional<std::uint32_t> parse_colour(std::string text) {
 }  // namespace
 
 std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_size(const std::string& text) {
-  std::istringstream in(text);
-  unsigned w = 0, h = 0;
-  char x = 0;
-  if (!(in >> w >> x >> h) || x != 'x' || !in.eof()) return std::nullopt;
-  return std::pair{w, h};
+  // Decimal digits on each side of the x: no sign, no space.
+  const std::size_t x = text.find('x');
+  if (x == std::string::npos) return std::nullopt;
+  const auto w = parse_whole(std::string_view(text).substr(0, x));
+  const auto h = parse_whole(std::string_view(text).substr(x + 1));
+  if (!w || !h || *w > UINT32_MAX || *h > UINT32_MAX) return std::nullopt;
+  return std::pair{static_cast<std::uint32_t>(*w), static_cast<std::uint32_t>(*h)};
 }
 
 std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_overlay_size(const std::string& text) {
@@ -83,7 +85,7 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
       ->capture_default_str();
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
       ->capture_default_str()
-      ->check(whole_number());
+      ->transform(whole_number());
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")

@@ -94,7 +94,7 @@ void add_read_options(CLI::App* cmd, ReadOptions& options, std::string& formats)
   cmd->add_option("--max-pixels", options.max_pixels,
                   "Refuse images with more pixels than this (checked before decoding)")
       ->capture_default_str()
-      ->check(whole_number());
+      ->transform(whole_number());
   cmd->add_option("--formats", formats,
                   "common: JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, DPX; all: "
                   "also every other format the image library reads (less hardened; decoded in a "
