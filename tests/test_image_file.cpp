@@ -844,6 +844,103 @@ TEST_F(ImageFiles, WebPCanvasIsCheckedFromTheHeader) {
   }
 }
 
+// A little-endian TIFF of one strip, its directory first: width x height,
+// `samples` 8-bit samples a pixel, coded by `compression` (TIFF's code), the
+// strip's bytes as given.
+std::string one_strip_tiff(std::uint32_t width, std::uint32_t height, std::uint16_t samples,
+                           std::uint16_t compression, const std::string& strip) {
+  std::string out("II*\0\x08\0\0\0", 8);
+  const auto put = [&out](std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+  };
+  constexpr std::uint32_t kEntries = 10;
+  const std::uint32_t depths_at = 8 + 2 + kEntries * 12 + 4;
+  const std::uint32_t strip_at = depths_at + 2U * samples;
+  const auto entry = [&](std::uint16_t tag, std::uint16_t type, std::uint32_t count,
+                         std::uint32_t value) {
+    put(tag, 2);
+    put(type, 2);
+    put(count, 4);
+    put(value, 4);  // a SHORT value sits in the first two of these bytes
+  };
+  put(kEntries, 2);
+  entry(256, 4, 1, width);
+  entry(257, 4, 1, height);
+  entry(258, 3, samples, samples == 1 ? 8 : depths_at);
+  entry(259, 3, 1, compression);
+  entry(262, 3, 1, samples == 1 ? 1 : 2);
+  entry(273, 4, 1, strip_at);
+  entry(277, 3, 1, samples);
+  entry(278, 4, 1, height);
+  entry(279, 4, 1, static_cast<std::uint32_t>(strip.size()));
+  entry(284, 3, 1, 1);
+  put(0, 4);
+  for (std::uint16_t i = 0; i < samples; ++i) put(8, 2);
+  return out + strip;
+}
+
+// A TIFF's damaged Deflate strip is an error, not rows of zeros (OpenImageIO
+// inflates whole strips itself and drops the failure); a header claiming
+// more pixels than its coding can hold is refused before memory is taken;
+// thousands of messages of a truncated TIFF come as one short line.
+TEST_F(ImageFiles, DamagedOrCraftedTiffStripsAreRefused) {
+  const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png");
+  const ImageView source = photo.view();
+  const fs::path whole = dir_ / "zip.tif";
+  {
+    auto out = OIIO::ImageOutput::create(whole.string());
+    OIIO::ImageSpec spec(600, 400, 3, OIIO::TypeDesc::UINT8);
+    spec.attribute("compression", "zip");
+    spec.attribute("tiff:RowsPerStrip", 8);
+    ASSERT_TRUE(out && out->open(whole.string(), spec));
+    ASSERT_TRUE(out->write_image(OIIO::TypeDesc::UINT8, source.data, OIIO::AutoStride,
+                                 static_cast<OIIO::stride_t>(source.stride)));
+    out->close();
+  }
+  EXPECT_EQ(test::pixel_bytes_of(load_image(whole).view()), test::pixel_bytes_of(source));
+  // The first strip's zlib header damaged: where it is, from the directory's
+  // StripOffsets (a classic little-endian TIFF).
+  std::string bytes = test::file_text(whole);
+  const auto u = [&bytes](std::size_t at, int n) {
+    std::size_t v = 0;
+    for (int i = 0; i < n; ++i)
+      v |= std::size_t{static_cast<unsigned char>(bytes.at(at + i))} << (8 * i);
+    return v;
+  };
+  const std::size_t directory = u(4, 4);
+  std::size_t first_strip = 0;
+  for (std::size_t e = 0; e < u(directory, 2); ++e) {
+    const std::size_t at = directory + 2 + 12 * e;
+    if (u(at, 2) != 273) continue;
+    const std::size_t value = u(at + 8, 4);
+    first_strip = u(at + 4, 4) == 1 ? value : u(value, u(at + 2, 2) == 3 ? 2 : 4);
+  }
+  ASSERT_EQ(bytes.at(first_strip), '\x78');
+  bytes[first_strip] = static_cast<char>(bytes[first_strip] ^ 0xFF);
+  std::ofstream(dir_ / "damaged.tif", std::ios::binary) << bytes;
+  expect_refused(dir_ / "damaged.tif", "corrupt or truncated image: Decoding error at scanline 0");
+  std::ofstream(dir_ / "garbage.tif", std::ios::binary)
+      << one_strip_tiff(64, 64, 1, 8, std::string(100, '\x12'));
+  expect_refused(dir_ / "garbage.tif", "corrupt or truncated image: Decoding error");
+  for (const std::uint16_t compression : {1, 5, 8, 32773}) {
+    std::ofstream(dir_ / "claims.tif", std::ios::binary)
+        << one_strip_tiff(16384, 16384, 3, compression, std::string(100, '\0'));
+    expect_refused(dir_ / "claims.tif", "its header claims 16384x16384 pixels, more than its");
+  }
+  std::string rows;
+  for (int i = 0; i < 600 * 400 * 3; ++i) rows += static_cast<char>(i * 7);
+  const std::string uncut = one_strip_tiff(600, 400, 3, 1, rows);
+  std::ofstream(dir_ / "cut.tif", std::ios::binary) << uncut.substr(0, uncut.size() / 2);
+  try {
+    (void)load_image(dir_ / "cut.tif");
+    ADD_FAILURE() << "a truncated TIFF read";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_LT(what.size(), 500U) << what;
+    EXPECT_NE(what.find(" more messages)"), std::string::npos) << what;
+  }
+}
+
 // What valgrind found decoders doing with crafted files (tests/fuzz/regressions/):
 // each is refused from the header, or read from a copy or into rows made safe.
 TEST_F(ImageFiles, DecoderFaultsSeenByMemcheckAreRefusedFirst) {

@@ -42,11 +42,27 @@ namespace {
   throw Error(ErrorKind::Input, path.string() + ": " + cause);
 }
 
-// OpenImageIO messages can span lines; the CLI prints one line per error.
-std::string one_line(std::string text) {
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text.empty() ? "unknown decoder error" : text;
+// OpenImageIO messages can span lines, and a reader may give one for every
+// strip or row it failed on (thousands of a truncated TIFF); the CLI prints
+// one line per error: the first messages, up to about 300 characters, then
+// how many more there were.
+std::string one_line(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    if (!line.empty()) lines.push_back(line);
+  }
+  if (lines.empty()) return "unknown decoder error";
+  std::string out = lines.front();
+  std::size_t shown = 1;
+  for (; shown < lines.size() && out.size() + lines[shown].size() < 300; ++shown) {
+    out += " " + lines[shown];
+  }
+  if (shown < lines.size()) {
+    out += " (and " + std::to_string(lines.size() - shown) + " more messages)";
+  }
+  return out;
 }
 
 SampleType sample_type(const OIIO::TypeDesc& type) {
@@ -499,7 +515,16 @@ void check_dpx_element(const std::filesystem::path& path, const Head& h, std::ui
 }
 
 void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes);
-std::uint64_t max_expansion(const std::string& format);
+std::uint64_t max_expansion(const std::string& format, int tiff_compression = 1);
+
+// A TIFF of Adobe Deflate strips is read one row at a time: given several
+// whole strips, OpenImageIO 2.4 inflates them itself and reports no failure,
+// so a damaged strip came out as zeros with no error (libtiff, which reads a
+// row at a time, reports it).
+bool unchecked_strips(const OIIO::ImageInput& input, const OIIO::ImageSpec& spec) {
+  return std::string_view(input.format_name()) == "tiff" && spec.tile_width == 0 &&
+         spec.get_int_attribute("tiff:Compression", 1) == 8;
+}
 
 // Reads the first `channels` channels of every row into the image's rows as
 // `wanted` samples. Rows whose samples are stored as wanted are read straight
@@ -511,6 +536,7 @@ std::uint64_t max_expansion(const std::string& format);
 // through read_image, which reads them tile by tile.
 bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channels,
                OIIO::TypeDesc wanted, Image& image) {
+  const bool row_by_row = unchecked_strips(input, spec);
   const auto stride = static_cast<OIIO::stride_t>(image.stride);
   if (spec.tile_width > 0) {
     const bool native = spec.format == wanted && spec.channelformats.empty();
@@ -520,7 +546,7 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   const int height = spec.height;
   if (spec.format == wanted && spec.channelformats.empty() && channels == spec.nchannels) {
     // Packed rows in one call (TIFF strips decode on several threads), else row by row.
-    if (image.stride == spec.scanline_bytes(true)) {
+    if (image.stride == spec.scanline_bytes(true) && !row_by_row) {
       return input.read_native_scanlines(0, 0, spec.y, spec.y + height, 0, image.storage.data());
     }
     for (int y = 0; y < height; ++y) {
@@ -532,8 +558,10 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
   const std::size_t pixel_bytes = spec.pixel_bytes(true);  // every channel, as stored
   const std::size_t scanline = pixel_bytes * static_cast<std::size_t>(spec.width);
-  const int chunk = static_cast<int>(std::clamp<std::size_t>(
-      kChunkBytes / std::max<std::size_t>(1, scanline), 1, static_cast<std::size_t>(height)));
+  const int chunk = row_by_row ? 1
+                               : static_cast<int>(std::clamp<std::size_t>(
+                                     kChunkBytes / std::max<std::size_t>(1, scanline), 1,
+                                     static_cast<std::size_t>(height)));
   // Room past the last row: OpenImageIO's DPX reader writes up to two samples
   // past one-channel 10-bit rows (valgrind, fuzz_image, 2026-12-03); the
   // image's own rows have PixelBuffer's padding behind them.
@@ -854,10 +882,25 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
 // The most bytes of samples (as stored, every channel) one byte of a file of
 // `format` can decode to, where its coding bounds it (deflate: about 1032:1;
 // run lengths: about 128:1 a channel; LZW: about 2730:1), with room to spare;
-// 0 where it is not bounded (JPEG's end-of-band runs, WebP's one-symbol codes,
-// TIFF's many codings).
-std::uint64_t max_expansion(const std::string& format) {
+// 0 where it is not bounded (JPEG's end-of-band runs, WebP's one-symbol codes).
+// A TIFF's follows its coding (`tiff_compression`, TIFF's code): none,
+// PackBits, LZW and Deflate are bounded, the others (fax, JPEG, ZSTD) not.
+std::uint64_t max_expansion(const std::string& format, int tiff_compression) {
   // Low bit depths and palettes widen further: 1-bit samples or indices decode to bytes.
+  if (format == "tiff") {
+    switch (tiff_compression) {
+      case 1:
+        return 32;  // none: 1-bit palette indices to three bytes
+      case 32773:
+        return 4096;  // PackBits
+      case 5:         // LZW
+      case 8:         // Adobe Deflate
+      case 32946:
+        return 131072;  // Deflate
+      default:
+        return 0;
+    }
+  }
   if (format == "png") return 131072;
   if (format == "gif") return 32768;
   if (format == "hdr" || format == "bmp" || format == "targa") return 1024;
@@ -883,7 +926,7 @@ void check_pixel_limit(const std::filesystem::path& path, std::uint32_t width, s
 void check_stored_bytes(const std::filesystem::path& path, std::uint32_t width,
                         std::uint32_t height, int channels, std::uint64_t sample_bytes,
                         const std::string& format, std::uintmax_t file_bytes,
-                        const LoadOptions& options) {
+                        const LoadOptions& options, int tiff_compression = 1) {
   const std::uint64_t stored =
       std::uint64_t{width} * height * static_cast<std::uint64_t>(channels) * sample_bytes;
   if (stored / 16 > options.max_pixels) {
@@ -892,7 +935,7 @@ void check_stored_bytes(const std::filesystem::path& path, std::uint32_t width,
                    " bytes, over the limit of " + std::to_string(options.max_pixels) +
                    " pixels x 16 bytes (--max-pixels)");
   }
-  const std::uint64_t expansion = max_expansion(format);
+  const std::uint64_t expansion = max_expansion(format, tiff_compression);
   if (expansion != 0 && stored > std::uint64_t{file_bytes} * expansion + (1U << 20)) {
     fail(path, "corrupt image: its header claims " + std::to_string(width) + "x" +
                    std::to_string(height) + " pixels, more than its " + std::to_string(file_bytes) +
@@ -1126,7 +1169,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
     sample_bytes = std::max<std::uint64_t>(sample_bytes, t.size());
   check_stored_bytes(path, static_cast<std::uint32_t>(spec.width),
                      static_cast<std::uint32_t>(spec.height), spec.nchannels, sample_bytes,
-                     input->format_name(), file_bytes, options);
+                     input->format_name(), file_bytes, options,
+                     spec.get_int_attribute("tiff:Compression", 1));
 
   // The image library gives every GIF an alpha channel; one whose first
   // picture has no transparent colour is RGB.
