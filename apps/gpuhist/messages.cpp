@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 #include <new>
+#include <stdexcept>
 
 #include "exit_codes.hpp"
 
@@ -42,6 +43,10 @@ int usage_error(std::string_view message) {
 
 std::string describe(const std::exception& e) {
   if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return "not enough memory";
+  // A container asked for more than it can hold ("vector::_M_default_append").
+  if (dynamic_cast<const std::length_error*>(&e) != nullptr) {
+    return "not enough memory (a size too large to allocate)";
+  }
   return e.what();
 }
 

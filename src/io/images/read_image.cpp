@@ -998,7 +998,25 @@ std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path&
   return input;
 }
 
+namespace {
+Image load_unguarded(const std::filesystem::path& path, const LoadOptions& options);
+}  // namespace
+
+// A size too large to allocate, wherever a decoder meets it (a GIF screen
+// sized from its header, with the pixel limit lifted), is said as what it is.
 Image load_image(const std::filesystem::path& path, const LoadOptions& options) {
+  try {
+    return load_unguarded(path, options);
+  } catch (const std::bad_alloc&) {
+    fail(path, "not enough memory to decode it");
+  } catch (const std::length_error&) {
+    fail(path, "not enough memory to decode it (a size too large to allocate)");
+  }
+}
+
+namespace {
+
+Image load_unguarded(const std::filesystem::path& path, const LoadOptions& options) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) {
@@ -1247,6 +1265,8 @@ Image load_image(const std::filesystem::path& path, const LoadOptions& options) 
   }
   return image;
 }
+
+}  // namespace
 
 bool has_image_extension(const std::filesystem::path& path, FormatSet formats) {
   const std::string format = format_of_extension(lower_extension(path));
