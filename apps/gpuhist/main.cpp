@@ -2,8 +2,11 @@
 // and turns every error into one line on stderr and a documented exit status.
 #include <signal.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <exception>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,18 @@ extern "C" void on_fatal_signal(int signal) {
   std::raise(signal);
 }
 
+// What the command wrote to std::cout (a device list, --help, --version)
+// reached it: a failed write is status 4, as a failed output file is, unless
+// something more serious already decided the status.
+int flushed(int status) {
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout.fail()) return status;
+  const int cause = errno != 0 ? errno : EIO;
+  gpuhist::cli::print_error(std::string("<stdout>: cannot write: ") + std::strerror(cause));
+  return status == 0 || status == gpuhist::cli::kExitInput ? gpuhist::cli::kExitOutput : status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,9 +55,9 @@ int main(int argc, char** argv) {
   try {
     CommandLine command_line;
     if (const auto done = command_line.parse(std::vector<std::string>(argv + 1, argv + argc))) {
-      return *done;
+      return flushed(*done);
     }
-    return command_line.run();
+    return flushed(command_line.run());
   } catch (const std::exception& e) {
     print_error(describe(e));
   } catch (...) {
