@@ -1,5 +1,6 @@
 #include "arrays.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -22,9 +23,20 @@ bool host_readable(int device_type) {
 // a GPU is refused before it is exported (numpy could not read it anyway).
 py::object from_dlpack(const py::handle& tensor) {
   if (py::hasattr(tensor, "__dlpack_device__")) {
-    const py::tuple device = tensor.attr("__dlpack_device__")();
-    const int type = device.size() > 0 ? device[0].cast<int>() : 0;
-    if (!host_readable(type)) {
+    // (device type, device id), as the DLPack protocol has it.
+    const py::object answer = tensor.attr("__dlpack_device__")();
+    if (!py::isinstance<py::tuple>(answer) || py::len(answer) != 2 ||
+        !py::isinstance<py::int_>(answer[py::int_(0)])) {
+      throw py::type_error("gpuhist: __dlpack_device__() gave " +
+                           std::string(py::str(py::repr(answer))) +
+                           ", not a (device type, device id) tuple");
+    }
+    long long type = -1;  // past long long: no device type
+    try {
+      type = answer[py::int_(0)].cast<long long>();
+    } catch (const py::cast_error&) {
+    }
+    if (!host_readable(static_cast<int>(std::clamp<long long>(type, -1, 1000)))) {
       throw py::type_error("gpuhist: the tensor is on a device the host cannot read (DLPack device type " +
                            std::to_string(type) + "): move it to the CPU first (tensor.cpu())");
     }

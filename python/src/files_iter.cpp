@@ -229,8 +229,10 @@ void register_files(py::module_& m,
       .def_readonly("error", &FileHistogram::error,
                     "None, or the exception reading it raised (FileNotFoundError, OSError, "
                     "MemoryError), not raised.")
-      .def_readonly("width", &FileHistogram::width)
-      .def_readonly("height", &FileHistogram::height)
+      .def_readonly("width", &FileHistogram::width,
+                    "Its width in pixels (0 when it could not be read).")
+      .def_readonly("height", &FileHistogram::height,
+                    "Its height in pixels (0 when it could not be read).")
       .def_readonly("channels", &FileHistogram::channels,
                     "Channels counted: 1 (grey) or 3 (RGB; alpha is never counted).")
       .def_readonly("dtype", &FileHistogram::dtype, "The samples as read: uint8, uint16, float32.")
@@ -276,7 +278,8 @@ void register_files(py::module_& m,
                  "pickle the FileHistogram items it gives");
            })
       .def("__len__", &FileHistograms::size)
-      .def_property_readonly("threads", &FileHistograms::threads);
+      .def_property_readonly("threads", &FileHistograms::threads,
+                             "The threads decoding the files ahead of the one counted.");
   m.def(
       "histogram_files",
       [](const py::object& paths, Whole bins, const Name& luma,

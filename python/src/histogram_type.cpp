@@ -219,7 +219,7 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
           },
           py::arg("percentiles") = std::vector<double>{},
           "bins, histograms and stats in the shape of `gpuhist compute --format json`.")
-      .def("__add__", &merged, py::is_operator())
+      .def("__add__", &merged, py::is_operator(), py::arg("other"))
       .def(
           "__radd__",
           [](const Histogram& h, const py::object& other) -> py::object {
@@ -231,7 +231,7 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
               return py::reinterpret_borrow<py::object>(Py_NotImplemented);
             return py::cast(merged(other.cast<const Histogram&>(), h));
           },
-          py::is_operator())
+          py::is_operator(), py::arg("other"))
       .def(
           "__iadd__",
           [](const py::object& self, const py::object& other) -> py::object {
@@ -249,7 +249,7 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
             h = merged(h, other.cast<const Histogram&>());
             return self;  // the same object, merged in place
           },
-          py::is_operator(),
+          py::is_operator(), py::arg("other"),
           "h += other merges other into h in place, as += adds into a numpy array: every name "
           "of that Histogram (a FileHistogram's .histogram too) sees the sum. h = h + other "
           "makes a new one.")

@@ -154,7 +154,7 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
           },
           py::arg("percentiles") = std::vector<double>{},
           "bins, histograms and stats, keyed by the plane's name.")
-      .def("__add__", &plane_sum, py::is_operator())
+      .def("__add__", &plane_sum, py::is_operator(), py::arg("other"))
       .def(
           "__radd__",
           [](const PlaneHistogram& h, const py::object& other) -> py::object {
@@ -165,7 +165,7 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
             }
             return plane_sum(h, other);
           },
-          py::is_operator())
+          py::is_operator(), py::arg("other"))
       .def(
           "__iadd__",
           [](const py::object& self, const py::object& other) -> py::object {
@@ -176,7 +176,8 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
             h = plane_merged(h, other);
             return self;
           },
-          py::is_operator(), "h += other merges a plane of the same name into h in place.")
+          py::is_operator(), py::arg("other"),
+          "h += other merges a plane of the same name into h in place.")
       .def(
           "__eq__",
           [](const PlaneHistogram& h, const py::object& other) -> py::object {
@@ -188,7 +189,7 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
             return py::bool_(o.plane == h.plane &&
                              static_cast<const Histogram&>(o) == static_cast<const Histogram&>(h));
           },
-          py::is_operator())
+          py::is_operator(), py::arg("other"))
       .def("__repr__",
            [](const PlaneHistogram& h) {
              return "<gpuhist.PlaneHistogram " + h.plane + ", " + std::to_string(h.bins()) +

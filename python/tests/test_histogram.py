@@ -152,6 +152,13 @@ def test_dlpack_tensors_on_a_gpu_are_refused():
         gpuhist.histogram(DLPackOnly(image, device=(2, 0)))  # kDLCUDA
     with pytest.raises(TypeError, match="uint8, uint16 or float32"):
         gpuhist.histogram(DLPackOnly(random_image((8, 8), np.uint8).astype(np.int16)))
+    # A device answer that is not (type, id): a TypeError saying so, not pybind11's cast error.
+    for answer in ("cpu", None, (1,), ("1", 0)):
+        class Odd(DLPackOnly):
+            def __dlpack_device__(self, answer=answer):
+                return answer
+        with pytest.raises(TypeError, match="not a \\(device type, device id\\) tuple"):
+            gpuhist.histogram(Odd(image))
 
 
 def test_a_dlpack_capsule_of_device_memory_is_refused_by_its_own_header():
