@@ -283,6 +283,7 @@ TEST_F(VideoShapes, OverlayVideoOfEveryShapeIsTheOverlayOfTheReferenceDecode) {
       ASSERT_EQ(times.size(), frames.size()) << label(clip);
       VideoEncoding lossless;
       lossless.crf = 0;
+      lossless.colour = reader.colour();  // as the command writes it (Rec. 709 for RGB sources)
       VideoWriter writer(want, w, h, reader.base_rate(), {}, lossless);
       for (std::size_t i = 0; i < frames.size(); ++i) {
         const ImageView view =
