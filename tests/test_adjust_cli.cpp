@@ -69,6 +69,15 @@ TEST_F(AdjustCli, EqualizeOnTheCpuAndTheGpuWritesTheLibrarysPixels) {
   ASSERT_EQ(run_cli({"equalize", kCoffee, "-o", path("each.png"), "--channels", "each"}).status, 0);
   EXPECT_EQ(bytes_of(load_image(path("each.png"))), each);
   EXPECT_NE(each, want);
+  // An SGI file holds the same pixels, and the same bytes every time (its
+  // writer leaves stack contents in its header's name field; gpuhist clears it).
+  for (const char* name : {"eq1.sgi", "eq2.sgi"}) {
+    ASSERT_EQ(run_cli({"equalize", kCoffee, "-o", path(name), "--device", "cpu"}).status, 0);
+  }
+  EXPECT_EQ(bytes_of(load_image(path("eq1.sgi"), LoadOptions{.formats = FormatSet::All})), want);
+  const std::string sgi = test::file_text(path("eq1.sgi"));
+  EXPECT_EQ(sgi, test::file_text(path("eq2.sgi")));
+  EXPECT_EQ(sgi.substr(24, 80), std::string(80, '\0'));
 }
 
 // An image of one colour keeps it: the table of its one luminance value is

@@ -130,6 +130,14 @@ io::Encoded encode(std::unique_ptr<OIIO::ImageOutput> writer, const std::filesys
   std::string narrowed = left_out(spec, *out);
   if (!pixels(*out) || !out->close()) return {in_memory, message(out->geterror()), {}};
   if (staged && !staged->read_all(bytes)) return {in_memory, std::strerror(errno), {}};
+  // The SGI writer leaves the rest of its header's 80-byte name field (bytes
+  // 24 to 103) as its stack held it: addresses in the file, different each
+  // run. The field is written again: the description, then zeros.
+  if (staged && std::string_view(out->format_name()) == "sgi" && bytes.size() >= 104) {
+    const std::string name = written.get_string_attribute("ImageDescription");
+    std::fill(bytes.begin() + 24, bytes.begin() + 104, 0);
+    std::copy_n(name.begin(), std::min<std::size_t>(name.size(), 79), bytes.begin() + 24);
+  }
   return {in_memory, {}, std::move(narrowed)};
 }
 
