@@ -135,7 +135,7 @@ def _expand(paths):
         elif not os.path.lexists(text) and any(c in text for c in "*?["):
             # A file is the file named, even one named like a pattern ("shot[1].png"); a
             # pattern that matches nothing is kept, to be reported as a file not found.
-            matches = sorted(globbing.glob(text, recursive=True)) or [text]
+            matches = sorted(_glob(text)) or [text]
             # "set/**" matches the folders and the files in them: each file once.
             found = []
             for match in matches:
@@ -147,6 +147,39 @@ def _expand(paths):
         else:
             files.append(text)
     return files, problems
+
+
+def _glob(pattern):
+    """glob.glob(pattern, recursive=True), but for `**`, which, as bash's globstar, does not
+    go through links to folders: a link back up cannot loop, nor a linked folder be counted
+    twice (glob.glob follows them). Names keep the pattern's own start ("./set/**": "./set/a")."""
+    if "**" not in pattern:
+        return globbing.glob(pattern, recursive=True)
+    parts = pattern.split("/")
+    first = next(i for i, part in enumerate(parts) if any(c in part for c in "*?["))
+    start = "/".join(parts[:first])  # "" (relative), "/" (the root's), "./set", "/data"
+    if first == 1 and parts[0] == "":
+        start = "/"
+    rest = "/".join(parts[first:])
+    root = pathlib.Path(start or ".")
+    # As glob.glob: a wildcard matches no name starting with a dot unless the pattern's does.
+    dotted = any(part.startswith(".") for part in parts[first:])
+    found = []
+    try:
+        for match in root.glob(rest):
+            relative = match.relative_to(root)
+            if not dotted and any(part.startswith(".") for part in relative.parts):
+                continue
+            name = str(relative)
+            if name == ".":
+                found.append(start or ".")
+            elif not start:
+                found.append(name)
+            else:
+                found.append(start.rstrip("/") + "/" + name)
+    except (OSError, ValueError):  # a pattern pathlib refuses ("**x"): glob's reading
+        return globbing.glob(pattern, recursive=True)
+    return found
 
 
 def _add_folder(folder, files, problems):

@@ -279,6 +279,14 @@ def test_folders_that_cannot_be_listed_links_that_loop_and_globs_of_folders(
     for pattern in ("*", "**"):
         files, _ = ds._expand(str(tmp_path / "set" / pattern))
         assert sorted(os.path.basename(f) for f in files) == ["a.png", "b.png", "loop.png"]
+    # "**" goes through no link to a folder, as bash's globstar: a link back up does not
+    # loop (glob.glob's "**" went round it 40 times), a linked folder is not counted twice.
+    (tmp_path / "set" / "sub" / "up").symlink_to("..")
+    (tmp_path / "set" / "alias").symlink_to("sub")
+    for pattern in ("**", "**/*.png"):
+        files, _ = ds._expand(str(tmp_path / "set" / pattern))
+        names = sorted(os.path.relpath(f, tmp_path / "set") for f in files)
+        assert names == ["a.png", "loop.png", os.path.join("sub", "b.png")], pattern
 
 
 def test_rows_keep_the_names_given_one_a_path(data, tmp_path, monkeypatch):
