@@ -33,6 +33,7 @@ import pathlib
 import shutil
 import sys
 import threading
+import warnings
 
 import numpy
 
@@ -416,8 +417,6 @@ def _check_options(bins, batch, luma, device, max_pixels):
         luma = str(operator.index(luma))  # 709 (numpy's too) as the module takes it
     if luma not in ("709", "601", "rec709", "rec601"):
         raise ValueError(f"gpuhist: luma is '709' or '601', not '{luma}'")
-    if device is not None:
-        _gpuhist.Context(device)  # ValueError for a device that does not exist
     return bins, batch, luma, max_pixels
 
 
@@ -466,15 +465,28 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
         absolute = [os.path.join(here, f) for f in files]
         batches = [absolute[i:i + batch] for i in range(0, len(absolute), batch)]
         names = [files[i:i + batch] for i in range(0, len(files), batch)]
-        sharing = core_sharing(client, _check_workers(client))
+        answers = _check_workers(client, device)
+        sharing = core_sharing(client, answers)
+        # Workers that cannot run gpuhist (a shared cluster's others) are given no task: one
+        # would stop on the first it cannot unpickle. Where every worker can, none is
+        # singled out, so that a worker restarted under another address takes tasks too.
+        unable = {a: c for a, c in answers.items() if not isinstance(c, tuple)}
+        where = {} if not unable else {"workers": [a for a in answers if a not in unable],
+                                       "allow_other_workers": False}
+        if unable:
+            cause = next(iter(unable.values()))
+            warnings.warn(f"{len(unable)} of the cluster's {len(answers)} workers cannot run "
+                          f"gpuhist ({_error_text(cause)}): the others count the data set",
+                          ClusterWarning, stacklevel=3)
         # One message to the scheduler for every task, not one each.
         counts = client.map(_count_task, list(zip(batches, names)), bins=bins, luma=luma,
                             device=device, max_pixels=max_pixels, sharing=sharing, pure=False,
-                            retries=2)
+                            retries=2, **where)
         # A tree of merges, submitted at once: groups of MERGE_FAN_IN, then groups of those.
         futures = counts
         while len(futures) > 1:
-            futures = [client.submit(merge_results, *futures[i:i + MERGE_FAN_IN], pure=False)
+            futures = [client.submit(merge_results, *futures[i:i + MERGE_FAN_IN], pure=False,
+                                     **where)
                        if len(futures[i:i + MERGE_FAN_IN]) > 1 else futures[i]
                        for i in range(0, len(futures), MERGE_FAN_IN)]
         if progress:
@@ -499,24 +511,53 @@ class ClusterError(RuntimeError):
     """The cluster cannot count: it has no worker, or none that can import gpuhist."""
 
 
+class ClusterWarning(UserWarning):
+    """Some of the cluster's workers cannot run gpuhist: the others count the data set."""
+
+
 # How long a cluster may take to have a worker before it is taken to have none.
 WORKER_WAIT_SECONDS = 30
 
 
-def _check_workers(client):
-    """Each worker's allowed_cores(), as client.run gives them; ClusterError where the
-    cluster has no worker after WORKER_WAIT_SECONDS, or none that can run gpuhist (its
-    tasks would wait for ever)."""
+def _ready(device):
+    """A worker's answer before the tasks: the device named opened (and kept for them) on
+    the worker, where the tasks run, not where the data set is asked for (a login node
+    without the cluster's GPUs); then allowed_cores()."""
+    if device is not None:
+        _context(device)
+    return allowed_cores()
+
+
+def _check_workers(client, device=None):
+    """Each worker's allowed_cores(), as client.run gives them (an exception for a worker
+    that cannot run gpuhist or open `device`); ClusterError where the cluster has no worker
+    after WORKER_WAIT_SECONDS, or none that can run gpuhist (its tasks would wait for ever);
+    the error itself where the device is the cause on every worker (ValueError for one that
+    does not exist, GpuError)."""
     try:
         client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
     except TimeoutError:
         raise ClusterError(f"the cluster has no worker (waited {WORKER_WAIT_SECONDS} s)") from None
-    answers = client.run(allowed_cores, on_error="return")
+    answers = client.run(_ready, device, on_error="return")
     if answers and all(isinstance(a, BaseException) for a in answers.values()):
-        first = next(iter(answers.values()))
+        # The device's error where a worker could run gpuhist but not open the device.
+        for error in answers.values():
+            if isinstance(error, (ValueError, _gpuhist.GpuError)):
+                raise error
         raise ClusterError("no worker of the cluster can run gpuhist: "
-                           f"{type(first).__name__}: {first}")
+                           f"{_error_text(next(iter(answers.values())))}")
     return answers
+
+
+def _error_text(error):
+    """A worker's error as one says it: "ModuleNotFoundError: No module named 'gpuhist'"
+    (Dask hands some over wrapped in a plain Exception)."""
+    if type(error) is Exception and len(error.args) == 1 and isinstance(error.args[0],
+                                                                         BaseException):
+        error = error.args[0]
+    if type(error) is Exception and len(error.args) == 1 and isinstance(error.args[0], str):
+        return error.args[0]
+    return f"{type(error).__name__}: {error}"
 
 
 def _total_entry(result, total):
@@ -579,8 +620,21 @@ def main(argv=None):
     try:
         _check_options(args.bins, args.batch, args.luma, args.device, 1 << 28)
         # A folder without image files is kept, and reported with the failures.
-        result = _count(files, problems, None, args.scheduler, args.bins, args.batch,
-                        args.luma, args.device, 1 << 28, sys.stderr.isatty())
+        # A ClusterWarning as one line; others as Python shows them, once the recording
+        # (which would record what is shown again) is over.
+        said = []
+        try:
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always", ClusterWarning)
+                result = _count(files, problems, None, args.scheduler, args.bins, args.batch,
+                                args.luma, args.device, 1 << 28, sys.stderr.isatty())
+        finally:
+            for warning in said:
+                if issubclass(warning.category, ClusterWarning):
+                    print(f"gpuhist: warning: {warning.message}", file=sys.stderr)
+                else:
+                    warnings.showwarning(warning.message, warning.category, warning.filename,
+                                         warning.lineno)
     except ValueError as e:
         print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
         return 2

@@ -430,6 +430,33 @@ def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_p
         assert np.array_equal(
             np.array([total["histograms"][c] for c in ("red", "green", "blue", "luminance")],
                      np.uint64), expected)
+        # A worker that cannot import gpuhist (another user's, on a shared cluster) is given
+        # no task (it would stop on the first it cannot unpickle), said in one warning, and
+        # is still there after; the others count the set, exactly.
+        lacking = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+        if subprocess.run([sys.executable, "-c", "import gpuhist"], env=lacking, cwd="/",
+                          capture_output=True).returncode != 0:
+            procs.append(subprocess.Popen(
+                [os.path.join(bindir, "dask-worker"), address, "--nworkers", "1", "--nthreads",
+                 "1", "--no-nanny", "--dashboard-address", ":0"], env=lacking,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/"))
+            wait_for_workers(address, 3)
+            mixed_out = tmp_path / "mixed.json"
+            mixed = subprocess.run([sys.executable, "-m", "gpuhist.dataset", root.name,
+                                    "--scheduler", address, "--batch", "1", "-o",
+                                    str(mixed_out)], capture_output=True, text=True, env=env,
+                                   timeout=300, cwd=root.parent)
+            assert mixed.returncode == 1, mixed.stderr
+            assert ("gpuhist: warning: 1 of the cluster's 3 workers cannot run gpuhist "
+                    "(ModuleNotFoundError") in mixed.stderr
+            assert json.loads(mixed_out.read_text())["histograms"] == total["histograms"]
+            assert procs[-1].poll() is None, "the worker without gpuhist stopped"
+            procs[-1].terminate()
+            procs[-1].wait(timeout=20)
+            with distributed.Client(address) as client:
+                deadline = time.monotonic() + 30
+                while len(client.scheduler_info()["workers"]) > 2 and time.monotonic() < deadline:
+                    time.sleep(0.1)
         # A worker killed while its tasks run: they run again on the other, exactly once each.
         with distributed.Client(address) as client:
             once = [str(p) for p in sorted(root.rglob("*.png"))]
