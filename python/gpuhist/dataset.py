@@ -31,6 +31,7 @@ import operator
 import os
 import pathlib
 import shutil
+import signal
 import sys
 import threading
 import warnings
@@ -452,8 +453,19 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
         else:
             gpus = _hardware_gpus()
             workers = gpus if gpus > 1 else len(allowed_cores())
-            own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+            # Dask's dashboard on a free port of this machine alone (None still starts one,
+            # on every interface at 8787, with a warning when that port is taken). The worker
+            # processes ignore the terminal's interrupt (Ctrl-C reaches its whole process
+            # group): this process closes them on its way out, without their tracebacks.
+            previous = None
+            if threading.current_thread() is threading.main_thread():
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                           processes=True, dashboard_address="127.0.0.1:0")
+            finally:
+                if previous is not None:
+                    signal.signal(signal.SIGINT, previous)
             own_client = client = Client(own_cluster)
             if gpus > 1 and device is None:
                 client.register_worker_plugin(_AssignDevices(gpus))
@@ -605,6 +617,11 @@ def main(argv=None):
     parser.add_argument("--device", help="the device every worker opens: auto, cpu, an index or a "
                         "piece of a name (default: each worker its own GPU, else auto)")
     args = parser.parse_args(argv)
+    # Dask's own log (its INFO lines, the tracebacks it logs of a lost scheduler) is not for
+    # the command's stderr, whose errors are one line each; DASK_LOGGING__DISTRIBUTED set
+    # by the user is kept. Read when distributed is first imported, here and by the workers
+    # of the cluster started here.
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
     # Standard output, by any of its names: written to, not replaced (a log it appends to).
     if args.output in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
         args.output = "-"
@@ -713,4 +730,11 @@ if __name__ == "__main__":
     # name (importable there) instead of pickled with this module's globals.
     from gpuhist.dataset import main as _main
 
-    sys.exit(_main())
+    try:
+        sys.exit(_main())
+    except KeyboardInterrupt:
+        # Ended by the interrupt, as the command line's tools end, without Python's
+        # traceback (the cluster started here is closed on the way out).
+        sys.stderr.flush()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
