@@ -132,7 +132,9 @@ def _expand(paths):
     files, problems = [], []
     for p in ([paths] if isinstance(paths, (str, bytes, os.PathLike)) else paths):
         text = os.fsdecode(p)
-        if os.path.isdir(text):
+        if "\0" in text:  # no file has such a name: said here, not by every try of a task
+            problems.append((text, "no such file (a file name holds no NUL character)"))
+        elif os.path.isdir(text):
             _add_folder(text, files, problems)
         elif not os.path.lexists(text) and any(c in text for c in "*?["):
             # A file is the file named, even one named like a pattern ("shot[1].png"); a
@@ -306,10 +308,14 @@ def _decode_threads(sharing):
 
 
 def _cause(path, error):
-    """Why a file failed, without its name: "No such file or directory",
+    """Why a file failed, without its name, in the command line's words: "no such file",
     "corrupt or truncated image: …" (the file is named beside it)."""
     if isinstance(error, IsADirectoryError) or os.path.isdir(path):
         return "no image files in this folder"
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    if isinstance(error, PermissionError):
+        return f"cannot open: {error.strerror or 'Permission denied'}"
     if isinstance(error, OSError) and error.filename is not None and error.strerror:
         return error.strerror
     text = str(error)
@@ -593,6 +599,8 @@ def _output_problem(output, inputs):
     folder = os.path.dirname(os.path.abspath(output)) or "."
     if not os.path.isdir(folder):
         return 4, "cannot write: No such file or directory"
+    if os.path.isdir(output):
+        return 4, "cannot write: Is a directory"
     if os.path.isfile(output):
         target = os.path.realpath(output)
         name = os.path.basename(target)

@@ -128,6 +128,17 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
                                 capture_output=True, text=True, timeout=120)
     assert unwritable.returncode == 4 and "cannot write" in unwritable.stderr
     assert not (tmp_path / "no").exists()
+    # A folder as -o: refused before anything is counted, as a missing one is.
+    (tmp_path / "folder").mkdir()
+    into_folder = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "-o",
+                                  str(tmp_path / "folder")], capture_output=True, text=True,
+                                 timeout=60)
+    assert into_folder.returncode == 4
+    assert into_folder.stderr == f"gpuhist: error: {tmp_path / 'folder'}: cannot write: Is a " \
+                                 "directory\n"
+    # A name with a NUL character names no file: a failure of its own, before any task.
+    assert ds._expand(["a\0b.png"]) == ([], [("a\0b.png", "no such file (a file name holds no "
+                                                           "NUL character)")])
     # An output that is one of the inputs: refused before anything is counted.
     shutil.copy(root / "coffee.png", tmp_path / "input.png")
     onto = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(tmp_path),
@@ -354,7 +365,7 @@ def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path
     # A link to a missing file is kept and reported, as the command line reports it.
     (tmp_path / "set" / "gone.png").symlink_to("nowhere.png")
     linked = ds.count_batch(ds.expand(str(tmp_path / "set")), 256, "709", "cpu", 1 << 28)
-    assert (str(tmp_path / "set" / "gone.png"), "No such file or directory") in linked.failed
+    assert (str(tmp_path / "set" / "gone.png"), "no such file") in linked.failed
     # Named alone, as a string, bytes or a path, the empty folder is kept to be reported too.
     for alone in (str(tmp_path / "empty"), os.fsencode(tmp_path / "empty"), tmp_path / "empty"):
         assert ds.expand(alone) == [str(tmp_path / "empty")]
