@@ -419,6 +419,33 @@ TEST_F(Video, WrittenVideosKeepTheSourcesFrameTimes) {
   }
 }
 
+// MPEG-TS recordings put end to end: the second's clock starts again, earlier
+// than the first's last frame. The written video goes on from there, a frame
+// of the rate after it, the second's frames keeping their spacing (they were
+// squeezed into a tick each, the second half gone).
+TEST_F(Video, WrittenVideosGoOnWhereTheSourcesClockStartsAgain) {
+  const fs::path first = dir_ / "first.ts", second = dir_ / "second.ts";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 25 -c:v libx264 "
+                   "-bf 0 -output_ts_offset 50 '" +
+                   first.string() + "'"));
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 25 -c:v libx264 "
+                   "-bf 0 '" +
+                   second.string() + "'"));
+  const fs::path joined = dir_ / "joined.ts";
+  std::ofstream(joined, std::ios::binary) << test::file_text(first) << test::file_text(second);
+  const fs::path out = dir_ / "joined.mp4";
+  const auto r = test::run_cli({"video", joined.string(), "--adjust", "equalize", "-o",
+                                out.string(), "--no-progress", "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<double> written = frame_times(out);
+  ASSERT_EQ(written.size(), 50U);
+  for (std::size_t i = 1; i < written.size(); ++i) {
+    EXPECT_NEAR(written[i] - written[i - 1], 0.04, 0.002) << "frame " << i;
+  }
+}
+
 // A rate a file's video stream declares, as ffprobe reads it ("48/5"):
 // r_frame_rate (the codec's timing, else the container's, else one guessed
 // from the frames) or avg_frame_rate (the container's).

@@ -182,6 +182,9 @@ struct VideoWriter::Impl {
   std::int64_t last_pts = -1;                 // the encoder's, in frames
   std::int64_t last_stream_pts = -1;          // the container's
   std::map<std::int64_t, double> seconds_at;  // each frame sent: its time, by encoder pts
+  // Added to the source's times from where its clock started again (write(frame, seconds)).
+  double shift = 0.0;
+  double last_seconds = -1.0;  // the last frame's time as written; -1 before the first
   // Audio copied from the source: its demuxer, stream index there, and stream here.
   AVFormatContext* audio_in = nullptr;
   int audio_index = -1;
@@ -502,7 +505,18 @@ void VideoWriter::write(const Picture& picture) {
 }
 
 void VideoWriter::write(const Picture& picture, double seconds) {
-  const Impl& s = *impl_;
+  Impl& s = *impl_;
+  if (std::isfinite(seconds)) {
+    seconds += s.shift;
+    if (s.last_seconds >= 0.0 && seconds < s.last_seconds) {
+      // The source's clock started again: on from the last frame.
+      const double frame = 1.0 / av_q2d(s.codec->framerate);
+      const double next = s.last_seconds + (std::isfinite(frame) && frame > 0.0 ? frame : 0.04);
+      s.shift += next - seconds;
+      seconds = next;
+    }
+    s.last_seconds = seconds;
+  }
   const double ticks = seconds / av_q2d(s.codec->time_base);
   // Rounded to a tick; never before the tick after the last frame's.
   std::int64_t pts = s.last_pts + 1;
