@@ -1134,6 +1134,14 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
                ": the '.dv' container does not hold h264 video with pcm_s16le audio"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.webm").string()},
        {2, "use --codec vp9 or av1"}},
+      // MOV says it holds VP9 and AV1, and writes them in its MP4 form alone (SVT-AV1, given
+      // up on after it was opened, waited for ever); an AVI no HEVC, and the hint is another.
+      {{"video", clip.string(), "--overlay", "--codec", "av1", "-o", (dir_ / "x.mov").string()},
+       {2, "the '.mov' container does not hold av1 video (use .mp4, .mkv, .avi or .webm)"}},
+      {{"video", clip.string(), "--overlay", "--codec", "vp9", "-o", (dir_ / "x.mov").string()},
+       {2, "the '.mov' container does not hold vp9 video"}},
+      {{"video", clip.string(), "--overlay", "--codec", "hevc", "-o", (dir_ / "x.avi").string()},
+       {2, "the '.avi' container does not hold hevc video (use .mp4, .mkv or .mov)"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--size", "63x48"},
        {2, "even sizes"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--size",

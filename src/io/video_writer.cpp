@@ -85,7 +85,23 @@ bool numbered_preset(const std::string& preset) {
 std::string cannot_hold(const std::filesystem::path& path, AVCodecID codec,
                         AVCodecID audio = AV_CODEC_ID_NONE) {
   const std::string extension = path.extension().string();
-  std::string hint = "use .mp4, .mkv, .mov or .avi";
+  // The containers that hold the codec, but this one (MOV holds VP9 and AV1
+  // only in its MP4 form).
+  std::string others;
+  for (const char* name : {".mp4", ".mkv", ".mov", ".avi", ".webm"}) {
+    const AVOutputFormat* other =
+        av_guess_format(nullptr, (std::string("x") + name).c_str(), nullptr);
+    const bool mp4_only =
+        std::string_view(name) == ".mov" && (codec == AV_CODEC_ID_VP9 || codec == AV_CODEC_ID_AV1);
+    if (name == extension || other == nullptr || mp4_only ||
+        avformat_query_codec(other, codec, FF_COMPLIANCE_NORMAL) != 1) {
+      continue;
+    }
+    others += (others.empty() ? "" : ", ") + std::string(name);
+  }
+  const std::size_t last = others.rfind(", ");
+  if (last != std::string::npos) others.replace(last, 2, " or ");
+  std::string hint = others.empty() ? "use another --codec" : "use " + others;
   if (extension == ".webm") hint = "use --codec vp9 or av1, or .mp4, .mkv, .mov or .avi";
   const std::string with =
       audio == AV_CODEC_ID_NONE ? "" : std::string(" with ") + avcodec_get_name(audio) + " audio";
@@ -313,6 +329,33 @@ struct VideoWriter::Impl {
     }
   }
   ~Impl() {
+    // An encoder given up on (a header the container refused, a full disk) is
+    // ended first: SVT-AV1's close waits for ever for the end of a stream it
+    // was not sent, and its end waits for ever for a stream of no frame, so
+    // it is given one blank frame, then the end; its packets are dropped.
+    if (!finished && codec != nullptr && packet != nullptr && avcodec_is_open(codec) != 0) {
+      if (last_pts < 0 && std::string_view(codec->codec->name) == "libsvtav1") {
+        AVFrame* blank = av_frame_alloc();
+        if (blank != nullptr) {
+          blank->format = codec->pix_fmt;
+          blank->width = codec->width;
+          blank->height = codec->height;
+          blank->pts = 0;
+          if (av_frame_get_buffer(blank, 0) >= 0) {
+            for (int p = 0; p < 3 && blank->data[p] != nullptr; ++p) {
+              const int rows = p == 0 ? codec->height : (codec->height + 1) / 2;
+              std::memset(blank->data[p], p == 0 ? 16 : 128,
+                          static_cast<std::size_t>(blank->linesize[p]) * rows);
+            }
+            (void)avcodec_send_frame(codec, blank);
+          }
+          av_frame_free(&blank);
+        }
+      }
+      if (avcodec_send_frame(codec, nullptr) >= 0) {
+        while (avcodec_receive_packet(codec, packet) >= 0) av_packet_unref(packet);
+      }
+    }
     avformat_close_input(&audio_in);
     sws_freeContext(scaler);
     av_packet_free(&packet);
@@ -353,7 +396,12 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // 0: the container cannot hold it; a negative answer: the muxer does not say.
   const int takes_video =
       avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL);
-  if (takes_video == 0) throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id));
+  // (MOV says it holds VP9 and AV1, and writes them in its MP4 form alone.)
+  const bool mp4_only = std::string_view(s.format->oformat->name) == "mov" &&
+                        (encoder->id == AV_CODEC_ID_VP9 || encoder->id == AV_CODEC_ID_AV1);
+  if (takes_video == 0 || mp4_only) {
+    throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id));
+  }
   s.stream = avformat_new_stream(s.format, nullptr);
   s.codec = avcodec_alloc_context3(encoder);
   s.frame = av_frame_alloc();
