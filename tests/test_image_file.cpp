@@ -9,14 +9,17 @@
 // clang-format off
 #include <cstdio>
 #include <jpeglib.h>
+#include <zlib.h>
 // clang-format on
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <random>
@@ -844,18 +847,23 @@ TEST_F(ImageFiles, WebPCanvasIsCheckedFromTheHeader) {
   }
 }
 
-// A little-endian TIFF of one strip, its directory first: width x height,
-// `samples` 8-bit samples a pixel, coded by `compression` (TIFF's code), the
-// strip's bytes as given.
-std::string one_strip_tiff(std::uint32_t width, std::uint32_t height, std::uint16_t samples,
-                           std::uint16_t compression, const std::string& strip) {
+// A little-endian TIFF, its directory first: width x height, `samples`
+// 8-bit samples a pixel, coded by `compression` (TIFF's code), in planes
+// stored apart (`planar` 2: a strip each) or together (1: one strip), the
+// strips' bytes as given.
+std::string tiff_of_strips(std::uint32_t width, std::uint32_t height, std::uint16_t samples,
+                           std::uint16_t compression, std::uint16_t planar,
+                           const std::vector<std::string>& strips) {
   std::string out("II*\0\x08\0\0\0", 8);
   const auto put = [&out](std::uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
   };
   constexpr std::uint32_t kEntries = 10;
+  const auto n = static_cast<std::uint32_t>(strips.size());
   const std::uint32_t depths_at = 8 + 2 + kEntries * 12 + 4;
-  const std::uint32_t strip_at = depths_at + 2U * samples;
+  const std::uint32_t offsets_at = depths_at + 2U * samples;
+  const std::uint32_t counts_at = offsets_at + 4 * n;
+  std::uint32_t data_at = n == 1 ? offsets_at : counts_at + 4 * n;  // one: in the directory
   const auto entry = [&](std::uint16_t tag, std::uint16_t type, std::uint32_t count,
                          std::uint32_t value) {
     put(tag, 2);
@@ -869,38 +877,44 @@ std::string one_strip_tiff(std::uint32_t width, std::uint32_t height, std::uint1
   entry(258, 3, samples, samples == 1 ? 8 : depths_at);
   entry(259, 3, 1, compression);
   entry(262, 3, 1, samples == 1 ? 1 : 2);
-  entry(273, 4, 1, strip_at);
+  entry(273, 4, n, n == 1 ? data_at : offsets_at);
   entry(277, 3, 1, samples);
   entry(278, 4, 1, height);
-  entry(279, 4, 1, static_cast<std::uint32_t>(strip.size()));
-  entry(284, 3, 1, 1);
+  entry(279, 4, n, n == 1 ? static_cast<std::uint32_t>(strips[0].size()) : counts_at);
+  entry(284, 3, 1, planar);
   put(0, 4);
   for (std::uint16_t i = 0; i < samples; ++i) put(8, 2);
-  return out + strip;
+  if (n > 1) {
+    for (const std::string& strip : strips) {
+      put(data_at, 4);
+      data_at += static_cast<std::uint32_t>(strip.size());
+    }
+    for (const std::string& strip : strips) put(strip.size(), 4);
+  }
+  for (const std::string& strip : strips) out += strip;
+  return out;
 }
 
-// A TIFF's damaged Deflate strip is an error, not rows of zeros (OpenImageIO
-// inflates whole strips itself and drops the failure); a header claiming
-// more pixels than its coding can hold is refused before memory is taken;
-// thousands of messages of a truncated TIFF come as one short line.
-TEST_F(ImageFiles, DamagedOrCraftedTiffStripsAreRefused) {
-  const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png");
-  const ImageView source = photo.view();
-  const fs::path whole = dir_ / "zip.tif";
-  {
-    auto out = OIIO::ImageOutput::create(whole.string());
-    OIIO::ImageSpec spec(600, 400, 3, OIIO::TypeDesc::UINT8);
-    spec.attribute("compression", "zip");
-    spec.attribute("tiff:RowsPerStrip", 8);
-    ASSERT_TRUE(out && out->open(whole.string(), spec));
-    ASSERT_TRUE(out->write_image(OIIO::TypeDesc::UINT8, source.data, OIIO::AutoStride,
-                                 static_cast<OIIO::stride_t>(source.stride)));
-    out->close();
-  }
-  EXPECT_EQ(test::pixel_bytes_of(load_image(whole).view()), test::pixel_bytes_of(source));
-  // The first strip's zlib header damaged: where it is, from the directory's
-  // StripOffsets (a classic little-endian TIFF).
-  std::string bytes = test::file_text(whole);
+std::string one_strip_tiff(std::uint32_t width, std::uint32_t height, std::uint16_t samples,
+                           std::uint16_t compression, const std::string& strip) {
+  return tiff_of_strips(width, height, samples, compression, 1, {strip});
+}
+
+// `bytes` as a zlib stream (TIFF's Adobe Deflate).
+std::string deflated(const std::string& bytes) {
+  uLongf size = compressBound(static_cast<uLong>(bytes.size()));
+  std::string out(size, '\0');
+  EXPECT_EQ(
+      compress(reinterpret_cast<Bytef*>(out.data()), &size,
+               reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uLong>(bytes.size())),
+      Z_OK);
+  out.resize(size);
+  return out;
+}
+
+// The offset of the `piece`th strip (tag 273) or tile (324) of a classic
+// little-endian TIFF's first directory.
+std::size_t tiff_piece_at(const std::string& bytes, std::uint16_t tag, std::size_t piece) {
   const auto u = [&bytes](std::size_t at, int n) {
     std::size_t v = 0;
     for (int i = 0; i < n; ++i)
@@ -908,17 +922,64 @@ TEST_F(ImageFiles, DamagedOrCraftedTiffStripsAreRefused) {
     return v;
   };
   const std::size_t directory = u(4, 4);
-  std::size_t first_strip = 0;
   for (std::size_t e = 0; e < u(directory, 2); ++e) {
     const std::size_t at = directory + 2 + 12 * e;
-    if (u(at, 2) != 273) continue;
-    const std::size_t value = u(at + 8, 4);
-    first_strip = u(at + 4, 4) == 1 ? value : u(value, u(at + 2, 2) == 3 ? 2 : 4);
+    if (u(at, 2) != tag) continue;
+    const std::size_t value = u(at + 8, 4), width = u(at + 2, 2) == 3 ? 2 : 4;
+    return u(at + 4, 4) == 1 ? value : u(value + piece * width, static_cast<int>(width));
   }
-  ASSERT_EQ(bytes.at(first_strip), '\x78');
-  bytes[first_strip] = static_cast<char>(bytes[first_strip] ^ 0xFF);
-  std::ofstream(dir_ / "damaged.tif", std::ios::binary) << bytes;
+  return 0;
+}
+
+TEST_F(ImageFiles, DamagedOrCraftedTiffStripsAreRefused) {
+  const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png");
+  const ImageView source = photo.view();
+  // Deflate TIFFs of strips, of planes apart, and of tiles (OpenImageIO writes
+  // the horizontal predictor), read exactly.
+  const auto write_zip = [&](const std::string& name,
+                             const std::function<void(OIIO::ImageSpec&)>& set) {
+    const fs::path path = dir_ / name;
+    auto out = OIIO::ImageOutput::create(path.string());
+    OIIO::ImageSpec spec(600, 400, 3, OIIO::TypeDesc::UINT8);
+    spec.attribute("compression", "zip");
+    set(spec);
+    EXPECT_TRUE(out && out->open(path.string(), spec)) << name;
+    EXPECT_TRUE(out->write_image(OIIO::TypeDesc::UINT8, source.data, OIIO::AutoStride,
+                                 static_cast<OIIO::stride_t>(source.stride)));
+    out->close();
+    EXPECT_EQ(test::pixel_bytes_of(load_image(path).view()), test::pixel_bytes_of(source)) << name;
+    return test::file_text(path);
+  };
+  std::string strips =
+      write_zip("zip.tif", [](OIIO::ImageSpec& spec) { spec.attribute("tiff:RowsPerStrip", 8); });
+  // Planes stored apart, each one strip of every row (OpenImageIO writes a strip a row):
+  // read by libtiff whole, as a row at a time would seek back into its strips.
+  std::array<std::string, 3> planes;
+  for (std::uint32_t y = 0; y < source.height; ++y) {
+    const auto* row = reinterpret_cast<const char*>(source.data) + y * source.stride;
+    for (std::uint32_t x = 0; x < source.width; ++x) {
+      for (int c = 0; c < 3; ++c) planes[c] += row[x * 3 + c];
+    }
+  }
+  std::ofstream(dir_ / "planes.tif", std::ios::binary)
+      << tiff_of_strips(source.width, source.height, 3, 8, 2,
+                        {deflated(planes[0]), deflated(planes[1]), deflated(planes[2])});
+  EXPECT_EQ(test::pixel_bytes_of(load_image(dir_ / "planes.tif").view()),
+            test::pixel_bytes_of(source));
+  std::string tiles = write_zip(
+      "tiles.tif", [](OIIO::ImageSpec& spec) { spec.tile_width = spec.tile_height = 128; });
+  // The first strip's zlib header damaged, and the second tile's.
+  const std::size_t strip = tiff_piece_at(strips, 273, 0);
+  ASSERT_EQ(strips.at(strip), '\x78');
+  strips[strip] = static_cast<char>(strips[strip] ^ 0xFF);
+  std::ofstream(dir_ / "damaged.tif", std::ios::binary) << strips;
   expect_refused(dir_ / "damaged.tif", "corrupt or truncated image: Decoding error at scanline 0");
+  // (Damaged within, as OpenImageIO's threads let pass.)
+  const std::size_t tile = tiff_piece_at(tiles, 324, 1);
+  ASSERT_EQ(tiles.at(tile), '\x78');
+  for (std::size_t i = tile + 20; i < tile + 60; ++i) tiles[i] = static_cast<char>(tiles[i] ^ 0x5A);
+  std::ofstream(dir_ / "damaged-tile.tif", std::ios::binary) << tiles;
+  expect_refused(dir_ / "damaged-tile.tif", "corrupt or truncated image: Decoding error");
   std::ofstream(dir_ / "garbage.tif", std::ios::binary)
       << one_strip_tiff(64, 64, 1, 8, std::string(100, '\x12'));
   expect_refused(dir_ / "garbage.tif", "corrupt or truncated image: Decoding error");

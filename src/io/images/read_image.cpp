@@ -517,13 +517,20 @@ void check_dpx_element(const std::filesystem::path& path, const Head& h, std::ui
 void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes);
 std::uint64_t max_expansion(const std::string& format, int tiff_compression = 1);
 
-// A TIFF of Adobe Deflate strips is read one row at a time: given several
-// whole strips, OpenImageIO 2.4 inflates them itself and reports no failure,
-// so a damaged strip came out as zeros with no error (libtiff, which reads a
-// row at a time, reports it).
+// A TIFF of Adobe Deflate strips that OpenImageIO 2.4 would inflate itself
+// (given several whole strips of 8- or 16-bit samples in one plane, with no
+// predictor or the horizontal one) is read one row at a time: it reports no
+// failure of its own inflating, so a damaged strip came out as zeros with no
+// error (libtiff, which reads a row at a time, reports it). Planes stored
+// apart are read by libtiff whole (and a row at a time would seek back into
+// strips its Deflate cannot).
 bool unchecked_strips(const OIIO::ImageInput& input, const OIIO::ImageSpec& spec) {
+  const int predictor = spec.get_int_attribute("tiff:Predictor", 1);
   return std::string_view(input.format_name()) == "tiff" && spec.tile_width == 0 &&
-         spec.get_int_attribute("tiff:Compression", 1) == 8;
+         spec.get_int_attribute("tiff:Compression", 1) == 8 &&
+         spec.get_int_attribute("tiff:PlanarConfiguration", 1) == 1 &&
+         (spec.format == OIIO::TypeDesc::UINT8 || spec.format == OIIO::TypeDesc::UINT16) &&
+         (predictor == 1 || predictor == 2);
 }
 
 // Reads the first `channels` channels of every row into the image's rows as
@@ -539,13 +546,21 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   const bool row_by_row = unchecked_strips(input, spec);
   const auto stride = static_cast<OIIO::stride_t>(image.stride);
   if (spec.tile_width > 0) {
+    // Deflate tiles OpenImageIO 2.4 inflates on several threads, dropping
+    // their failures (a damaged tile read as it came, exit 0); on one, each
+    // tile is read through libtiff, which reports it.
+    if (std::string_view(input.format_name()) == "tiff" &&
+        spec.get_int_attribute("tiff:Compression", 1) == 8) {
+      input.threads(1);
+    }
     const bool native = spec.format == wanted && spec.channelformats.empty();
     return input.read_image(0, 0, 0, channels, native ? OIIO::TypeDesc::UNKNOWN : wanted,
                             image.storage.data(), OIIO::AutoStride, stride);
   }
   const int height = spec.height;
   if (spec.format == wanted && spec.channelformats.empty() && channels == spec.nchannels) {
-    // Packed rows in one call (TIFF strips decode on several threads), else row by row.
+    // Packed rows in one call (TIFF strips of other codings decode on several
+    // threads), else row by row.
     if (image.stride == spec.scanline_bytes(true) && !row_by_row) {
       return input.read_native_scanlines(0, 0, spec.y, spec.y + height, 0, image.storage.data());
     }
