@@ -55,7 +55,10 @@ std::optional<double> parse_real(std::string_view text) {
   const auto first = text.find_first_not_of(' ');
   if (first == std::string_view::npos) return std::nullopt;
   text = text.substr(first, text.find_last_not_of(' ') - first + 1);
-  if (text.front() == '+') text.remove_prefix(1);
+  if (text.front() == '+') {
+    text.remove_prefix(1);
+    if (text.empty() || text.front() == '+' || text.front() == '-') return std::nullopt;  // "+-2"
+  }
   // (from_chars reads decimal alone: no hexadecimal, no leading '+' or space.)
   double value = 0.0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -73,9 +73,10 @@ class VideoWriter {
   // is kept in the container's ticks (a millisecond in Matroska and WebM,
   // 1/90000 s in MPEG-TS, a ten-thousandth or finer in MP4 and MOV), rounded
   // to a frame of the frame rate in AVI and NUT, after the frame before's. A
-  // time before the last frame's (a source whose clock starts again, such as
-  // MPEG-TS recordings put end to end) continues a frame of the frame rate
-  // after that frame, and the frames after it keep their spacing from there.
+  // time more than two frames before the last frame's (a source whose clock
+  // starts again, such as MPEG-TS recordings put end to end) continues a
+  // frame of the frame rate after that frame, and the frames after it keep
+  // their spacing from there.
   void write(const Picture& frame, double seconds);
   // Flushes the encoder and closes the file. Throws Error(Output).
   void finish();

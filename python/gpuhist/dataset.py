@@ -34,6 +34,7 @@ import shutil
 import signal
 import sys
 import threading
+import time
 import warnings
 
 import numpy
@@ -144,10 +145,15 @@ def _expand(paths):
             found = []
             for match in matches:
                 if os.path.isdir(match):
+                    # A link to a folder that "**" reached ("set/**/*" matches set/alias):
+                    # not searched, as "**" goes through none.
+                    if "**" in text and os.path.islink(match):
+                        continue
                     _add_folder(match, found, problems)
                 else:
                     found.append(match)
-            files.extend(dict.fromkeys(found))
+            # Each file once, however it was named ("./set/a.png" and the folder's "set/a.png").
+            files.extend(_each_once(found))
         else:
             files.append(text)
     return files, problems
@@ -169,8 +175,11 @@ def _glob(pattern):
     # As glob.glob: a wildcard matches no name starting with a dot unless the pattern's does.
     dotted = any(part.startswith(".") for part in parts[first:])
     found = []
+    # A pattern ending in "**" matches the files beneath too (bash's globstar, glob.glob),
+    # not only the folders (pathlib's, before Python 3.13).
+    wanted = [rest, rest + "/*"] if parts[-1] == "**" else [rest]
     try:
-        for match in root.glob(rest):
+        for match in dict.fromkeys(m for pattern_part in wanted for m in root.glob(pattern_part)):
             relative = match.relative_to(root)
             if not dotted and any(part.startswith(".") for part in relative.parts):
                 continue
@@ -184,6 +193,15 @@ def _glob(pattern):
     except (OSError, ValueError):  # a pattern pathlib refuses ("**x"): glob's reading
         return globbing.glob(pattern, recursive=True)
     return found
+
+
+def _each_once(names):
+    """`names` without a second name of a file named already (os.path.normpath: "./a.png"
+    and "a.png"), in order."""
+    seen = {}
+    for name in names:
+        seen.setdefault(os.path.normpath(name), name)
+    return list(seen.values())
 
 
 def _add_folder(folder, files, problems):
@@ -463,9 +481,12 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
             # on every interface at 8787, with a warning when that port is taken). The worker
             # processes ignore the terminal's interrupt (Ctrl-C reaches its whole process
             # group): this process closes them on its way out, without their tracebacks.
+            # (Left alone where the handler is not Python's, which could not be put back.)
             previous = None
             if threading.current_thread() is threading.main_thread():
-                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                previous = signal.getsignal(signal.SIGINT)
+                if previous is not None:
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)
             try:
                 own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
                                            processes=True, dashboard_address="127.0.0.1:0")
@@ -514,7 +535,7 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
             from distributed import progress as show_progress
             with redirect_stdout(sys.stderr):
                 show_progress(counts)
-        result = futures[0].result()
+        result = _result(client, futures[0], where.get("workers"))
     finally:
         if own_client is not None:
             own_client.close()
@@ -523,6 +544,29 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
     # The folders that could not be listed among the failures, first.
     result.failed = problems + result.failed
     return result
+
+
+def _result(client, future, workers):
+    """The future's result. With its tasks held to `workers` (the workers that can run
+    gpuhist, on a cluster where some cannot), ClusterError once none of those has been
+    in the cluster for WORKER_WAIT_SECONDS (a worker restarted by its nanny comes back
+    under another address), where the tasks would wait for ever."""
+    from distributed import TimeoutError as DaskTimeoutError
+    if workers is None:
+        return future.result()
+    gone_since = None
+    while True:
+        try:
+            return future.result(timeout=1)
+        except (TimeoutError, DaskTimeoutError):
+            present = set(client.scheduler_info()["workers"])
+            if present & set(workers):
+                gone_since = None
+            elif gone_since is None:
+                gone_since = time.monotonic()
+            elif time.monotonic() - gone_since > WORKER_WAIT_SECONDS:
+                raise ClusterError("the workers that can run gpuhist left the cluster, and its "
+                                   "others cannot run gpuhist") from None
 
 
 class ClusterError(RuntimeError):

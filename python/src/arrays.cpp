@@ -25,15 +25,19 @@ py::object from_dlpack(const py::handle& tensor) {
   if (py::hasattr(tensor, "__dlpack_device__")) {
     // (device type, device id), as the DLPack protocol has it.
     const py::object answer = tensor.attr("__dlpack_device__")();
-    if (!py::isinstance<py::tuple>(answer) || py::len(answer) != 2 ||
-        !py::isinstance<py::int_>(answer[py::int_(0)])) {
+    // A whole number as operator.index takes one (numpy's too), not a bool.
+    const auto whole = [](const py::handle& v) {
+      return PyIndex_Check(v.ptr()) != 0 && !PyBool_Check(v.ptr());
+    };
+    if (!py::isinstance<py::tuple>(answer) || py::len(answer) != 2 || !whole(answer[py::int_(0)])) {
       throw py::type_error("gpuhist: __dlpack_device__() gave " +
                            std::string(py::str(py::repr(answer))) +
                            ", not a (device type, device id) tuple");
     }
     long long type = -1;  // past long long: no device type
     try {
-      type = answer[py::int_(0)].cast<long long>();
+      type = py::reinterpret_steal<py::int_>(PyNumber_Index(answer[py::int_(0)].ptr()))
+                 .cast<long long>();
     } catch (const py::cast_error&) {
     }
     if (!host_readable(static_cast<int>(std::clamp<long long>(type, -1, 1000)))) {

@@ -556,14 +556,17 @@ void VideoWriter::write(const Picture& picture, double seconds) {
   Impl& s = *impl_;
   if (std::isfinite(seconds)) {
     seconds += s.shift;
-    if (s.last_seconds >= 0.0 && seconds < s.last_seconds) {
-      // The source's clock started again: on from the last frame.
-      const double frame = 1.0 / av_q2d(s.codec->framerate);
-      const double next = s.last_seconds + (std::isfinite(frame) && frame > 0.0 ? frame : 0.04);
+    const double rate_frame = 1.0 / av_q2d(s.codec->framerate);
+    const double frame = std::isfinite(rate_frame) && rate_frame > 0.0 ? rate_frame : 0.04;
+    // The source's clock started again (a step back of more than two frames;
+    // a smaller one, a time's jitter, takes the next tick, as before): on
+    // from the last frame.
+    if (s.last_seconds >= 0.0 && seconds < s.last_seconds - 2.0 * frame) {
+      const double next = s.last_seconds + frame;
       s.shift += next - seconds;
       seconds = next;
     }
-    s.last_seconds = seconds;
+    s.last_seconds = std::max(s.last_seconds, seconds);
   }
   const double ticks = seconds / av_q2d(s.codec->time_base);
   // Rounded to a tick; never before the tick after the last frame's.

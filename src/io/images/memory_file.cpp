@@ -10,7 +10,12 @@ namespace gpuhist::images {
 
 MemoryFile::MemoryFile() : fd_(::memfd_create("gpuhist-encoded", MFD_CLOEXEC)) {
   if (fd_ < 0) return;
-  name_ = "/proc/self/fd/" + std::to_string(fd_);
+  try {
+    name_ = "/proc/self/fd/" + std::to_string(fd_);
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
   // Without /proc the name opens nothing: write to the file itself instead.
   if (::access(name_.c_str(), W_OK) != 0) {
     ::close(fd_);
