@@ -167,6 +167,35 @@ TEST(Strategies, CpuOnFewerThreadsMatchesReference) {
   }
 }
 
+// RunOptions::poll: called between blocks of rows (about a megapixel each)
+// on the calling thread, the counts exact with it; what it throws ends the
+// count and reaches the caller as it was thrown, and the context counts on.
+TEST(Strategies, CpuPollsBetweenBlocksAndStopsWhenThePollThrows) {
+  struct Stop {};
+  const Context cpu = Context::open("cpu");
+  for (const PixelFormat format : {PixelFormat{ChannelLayout::RGB, SampleType::U8},
+                                   PixelFormat{ChannelLayout::Grey, SampleType::U16}}) {
+    SCOPED_TRACE(to_string(format));
+    // 3.1 megapixels, with rows of an odd length: blocks of 512 rows and a rest.
+    const auto image = test::make_image(format, 2047, 1537, Content::Random, 12);
+    for (const std::uint32_t threads : {1U, 2U}) {
+      int polls = 0;
+      RunOptions run{Strategy::Cpu};
+      run.threads = threads;
+      run.poll = [&polls] { ++polls; };
+      expect_matches_reference(image.view, HistogramOptions{}, run);
+      EXPECT_GE(polls, threads == 1 ? 3 : 2) << threads << " threads";
+      run.poll = [&polls] {
+        if (++polls > 1) throw Stop{};
+      };
+      polls = 0;
+      EXPECT_THROW((void)cpu.compute(image.view, {}, run), Stop) << threads << " threads";
+      run.poll = {};
+      expect_matches_reference(image.view, HistogramOptions{}, run);
+    }
+  }
+}
+
 TEST(Strategies, CpuOnlyContextRefusesGpuStrategies) {
   const Context cpu = Context::open("cpu");
   EXPECT_EQ(cpu.device(), nullptr);

@@ -2,6 +2,7 @@
 // for the CPU) and computes histograms on it.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -28,6 +29,11 @@ struct RunOptions {
   std::optional<Strategy> strategy;
   ChunkShape chunk = ChunkShape::Row256x1;
   std::uint32_t threads = 0;
+  // Called on the calling thread now and then while the `cpu` strategy
+  // counts (about every megapixel): what it throws ends the count and
+  // reaches the caller, the count's other threads stopping at their next
+  // block of rows. A way to stop a long count (Python's Ctrl-C).
+  std::function<void()> poll;
 };
 
 // Owns a Vulkan instance and device (when one is chosen), with the

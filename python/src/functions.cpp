@@ -4,11 +4,14 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+#include <chrono>
 
 #include <pthread.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -103,6 +106,25 @@ std::shared_ptr<const Context> shared_context(const std::string& device) {
   return shared_context_unlocked(device);
 }
 
+// RunOptions::poll for a count called from Python's main thread: every 20 ms
+// of counting, the GIL taken to run Python's signal handlers (Ctrl-C's raises
+// KeyboardInterrupt), whose error ends the count. None on other threads, which
+// signals do not reach. Called with the GIL held.
+std::function<void()> interrupt_poll() {
+  static const unsigned long main_thread =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  if (PyThread_get_thread_ident() != main_thread) return {};
+  auto last =
+      std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
+  return [last] {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - *last < std::chrono::milliseconds(20)) return;
+    *last = now;
+    const py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  };
+}
+
 }  // namespace
 
 std::uint64_t max_pixels_of(Whole max_pixels) {
@@ -155,7 +177,8 @@ Histogram SharedContext::histogram(const ArrayLike& image, Whole bins, const Nam
                                    const std::optional<std::string>& strategy) const {
   const HistogramOptions options = histogram_options(bins, luma);
   const std::shared_ptr<const Context> counter = context();
-  const RunOptions run = run_options(strategy, *counter);
+  RunOptions run = run_options(strategy, *counter);
+  run.poll = interrupt_poll();
   ArrayPixels pixels(image);
   // No pixels, no counts, as numpy counts an empty array.
   if (pixels.empty()) return Histogram(options.bins, is_colour(pixels.view().format.layout));

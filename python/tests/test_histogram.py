@@ -565,3 +565,29 @@ def test_read_upright_turns_as_the_exif_orientation_says(tmp_path, orientation, 
     assert row.orientation == orientation
     assert pickle.loads(pickle.dumps(row)).orientation == orientation
     np.testing.assert_array_equal(row.histogram.counts, gpuhist.histogram(stored).counts)
+
+
+def test_a_signal_during_a_count_raises_its_handlers_error():
+    """A count on the cpu strategy runs Python's signal handlers now and then (about every
+    20 ms, from the main thread): the handler's error (Ctrl-C's KeyboardInterrupt) ends the
+    count and is raised as it is; the module counts on after it."""
+    import signal
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Stop
+
+    image = np.full((4000, 6000, 3), 9, np.uint8)  # 72 MB: tens of milliseconds to count
+    previous = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.002)
+        with pytest.raises(Stop):
+            for _ in range(200):  # until the alarm, whichever count it lands in
+                gpuhist.histogram(image, strategy="cpu")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert int(gpuhist.histogram(image, strategy="cpu").counts[0][9]) == 4000 * 6000
+

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -187,7 +188,7 @@ std::uint32_t count_threads(std::uint32_t width, std::uint32_t height) {
 }
 
 Histogram count_parallel(const ImageView& image, const HistogramOptions& options,
-                         std::uint32_t max_threads) {
+                         std::uint32_t max_threads, const std::function<void()>& poll) {
   std::uint32_t threads = count_threads(image.width, image.height);
   if (max_threads != 0) threads = std::min(threads, max_threads);
 
@@ -196,9 +197,29 @@ Histogram count_parallel(const ImageView& image, const HistogramOptions& options
   if (image.format.sample == SampleType::U8 && is_colour(image.format.layout))
     rgb8.emplace(options);
   const Rgb8Counter* fast = rgb8 ? &*rgb8 : nullptr;
-  for_row_parts(image.height, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
-    count_range(image, options, y0, y1, fast, partial[t]);
-  });
+  if (!poll) {
+    for_row_parts(image.height, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
+      count_range(image, options, y0, y1, fast, partial[t]);
+    });
+  } else {
+    // Blocks of about a megapixel, `poll` before each of the calling thread's.
+    const std::uint32_t block = std::max<std::uint32_t>(1, (1U << 20) / image.width);
+    std::atomic<bool> stop{false};
+    for_row_parts(image.height, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
+      for (std::uint32_t y = y0; y < y1; y += std::min(block, y1 - y)) {
+        if (stop.load(std::memory_order_relaxed)) return;
+        if (t == 0) {
+          try {
+            poll();
+          } catch (...) {
+            stop.store(true, std::memory_order_relaxed);
+            throw;
+          }
+        }
+        count_range(image, options, y, y + std::min(block, y1 - y), fast, partial[t]);
+      }
+    });
+  }
 
   Histogram out(options.bins, is_colour(image.format.layout));
   for (Channel channel : out.channels()) {

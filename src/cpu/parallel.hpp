@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/histogram_options.hpp"
@@ -15,8 +16,11 @@ namespace gpuhist::cpu {
 [[nodiscard]] std::uint32_t count_threads(std::uint32_t width, std::uint32_t height);
 
 // Counts a validated image on up to `max_threads` threads (0: every core);
-// identical to count_reference.
+// identical to count_reference. `poll` (RunOptions::poll), where given, is
+// called on the calling thread between its blocks of rows (about a megapixel
+// each); what it throws stops every thread at its next block and is rethrown.
 [[nodiscard]] Histogram count_parallel(const ImageView& image, const HistogramOptions& options,
-                                       std::uint32_t max_threads = 0);
+                                       std::uint32_t max_threads = 0,
+                                       const std::function<void()>& poll = {});
 
 }  // namespace gpuhist::cpu

@@ -86,7 +86,9 @@ struct Context::Impl {
   Histogram count(const ImageView& image, const HistogramOptions& options, Strategy strategy,
                   const RunOptions& run) {
     if (strategy == Strategy::CpuReference) return cpu::count_reference(image, options);
-    if (strategy == Strategy::Cpu) return cpu::count_parallel(image, options, run.threads);
+    if (strategy == Strategy::Cpu) {
+      return cpu::count_parallel(image, options, run.threads, run.poll);
+    }
     return counter_for(strategy).count(image, options, strategy, run.chunk);
   }
 
