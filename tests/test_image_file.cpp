@@ -983,6 +983,13 @@ TEST_F(ImageFiles, DamagedOrCraftedTiffStripsAreRefused) {
   std::ofstream(dir_ / "garbage.tif", std::ios::binary)
       << one_strip_tiff(64, 64, 1, 8, std::string(100, '\x12'));
   expect_refused(dir_ / "garbage.tif", "corrupt or truncated image: Decoding error");
+  // One channel said to be in planes apart is one plane to OpenImageIO, which inflates it
+  // itself: read a row at a time too.
+  std::string grey = deflated(std::string(64 * 64, '\x40'));
+  grey[0] = static_cast<char>(grey[0] ^ 0xFF);
+  std::ofstream(dir_ / "grey-planes.tif", std::ios::binary)
+      << tiff_of_strips(64, 64, 1, 8, 2, {grey});
+  expect_refused(dir_ / "grey-planes.tif", "corrupt or truncated image: Decoding error");
   for (const std::uint16_t compression : {1, 5, 8, 32773}) {
     std::ofstream(dir_ / "claims.tif", std::ios::binary)
         << one_strip_tiff(16384, 16384, 3, compression, std::string(100, '\0'));

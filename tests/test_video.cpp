@@ -419,30 +419,45 @@ TEST_F(Video, WrittenVideosKeepTheSourcesFrameTimes) {
   }
 }
 
-// MPEG-TS recordings put end to end: the second's clock starts again, earlier
-// than the first's last frame. The written video goes on from there, a frame
-// of the rate after it, the second's frames keeping their spacing (they were
-// squeezed into a tick each, the second half gone).
+// MPEG-TS recordings put end to end, with their audio: the second's clock
+// starts again, earlier than the first's last frame. The written video goes
+// on from there, a frame of the rate after it, the second's frames keeping
+// their spacing (they were squeezed into a tick each), and its audio with it
+// (the muxer refused audio going back in time: status 4).
 TEST_F(Video, WrittenVideosGoOnWhereTheSourcesClockStartsAgain) {
   const fs::path first = dir_ / "first.ts", second = dir_ / "second.ts";
   ASSERT_TRUE(
-      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 25 -c:v libx264 "
-                   "-bf 0 -output_ts_offset 50 '" +
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=25 -f lavfi -i sine=duration=1 "
+                   "-t 1 -c:v libx264 -bf 0 -c:a aac -output_ts_offset 50 '" +
                    first.string() + "'"));
   ASSERT_TRUE(
-      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 25 -c:v libx264 "
-                   "-bf 0 '" +
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=25 -f lavfi -i sine=duration=1 "
+                   "-t 1 -c:v libx264 -bf 0 -c:a aac '" +
                    second.string() + "'"));
   const fs::path joined = dir_ / "joined.ts";
   std::ofstream(joined, std::ios::binary) << test::file_text(first) << test::file_text(second);
-  const fs::path out = dir_ / "joined.mp4";
-  const auto r = test::run_cli({"video", joined.string(), "--adjust", "equalize", "-o",
-                                out.string(), "--no-progress", "--device", "cpu"});
-  ASSERT_EQ(r.status, 0) << r.err;
-  const std::vector<double> written = frame_times(out);
-  ASSERT_EQ(written.size(), 50U);
-  for (std::size_t i = 1; i < written.size(); ++i) {
-    EXPECT_NEAR(written[i] - written[i - 1], 0.04, 0.002) << "frame " << i;
+  for (const std::string container : {"mp4", "mkv"}) {
+    const fs::path out = dir_ / ("joined." + container);
+    const auto r = test::run_cli({"video", joined.string(), "--adjust", "equalize", "-o",
+                                  out.string(), "--no-progress", "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << container << ": " << r.err;
+    const std::vector<double> written = frame_times(out);
+    ASSERT_EQ(written.size(), 50U) << container;
+    for (std::size_t i = 1; i < written.size(); ++i) {
+      EXPECT_NEAR(written[i] - written[i - 1], 0.04, 0.002) << container << " frame " << i;
+    }
+    // Both seconds of audio, after each other, the file decoding without an error.
+    const auto audio =
+        test::ffprobe("-select_streams a:0 -show_entries packet=pts_time -of csv=p=0", out);
+    ASSERT_TRUE(audio.has_value()) << container;
+    std::istringstream times(*audio);
+    double last = -1.0, t = 0.0;
+    while (times >> t) {
+      EXPECT_GT(t, last) << container;
+      last = t;
+    }
+    EXPECT_GT(last, 1.8) << container;
+    EXPECT_TRUE(test::ffmpeg("-v error -xerror -i '" + out.string() + "' -f null -")) << container;
   }
 }
 

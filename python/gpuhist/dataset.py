@@ -142,17 +142,14 @@ def _expand(paths):
             # pattern that matches nothing is kept, to be reported as a file not found.
             matches = sorted(_glob(text)) or [text]
             # "set/**" matches the folders and the files in them: each file once.
+            # Folders reached through links last, so that a file also found by its own
+            # path keeps that name; each file once, however it was reached or named.
             found = []
-            for match in matches:
+            for match in sorted(matches, key=os.path.islink):
                 if os.path.isdir(match):
-                    # A link to a folder that "**" reached ("set/**/*" matches set/alias):
-                    # not searched, as "**" goes through none.
-                    if "**" in text and os.path.islink(match):
-                        continue
                     _add_folder(match, found, problems)
                 else:
                     found.append(match)
-            # Each file once, however it was named ("./set/a.png" and the folder's "set/a.png").
             files.extend(_each_once(found))
         else:
             files.append(text)
@@ -196,11 +193,11 @@ def _glob(pattern):
 
 
 def _each_once(names):
-    """`names` without a second name of a file named already (os.path.normpath: "./a.png"
-    and "a.png"), in order."""
+    """`names` without a second name of a file named already ("./a.png" and "a.png", or a
+    path through a link to a folder: the same os.path.realpath), in order."""
     seen = {}
     for name in names:
-        seen.setdefault(os.path.normpath(name), name)
+        seen.setdefault(os.path.realpath(name), name)
     return list(seen.values())
 
 
@@ -528,7 +525,9 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
                                      **where)
                        if len(futures[i:i + MERGE_FAN_IN]) > 1 else futures[i]
                        for i in range(0, len(futures), MERGE_FAN_IN)]
-        if progress:
+        # (Dask's bar on a terminal waits for every task: not where the tasks are held to
+        # some workers, whose leaving _result says.)
+        if progress and not where:
             # Dask's bar writes to stdout, which may hold the output: to stderr instead.
             from contextlib import redirect_stdout
 
@@ -559,7 +558,7 @@ def _result(client, future, workers):
         try:
             return future.result(timeout=1)
         except (TimeoutError, DaskTimeoutError):
-            present = set(client.scheduler_info()["workers"])
+            present = set(client.nthreads())  # every worker (scheduler_info() may list 5)
             if present & set(workers):
                 gone_since = None
             elif gone_since is None:

@@ -36,8 +36,9 @@ py::object from_dlpack(const py::handle& tensor) {
     }
     long long type = -1;  // past long long: no device type
     try {
-      type = py::reinterpret_steal<py::int_>(PyNumber_Index(answer[py::int_(0)].ptr()))
-                 .cast<long long>();
+      PyObject* index = PyNumber_Index(answer[py::int_(0)].ptr());
+      if (index == nullptr) throw py::error_already_set();  // its __index__ raised
+      type = py::reinterpret_steal<py::int_>(index).cast<long long>();
     } catch (const py::cast_error&) {
     }
     if (!host_readable(static_cast<int>(std::clamp<long long>(type, -1, 1000)))) {

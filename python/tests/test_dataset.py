@@ -298,6 +298,13 @@ def test_folders_that_cannot_be_listed_links_that_loop_and_globs_of_folders(
         files, _ = ds._expand(str(tmp_path / "set" / pattern))
         names = sorted(os.path.relpath(f, tmp_path / "set") for f in files)
         assert names == ["a.png", "loop.png", os.path.join("sub", "b.png")], pattern
+    # A link to a folder outside, matched by the pattern, is searched (its files found once).
+    (tmp_path / "outside").mkdir()
+    shutil.copy(data / "coffee.png", tmp_path / "outside" / "c.png")
+    (tmp_path / "set" / "external").symlink_to(tmp_path / "outside")
+    files, _ = ds._expand(str(tmp_path / "set" / "**" / "*"))
+    assert sorted(os.path.relpath(f, tmp_path / "set") for f in files) == [
+        "a.png", os.path.join("external", "c.png"), "loop.png", os.path.join("sub", "b.png")]
 
 
 def test_rows_keep_the_names_given_one_a_path(data, tmp_path, monkeypatch):

@@ -210,6 +210,11 @@ struct VideoWriter::Impl {
   std::string audio_note;  // why the source's audio is not copied, if it is not
   bool header_written = false;
   bool finished = false;
+  bool frame_sent = false;  // the encoder took a frame
+  // Added to the source's audio times from where its clock started again (copy_audio),
+  // and the end of the last audio packet written, in the source's time base.
+  std::int64_t audio_shift = 0;
+  std::int64_t audio_end = AV_NOPTS_VALUE;
 
   Impl() = default;
   Impl(const Impl&) = delete;
@@ -226,6 +231,7 @@ struct VideoWriter::Impl {
   // Sends a frame (or nullptr to flush) and writes every packet that comes out.
   void encode(AVFrame* f) {
     check(avcodec_send_frame(codec, f), "encoding");
+    frame_sent = frame_sent || f != nullptr;
     for (;;) {
       const int got = avcodec_receive_packet(codec, packet);
       if (got == AVERROR(EAGAIN) || got == AVERROR_EOF) return;
@@ -311,6 +317,18 @@ struct VideoWriter::Impl {
         if (packet->pts != AV_NOPTS_VALUE) packet->pts -= start;
         if (packet->dts != AV_NOPTS_VALUE) packet->dts -= start;
       }
+      // The source's clock started again (a step back of more than a quarter of a
+      // second), as write(frame, seconds) takes it for the frames: on from the end
+      // of the last packet.
+      if (packet->pts != AV_NOPTS_VALUE) {
+        const std::int64_t quarter = av_rescale_q(1, AVRational{1, 4}, in_base);
+        if (audio_end != AV_NOPTS_VALUE && packet->pts + audio_shift < audio_end - quarter) {
+          audio_shift = audio_end - packet->pts;
+        }
+        packet->pts += audio_shift;
+        if (packet->dts != AV_NOPTS_VALUE) packet->dts += audio_shift;
+        audio_end = packet->pts + std::max<std::int64_t>(packet->duration, 0);
+      }
       // What comes before the start (an AAC encoder's priming packet) moves
       // every stream of a container that cannot start before zero later by its
       // length; one that counts video time in frames (AVI, NUT) rounds that up
@@ -333,8 +351,11 @@ struct VideoWriter::Impl {
     // ended first: SVT-AV1's close waits for ever for the end of a stream it
     // was not sent, and its end waits for ever for a stream of no frame, so
     // it is given one blank frame, then the end; its packets are dropped.
-    if (!finished && codec != nullptr && packet != nullptr && avcodec_is_open(codec) != 0) {
-      if (last_pts < 0 && std::string_view(codec->codec->name) == "libsvtav1") {
+    // (Other encoders close as they are: draining x264's or libvpx's lookahead after an
+    // error would take seconds for nothing.)
+    if (!finished && codec != nullptr && packet != nullptr && avcodec_is_open(codec) != 0 &&
+        std::string_view(codec->codec->name) == "libsvtav1") {
+      if (!frame_sent) {
         AVFrame* blank = av_frame_alloc();
         if (blank != nullptr) {
           blank->format = codec->pix_fmt;
@@ -396,9 +417,13 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // 0: the container cannot hold it; a negative answer: the muxer does not say.
   const int takes_video =
       avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL);
-  // (MOV says it holds VP9 and AV1, and writes them in its MP4 form alone.)
-  const bool mp4_only = std::string_view(s.format->oformat->name) == "mov" &&
-                        (encoder->id == AV_CODEC_ID_VP9 || encoder->id == AV_CODEC_ID_AV1);
+  // (MOV and its kin say they hold VP9 and AV1, and write them in MP4 alone.)
+  const std::string_view muxer_name = s.format->oformat->name;
+  const bool mov_family = muxer_name == "mov" || muxer_name == "psp" || muxer_name == "3gp" ||
+                          muxer_name == "3g2" || muxer_name == "ipod" || muxer_name == "ismv" ||
+                          muxer_name == "f4v";
+  const bool mp4_only =
+      mov_family && (encoder->id == AV_CODEC_ID_VP9 || encoder->id == AV_CODEC_ID_AV1);
   if (takes_video == 0 || mp4_only) {
     throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id));
   }

@@ -518,19 +518,32 @@ void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_by
 std::uint64_t max_expansion(const std::string& format, int tiff_compression = 1);
 
 // A TIFF of Adobe Deflate strips that OpenImageIO 2.4 would inflate itself
-// (given several whole strips of 8- or 16-bit samples in one plane, with no
-// predictor or the horizontal one) is read one row at a time: it reports no
+// (given several whole strips of 8- or 16-bit samples in one plane) is read
+// one row at a time: it reports no
 // failure of its own inflating, so a damaged strip came out as zeros with no
 // error (libtiff, which reads a row at a time, reports it). Planes stored
 // apart are read by libtiff whole (and a row at a time would seek back into
 // strips its Deflate cannot).
 bool unchecked_strips(const OIIO::ImageInput& input, const OIIO::ImageSpec& spec) {
-  const int predictor = spec.get_int_attribute("tiff:Predictor", 1);
+  // (As OpenImageIO takes them: one channel is one plane, whatever the file says.)
+  const bool planes_apart =
+      spec.get_int_attribute("tiff:PlanarConfiguration", 1) == 2 && spec.nchannels > 1;
   return std::string_view(input.format_name()) == "tiff" && spec.tile_width == 0 &&
-         spec.get_int_attribute("tiff:Compression", 1) == 8 &&
-         spec.get_int_attribute("tiff:PlanarConfiguration", 1) == 1 &&
-         (spec.format == OIIO::TypeDesc::UINT8 || spec.format == OIIO::TypeDesc::UINT16) &&
-         (predictor == 1 || predictor == 2);
+         spec.get_int_attribute("tiff:Compression", 1) == 8 && !planes_apart &&
+         (spec.format == OIIO::TypeDesc::UINT8 || spec.format == OIIO::TypeDesc::UINT16);
+}
+
+// Rows read together from a TIFF of planes stored apart in Deflate strips:
+// whole strips (a row of each plane in turn would seek back into strips,
+// which libtiff's Deflate cannot); 1 otherwise.
+int strip_rows(const OIIO::ImageInput& input, const OIIO::ImageSpec& spec) {
+  const int compression = spec.get_int_attribute("tiff:Compression", 1);
+  if (std::string_view(input.format_name()) != "tiff" || spec.tile_width != 0 ||
+      (compression != 8 && compression != 32946) ||
+      spec.get_int_attribute("tiff:PlanarConfiguration", 1) != 2 || spec.nchannels < 2) {
+    return 1;
+  }
+  return std::max(1, spec.get_int_attribute("tiff:RowsPerStrip", 1));
 }
 
 // Reads the first `channels` channels of every row into the image's rows as
@@ -573,10 +586,14 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
   const std::size_t pixel_bytes = spec.pixel_bytes(true);  // every channel, as stored
   const std::size_t scanline = pixel_bytes * static_cast<std::size_t>(spec.width);
-  const int chunk = row_by_row ? 1
-                               : static_cast<int>(std::clamp<std::size_t>(
-                                     kChunkBytes / std::max<std::size_t>(1, scanline), 1,
-                                     static_cast<std::size_t>(height)));
+  int chunk = row_by_row ? 1
+                         : static_cast<int>(std::clamp<std::size_t>(
+                               kChunkBytes / std::max<std::size_t>(1, scanline), 1,
+                               static_cast<std::size_t>(height)));
+  // Whole strips where the planes are stored apart (the last chunk ends with the image).
+  if (const int strip = strip_rows(input, spec); strip > 1) {
+    chunk = std::min(height, std::max(1, chunk / strip) * strip);
+  }
   // Room past the last row: OpenImageIO's DPX reader writes up to two samples
   // past one-channel 10-bit rows (valgrind, fuzz_image, 2026-12-03); the
   // image's own rows have PixelBuffer's padding behind them.
