@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers glslang-tools
-  libopenimageio-dev openimageio-tools libjpeg62-turbo-dev zlib1g-dev fonts-dejavu-core
+  libopenimageio-dev openimageio-tools libjpeg62-turbo-dev zlib1g-dev libwebp-dev
+  fonts-dejavu-core
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
   libcli11-dev nlohmann-json3-dev
   libglfw3-dev xvfb xauth x11-apps x11-utils xdotool

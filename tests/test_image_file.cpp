@@ -9,6 +9,7 @@
 // clang-format off
 #include <cstdio>
 #include <jpeglib.h>
+#include <webp/encode.h>
 #include <zlib.h>
 // clang-format on
 
@@ -910,6 +911,42 @@ std::string deflated(const std::string& bytes) {
       Z_OK);
   out.resize(size);
   return out;
+}
+
+// A WebP's colour under alpha is counted as stored: a constant colour under a
+// gradient of alpha stays constant (the image library gave it premultiplied),
+// and read with its alpha, the alpha is the file's.
+TEST_F(ImageFiles, WebpColourUnderAlphaIsAsStored) {
+  constexpr int kWidth = 64, kHeight = 16;
+  std::vector<std::uint8_t> rgba(std::size_t{kWidth} * kHeight * 4);
+  for (std::size_t i = 0; i < rgba.size() / 4; ++i) {
+    rgba[i * 4] = 200;
+    rgba[i * 4 + 1] = 120;
+    rgba[i * 4 + 2] = 40;
+    rgba[i * 4 + 3] = static_cast<std::uint8_t>((i % kWidth) * 4 + 3);
+  }
+  std::uint8_t* encoded = nullptr;
+  const std::size_t size =
+      WebPEncodeLosslessRGBA(rgba.data(), kWidth, kHeight, kWidth * 4, &encoded);
+  ASSERT_GT(size, 0U);
+  std::ofstream(dir_ / "alpha.webp", std::ios::binary)
+      .write(reinterpret_cast<const char*>(encoded), static_cast<std::streamsize>(size));
+  WebPFree(encoded);
+  const Image colour = load_image(dir_ / "alpha.webp");
+  ASSERT_EQ(colour.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+  const std::vector<std::byte> rgb = test::pixel_bytes_of(colour.view());
+  for (std::size_t i = 0; i < rgb.size(); i += 3) {
+    ASSERT_EQ(std::to_integer<int>(rgb[i]), 200) << "pixel " << i / 3;
+    ASSERT_EQ(std::to_integer<int>(rgb[i + 1]), 120) << "pixel " << i / 3;
+    ASSERT_EQ(std::to_integer<int>(rgb[i + 2]), 40) << "pixel " << i / 3;
+  }
+  LoadOptions with_alpha;
+  with_alpha.alpha = true;
+  const Image both = load_image(dir_ / "alpha.webp", with_alpha);
+  ASSERT_EQ(both.format, (PixelFormat{ChannelLayout::RGBA, SampleType::U8}));
+  const std::vector<std::byte> got = test::pixel_bytes_of(both.view());
+  ASSERT_EQ(got.size(), rgba.size());
+  EXPECT_EQ(std::memcmp(got.data(), rgba.data(), rgba.size()), 0);
 }
 
 // The offset of the `piece`th strip (tag 273) or tile (324) of a classic

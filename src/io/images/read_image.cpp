@@ -34,6 +34,7 @@
 #include "io/images/picture_tags.hpp"
 #include "io/images/pnm_samples.hpp"
 #include "io/images/sample_notes.hpp"
+#include "io/images/webp_colour.hpp"
 
 namespace gpuhist::images {
 namespace {
@@ -1275,6 +1276,21 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
       if (!short_by.empty()) cause = short_by;
     }
     fail(path, "corrupt or truncated image: " + cause);
+  }
+  // A still WebP's colour under alpha as stored, not premultiplied (an animated
+  // one's first frame stays as the library gives it: a note says so).
+  if (format == "webp" && spec.alpha_channel >= 0) {
+    std::vector<unsigned char> bytes;
+    try {
+      read_whole_file(path, file_bytes, bytes);
+    } catch (const std::bad_alloc&) {
+      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+    }
+    if (!webp_colour_as_stored(bytes, image)) {
+      image.notes.push_back(
+          "its colour under alpha is counted premultiplied by the alpha (an animated WebP's, "
+          "as the image library decodes it)");
+    }
   }
   // Multipage TIFFs, multipart EXRs, animated GIFs and WebPs: only the first
   // page (frame) is read. An animated PNG's other frames the library does not
