@@ -259,6 +259,16 @@ TEST_F(ImageFiles, ChannelsLeftOutAndScaledSamplesAreNoted) {
   EXPECT_FALSE(rg.alpha);
   ASSERT_EQ(rg.notes.size(), 1U);
   EXPECT_EQ(rg.notes[0], "its channel G is not counted (R counted as grey)");
+  // Alpha as the second of three channels: grey (with alpha), the third named; as the
+  // third, after two colour channels, neither grey nor RGB: refused (it was counted as
+  // blue).
+  const Image yaz =
+      load_image(write_raw("yaz.exr", 3, OIIO::TypeDesc::FLOAT, {"Y", "A", "Z"}, 1, floats.data()));
+  EXPECT_EQ(yaz.format.layout, ChannelLayout::Grey);
+  EXPECT_TRUE(yaz.alpha);
+  const fs::path rba =
+      write_raw("rba.exr", 3, OIIO::TypeDesc::FLOAT, {"R", "B", "A"}, 2, floats.data());
+  expect_refused(rba, "its third channel is alpha, after two colour channels");
   // Grey and alpha, RGBA: nothing to say.
   const std::vector<std::uint16_t> words(4 * 2 * 4, 40000);
   EXPECT_TRUE(

@@ -1227,7 +1227,23 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // picture has no transparent colour is RGB.
   const bool opaque_gif =
       format == "gif" && !gif_may_be_transparent(std::span(head.bytes.data(), head.size));
-  const ChannelLayout layout = spec.nchannels >= 4 && options.alpha && !opaque_gif
+  // A CMYK TIFF the library leaves as inks (more than four channels: it converts
+  // four alone) would be counted as inks; alpha among the first three channels
+  // leaves two colour channels (neither grey nor RGB). Both are refused.
+  if (format == "tiff" && spec.get_int_attribute("tiff:PhotometricInterpretation", 0) == 5 &&
+      !spec.channelnames.empty() && spec.channelnames[0].rfind("ink", 0) == 0) {
+    fail(path, "unsupported image: a CMYK TIFF of " + std::to_string(spec.nchannels) +
+                   " channels, which the image library does not convert to RGB (it converts "
+                   "four-channel CMYK)");
+  }
+  if (spec.alpha_channel == 2) {
+    fail(path,
+         "unsupported image: its third channel is alpha, after two colour channels (neither "
+         "grey nor RGB)");
+  }
+  // Alpha as the second channel: a grey image with alpha, whatever follows.
+  const ChannelLayout layout = spec.alpha_channel == 1 ? ChannelLayout::Grey
+                               : spec.nchannels >= 4 && options.alpha && !opaque_gif
                                    ? ChannelLayout::RGBA
                                : spec.nchannels >= 3 ? ChannelLayout::RGB
                                                      : ChannelLayout::Grey;
