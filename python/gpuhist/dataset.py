@@ -667,6 +667,8 @@ def main(argv=None):
     parser.add_argument("--luma", default="709")
     parser.add_argument("--device", help="the device every worker opens: auto, cpu, an index or a "
                         "piece of a name (default: each worker its own GPU, else auto)")
+    parser.add_argument("--max-pixels", type=int, default=1 << 28,
+                        help="files of more pixels than this are failures, as compute's")
     args = parser.parse_args(argv)
     # Dask's own log (its INFO lines, the tracebacks it logs of a lost scheduler) is not for
     # the command's stderr, whose errors are one line each; DASK_LOGGING__DISTRIBUTED set
@@ -686,7 +688,7 @@ def main(argv=None):
             print(f"gpuhist: error: {_shown(args.output)}: {message}", file=sys.stderr)
             return status
     try:
-        _check_options(args.bins, args.batch, args.luma, args.device, 1 << 28)
+        _check_options(args.bins, args.batch, args.luma, args.device, args.max_pixels)
         # A folder without image files is kept, and reported with the failures.
         # A ClusterWarning as one line; others as Python shows them, once the recording
         # (which would record what is shown again) is over.
@@ -695,7 +697,7 @@ def main(argv=None):
             with warnings.catch_warnings(record=True) as said:
                 warnings.simplefilter("always", ClusterWarning)
                 result = _count(files, problems, None, args.scheduler, args.bins, args.batch,
-                                args.luma, args.device, 1 << 28, sys.stderr.isatty())
+                                args.luma, args.device, args.max_pixels, sys.stderr.isatty())
         finally:
             for warning in said:
                 if issubclass(warning.category, ClusterWarning):
@@ -742,6 +744,8 @@ def main(argv=None):
         for note in (record[8] if len(record) > 8 else ()):
             print(f"gpuhist: warning: {_shown(record[0])}: {note}", file=sys.stderr)
     for path, error in result.failed:
+        # (The module names its max_pixels argument; this command's option is --max-pixels.)
+        error = error.replace("(max_pixels)", "(--max-pixels)")
         print(f"gpuhist: error: {_shown(path)}: {error}", file=sys.stderr)
     if args.output and args.output != "-":
         # A link's target is written; one that is not a regular file (a pipe, a device such

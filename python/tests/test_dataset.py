@@ -119,6 +119,9 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--bins", "0"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "bins" in bad.stderr and bad.stdout == ""
+    no_pixels = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root),
+                                "--max-pixels", "0"], capture_output=True, text=True, timeout=120)
+    assert no_pixels.returncode == 2 and "max_pixels is at least 1" in no_pixels.stderr
     nowhere = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--device",
                               "no such device"], capture_output=True, text=True, timeout=120)
     assert nowhere.returncode == 2 and nowhere.stdout == ""
