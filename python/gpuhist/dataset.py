@@ -141,9 +141,9 @@ def _expand(paths):
             # A file is the file named, even one named like a pattern ("shot[1].png"); a
             # pattern that matches nothing is kept, to be reported as a file not found.
             matches = sorted(_glob(text)) or [text]
-            # "set/**" matches the folders and the files in them: each file once.
-            # Folders reached through links last, so that a file also found by its own
-            # path keeps that name; each file once, however it was reached or named.
+            # "set/**" matches the folders and the files in them: each file once, however
+            # it was reached or named; folders reached through links last, so that a file
+            # also found by its own path keeps that name.
             found = []
             for match in sorted(matches, key=os.path.islink):
                 if os.path.isdir(match):

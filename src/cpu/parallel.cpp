@@ -197,29 +197,25 @@ Histogram count_parallel(const ImageView& image, const HistogramOptions& options
   if (image.format.sample == SampleType::U8 && is_colour(image.format.layout))
     rgb8.emplace(options);
   const Rgb8Counter* fast = rgb8 ? &*rgb8 : nullptr;
-  if (!poll) {
-    for_row_parts(image.height, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
-      count_range(image, options, y0, y1, fast, partial[t]);
-    });
-  } else {
-    // Blocks of about a megapixel, `poll` before each of the calling thread's.
-    const std::uint32_t block = std::max<std::uint32_t>(1, (1U << 20) / image.width);
-    std::atomic<bool> stop{false};
-    for_row_parts(image.height, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
-      for (std::uint32_t y = y0; y < y1; y += std::min(block, y1 - y)) {
-        if (stop.load(std::memory_order_relaxed)) return;
-        if (t == 0) {
-          try {
-            poll();
-          } catch (...) {
-            stop.store(true, std::memory_order_relaxed);
-            throw;
-          }
+  // With `poll`, blocks of about a megapixel, `poll` before each of the calling
+  // thread's; without, each thread's rows in one.
+  const std::uint32_t block =
+      poll ? std::max<std::uint32_t>(1, (1U << 20) / image.width) : image.height;
+  std::atomic<bool> stop{false};
+  for_row_parts(image.height, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
+    for (std::uint32_t y = y0; y < y1; y += std::min(block, y1 - y)) {
+      if (stop.load(std::memory_order_relaxed)) return;
+      if (t == 0 && poll) {
+        try {
+          poll();
+        } catch (...) {
+          stop.store(true, std::memory_order_relaxed);
+          throw;
         }
-        count_range(image, options, y, y + std::min(block, y1 - y), fast, partial[t]);
       }
-    });
-  }
+      count_range(image, options, y, y + std::min(block, y1 - y), fast, partial[t]);
+    }
+  });
 
   Histogram out(options.bins, is_colour(image.format.layout));
   for (Channel channel : out.channels()) {

@@ -82,18 +82,24 @@ bool numbered_preset(const std::string& preset) {
 
 // The refusal of a container that does not hold `codec` video (with `audio`
 // audio, when that is copied too and may be what it refused).
+// Whether `container` says it holds `codec` and writes it in its MP4 form
+// alone: MOV and its kin (3GP, PSP, ISMV, F4V, iPod) with VP9 and AV1.
+bool mp4_form_only(const AVOutputFormat& container, AVCodecID codec) {
+  const std::string_view name = container.name;
+  const bool mov_family = name == "mov" || name == "psp" || name == "3gp" || name == "3g2" ||
+                          name == "ipod" || name == "ismv" || name == "f4v";
+  return mov_family && (codec == AV_CODEC_ID_VP9 || codec == AV_CODEC_ID_AV1);
+}
+
 std::string cannot_hold(const std::filesystem::path& path, AVCodecID codec,
                         AVCodecID audio = AV_CODEC_ID_NONE) {
   const std::string extension = path.extension().string();
-  // The containers that hold the codec, but this one (MOV holds VP9 and AV1
-  // only in its MP4 form).
+  // The containers that hold the codec, but this one.
   std::string others;
   for (const char* name : {".mp4", ".mkv", ".mov", ".avi", ".webm"}) {
     const AVOutputFormat* other =
         av_guess_format(nullptr, (std::string("x") + name).c_str(), nullptr);
-    const bool mp4_only =
-        std::string_view(name) == ".mov" && (codec == AV_CODEC_ID_VP9 || codec == AV_CODEC_ID_AV1);
-    if (name == extension || other == nullptr || mp4_only ||
+    if (name == extension || other == nullptr || mp4_form_only(*other, codec) ||
         avformat_query_codec(other, codec, FF_COMPLIANCE_NORMAL) != 1) {
       continue;
     }
@@ -199,7 +205,7 @@ struct VideoWriter::Impl {
   std::int64_t last_stream_pts = -1;          // the container's
   std::map<std::int64_t, double> seconds_at;  // each frame sent: its time, by encoder pts
   // Added to the source's times from where its clock started again (write(frame, seconds)).
-  double shift = 0.0;
+  double clock_shift = 0.0;
   double last_seconds = -1.0;  // the last frame's time as written; -1 before the first
   // Audio copied from the source: its demuxer, stream index there, and stream here.
   AVFormatContext* audio_in = nullptr;
@@ -346,37 +352,40 @@ struct VideoWriter::Impl {
       if (at > seconds) return;
     }
   }
-  ~Impl() {
-    // An encoder given up on (a header the container refused, a full disk) is
-    // ended first: SVT-AV1's close waits for ever for the end of a stream it
-    // was not sent, and its end waits for ever for a stream of no frame, so
-    // it is given one blank frame, then the end; its packets are dropped.
-    // (Other encoders close as they are: draining x264's or libvpx's lookahead after an
-    // error would take seconds for nothing.)
-    if (!finished && codec != nullptr && packet != nullptr && avcodec_is_open(codec) != 0 &&
-        std::string_view(codec->codec->name) == "libsvtav1") {
-      if (!frame_sent) {
-        AVFrame* blank = av_frame_alloc();
-        if (blank != nullptr) {
-          blank->format = codec->pix_fmt;
-          blank->width = codec->width;
-          blank->height = codec->height;
-          blank->pts = 0;
-          if (av_frame_get_buffer(blank, 0) >= 0) {
-            for (int p = 0; p < 3 && blank->data[p] != nullptr; ++p) {
-              const int rows = p == 0 ? codec->height : (codec->height + 1) / 2;
-              std::memset(blank->data[p], p == 0 ? 16 : 128,
-                          static_cast<std::size_t>(blank->linesize[p]) * rows);
-            }
-            (void)avcodec_send_frame(codec, blank);
-          }
-          av_frame_free(&blank);
-        }
-      }
-      if (avcodec_send_frame(codec, nullptr) >= 0) {
-        while (avcodec_receive_packet(codec, packet) >= 0) av_packet_unref(packet);
-      }
+  // Ends an SVT-AV1 encoder given up on (a header the container refused, a
+  // full disk): its close waits for ever for the end of a stream it was not
+  // sent, and its end waits for ever for a stream of no frame, so it is given
+  // one blank frame (4:2:0), then the end; its packets are dropped. (Other
+  // encoders close as they are: draining x264's or libvpx's lookahead after an
+  // error would take seconds for nothing.)
+  void end_abandoned_svt() {
+    if (finished || codec == nullptr || packet == nullptr || avcodec_is_open(codec) == 0 ||
+        std::string_view(codec->codec->name) != "libsvtav1") {
+      return;
     }
+    AVFrame* blank = frame_sent ? nullptr : av_frame_alloc();
+    if (blank != nullptr) {
+      blank->format = codec->pix_fmt;
+      blank->width = codec->width;
+      blank->height = codec->height;
+      blank->pts = 0;
+      if (av_frame_get_buffer(blank, 0) >= 0) {
+        for (int p = 0; p < 3 && blank->data[p] != nullptr; ++p) {
+          const int rows = p == 0 ? codec->height : (codec->height + 1) / 2;
+          std::memset(
+              blank->data[p], p == 0 ? 16 : 128,
+              static_cast<std::size_t>(blank->linesize[p]) * static_cast<std::size_t>(rows));
+        }
+        (void)avcodec_send_frame(codec, blank);
+      }
+      av_frame_free(&blank);
+    }
+    if (avcodec_send_frame(codec, nullptr) >= 0) {
+      while (avcodec_receive_packet(codec, packet) >= 0) av_packet_unref(packet);
+    }
+  }
+  ~Impl() {
+    end_abandoned_svt();
     avformat_close_input(&audio_in);
     sws_freeContext(scaler);
     av_packet_free(&packet);
@@ -417,14 +426,7 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // 0: the container cannot hold it; a negative answer: the muxer does not say.
   const int takes_video =
       avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL);
-  // (MOV and its kin say they hold VP9 and AV1, and write them in MP4 alone.)
-  const std::string_view muxer_name = s.format->oformat->name;
-  const bool mov_family = muxer_name == "mov" || muxer_name == "psp" || muxer_name == "3gp" ||
-                          muxer_name == "3g2" || muxer_name == "ipod" || muxer_name == "ismv" ||
-                          muxer_name == "f4v";
-  const bool mp4_only =
-      mov_family && (encoder->id == AV_CODEC_ID_VP9 || encoder->id == AV_CODEC_ID_AV1);
-  if (takes_video == 0 || mp4_only) {
+  if (takes_video == 0 || mp4_form_only(*s.format->oformat, encoder->id)) {
     throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id));
   }
   s.stream = avformat_new_stream(s.format, nullptr);
@@ -580,7 +582,7 @@ void VideoWriter::write(const Picture& picture) {
 void VideoWriter::write(const Picture& picture, double seconds) {
   Impl& s = *impl_;
   if (std::isfinite(seconds)) {
-    seconds += s.shift;
+    seconds += s.clock_shift;
     const double rate_frame = 1.0 / av_q2d(s.codec->framerate);
     const double frame = std::isfinite(rate_frame) && rate_frame > 0.0 ? rate_frame : 0.04;
     // The source's clock started again (a step back of more than two frames;
@@ -588,7 +590,7 @@ void VideoWriter::write(const Picture& picture, double seconds) {
     // from the last frame.
     if (s.last_seconds >= 0.0 && seconds < s.last_seconds - 2.0 * frame) {
       const double next = s.last_seconds + frame;
-      s.shift += next - seconds;
+      s.clock_shift += next - seconds;
       seconds = next;
     }
     s.last_seconds = std::max(s.last_seconds, seconds);

@@ -361,10 +361,15 @@ std::vector<ExrSize> exr_parts(const std::filesystem::path& path, const Head& he
 }
 
 // The file's bytes into `bytes` (whose memory is reused from call to call);
-// fewer where the file shrank since it was measured.
+// fewer where the file shrank since it was measured. Not enough memory for
+// them is the file's error.
 void read_whole_file(const std::filesystem::path& path, std::uintmax_t file_bytes,
                      std::vector<unsigned char>& bytes) {
-  bytes.resize(file_bytes);
+  try {
+    bytes.resize(file_bytes);
+  } catch (const std::bad_alloc&) {
+    fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+  }
   std::ifstream in(path, std::ios::binary);
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   bytes.resize(static_cast<std::size_t>(in.gcount()));
@@ -518,33 +523,39 @@ void check_dpx_element(const std::filesystem::path& path, const Head& h, std::ui
 void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes);
 std::uint64_t max_expansion(const std::string& format, int tiff_compression = 1);
 
-// A TIFF of Adobe Deflate strips that OpenImageIO 2.4 would inflate itself
-// (given several whole strips of 8- or 16-bit samples in one plane) is read
-// one row at a time: it reports no
-// failure of its own inflating, so a damaged strip came out as zeros with no
-// error (libtiff, which reads a row at a time, reports it). Planes stored
-// apart are read by libtiff whole (and a row at a time would seek back into
-// strips its Deflate cannot).
-bool unchecked_strips(const OIIO::ImageInput& input, const OIIO::ImageSpec& spec) {
-  // (As OpenImageIO takes them: one channel is one plane, whatever the file says.)
-  const bool planes_apart =
-      spec.get_int_attribute("tiff:PlanarConfiguration", 1) == 2 && spec.nchannels > 1;
-  return std::string_view(input.format_name()) == "tiff" && spec.tile_width == 0 &&
-         spec.get_int_attribute("tiff:Compression", 1) == 8 && !planes_apart &&
-         (spec.format == OIIO::TypeDesc::UINT8 || spec.format == OIIO::TypeDesc::UINT16);
-}
+// How a Deflate TIFF's strips or tiles are read, around OpenImageIO 2.4's own
+// inflating, which reports no failure of its own (a damaged strip or tile came
+// out as zeros, exit 0), where libtiff's reports it.
+struct DeflateTiff {
+  // Strips OpenImageIO would inflate itself (several whole strips of 8- or
+  // 16-bit samples in one plane): read a row at a time, through libtiff.
+  bool row_by_row = false;
+  // Planes stored apart: rows read together in whole strips (a row of each
+  // plane in turn would seek back into strips, which libtiff's Deflate cannot).
+  int strip_rows = 1;
+  // Tiles it inflates on several threads: read on one, each through libtiff.
+  bool one_thread = false;
+};
 
-// Rows read together from a TIFF of planes stored apart in Deflate strips:
-// whole strips (a row of each plane in turn would seek back into strips,
-// which libtiff's Deflate cannot); 1 otherwise.
-int strip_rows(const OIIO::ImageInput& input, const OIIO::ImageSpec& spec) {
+DeflateTiff deflate_tiff(const OIIO::ImageInput& input, const OIIO::ImageSpec& spec) {
+  DeflateTiff d;
   const int compression = spec.get_int_attribute("tiff:Compression", 1);
-  if (std::string_view(input.format_name()) != "tiff" || spec.tile_width != 0 ||
-      (compression != 8 && compression != 32946) ||
-      spec.get_int_attribute("tiff:PlanarConfiguration", 1) != 2 || spec.nchannels < 2) {
-    return 1;
+  if (std::string_view(input.format_name()) != "tiff" ||
+      (compression != 8 && compression != 32946)) {
+    return d;
   }
-  return std::max(1, spec.get_int_attribute("tiff:RowsPerStrip", 1));
+  if (spec.tile_width > 0) {
+    d.one_thread = compression == 8;
+    return d;
+  }
+  // (As OpenImageIO takes them: one channel is one plane, whatever the file says.)
+  if (spec.get_int_attribute("tiff:PlanarConfiguration", 1) == 2 && spec.nchannels > 1) {
+    d.strip_rows = std::max(1, spec.get_int_attribute("tiff:RowsPerStrip", 1));
+  } else {
+    d.row_by_row = compression == 8 &&
+                   (spec.format == OIIO::TypeDesc::UINT8 || spec.format == OIIO::TypeDesc::UINT16);
+  }
+  return d;
 }
 
 // Reads the first `channels` channels of every row into the image's rows as
@@ -557,16 +568,10 @@ int strip_rows(const OIIO::ImageInput& input, const OIIO::ImageSpec& spec) {
 // through read_image, which reads them tile by tile.
 bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channels,
                OIIO::TypeDesc wanted, Image& image) {
-  const bool row_by_row = unchecked_strips(input, spec);
+  const DeflateTiff deflate = deflate_tiff(input, spec);
   const auto stride = static_cast<OIIO::stride_t>(image.stride);
   if (spec.tile_width > 0) {
-    // Deflate tiles OpenImageIO 2.4 inflates on several threads, dropping
-    // their failures (a damaged tile read as it came, exit 0); on one, each
-    // tile is read through libtiff, which reports it.
-    if (std::string_view(input.format_name()) == "tiff" &&
-        spec.get_int_attribute("tiff:Compression", 1) == 8) {
-      input.threads(1);
-    }
+    if (deflate.one_thread) input.threads(1);
     const bool native = spec.format == wanted && spec.channelformats.empty();
     return input.read_image(0, 0, 0, channels, native ? OIIO::TypeDesc::UNKNOWN : wanted,
                             image.storage.data(), OIIO::AutoStride, stride);
@@ -575,7 +580,7 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   if (spec.format == wanted && spec.channelformats.empty() && channels == spec.nchannels) {
     // Packed rows in one call (TIFF strips of other codings decode on several
     // threads), else row by row.
-    if (image.stride == spec.scanline_bytes(true) && !row_by_row) {
+    if (image.stride == spec.scanline_bytes(true) && !deflate.row_by_row) {
       return input.read_native_scanlines(0, 0, spec.y, spec.y + height, 0, image.storage.data());
     }
     for (int y = 0; y < height; ++y) {
@@ -587,12 +592,12 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
   constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
   const std::size_t pixel_bytes = spec.pixel_bytes(true);  // every channel, as stored
   const std::size_t scanline = pixel_bytes * static_cast<std::size_t>(spec.width);
-  int chunk = row_by_row ? 1
-                         : static_cast<int>(std::clamp<std::size_t>(
-                               kChunkBytes / std::max<std::size_t>(1, scanline), 1,
-                               static_cast<std::size_t>(height)));
+  int chunk = deflate.row_by_row ? 1
+                                 : static_cast<int>(std::clamp<std::size_t>(
+                                       kChunkBytes / std::max<std::size_t>(1, scanline), 1,
+                                       static_cast<std::size_t>(height)));
   // Whole strips where the planes are stored apart (the last chunk ends with the image).
-  if (const int strip = strip_rows(input, spec); strip > 1) {
+  if (const int strip = deflate.strip_rows; strip > 1) {
     chunk = std::min(height, std::max(1, chunk / strip) * strip);
   }
   // Room past the last row: OpenImageIO's DPX reader writes up to two samples
@@ -1126,28 +1131,20 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   std::optional<MemoryReader> memory;
   std::unique_ptr<OIIO::ImageInput> input;
   if (format == "jpeg" || format == "dpx") {
-    try {
-      if (format == "jpeg") {
-        read_whole_file(path, file_bytes, stripped);
-      } else {
-        read_dpx_with_ended_text(path, file_bytes, stripped);
-      }
-    } catch (const std::bad_alloc&) {
-      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
+    if (format == "jpeg") {
+      read_whole_file(path, file_bytes, stripped);
+    } else {
+      read_dpx_with_ended_text(path, file_bytes, stripped);
     }
     if (format == "jpeg") {
       // Grey and colour JPEGs are decoded by libjpeg here (which reads no
       // metadata but JFIF's and Adobe's); CMYK ones by the image library.
-      std::optional<Image> decoded;
-      try {
-        decoded = decode_jpeg(stripped, path, [&](const JpegShape& shape) {
-          check_pixel_limit(path, shape.width, shape.height, options);
-          check_stored_bytes(path, shape.width, shape.height, shape.channels, 1, format, file_bytes,
-                             options);
-        });
-      } catch (const std::bad_alloc&) {
-        fail(path, "not enough memory to decode it");
-      }
+      // (Not enough memory to decode it: said by load_image.)
+      std::optional<Image> decoded = decode_jpeg(stripped, path, [&](const JpegShape& shape) {
+        check_pixel_limit(path, shape.width, shape.height, options);
+        check_stored_bytes(path, shape.width, shape.height, shape.channels, 1, format, file_bytes,
+                           options);
+      });
       if (decoded) return std::move(*decoded);
       drop_jpeg_metadata(stripped);
     }
@@ -1156,11 +1153,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // A TIFF or PNG whose ICC profile the library would read out of bounds is
   // decoded from memory with that profile hidden (the pixels do not use it).
   if (const auto unsound = unsound_icc_profiles(path, format); !unsound.empty()) {
-    try {
-      read_whole_file(path, file_bytes, stripped);
-    } catch (const std::bad_alloc&) {
-      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
-    }
+    read_whole_file(path, file_bytes, stripped);
     hide_icc_profiles(stripped, unsound, format);
     memory.emplace(stripped.data(), stripped.size());
   }
@@ -1297,11 +1290,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // one's first frame stays as the library gives it: a note says so).
   if (format == "webp" && spec.alpha_channel >= 0) {
     std::vector<unsigned char> bytes;
-    try {
-      read_whole_file(path, file_bytes, bytes);
-    } catch (const std::bad_alloc&) {
-      fail(path, "not enough memory to read its " + std::to_string(file_bytes) + " bytes");
-    }
+    read_whole_file(path, file_bytes, bytes);
     if (!webp_colour_as_stored(bytes, image)) {
       image.notes.push_back(
           "its colour under alpha is counted premultiplied by the alpha (an animated WebP's, "
@@ -1321,11 +1310,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // 16-bit PNM samples as stored (io/images/pnm_samples.hpp); a file the
   // library read but this cannot keeps the library's.
   if (format == "pnm" && pixel_format.sample == SampleType::U16) {
-    try {
-      (void)read_deep_pnm_samples(path, std::span(head.bytes.data(), head.size), image);
-    } catch (const std::bad_alloc&) {
-      fail(path, "not enough memory to decode it");
-    }
+    (void)read_deep_pnm_samples(path, std::span(head.bytes.data(), head.size), image);
   }
   return image;
 }
