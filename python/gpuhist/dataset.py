@@ -30,6 +30,7 @@ import json
 import operator
 import os
 import pathlib
+import re
 import shutil
 import signal
 import sys
@@ -621,9 +622,9 @@ def _error_text(error):
     return f"{type(error).__name__}: {error}"
 
 
-def _total_entry(result, total):
+def _total_entry(result, total, percentiles=()):
     entry = {"file": "(total)", "files": len(result.records)}
-    entry.update(total.to_dict())
+    entry.update(total.to_dict(percentiles))
     entry["failed"] = [{"file": _shown(p), "error": e} for p, e in result.failed]
     return entry
 
@@ -632,6 +633,21 @@ def _shown(path):
     """A name as the command line shows it: bytes that are not UTF-8 (undecodable in a
     file name, escaped by os.fsdecode) as U+FFFD."""
     return os.fsencode(path).decode("utf-8", "replace")
+
+
+# A percentile as the command line writes one: decimal, an exponent allowed (as compute's).
+_PERCENTILE = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _percentiles(text):
+    """--percentiles' list: numbers from 0 to 100 separated by commas (argparse's type)."""
+    values = []
+    for item in text.split(","):
+        if not _PERCENTILE.fullmatch(item) or not 0 <= float(item) <= 100:
+            raise argparse.ArgumentTypeError(
+                f"'{text}' is not numbers from 0 to 100 separated by commas")
+        values.append(float(item))
+    return tuple(values)
 
 
 def _output_problem(output, inputs):
@@ -669,7 +685,12 @@ def main(argv=None):
                         "piece of a name (default: each worker its own GPU, else auto)")
     parser.add_argument("--max-pixels", type=int, default=1 << 28,
                         help="files of more pixels than this are failures, as compute's")
+    parser.add_argument("--percentiles", type=_percentiles, default=(),
+                        help="also give these percentiles of every channel, e.g. 5,25,75,95 "
+                        "(json)")
     args = parser.parse_args(argv)
+    if args.percentiles and args.format != "json":
+        parser.error("--percentiles needs --format json")
     # Dask's own log (its INFO lines, the tracebacks it logs of a lost scheduler) is not for
     # the command's stderr, whose errors are one line each; DASK_LOGGING__DISTRIBUTED set
     # by the user is kept. Read when distributed is first imported, here and by the workers
@@ -725,7 +746,7 @@ def main(argv=None):
     # Nothing readable: a zero total of every channel, as `gpuhist compute --merge` gives.
     total = result.total if result.total is not None else _gpuhist.Histogram(args.bins)
     if args.format == "json":
-        json.dump(_total_entry(result, total), text)
+        json.dump(_total_entry(result, total, args.percentiles), text)
         text.write("\n")
     else:
         writer = csv.writer(text, lineterminator="\n")

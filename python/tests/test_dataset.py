@@ -332,6 +332,27 @@ def test_a_cluster_that_cannot_count_is_said_at_once(monkeypatch):
                 ds.histograms([__file__], client=client)
 
 
+def test_percentiles_as_compute_gives_them(cli, data):
+    """--percentiles: the total's statistics with them, those of `compute --merge`; a list
+    that is not one, or another format than json, refused before anything is counted."""
+    asked = "2.5,50,99.9,1e1"
+    run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(data), "--device", "cpu",
+                          "--percentiles", asked], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    cli_run = subprocess.run([cli, "compute", str(data), "--merge", "--format", "json",
+                              "--device", "cpu", "--percentiles", asked],
+                             capture_output=True, text=True, check=True)
+    expected = json.loads(cli_run.stdout)[-1]["stats"]
+    assert json.loads(run.stdout)["stats"] == expected
+    assert expected["red"]["p2.5"] <= expected["red"]["p10"] <= expected["red"]["p50"]
+    for bad in (["--percentiles", "5,101"], ["--percentiles", ""], ["--percentiles", "nan"],
+                ["--percentiles", "5,,6"], ["--percentiles", "5", "--format", "csv"]):
+        refused = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(data), *bad],
+                                 capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and refused.stdout == "", bad
+        assert "--percentiles" in refused.stderr.splitlines()[-1], refused.stderr
+
+
 def test_nothing_readable_gives_the_commands_zero_total(tmp_path, monkeypatch, capsys):
     def counted(files, **kwargs):
         return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
