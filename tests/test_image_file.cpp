@@ -1170,6 +1170,112 @@ TEST_F(ImageFiles, BmpCodingsAndOffsetsAreCheckedFromTheHeader) {
   }
 }
 
+// A 32-bit BMP of `pixels` (RGBA, 4 bytes each, rows top down), each
+// channel's byte in a pixel at `at` (R, G, B, the fourth), and `masks` (R, G,
+// B, A) after an info header of `header` bytes in `coding` (0 plain, 3 bit
+// fields, 6 bit fields with alpha).
+std::string bmp32(std::uint32_t width, std::uint32_t height,
+                  const std::vector<unsigned char>& pixels, std::array<int, 4> at,
+                  std::array<std::uint32_t, 4> masks, std::uint32_t header, std::uint32_t coding) {
+  std::string info(header, '\0');
+  const auto put = [](std::string& s, std::size_t i, std::uint32_t v, int n) {
+    for (int k = 0; k < n; ++k) s[i + k] = static_cast<char>(v >> (8 * k));
+  };
+  put(info, 0, header, 4);
+  put(info, 4, width, 4);
+  put(info, 8, static_cast<std::uint32_t>(-static_cast<std::int32_t>(height)), 4);  // top down
+  put(info, 12, 1, 2);
+  put(info, 14, 32, 2);
+  put(info, 16, coding, 4);
+  std::string after;  // masks after a 40-byte header
+  const int held = coding == 0 ? 0 : header > 40 ? (header >= 56 ? 4 : 3) : (coding == 6 ? 4 : 3);
+  for (int c = 0; c < held; ++c) {
+    if (header > 40) {
+      put(info, 40 + 4 * static_cast<std::size_t>(c), masks[static_cast<std::size_t>(c)], 4);
+    } else {
+      after.resize(after.size() + 4);
+      put(after, after.size() - 4, masks[static_cast<std::size_t>(c)], 4);
+    }
+  }
+  std::string rows(std::size_t{width} * height * 4, '\0');
+  for (std::size_t p = 0; p < std::size_t{width} * height; ++p) {
+    for (std::size_t c = 0; c < 4; ++c)
+      rows[p * 4 + static_cast<std::size_t>(at[c])] = static_cast<char>(pixels[p * 4 + c]);
+  }
+  std::string file(14, '\0');
+  file[0] = 'B';
+  file[1] = 'M';
+  const auto offset = static_cast<std::uint32_t>(14 + info.size() + after.size());
+  put(file, 2, offset + static_cast<std::uint32_t>(rows.size()), 4);
+  put(file, 10, offset, 4);
+  return file + info + after + rows;
+}
+
+// 32-bit BMPs read as their bit fields say (the image library takes every one
+// for B, G, R and alpha bytes): channels in any byte order, the fourth byte
+// alpha where a mask names it, unused where bit fields name none, and in
+// plain pixels alpha unless it is 0 in every pixel (FFmpeg's rule: writers
+// leave it 0). Masks of other than whole bytes are refused.
+TEST_F(ImageFiles, ThirtyTwoBitBmpsReadAsTheirBitFieldsSay) {
+  constexpr std::uint32_t w = 7, h = 5;
+  std::mt19937 random(21);
+  std::vector<unsigned char> rgba(w * h * 4);
+  for (auto& v : rgba) v = static_cast<unsigned char>(random());
+  std::vector<unsigned char> zero_alpha = rgba;
+  for (std::size_t p = 0; p < w * h; ++p) zero_alpha[p * 4 + 3] = 0;
+  struct Case {
+    const char* name;
+    std::array<int, 4> at;
+    std::array<std::uint32_t, 4> masks;
+    std::uint32_t header, coding;
+    bool zero, alpha;
+  };
+  const Case cases[] = {
+      {"bgra-v5", {2, 1, 0, 3}, {0xFF0000, 0xFF00, 0xFF, 0xFF000000}, 124, 3, false, true},
+      {"rgba-v5", {0, 1, 2, 3}, {0xFF, 0xFF00, 0xFF0000, 0xFF000000}, 124, 3, false, true},
+      {"abgr-v4", {3, 2, 1, 0}, {0xFF000000, 0xFF0000, 0xFF00, 0xFF}, 108, 3, false, true},
+      {"xbgr-v4", {3, 2, 1, 0}, {0xFF000000, 0xFF0000, 0xFF00, 0}, 108, 3, false, false},
+      {"rgbx-v3", {0, 1, 2, 3}, {0xFF, 0xFF00, 0xFF0000, 0}, 40, 3, false, false},
+      {"rgba-v3-coding6", {0, 1, 2, 3}, {0xFF, 0xFF00, 0xFF0000, 0xFF000000}, 40, 6, false, true},
+      {"plain", {2, 1, 0, 3}, {0, 0, 0, 0}, 40, 0, false, true},
+      {"plain-zero", {2, 1, 0, 3}, {0, 0, 0, 0}, 40, 0, true, false},
+  };
+  LoadOptions with_alpha;
+  with_alpha.alpha = true;
+  for (const Case& c : cases) {
+    const std::vector<unsigned char>& pixels = c.zero ? zero_alpha : rgba;
+    const fs::path path = dir_ / (std::string(c.name) + ".bmp");
+    std::ofstream(path, std::ios::binary) << bmp32(w, h, pixels, c.at, c.masks, c.header, c.coding);
+    for (const bool keep : {true, false}) {
+      const Image image = load_image(path, keep ? with_alpha : LoadOptions{});
+      const std::size_t n = keep && c.alpha ? 4 : 3;
+      ASSERT_EQ(image.format,
+                (PixelFormat{n == 4 ? ChannelLayout::RGBA : ChannelLayout::RGB, SampleType::U8}))
+          << c.name << " " << keep;
+      EXPECT_EQ(image.alpha, !keep && c.alpha) << c.name;
+      for (std::uint32_t y = 0; y < h; ++y) {
+        for (std::uint32_t x = 0; x < w; ++x) {
+          for (std::size_t k = 0; k < n; ++k) {
+            ASSERT_EQ(static_cast<unsigned char>(image.view().row(y)[x * n + k]),
+                      pixels[(y * w + x) * 4 + k])
+                << c.name << " " << x << "," << y << " channel " << k;
+          }
+        }
+      }
+    }
+  }
+  const fs::path ten = dir_ / "ten-bit.bmp";
+  std::ofstream(ten, std::ios::binary)
+      << bmp32(w, h, rgba, {2, 1, 0, 3}, {0x3FF00000, 0xFFC00, 0x3FF, 0}, 124, 3);
+  expect_refused(ten,
+                 "a 32-bit BMP whose bit fields (red 0x3FF00000, green 0x000FFC00, blue "
+                 "0x000003FF, alpha 0x00000000) are not one whole byte each");
+  const fs::path twice = dir_ / "twice.bmp";
+  std::ofstream(twice, std::ios::binary)
+      << bmp32(w, h, rgba, {2, 1, 0, 3}, {0xFF, 0xFF, 0xFF00, 0}, 124, 3);
+  expect_refused(twice, "are not one whole byte each");
+}
+
 // A header placing the pixels where their last row's coordinate does not fit
 // an int (a DPX with a y offset of 2^31 - 1, found by fuzz_image) is refused
 // before any row is asked for.

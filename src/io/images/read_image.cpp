@@ -26,6 +26,7 @@
 
 #include "gpuhist/error.hpp"
 #include "io/images/apng.hpp"
+#include "io/images/bmp_pixels.hpp"
 #include "io/images/byte_order.hpp"
 #include "io/images/gif_alpha.hpp"
 #include "io/images/icc_guard.hpp"
@@ -1220,6 +1221,15 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // picture has no transparent colour is RGB.
   const bool opaque_gif =
       format == "gif" && !gif_may_be_transparent(std::span(head.bytes.data(), head.size));
+  // A 32-bit BMP's bytes as its header lays them out (io/images/bmp_pixels.hpp):
+  // read whole where they are reordered, alpha may be kept or the fourth byte
+  // must be looked at to know whether it is alpha, then arranged.
+  const std::optional<BmpPixels> bmp = format == "bmp" && spec.nchannels == 4
+                                           ? bmp_pixels(std::span(head.bytes.data(), head.size))
+                                           : std::nullopt;
+  if (bmp && !bmp->unsupported.empty()) fail(path, bmp->unsupported);
+  const bool bmp_whole = bmp && (bmp->reordered() || bmp->fourth != BmpPixels::Fourth::Unused);
+  const bool no_alpha = opaque_gif || (bmp && bmp->fourth == BmpPixels::Fourth::Unused);
   // A CMYK TIFF the library leaves as inks (more than four channels: it converts
   // four alone) would be counted as inks; alpha among the first three channels
   // leaves two colour channels (neither grey nor RGB). Both are refused.
@@ -1236,7 +1246,8 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   }
   // Alpha as the second channel: a grey image with alpha, whatever follows.
   const ChannelLayout layout = spec.alpha_channel == 1 ? ChannelLayout::Grey
-                               : spec.nchannels >= 4 && options.alpha && !opaque_gif
+                               : bmp_whole             ? ChannelLayout::RGBA
+                               : spec.nchannels >= 4 && options.alpha && !no_alpha
                                    ? ChannelLayout::RGBA
                                : spec.nchannels >= 3 ? ChannelLayout::RGB
                                                      : ChannelLayout::Grey;
@@ -1250,8 +1261,8 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
                    " bytes of pixels");
   }
   image.codec = input->format_name();
-  image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA && !opaque_gif;
-  image.notes = sample_notes(spec, layout, opaque_gif);
+  image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA && !no_alpha;
+  image.notes = sample_notes(spec, layout, no_alpha);
   // A camera raw's pixels come turned upright (LibRaw): its tag no longer holds.
   const int orientation = format == "raw" ? 1 : spec.get_int_attribute("Orientation", 1);
   image.orientation =
@@ -1285,6 +1296,10 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
       if (!short_by.empty()) cause = short_by;
     }
     fail(path, "corrupt or truncated image: " + cause);
+  }
+  if (bmp_whole) {
+    const bool alpha = arrange_bmp_pixels(*bmp, options.alpha, image);
+    image.alpha = alpha && image.format.layout != ChannelLayout::RGBA;
   }
   // A still WebP's colour under alpha as stored, not premultiplied (an animated
   // one's first frame stays as the library gives it: a note says so).
