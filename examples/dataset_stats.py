@@ -8,6 +8,7 @@ deviation taken from the merged counts (not averaged over files).
 Exit status 1 when a file could not be read (each named on stderr).
 """
 import argparse
+import os
 import pathlib
 import sys
 
@@ -24,9 +25,12 @@ def main():
     args = parser.parse_args()
     # The image files under the folder, as `gpuhist compute FOLDER` finds them.
     paths = expand(args.folder)
+    # A folder without image files is kept by expand(), to be said as such.
+    empty = [p for p in paths if os.path.isdir(p)]
     # Decoded on every core while earlier files are counted; each failure its file's own.
-    files = list(gpuhist.histogram_files(paths, args.bins))
-    failed = [f.error for f in files if f.error is not None]
+    files = list(gpuhist.histogram_files([p for p in paths if p not in empty], args.bins))
+    failed = [f"{p}: no image files in this folder" for p in empty]
+    failed += [f.error for f in files if f.error is not None]
     # Grey and colour images mixed as `gpuhist compute --merge` mixes them: a
     # grey image adds to luminance alone.
     total = gpuhist.merge(f.histogram for f in files if f.error is None)

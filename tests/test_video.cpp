@@ -1172,14 +1172,21 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
       {{"video", clip.string(), "--adjust", "equalize", "-o", (dir_ / "narrow.mkv").string(),
         "--codec", "hevc", "--size", "64x8", "--device", "cpu"},
        {2, "does not take 64x8 frames (HEVC frames need to be at least 50x16 here)"}},
+      // SVT-AV1 refuses frames under 64x64 as it opens, and says why on stderr itself:
+      // the refusal is the one line.
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "low.mkv").string(), "--codec", "av1",
+        "--size", "64x48", "--device", "cpu"},
+       {2, "low.mkv: the libsvtav1 encoder does not take 64x48 frames"}},
   };
   for (const auto& [args, expected] : cases) {
     const auto r = test::run_cli(args);
     EXPECT_EQ(r.status, expected.first) << args[1] << ": " << r.err;
     EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find(expected.second), std::string::npos) << r.err;
   }
   EXPECT_FALSE(fs::exists(dir_ / "narrow.mkv"));
+  EXPECT_FALSE(fs::exists(dir_ / "low.mkv"));
 }
 
 }  // namespace

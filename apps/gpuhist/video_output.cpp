@@ -23,6 +23,7 @@
 #include "gpuhist/video_writer.hpp"
 #include "inputs.hpp"
 #include "messages.hpp"
+#include "quiet_stderr.hpp"
 
 namespace gpuhist::cli {
 namespace {
@@ -219,7 +220,12 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   VideoEncoding encoding = edit.encoding;
   encoding.colour = reader.colour();
   encoding.pixel_aspect = reader.pixel_aspect();
-  VideoWriter writer(output, width, height, reader.base_rate(), audio_from, encoding);
+  // Encoders that refuse a size as they open print why themselves (SVT-AV1's
+  // "Svt[error]: …" lines): the refusal is said once, as the error's one line.
+  VideoWriter writer = [&] {
+    const QuietStderr quiet;
+    return VideoWriter(output, width, height, reader.base_rate(), audio_from, encoding);
+  }();
   // Decoding runs ahead on one thread, encoding behind on another; counting
   // and drawing (on the device when there is one) take the frames between.
   DecodeAhead frames(reader, on_damage);

@@ -65,7 +65,7 @@ class Context:
     def histogram_file(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
                        strategy: Optional[str] = None, max_pixels: int = ...,
                        space: str = "rgb") -> Union[Histogram, Dict[str, PlaneHistogram]]: ...
-    def histogram_files(self, paths: Iterable[Union[str, os.PathLike[str]]], bins: int = 256, *,
+    def histogram_files(self, paths: Iterable[PathLike], bins: int = 256, *,
                         luma: _Name = "709", strategy: Optional[str] = None,
                         max_pixels: int = ..., threads: Optional[int] = None,
                         all_formats: bool = False) -> "FileHistograms": ...
@@ -128,7 +128,7 @@ class FileHistograms:
     @property
     def threads(self) -> int: ...
 
-def histogram_files(paths: Iterable[Union[str, os.PathLike[str]]], bins: int = 256, *,
+def histogram_files(paths: Iterable[PathLike], bins: int = 256, *,
                     luma: _Name = "709", strategy: Optional[str] = None,
                     device: Optional[_Name] = None, max_pixels: int = ...,
                     threads: Optional[int] = None, all_formats: bool = False) -> FileHistograms: ...

@@ -172,8 +172,9 @@ ArrayPixels::ArrayPixels(const py::handle& array, Dtypes accepted) {
   const SampleType sample = sample_of(requested, accepted);
   info_ = std::move(requested.info);
   if (info_.ndim != 2 && info_.ndim != 3) {
-    throw py::type_error("gpuhist: images are (H, W), (H, W, 3) or (H, W, 4) arrays, not " +
-                         std::to_string(info_.ndim) + "-dimensional");
+    throw py::type_error(
+        "gpuhist: images are (H, W), (H, W, 1), (H, W, 3) or (H, W, 4) arrays, not " +
+        std::to_string(info_.ndim) + "-dimensional");
   }
   const py::ssize_t channels = info_.ndim == 3 ? info_.shape[2] : 1;
   ChannelLayout layout = ChannelLayout::Grey;

@@ -420,6 +420,13 @@ def test_the_example_script_gives_the_merged_statistics(data, tmp_path):
     centres = (np.floor(red) + 0.5) / 256
     line = next(x for x in run.stdout.splitlines() if x.strip().startswith("red:"))
     assert f"red: {red.size} pixels, mean {centres.mean():.5f}, std {centres.std():.5f}" in line
+    # A folder without images is said to be one, not taken for a file.
+    (tmp_path / "empty").mkdir()
+    empty = subprocess.run([sys.executable, str(script), str(tmp_path / "empty")],
+                           capture_output=True, text=True, env=dict(os.environ))
+    assert empty.returncode == 1
+    assert empty.stderr.splitlines() == [f"skipped: {tmp_path / 'empty'}: no image files in this "
+                                         "folder", f"no readable image in {tmp_path / 'empty'}"]
 
 
 def free_port():
