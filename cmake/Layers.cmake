@@ -36,4 +36,6 @@ function(gpuhist_layer target folder)
   endforeach()
   target_link_libraries(${target} PUBLIC ${ARG_LINKS}
                                   PRIVATE $<BUILD_INTERFACE:gpuhist_warnings> ${private})
+  # The public headers are C++20: a consumer's target is raised to it.
+  target_compile_features(${target} PUBLIC cxx_std_20)
 endfunction()

@@ -214,6 +214,15 @@ std::vector<Adjustment> every_adjustment(const Histogram& reference) {
 
 // A threshold level past the largest sample is refused by the library
 // itself, on the CPU and the GPU (what the viewer meets), as the verbs refuse it.
+// A value no AdjustKind has (a cast) is refused, not read past the table.
+TEST(AdjustImage, AKindOutsideTheTableIsRefused) {
+  for (const AdjustKind kind : {AdjustKind::Equalize, AdjustKind::Match}) {
+    EXPECT_EQ(parse_adjust_kind(to_string(kind)), kind);
+  }
+  EXPECT_THROW((void)info(static_cast<AdjustKind>(kAdjustments.size())), Error);
+  EXPECT_THROW((void)to_string(static_cast<AdjustKind>(200)), Error);
+}
+
 TEST(AdjustImage, AThresholdPastTheLargestSampleIsRefused) {
   const Context& context = test::gpu_context();
   for (const PixelFormat format : {PixelFormat{ChannelLayout::RGB, SampleType::U8},

@@ -3,6 +3,8 @@
 // CLAHE: test_opencv.)
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "adjust/gpu_apply.hpp"
@@ -192,6 +194,45 @@ TEST(Clahe, RefusesBadOptionsAndFloatAndNeedsADeviceForTheGpu) {
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+  }
+}
+
+// A caller's tile counter whose histogram is not the tile's (another bin
+// count, luminance alone for each channel's tables, another pixel count) is
+// refused, not turned into other tables.
+TEST(Clahe, ATileCounterMustCountItsTile) {
+  const test::TestImage image =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 64, 48, test::Content::Random, 5);
+  ClaheOptions options;
+  options.channels = ToneChannels::Each;
+  std::vector<std::byte> expected(64 * 48 * 3), out(expected.size());
+  clahe_cpu(image.view, options, expected);
+  const Context cpu = Context::open("cpu");
+  const auto right = [&](const ImageView& tile) { return cpu.compute(tile); };
+  clahe_cpu(image.view, options, out, right);
+  EXPECT_EQ(out, expected);
+  const std::function<Histogram(const ImageView&)> wrong[] = {
+      [](const ImageView&) { return Histogram(); },
+      [&](const ImageView& tile) { return cpu.compute(tile, {.bins = 4}); },
+      [&](const ImageView& tile) {
+        ImageView grey = tile;
+        grey.format.layout = ChannelLayout::Grey;  // the tile's bytes, read as grey
+        return cpu.compute(grey);
+      },
+      [&](const ImageView& tile) {
+        ImageView half = tile;
+        half.height /= 2;
+        return cpu.compute(half);
+      },
+  };
+  for (const auto& count : wrong) {
+    try {
+      clahe_cpu(image.view, options, out, count);
+      ADD_FAILURE() << "a wrong tile histogram was used";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+      EXPECT_NE(std::string(e.what()).find("does not fit its tile"), std::string::npos) << e.what();
+    }
   }
 }
 

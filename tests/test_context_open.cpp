@@ -50,6 +50,13 @@ TEST(ContextOpen, AutoWithoutGpuDeviceNodeDefersTheSoftwareDevice) {
   EXPECT_FALSE(context.hardware());
 }
 
+// "cpu" and "auto" are words in any case, as device names match in any case.
+TEST(ContextOpen, TheWordsCpuAndAutoInAnyCase) {
+  EXPECT_EQ(Context::open("CPU").device(), nullptr);
+  EXPECT_EQ(Context::open("Cpu").default_strategy(), Strategy::Cpu);
+  EXPECT_EQ(Context::open("AUTO").hardware(), Context::open("auto").hardware());
+}
+
 }  // namespace
 }  // namespace gpuhist
 

@@ -130,6 +130,12 @@ TEST(FrameStream, OtherStrategiesCountEachFrameWhenPushed) {
   const Context cpu = Context::open("cpu");
   FrameStream stream(cpu, 45, 31, format);
   expect_in_order(stream, f, true);
+  try {
+    (void)stream.push(FrameWriter{});
+    ADD_FAILURE() << "an empty FrameWriter was called";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
+  }
 }
 
 // A stream counts on its context's device wherever the Context object is moved

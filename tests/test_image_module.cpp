@@ -77,7 +77,7 @@ TEST(ImageModule, ErrorsCrossTheModuleWithTheirKind) {
 }
 
 TEST(ImageModule, BuffersComeFromTheLoadersStore) {
-  if (!PixelBuffer::kKeepsFreed) GTEST_SKIP() << "sanitizer builds keep no freed buffer";
+  if (!PixelBuffer::keeps_freed()) GTEST_SKIP() << "sanitizer builds keep no freed buffer";
   const std::byte* first = nullptr;
   {
     const Image a = load_image(kCoffee);  // 720,000 bytes: kept when freed

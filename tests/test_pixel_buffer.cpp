@@ -48,7 +48,7 @@ TEST(PixelBuffer, CopiesAndMovesKeepTheBytes) {
 }
 
 TEST(PixelBuffer, AFreedLargeBufferServesTheNextOfAboutItsSize) {
-  if (!PixelBuffer::kKeepsFreed) GTEST_SKIP() << "sanitizer build: nothing is kept";
+  if (!PixelBuffer::keeps_freed()) GTEST_SKIP() << "sanitizer build: nothing is kept";
   const std::byte* first = nullptr;
   {
     PixelBuffer b(36 * kMiB);
@@ -66,7 +66,7 @@ TEST(PixelBuffer, AFreedLargeBufferServesTheNextOfAboutItsSize) {
 }
 
 TEST(PixelBuffer, TheNewestFreedAreKeptWithinTheLimits) {
-  if (!PixelBuffer::kKeepsFreed) GTEST_SKIP() << "sanitizer build: nothing is kept";
+  if (!PixelBuffer::keeps_freed()) GTEST_SKIP() << "sanitizer build: nothing is kept";
   // Ten freed buffers of distinct sizes: the two oldest are dropped, the
   // newest eight handed back to buffers of their sizes.
   std::vector<const std::byte*> where;

@@ -72,7 +72,7 @@ struct Lut {
   SampleType sample = SampleType::U8;  // U8: tables of 256 values, U16: 65536
   LutTarget target = LutTarget::Samples;
   LumaWeights luma = LumaWeights::Rec709;  // for LutTarget::Luminance
-  std::array<std::vector<std::uint16_t>, 4> tables;
+  std::array<std::vector<std::uint16_t>, 4> tables{};
 };
 
 // The histogram options an adjustment of `format` counts with: one bin per

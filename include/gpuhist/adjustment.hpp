@@ -50,7 +50,7 @@ template <class Rows>
 }
 static_assert(one_row_per_kind(kAdjustments), "kAdjustments: one row per AdjustKind, in order");
 
-// The row of `kind`.
+// The row of `kind`; Error(InvalidArgument) for a value no AdjustKind has.
 [[nodiscard]] const AdjustmentInfo& info(AdjustKind kind);
 // The name: "equalize", "clahe", "autolevel", "threshold", "match".
 [[nodiscard]] std::string_view to_string(AdjustKind kind);

@@ -26,23 +26,23 @@ struct Adjustment;  // gpuhist/adjustment.hpp
 // threads already keep the cores busy, such as a video decoder's, counts on
 // its own thread alone with `threads = 1`.
 struct RunOptions {
-  std::optional<Strategy> strategy;
+  std::optional<Strategy> strategy{};
   ChunkShape chunk = ChunkShape::Row256x1;
   std::uint32_t threads = 0;
   // Called on the calling thread now and then while the `cpu` strategy
   // counts (about every megapixel): what it throws ends the count and
   // reaches the caller, the count's other threads stopping at their next
   // block of rows. A way to stop a long count (Python's Ctrl-C).
-  std::function<void()> poll;
+  std::function<void()> poll{};
 };
 
 // Owns a Vulkan instance and device (when one is chosen), with the
 // FrameStreams opened on it. Reusable, movable, and safe to share between
-// threads: calls on one context are serialised.
+// threads: its device's work is serialised, and counts on the CPU run at once.
 class Context {
  public:
   // Opens a device. `device` is "auto" (a hardware GPU, else the software
-  // Vulkan device, else none), "cpu" (no Vulkan), a device index, or a
+  // Vulkan device, else none), "cpu" (no Vulkan; both words in any case), a device index, or a
   // case-insensitive substring of a device name. On a machine with no GPU
   // device node (/dev/dri/renderD*, /dev/nvidia*, /dev/dxg), "auto" creates no
   // Vulkan instance until something first needs the software device.

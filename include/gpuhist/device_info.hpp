@@ -17,7 +17,7 @@ enum class DeviceType : std::uint8_t { Other, IntegratedGpu, DiscreteGpu, Virtua
 
 struct DeviceInfo {
   std::uint32_t index = 0;  // position in the Vulkan enumeration
-  std::string name;
+  std::string name{};
   DeviceType type = DeviceType::Other;
   std::uint32_t vendor_id = 0;
   std::uint32_t device_id = 0;

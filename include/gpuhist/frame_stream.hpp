@@ -64,7 +64,8 @@ class FrameStream {
   // The same, with the frame's pixels written by `write` where the device
   // reads them, with no copy in between. When `write` throws, that frame is
   // not counted; the exception reaches the caller and no earlier frame's
-  // histogram is lost (a later push or finish returns it).
+  // histogram is lost (a later push or finish returns it). An empty `write`
+  // is Error(InvalidArgument).
   std::optional<Histogram> push(const FrameWriter& write);
   // Counts the frames of a submission not yet full, waits for every pending
   // frame, and returns their histograms, oldest first.

@@ -2,6 +2,10 @@
 // 64-bit counts over the same number of bins.
 #pragma once
 
+#if __cplusplus < 202002L
+#error "gpuhist's headers are C++20: compile with -std=c++20 (CMake's gpuhist targets ask for it)"
+#endif
+
 #include <array>
 #include <cstdint>
 #include <span>

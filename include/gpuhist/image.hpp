@@ -27,7 +27,7 @@ struct Image {
   // What these pixels leave out of the file or change in its samples (channels
   // neither counted nor alpha, integer samples read as scaled floats): a line
   // each, for the caller to say as a warning.
-  std::vector<std::string> notes;
+  std::vector<std::string> notes{};
 
   // An uninitialised image whose rows are `stride` bytes apart (tightly packed
   // when 0). Throws Error(InvalidArgument) for a stride shorter than a row or

@@ -1,6 +1,10 @@
 // A non-owning view of pixels in host memory: the input of every histogram.
 #pragma once
 
+#if __cplusplus < 202002L
+#error "gpuhist's headers are C++20: compile with -std=c++20 (CMake's gpuhist targets ask for it)"
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -24,19 +24,12 @@ class PixelBuffer {
   // past size().
   static constexpr std::size_t kAlignment = 4096;
   static constexpr std::size_t kPadding = 64;
-  // Whether freed buffers of at least kKeptFrom bytes are kept for reuse
-  // (not in sanitizer builds), and how many bytes in all at most.
-#if defined(__SANITIZE_ADDRESS__)
-  static constexpr bool kKeepsFreed = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-  static constexpr bool kKeepsFreed = false;
-#else
-  static constexpr bool kKeepsFreed = true;
-#endif
-#else
-  static constexpr bool kKeepsFreed = true;
-#endif
+  // Whether freed buffers of at least kKeptFrom bytes are kept for reuse, and
+  // how many bytes in all at most. Decided by the library's build, not the
+  // caller's: never in a sanitizer build of the library, nor where the
+  // environment sets GPUHIST_NO_BUFFER_REUSE (other than to 0) when the first
+  // buffer is made, so that a sanitized program sees every use after free.
+  [[nodiscard]] static bool keeps_freed() noexcept;
   static constexpr std::size_t kKeptFrom = std::size_t{64} << 10;
   static constexpr std::size_t kKeptBytes = std::size_t{256} << 20;
 

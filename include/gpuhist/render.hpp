@@ -49,7 +49,7 @@ void validate(const DrawOptions& options);
 struct Picture {
   std::uint32_t width = 0;
   std::uint32_t height = 0;
-  std::vector<std::uint8_t> rgba;
+  std::vector<std::uint8_t> rgba{};
   friend bool operator==(const Picture&, const Picture&) = default;
 };
 

@@ -34,7 +34,7 @@ enum class FrameSpace : std::uint8_t { Rgb, YCbCr };
 struct VideoFrame {
   std::int64_t index = 0;  // 0, 1, 2, ... in decoding order of the frames converted
   double time = 0.0;       // presentation time in seconds
-  Image image;
+  Image image{};
   std::vector<ImageView> planes;
   std::shared_ptr<const void> buffers;  // YCbCr: what `planes` read
   VideoColour colour;        // as this frame declares it

@@ -29,12 +29,12 @@ namespace gpuhist {
 // matrix, primaries and transfer it declares are written as it declares them,
 // with the range as limited where it declares one.
 struct VideoEncoding {
-  std::string codec;  // empty: h264
-  std::optional<int> crf;
-  std::string preset;
-  VideoColour colour;
+  std::string codec{};  // empty: h264
+  std::optional<int> crf{};
+  std::string preset{};
+  VideoColour colour{};
   // The shape of the pixels written (a source's VideoReader::pixel_aspect()).
-  PixelAspect pixel_aspect;
+  PixelAspect pixel_aspect{};
 };
 
 // Throws Error(InvalidArgument) naming the problem when `encoding` asks for

@@ -21,15 +21,15 @@ struct ViewerOptions {
   std::string device = "auto";  // as Context::open; the device must draw to the window
   std::uint32_t width = 0;      // window size; 0: the picture's, fitted in 1600 x 900
   std::uint32_t height = 0;
-  HistogramOptions histogram;
+  HistogramOptions histogram{};
   RunOptions run;  // strategy: `gpu` unless set (CPU strategies count on the host)
-  OverlayStyle style;
+  OverlayStyle style{};
   bool exit_at_end = false;  // close after a video's last frame instead of holding it
   // The parameters of the adjustments the `a` key cycles through (equalize,
   // clahe, autolevel, threshold, then match with a reference, then none); with
   // `adjust_at_start`, the picture is shown adjusted by `adjustment.kind` from
   // the start. `adjustment.reference` is not used.
-  Adjustment adjustment;
+  Adjustment adjustment{};
   bool adjust_at_start = false;
   // The picture to match to: its histogram counted with one bin per value of
   // the shown picture's bit depth. Match needs one (Error(InvalidArgument)).

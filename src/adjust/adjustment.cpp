@@ -8,7 +8,13 @@
 #include "gpuhist/error.hpp"
 
 namespace gpuhist {
-const AdjustmentInfo& info(AdjustKind kind) { return kAdjustments[static_cast<std::size_t>(kind)]; }
+const AdjustmentInfo& info(AdjustKind kind) {
+  const auto row = static_cast<std::size_t>(kind);
+  if (row >= kAdjustments.size()) {
+    throw Error(ErrorKind::InvalidArgument, "unknown adjustment kind " + std::to_string(row));
+  }
+  return kAdjustments[row];
+}
 
 std::string_view to_string(AdjustKind kind) { return info(kind).name; }
 

@@ -241,6 +241,20 @@ ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
     tile.width = g.tile_w;
     tile.height = g.tile_h;
     tiles.push_back(count(tile));
+    // A counter's histogram of another shape or pixel count would make other
+    // tables silently: one bin per sample value, every channel used, the tile's pixels.
+    const Histogram& h = tiles.back();
+    for (std::uint32_t k = 0; k < g.tables; ++k) {
+      const Channel c = g.each ? static_cast<Channel>(k) : Channel::Luminance;
+      if (h.bins() != g.size || !h.has(c) ||
+          h.total(c) != std::uint64_t{tile.width} * tile.height) {
+        throw Error(ErrorKind::InvalidArgument,
+                    "clahe: the tile counter's histogram (" + std::to_string(h.bins()) +
+                        " bins) does not fit its tile: " + std::to_string(g.size) +
+                        " bins of every channel used, counting its " +
+                        std::to_string(std::uint64_t{tile.width} * tile.height) + " pixels");
+      }
+    }
   }
   return make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
     return tiles[t].counts(g.each ? static_cast<Channel>(k) : Channel::Luminance);

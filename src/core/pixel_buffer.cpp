@@ -9,10 +9,12 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
 #include <new>
+#include <string_view>
 #include <vector>
 
 namespace gpuhist {
@@ -148,13 +150,28 @@ void advise_huge_pages(std::byte* p, std::size_t bytes) {
 
 }  // namespace
 
+bool PixelBuffer::keeps_freed() noexcept {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+  return false;
+#endif
+#endif
+  static const bool keeps = [] {
+    const char* no = std::getenv("GPUHIST_NO_BUFFER_REUSE");
+    return no == nullptr || std::string_view(no) == "0";
+  }();
+  return keeps;
+}
+
 PixelBuffer::PixelBuffer(std::size_t bytes) : size_(bytes) {
   if (bytes == 0) return;
   if (bytes > std::numeric_limits<std::size_t>::max() - kPadding - kAlignment) {
     throw std::bad_alloc();
   }
   const std::size_t capacity = capacity_of(bytes);
-  if (PixelBuffer::kKeepsFreed && capacity >= kKept) {
+  if (PixelBuffer::keeps_freed() && capacity >= kKept) {
     std::size_t kept_capacity = 0;
     if (std::byte* kept = recycler().take(capacity, kept_capacity)) {
       data_ = std::unique_ptr<std::byte[], Free>(kept, Free{kept_capacity});
@@ -187,7 +204,7 @@ void adopt_pixel_store(PixelStore* store) noexcept {
 }  // namespace core
 
 void PixelBuffer::Free::operator()(std::byte* p) const noexcept {
-  if (PixelBuffer::kKeepsFreed && capacity >= kKept && recycler().keep(p, capacity)) return;
+  if (PixelBuffer::keeps_freed() && capacity >= kKept && recycler().keep(p, capacity)) return;
   ::operator delete[](p, kAlign);
 }
 

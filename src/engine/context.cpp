@@ -1,6 +1,7 @@
 #include "gpuhist/context.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -41,7 +42,14 @@ void Context::Impl::open(std::string_view spec) {
   if (device) counter = std::make_unique<count::GpuCounter>(*device);
 }
 
-Context Context::open(std::string_view device) {
+Context Context::open(std::string_view given) {
+  // The words "cpu" and "auto" in any case, as device names are matched.
+  const auto is = [&](std::string_view word) {
+    return std::equal(given.begin(), given.end(), word.begin(), word.end(), [](char a, char b) {
+      return std::tolower(static_cast<unsigned char>(a)) == b;
+    });
+  };
+  const std::string_view device = is("cpu") ? "cpu" : is("auto") ? "auto" : given;
   auto impl = std::make_unique<Impl>();
   if (device == "cpu") return Context(std::move(impl));
   if ((device == "auto" || device.empty()) && !vk::gpu_device_node_present()) {

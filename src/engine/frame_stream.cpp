@@ -137,6 +137,7 @@ std::optional<Histogram> FrameStream::push(const ImageView& frame) {
 
 std::optional<Histogram> FrameStream::push(const FrameWriter& write) {
   if (!impl_) moved_from();
+  if (!write) throw Error(ErrorKind::InvalidArgument, "FrameStream::push: an empty FrameWriter");
   Impl& s = *impl_;
   const std::size_t row = std::size_t{s.shape.width} * pixel_bytes(s.shape.format);
   if (!s.slots) {
