@@ -331,6 +331,14 @@ TEST_F(AdjustCli, WhatTheOutputFormatCannotHoldIsAWarning) {
     EXPECT_EQ(r.status, 0) << name << ": " << r.err;
     EXPECT_EQ(r.err, "gpuhist: warning: " + path(name) + ": " + said);
   }
+  // A grey image is adjusted without its alpha: said, whatever the output holds.
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=16x8 -frames:v 1 -pix_fmt ya8 '" +
+                           path("ya.png") + "'"));
+  const auto grey_alpha = run_cli({"equalize", path("ya.png"), "-o", path("ya-eq.png")});
+  EXPECT_EQ(grey_alpha.status, 0) << grey_alpha.err;
+  EXPECT_EQ(grey_alpha.err, "gpuhist: warning: " + path("ya-eq.png") +
+                                ": the source's alpha is not written (a grey image's alpha is "
+                                "not kept)\n");
   // A .pgm file holds grey: colour is refused when it would be written (a
   // threshold's grey is written), where the PNM writer wrote a PPM under that name.
   const auto pgm = run_cli({"equalize", path("rgba16.png"), "-o", path("eq.pgm")});

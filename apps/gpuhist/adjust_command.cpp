@@ -273,7 +273,12 @@ int run_adjust(const AdjustArgs& args) {
       const std::optional<std::int32_t> threshold =
           adjust_image(*context, image.view(), *adjustment, out.bytes(), run, *on_gpu);
       // The photograph's orientation, colour profile and camera data go with it.
-      const std::string left_out = save_image(outputs[i], out.view(), path);
+      std::string left_out = save_image(outputs[i], out.view(), path);
+      // A grey image is adjusted without its alpha (read with alpha, only grey's is left).
+      if (image.alpha) {
+        left_out = "the source's alpha is not written (a grey image's alpha is not kept)" +
+                   (left_out.empty() ? "" : "; " + left_out);
+      }
       // The level is said once its picture is written: a row on stdout is a file done.
       if (threshold) {
         std::cout << one_line(path.string()) << ": threshold " << *threshold << " ("
