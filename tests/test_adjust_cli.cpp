@@ -706,6 +706,106 @@ TEST_F(AdjustCli, WhatOtherFormatsHoldOfThePicturesMetadata) {
               ChannelLayout::RGBA);
 }
 
+// CRC-32 of PNG chunks (ISO 3309), over a chunk's type and data.
+std::uint32_t png_crc(const std::string& bytes) {
+  std::uint32_t crc = 0xFFFFFFFFU;
+  for (const char c : bytes) {
+    crc ^= static_cast<unsigned char>(c);
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320U & (0U - (crc & 1U)));
+  }
+  return ~crc;
+}
+
+// A TIFF's camera fields (Exif, two of them named as TIFF tags, its software,
+// keywords, an IPTC caption) go to a JPEG and a PNG (as an eXIf chunk); a TIFF
+// output holds no Exif directory, which is said, as is a source's XMP where
+// it is not written (a PNG written from a PNG keeps it). A JPEG's JFIF pixel
+// density goes to a TIFF.
+TEST_F(AdjustCli, CameraFieldsGoWhereTheFormatHoldsThem) {
+  const test::TestImage rgb =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 24, 16, test::Content::Random, 5);
+  OIIO::ImageSpec spec(24, 16, 3, OIIO::TypeDesc::UINT8);
+  spec.attribute("ExposureTime", 0.004F);
+  spec.attribute("FNumber", 2.8F);
+  spec.attribute("Exif:FocalLength", 35.0F);
+  spec.attribute("Exif:DateTimeOriginal", "2024:01:02 03:04:05");
+  spec.attribute("Software", "Camera 1.0");
+  spec.attribute("Keywords", "coffee; cup");
+  spec.attribute("IPTC:ObjectName", "A title");
+  spec.attribute("tiff:write_iptc", 1);
+  {
+    auto out = OIIO::ImageOutput::create(path("camera.tif"));
+    ASSERT_TRUE(out && out->open(path("camera.tif"), spec) &&
+                out->write_image(OIIO::TypeDesc::UINT8, rgb.view.data) && out->close());
+  }
+  for (const char* ext : {".png", ".jpg", ".tif"}) {
+    const std::string out = path("camera-eq") + ext;
+    const auto r = run_cli({"equalize", path("camera.tif"), "-o", out, "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto in = OIIO::ImageInput::open(out);
+    ASSERT_TRUE(in) << ext;
+    const OIIO::ImageSpec& got = in->spec();
+    EXPECT_EQ(got.get_string_attribute("Software"), "Camera 1.0") << ext;
+    EXPECT_EQ(got.get_string_attribute("Keywords"), "coffee; cup") << ext;
+    EXPECT_EQ(got.get_string_attribute("IPTC:ObjectName"), "A title") << ext;
+    if (std::string(ext) == ".tif") {
+      EXPECT_EQ(r.err, "gpuhist: warning: " + out + ": the source's Exif fields are not written\n");
+      continue;
+    }
+    EXPECT_EQ(r.err, "") << ext;
+    EXPECT_FLOAT_EQ(got.get_float_attribute("ExposureTime"), 0.004F) << ext;
+    EXPECT_FLOAT_EQ(got.get_float_attribute("FNumber"), 2.8F) << ext;
+    EXPECT_FLOAT_EQ(got.get_float_attribute("Exif:FocalLength"), 35.0F) << ext;
+    EXPECT_EQ(got.get_string_attribute("Exif:DateTimeOriginal"), "2024:01:02 03:04:05") << ext;
+  }
+  // In a PNG the Exif fields are one eXIf chunk, not text chunks named after them.
+  const std::string png = test::file_text(path("camera-eq.png"));
+  EXPECT_NE(png.find("eXIf"), std::string::npos);
+  EXPECT_EQ(png.find("Exif:"), std::string::npos);
+  // XMP in a PNG (an iTXt chunk after the header): not written to a JPEG, kept in a PNG.
+  const auto plain = run_cli({"equalize", kCoffee, "-o", path("plain.png"), "--device", "cpu"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const std::string bare = test::file_text(path("plain.png"));
+  const std::string data = std::string("XML:com.adobe.xmp\0\0\0\0\0", 22) +
+                           "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"></x:xmpmeta>";
+  const std::string typed = "iTXt" + data;
+  std::string chunk;
+  for (const std::uint32_t v : {static_cast<std::uint32_t>(data.size()), 0U}) {
+    if (v == 0U) chunk += typed;
+    const std::uint32_t w = v == 0U ? png_crc(typed) : v;
+    for (const int shift : {24, 16, 8, 0}) chunk += static_cast<char>(w >> shift);
+  }
+  std::ofstream(path("xmp.png"), std::ios::binary) << bare.substr(0, 33) + chunk + bare.substr(33);
+  const auto to_jpeg =
+      run_cli({"equalize", path("xmp.png"), "-o", path("xmp.jpg"), "--device", "cpu"});
+  ASSERT_EQ(to_jpeg.status, 0) << to_jpeg.err;
+  EXPECT_EQ(to_jpeg.err,
+            "gpuhist: warning: " + path("xmp.jpg") + ": the source's XMP is not written\n");
+  const auto to_png =
+      run_cli({"equalize", path("xmp.png"), "-o", path("xmp-eq.png"), "--device", "cpu"});
+  ASSERT_EQ(to_png.status, 0) << to_png.err;
+  EXPECT_EQ(to_png.err, "");
+  EXPECT_NE(test::file_text(path("xmp-eq.png")).find("XML:com.adobe.xmp"), std::string::npos);
+  // A JPEG's JFIF density (600 dots per inch) into a TIFF.
+  OIIO::ImageSpec dense(24, 16, 3, OIIO::TypeDesc::UINT8);
+  dense.attribute("XResolution", 600.0F);
+  dense.attribute("YResolution", 600.0F);
+  dense.attribute("ResolutionUnit", "in");
+  {
+    auto out = OIIO::ImageOutput::create(path("scan.jpg"));
+    ASSERT_TRUE(out && out->open(path("scan.jpg"), dense) &&
+                out->write_image(OIIO::TypeDesc::UINT8, rgb.view.data) && out->close());
+  }
+  const std::string scan = test::file_text(path("scan.jpg"));
+  ASSERT_EQ(scan.substr(6, 5), std::string("JFIF\0", 5));
+  ASSERT_EQ(scan[13], 1);  // dots per inch
+  const auto tif =
+      run_cli({"autolevel", path("scan.jpg"), "-o", path("scan.tif"), "--device", "cpu"});
+  ASSERT_EQ(tif.status, 0) << tif.err;
+  EXPECT_FLOAT_EQ(metadata_of(path("scan.tif")).x_resolution, 600.0F);
+  EXPECT_EQ(metadata_of(path("scan.tif")).unit, "in");
+}
+
 // An adjusted JPEG is written with its source's chroma subsampling: a 4:4:4
 // photograph does not lose colour detail to the encoder's default 4:2:0, nor
 // one whose metadata before the frame header runs past the first read.

@@ -6,6 +6,7 @@
 #include <map>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include "io/images/byte_order.hpp"
 #include "io/images/jpeg_decoder.hpp"
@@ -78,6 +79,16 @@ PictureTags jpeg_picture_tags(const std::filesystem::path& path) {
       if (count != 0 && data[13] != count) chunks_agree = false;
       count = data[13];
       if (!chunks.emplace(number, data.subspan(14)).second) chunks_agree = false;
+    } else if (s.marker == 0xE0 && starts_with(data, std::string_view("JFIF\0", 5)) &&
+               data.size() >= 12 && (data[7] == 1 || data[7] == 2) &&
+               tags.resolution_unit.empty()) {
+      // Version (2 bytes), units (1: per inch, 2: per centimetre), densities.
+      const std::uint32_t x = big16(&data[8]), y = big16(&data[10]);
+      if (x != 0 && y != 0) {
+        tags.resolution_unit = data[7] == 1 ? "in" : "cm";
+        tags.x_resolution = static_cast<float>(x);
+        tags.y_resolution = static_cast<float>(y);
+      }
     } else if (s.marker == 0xE1 || s.marker == 0xED || s.marker == 0xFE) {
       tags.other_metadata = true;  // XMP, IPTC (Photoshop's APP13), a comment
     }
@@ -145,6 +156,49 @@ PictureTags webp_picture_tags(const std::filesystem::path& path) {
     at += 8 + std::uint64_t{size} + (size & 1U);
   }
   return tags;
+}
+
+UnreadMetadata unread_metadata(const std::filesystem::path& path) {
+  UnreadMetadata found;
+  std::ifstream in(path, std::ios::binary);
+  std::array<unsigned char, 8> head{};
+  in.read(reinterpret_cast<char*>(head.data()), head.size());
+  if (in.gcount() != 8) return found;
+  const bool ii = std::memcmp(head.data(), "II*\0", 4) == 0;
+  if (ii || std::memcmp(head.data(), "MM\0*", 4) == 0) {
+    // The first directory: a count, then entries of 12 bytes, a tag first.
+    const auto u16 = [&](const unsigned char* p) { return ii ? little16(p) : big16(p); };
+    const std::uint32_t at = ii ? little32(&head[4]) : big32(&head[4]);
+    std::array<unsigned char, 2> count{};
+    in.seekg(at);
+    in.read(reinterpret_cast<char*>(count.data()), 2);
+    if (in.gcount() != 2) return found;
+    std::vector<unsigned char> entries(std::size_t{12} * u16(count.data()));
+    in.read(reinterpret_cast<char*>(entries.data()), static_cast<std::streamsize>(entries.size()));
+    entries.resize(static_cast<std::size_t>(in.gcount()) / 12 * 12);
+    for (std::size_t e = 0; e < entries.size(); e += 12) {
+      const std::uint32_t tag = u16(&entries[e]);
+      found.gps = found.gps || tag == 34853;
+      found.xmp = found.xmp || tag == 700;
+    }
+    return found;
+  }
+  static constexpr unsigned char kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  if (std::memcmp(head.data(), kPng, 8) != 0) return found;
+  // Chunks: a length, a type, the data, a CRC; iTXt's data starts with its keyword.
+  static constexpr std::string_view kXmp("XML:com.adobe.xmp\0", 18);
+  std::array<unsigned char, 8 + kXmp.size()> chunk{};
+  for (std::uint64_t at = 8;;) {
+    in.seekg(static_cast<std::streamoff>(at));
+    in.read(reinterpret_cast<char*>(chunk.data()), chunk.size());
+    if (in.gcount() < 8 || std::memcmp(&chunk[4], "IEND", 4) == 0) return found;
+    if (std::memcmp(&chunk[4], "iTXt", 4) == 0 && in.gcount() == std::streamsize{chunk.size()} &&
+        std::memcmp(&chunk[8], kXmp.data(), kXmp.size()) == 0) {
+      found.xmp = true;
+      return found;
+    }
+    at += 12 + std::uint64_t{big32(chunk.data())};
+  }
 }
 
 std::uint8_t webp_orientation(const std::filesystem::path& path) {

@@ -18,7 +18,23 @@ struct PictureTags {
   bool damaged_profile = false;            // one whose chunks or header did not add up
   bool other_metadata = false;             // Exif beyond that, XMP, IPTC or comments too
   std::string subsampling;                 // a JPEG's chroma subsampling (io::jpeg_subsampling)
+  // A JPEG's pixel density, from its JFIF header where it gives one in dots
+  // per inch or per centimetre: "in" or "cm", else empty.
+  std::string resolution_unit;
+  float x_resolution = 0.0F;
+  float y_resolution = 0.0F;
 };
+
+// What a TIFF or PNG file holds of its picture that the image library does
+// not hand over whole as metadata: a TIFF's GPS fields (a directory of their
+// own, which OpenImageIO 2.4's TIFF reader does not read) and XMP (a TIFF's
+// tag 700, a PNG's iTXt "XML:com.adobe.xmp", of which the library keeps a few
+// fields). Found by walking the file's framing alone.
+struct UnreadMetadata {
+  bool gps = false;
+  bool xmp = false;
+};
+[[nodiscard]] UnreadMetadata unread_metadata(const std::filesystem::path& path);
 
 // A JPEG file's tags and chroma subsampling, from its segments up to the frame
 // header (a prefix of the file, doubled while the framing goes on past it);

@@ -2,6 +2,7 @@
 // itself is written by the loader (picture_file.cpp, through OutputFile).
 #include <OpenImageIO/filesystem.h>
 #include <OpenImageIO/imageio.h>
+#include <OpenImageIO/tiffutils.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,6 +143,13 @@ io::Encoded encode(std::unique_ptr<OIIO::ImageOutput> writer, const std::filesys
   return {in_memory, {}, std::move(narrowed)};
 }
 
+// An Exif or GPS field as the image library names it: in the namespaces of their
+// directories, but for the two it names as TIFF tags.
+bool is_exif_field(const std::string& name) {
+  return name.rfind("Exif:", 0) == 0 || name.rfind("GPS:", 0) == 0 || name == "ExposureTime" ||
+         name == "FNumber";
+}
+
 // The metadata of an image that describes the picture rather than its
 // encoding: orientation, resolution, captions and rights, camera, Exif, GPS
 // and IPTC fields. `directories`: Exif and GPS fields, which a TIFF holds in
@@ -160,11 +169,11 @@ bool describes_the_picture(const OIIO::ParamValue& p, bool directories) {
     if (name == n) return type == OIIO::TypeDesc::FLOAT;
   }
   for (const char* n : {"ResolutionUnit", "ImageDescription", "Artist", "Copyright", "DateTime",
-                        "Make", "Model", "DocumentName", "HostComputer"}) {
+                        "Make", "Model", "DocumentName", "HostComputer", "Software", "Keywords"}) {
     if (name == n) return type == OIIO::TypeDesc::STRING;
   }
   if (name.rfind("IPTC:", 0) == 0) return true;
-  return directories && (name.rfind("Exif:", 0) == 0 || name.rfind("GPS:", 0) == 0);
+  return directories && is_exif_field(name);
 }
 
 // An ICC profile for an image with colour or grey: its header's colour space
@@ -182,7 +191,19 @@ struct SourceMetadata {
   bool sound = true;
   bool not_kept = false;         // a JPEG's or WebP's besides, which is not written
   bool damaged_profile = false;  // its ICC profile does not add up, and is not written
+  // A TIFF's or PNG's metadata that a TIFF, PNG, JPEG or OpenEXR output does
+  // not get, named: "GPS fields and XMP"; empty where it gets it all.
+  std::string unwritten;
 };
+
+// "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  }
+  return text;
+}
 
 // `spec` with what `from` says about the picture, for a writer of `format`
 // (OpenImageIO's name): a TIFF, PNG or OpenEXR file what the image library
@@ -205,6 +226,11 @@ SourceMetadata add_metadata_of(const std::filesystem::path& from, const std::str
       if (profile_fits(profile, colour)) spec.extra_attribs.push_back(profile);
     }
     if (colour && !tags.subsampling.empty()) spec.attribute("jpeg:subsampling", tags.subsampling);
+    if (!tags.resolution_unit.empty()) {
+      spec.attribute("XResolution", tags.x_resolution);
+      spec.attribute("YResolution", tags.y_resolution);
+      spec.attribute("ResolutionUnit", tags.resolution_unit);
+    }
     // (A JPEG written from a JPEG keeps them all as bytes: io/kept_metadata.hpp.)
     const bool jpeg_to_jpeg = source_format == "jpeg" && format == "jpeg";
     found.not_kept = tags.other_metadata && !jpeg_to_jpeg;
@@ -231,6 +257,26 @@ SourceMetadata add_metadata_of(const std::filesystem::path& from, const std::str
     } else {
       spec.extra_attribs.push_back(p);
     }
+  }
+  // What is not written: Exif and GPS fields to a TIFF (describes_the_picture),
+  // and what the library does not read (a TIFF's GPS fields) or reads a few
+  // fields of (XMP). A PNG written from a PNG keeps it all as bytes
+  // (io/kept_metadata.hpp).
+  if (source_format != "png" || format != "png") {
+    bool exif = false, gps = false;
+    for (const OIIO::ParamValue& p : source.extra_attribs) {
+      const std::string name = p.name().string();
+      if (!is_exif_field(name)) continue;
+      (name.rfind("GPS:", 0) == 0 ? gps : exif) = true;
+    }
+    const UnreadMetadata unread = unread_metadata(from);
+    std::vector<std::string> left;
+    gps = (gps && !directories) || unread.gps;
+    exif = exif && !directories;
+    if (exif) left.emplace_back("Exif fields");
+    if (gps) left.emplace_back("GPS fields");
+    if (unread.xmp) left.emplace_back("XMP");
+    found.unwritten = listed(left);
   }
   return found;
 }
@@ -354,10 +400,10 @@ void add_webp_metadata(std::vector<unsigned char>& webp, int orientation,
   webp = std::move(out);
 }
 
-// An eXIf chunk holding `orientation` (1 to 8) put after a PNG's header:
+// An eXIf chunk holding `exif` (TIFF-format Exif) put after a PNG's header:
 // OpenImageIO 2.4's PNG writer writes no Exif. Nothing where the file is not
 // a PNG or holds one already.
-void add_png_orientation(std::vector<unsigned char>& png, int orientation) {
+void add_png_exif(std::vector<unsigned char>& png, std::span<const unsigned char> exif) {
   static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   constexpr std::size_t kAfterHeader = 8 + 12 + 13;  // the signature and IHDR
   if (png.size() < kAfterHeader || std::memcmp(png.data(), kSignature, 8) != 0 ||
@@ -371,14 +417,30 @@ void add_png_orientation(std::vector<unsigned char>& png, int orientation) {
     if (std::memcmp(&png[at + 4], "IEND", 4) == 0) break;
     at += std::size_t{12} + big32(&png[at]);
   }
-  const std::vector<unsigned char> exif = orientation_exif(orientation);
-  std::vector<unsigned char> chunk = {0, 0, 0, static_cast<unsigned char>(exif.size())};
+  const auto size = static_cast<std::uint32_t>(exif.size());
+  std::vector<unsigned char> chunk;
+  for (const int shift : {24, 16, 8, 0}) chunk.push_back(static_cast<unsigned char>(size >> shift));
   chunk.insert(chunk.end(), std::begin(kType), std::end(kType));
   chunk.insert(chunk.end(), exif.begin(), exif.end());
   const auto crc = static_cast<std::uint32_t>(
       crc32(crc32(0L, nullptr, 0), chunk.data() + 4, static_cast<uInt>(exif.size() + 4)));
   for (const int shift : {24, 16, 8, 0}) chunk.push_back(static_cast<unsigned char>(crc >> shift));
   png.insert(png.begin() + kAfterHeader, chunk.begin(), chunk.end());
+}
+
+// A PNG's Exif and GPS fields (with its orientation) as the TIFF-format Exif of
+// an eXIf chunk, taken out of `spec`: OpenImageIO 2.4's PNG writer writes
+// those that are text as tEXt chunks and the rest not at all. Empty where
+// `spec` has none.
+std::vector<unsigned char> take_png_exif(OIIO::ImageSpec& spec) {
+  const auto is_field = [](const OIIO::ParamValue& p) { return is_exif_field(p.name().string()); };
+  if (std::none_of(spec.extra_attribs.begin(), spec.extra_attribs.end(), is_field)) return {};
+  std::vector<char> blob;
+  OIIO::encode_exif(spec, blob, OIIO::endian::big);
+  spec.extra_attribs.erase(
+      std::remove_if(spec.extra_attribs.begin(), spec.extra_attribs.end(), is_field),
+      spec.extra_attribs.end());
+  return {blob.begin(), blob.end()};
 }
 
 // A grey image as RGB of three equal samples a pixel, for a writer that
@@ -434,12 +496,16 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
                        type);
   SourceMetadata source;
   if (!metadata_from.empty()) source = add_metadata_of(metadata_from, format, spec);
+  const std::vector<unsigned char> png_exif =
+      format == "png" ? take_png_exif(spec) : std::vector<unsigned char>{};
   if (image.format.layout == ChannelLayout::RGBA) {
     spec.alpha_channel = 3;
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
   // JPEG and WebP at quality 100 (the JPEG writer's own default is 98).
   if (format == "jpeg") spec.attribute("Compression", "jpeg:100");
+  // The TIFF writer writes IPTC fields (captions, keywords) only when asked.
+  if (format == "tiff") spec.attribute("tiff:write_iptc", 1);
   if (format == "jpeg" || format == "webp") spec.attribute("CompressionQuality", 100);
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
   const auto write_pixels = [&](OIIO::ImageOutput& out) {
@@ -482,7 +548,8 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   const int orientation = spec.get_int_attribute("Orientation", 1);
   const OIIO::ParamValue* profile = spec.find_attribute("ICCProfile");
   if (encoded.in_memory) {
-    if (orientation != 1) add_png_orientation(bytes, orientation);
+    if (!png_exif.empty()) add_png_exif(bytes, png_exif);
+    if (orientation != 1) add_png_exif(bytes, orientation_exif(orientation));
     if (format == "webp") {
       add_webp_metadata(bytes, orientation,
                         profile != nullptr
@@ -521,6 +588,10 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
                    }));
   say(profile_note);
   if (source.damaged_profile) say("the source's colour profile is damaged, and is not written");
+  if (!source.unwritten.empty() && !holds_none && format != "webp") {
+    say("the source's " + source.unwritten + (source.unwritten == "XMP" ? " is" : " are") +
+        " not written");
+  }
   // A JPEG or WebP source's Exif fields, XMP and IPTC go to a JPEG from a JPEG alone.
   if (not_kept) {
     say(holds_none ? "the source's other metadata (camera and Exif fields, XMP, IPTC, "
