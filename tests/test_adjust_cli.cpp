@@ -706,6 +706,46 @@ TEST_F(AdjustCli, WhatOtherFormatsHoldOfThePicturesMetadata) {
               ChannelLayout::RGBA);
 }
 
+// --quality sets a JPEG's quality as libjpeg scales its tables (at 50, the
+// standard's own luminance table, ITU-T T.81 K.1) and a WebP's; other formats
+// and values outside 1..100 are usage errors, before anything is written.
+TEST_F(AdjustCli, QualityOfJpegAndWebpOutputs) {
+  const auto half =
+      run_cli({"equalize", kCoffee, "-o", path("q50.jpg"), "--quality", "50", "--device", "cpu"});
+  ASSERT_EQ(half.status, 0) << half.err;
+  const std::string jpeg = test::file_text(path("q50.jpg"));
+  const std::size_t dqt = jpeg.find("\xFF\xDB");
+  ASSERT_NE(dqt, std::string::npos);
+  // The first eight steps in the zig-zag order the file holds them.
+  const unsigned char k1[] = {16, 11, 12, 14, 12, 10, 16, 14};
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(static_cast<unsigned char>(jpeg[dqt + 5 + i]), k1[i]) << i;
+  }
+  const auto best = run_cli({"equalize", kCoffee, "-o", path("q100.jpg"), "--device", "cpu"});
+  ASSERT_EQ(best.status, 0) << best.err;
+  EXPECT_LT(jpeg.size(), test::file_text(path("q100.jpg")).size());
+  const auto webp =
+      run_cli({"equalize", kCoffee, "-o", path("q.webp"), "--quality", "60", "--device", "cpu"});
+  ASSERT_EQ(webp.status, 0) << webp.err;
+  const auto webp100 = run_cli({"equalize", kCoffee, "-o", path("q100.webp"), "--device", "cpu"});
+  ASSERT_EQ(webp100.status, 0) << webp100.err;
+  EXPECT_LT(test::file_text(path("q.webp")).size(), test::file_text(path("q100.webp")).size());
+  const std::pair<std::vector<std::string>, std::string> refused[] = {
+      {{"--quality", "0", "-o", path("r.jpg")}, "'0' is not a whole number from 1 up"},
+      {{"--quality", "101", "-o", path("r.jpg")}, "--quality 101 is outside 1..100"},
+      {{"--quality", "80", "-o", path("r.png")}, "-o names another format"},
+  };
+  for (const auto& [options, said] : refused) {
+    std::vector<std::string> args = {"equalize", kCoffee, "--device", "cpu"};
+    args.insert(args.end(), options.begin(), options.end());
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(path("r.jpg")));
+  EXPECT_FALSE(fs::exists(path("r.png")));
+}
+
 // CRC-32 of PNG chunks (ISO 3309), over a chunk's type and data.
 std::uint32_t png_crc(const std::string& bytes) {
   std::uint32_t crc = 0xFFFFFFFFU;

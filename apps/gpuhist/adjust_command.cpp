@@ -173,6 +173,9 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
                   "several)")
       ->required()
       ->check(file_name());
+  cmd->add_option("--quality", args.quality,
+                  "Quality of a JPEG or WebP output, 1..100 (default 100: the least loss)")
+      ->transform(whole_number());
   add_adjust_options(cmd, kind, args.params);
   if (kind == AdjustKind::Match) {
     cmd->add_option("--reference", args.reference, "The image whose histogram to match")
@@ -214,6 +217,16 @@ int run_adjust(const AdjustArgs& args) {
   const bool several = inputs.files.size() > 1 || inputs.from_folder;
   if (const std::string bad = unwritable_image_name(args.output, several); !bad.empty())
     return usage_error(bad);
+  SaveOptions save;
+  if (args.quality != 0) {
+    if (args.quality > 100) {
+      return usage_error("--quality " + std::to_string(args.quality) + " is outside 1..100");
+    }
+    if (!lossy_output(args.output)) {
+      return usage_error("--quality sets a JPEG's or WebP's quality: -o names another format");
+    }
+    save.quality = static_cast<int>(args.quality);
+  }
   BatchStatus batch;
   batch.add(report_problems(inputs));
   // Each output is written whole under a temporary name, so one may replace its own input.
@@ -273,7 +286,7 @@ int run_adjust(const AdjustArgs& args) {
       const std::optional<std::int32_t> threshold =
           adjust_image(*context, image.view(), *adjustment, out.bytes(), run, *on_gpu);
       // The photograph's orientation, colour profile and camera data go with it.
-      std::string left_out = save_image(outputs[i], out.view(), path);
+      std::string left_out = save_image(outputs[i], out.view(), path, save);
       // A grey image is adjusted without its alpha (read with alpha, only grey's is left).
       if (image.alpha) {
         left_out = "the source's alpha is not written (a grey image's alpha is not kept)" +

@@ -92,17 +92,27 @@ struct LoadOptions {
 // are scaled to 8 bits"), or "". Throws Error(InvalidArgument) for float
 // pixels, Error(Output) naming the file when it cannot be written.
 std::string save_image(const std::filesystem::path& path, const ImageView& image);
+// How an image is encoded where its format leaves a choice.
+struct SaveOptions {
+  // A JPEG's and a WebP's quality, 1..100 (100: every JPEG quantisation step
+  // 1); other formats are lossless.
+  int quality = 100;
+};
+
 // The same, keeping the metadata of the file `metadata_from` (the image it was
 // made from, of the same size and orientation). JPEG to JPEG and PNG to PNG,
 // as bytes, never parsed: a JPEG's Exif (orientation, camera, date, GPS),
 // XMP, IPTC, ICC profile and comments; a PNG's colour chunks, pixel size,
-// Exif and text. From a TIFF, PNG, WebP or OpenEXR file (whose metadata the
-// image library reads as it decodes them) to any format: its orientation,
+// Exif and text. From a TIFF, PNG or OpenEXR file (whose metadata the image
+// library reads as it decodes them) to any format: its orientation,
 // resolution, ICC profile, captions and rights, camera, Exif, GPS and IPTC
-// fields, as the written format holds them. Nothing from a JPEG to another
-// format. An ICC profile only where both images are grey or both have colour.
+// fields, as the written format holds them. From a JPEG or WebP to another
+// format: its orientation and ICC profile, and a JPEG's JFIF pixel density.
+// An ICC profile only where both images are grey or both have colour. What
+// of the source's metadata is not written is part of the returned clause.
+// Throws Error(InvalidArgument) for a quality outside 1..100 too.
 std::string save_image(const std::filesystem::path& path, const ImageView& image,
-                       const std::filesystem::path& metadata_from);
+                       const std::filesystem::path& metadata_from, const SaveOptions& options = {});
 
 // Writes a picture as an 8-bit RGB file whose format follows the extension
 // (PNG for .png). Throws Error(Output) naming the file when it cannot.

@@ -39,10 +39,11 @@ struct ImageLibrary {
   bool (*has_image_extension)(const std::filesystem::path& path, FormatSet formats);
   bool (*has_writable_image_extension)(const std::filesystem::path& path);
   // `target` names the format; `file` is where bytes go that the writer cannot keep in memory;
-  // `metadata_from` (or empty) the file whose metadata the image keeps.
+  // `metadata_from` (or empty) the file whose metadata the image keeps; `quality`
+  // a JPEG's or WebP's (1..100).
   Encoded (*encode_image)(const std::filesystem::path& target, const std::filesystem::path& file,
                           const ImageView& image, const std::filesystem::path& metadata_from,
-                          std::vector<unsigned char>& bytes);
+                          int quality, std::vector<unsigned char>& bytes);
   Encoded (*encode_picture)(const std::filesystem::path& target,
                             const std::filesystem::path& file, const Picture& picture,
                             std::vector<unsigned char>& bytes);
@@ -58,7 +59,7 @@ struct ImageLibraryAbi {
 };
 [[nodiscard]] constexpr ImageLibraryAbi image_library_abi() {
   return {
-      6,
+      7,
       {static_cast<std::uint32_t>(sizeof(ImageLibrary)), static_cast<std::uint32_t>(sizeof(Image)),
        static_cast<std::uint32_t>(sizeof(LoadOptions)),
        static_cast<std::uint32_t>(sizeof(ImageView)), static_cast<std::uint32_t>(sizeof(Picture)),

@@ -79,14 +79,19 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
 }
 
 std::string save_image(const std::filesystem::path& path, const ImageView& image,
-                       const std::filesystem::path& metadata_from) {
+                       const std::filesystem::path& metadata_from, const SaveOptions& options) {
   validate(image);
+  if (options.quality < 1 || options.quality > 100) {
+    throw Error(ErrorKind::InvalidArgument,
+                "a quality is 1..100, not " + std::to_string(options.quality));
+  }
   if (image.format.sample == SampleType::F32) {
     throw Error(ErrorKind::InvalidArgument, "only 8- and 16-bit images are written");
   }
   return write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                          std::vector<unsigned char>& bytes) {
-    io::Encoded encoded = images.encode_image(format_name(path), file, image, metadata_from, bytes);
+    io::Encoded encoded =
+        images.encode_image(format_name(path), file, image, metadata_from, options.quality, bytes);
     if (encoded.error.empty() && encoded.in_memory && !metadata_from.empty() &&
         same_kind(metadata_from, bytes)) {
       const std::vector<unsigned char> source = read_source(metadata_from);

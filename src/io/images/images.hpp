@@ -21,7 +21,7 @@ namespace gpuhist::images {
 
 [[nodiscard]] io::Encoded encode_image(const std::filesystem::path& target,
                                        const std::filesystem::path& file, const ImageView& image,
-                                       const std::filesystem::path& metadata_from,
+                                       const std::filesystem::path& metadata_from, int quality,
                                        std::vector<unsigned char>& bytes);
 
 // Whether the TIFF or PNG file at `path` holds an ICC profile the image

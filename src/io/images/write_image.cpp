@@ -473,7 +473,7 @@ bool has_writable_image_extension(const std::filesystem::path& path) {
 
 io::Encoded encode_image(const std::filesystem::path& target, const std::filesystem::path& file,
                          const ImageView& given, const std::filesystem::path& metadata_from,
-                         std::vector<unsigned char>& bytes) {
+                         int quality, std::vector<unsigned char>& bytes) {
   auto writer = OIIO::ImageOutput::create(target.string());
   // (Said now: reading the metadata source may take the library's error.)
   if (!writer) return {false, message(OIIO::geterror()), {}};
@@ -502,11 +502,11 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
     spec.alpha_channel = 3;
     spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
-  // JPEG and WebP at quality 100 (the JPEG writer's own default is 98).
-  if (format == "jpeg") spec.attribute("Compression", "jpeg:100");
+  // JPEG and WebP at the quality asked for (the JPEG writer's own default is 98).
+  if (format == "jpeg") spec.attribute("Compression", "jpeg:" + std::to_string(quality));
+  if (format == "jpeg" || format == "webp") spec.attribute("CompressionQuality", quality);
   // The TIFF writer writes IPTC fields (captions, keywords) only when asked.
   if (format == "tiff") spec.attribute("tiff:write_iptc", 1);
-  if (format == "jpeg" || format == "webp") spec.attribute("CompressionQuality", 100);
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
   const auto write_pixels = [&](OIIO::ImageOutput& out) {
     return out.write_image(type, image.data, pixel, static_cast<OIIO::stride_t>(image.stride));
