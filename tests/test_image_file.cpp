@@ -614,6 +614,48 @@ std::string jpeg_with_restarts(const ImageView& image, unsigned interval, bool a
   return bytes;
 }
 
+// An adjusted 4:4:0 JPEG (a 4:2:2 photograph turned losslessly), which the
+// image library's writer does not write, keeps its chroma whole as 4:4:4
+// rather than halving it again as the writer's default 4:2:0.
+TEST_F(ImageFiles, AFourFourZeroJpegIsWrittenFourFourFour) {
+  const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/rocket.jpg");
+  jpeg_compress_struct info{};
+  jpeg_error_mgr errors{};
+  info.err = jpeg_std_error(&errors);
+  jpeg_create_compress(&info);
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  jpeg_mem_dest(&info, &out, &size);
+  info.image_width = photo.width;
+  info.image_height = photo.height;
+  info.input_components = 3;
+  info.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&info);
+  info.comp_info[0].h_samp_factor = 1;  // luma 1x2, chroma 1x1: 4:4:0
+  info.comp_info[0].v_samp_factor = 2;
+  jpeg_start_compress(&info, TRUE);
+  while (info.next_scanline < info.image_height) {
+    auto* row =
+        reinterpret_cast<JSAMPROW>(const_cast<std::byte*>(photo.view().row(info.next_scanline)));
+    (void)jpeg_write_scanlines(&info, &row, 1);
+  }
+  jpeg_finish_compress(&info);
+  jpeg_destroy_compress(&info);
+  const std::string bytes(reinterpret_cast<const char*>(out), size);
+  std::free(out);
+  const fs::path source = dir_ / "s440.jpg";
+  std::ofstream(source, std::ios::binary) << bytes;
+  const auto as_bytes = [](const std::string& text) {
+    return std::span(reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  };
+  ASSERT_EQ(io::jpeg_subsampling(as_bytes(bytes)), "4:4:0");
+  const fs::path written = dir_ / "s440-eq.jpg";
+  const auto r =
+      test::run_cli({"equalize", source.string(), "-o", written.string(), "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(io::jpeg_subsampling(as_bytes(test::file_text(written))), "4:4:4");
+}
+
 // JPEG coded data that libjpeg finds damaged: data that ends early is
 // refused; data left over at the end (damage that threw the rest out of step,
 // or an encoder's padding) is decoded with a warning; a few bytes of padding,

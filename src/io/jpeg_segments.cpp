@@ -73,6 +73,8 @@ std::string jpeg_subsampling(std::span<const unsigned char> file, const JpegHead
       return "4:4:4";
     case 0x21:
       return "4:2:2";
+    case 0x12:
+      return "4:4:0";
     case 0x22:
       return "4:2:0";
     case 0x41:

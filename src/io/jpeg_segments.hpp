@@ -48,7 +48,7 @@ struct JpegHeader {
 [[nodiscard]] unsigned jpeg_components(std::span<const unsigned char> file,
                                        const JpegSegment& frame);
 
-// The chroma subsampling of a three-component JPEG ("4:4:4", "4:2:2",
+// The chroma subsampling of a three-component JPEG ("4:4:4", "4:2:2", "4:4:0",
 // "4:2:0" or "4:1:1") as its first frame header gives it (luma's sampling
 // factors over chroma's, so 1x2 for every component is 4:4:4); empty for
 // other components or samplings, or a file whose framing does not lead to one.

@@ -225,7 +225,11 @@ SourceMetadata add_metadata_of(const std::filesystem::path& from, const std::str
       const OIIO::ParamValue profile("ICCProfile", type, 1, tags.icc_profile.data());
       if (profile_fits(profile, colour)) spec.extra_attribs.push_back(profile);
     }
-    if (colour && !tags.subsampling.empty()) spec.attribute("jpeg:subsampling", tags.subsampling);
+    // The JPEG writer takes 4:4:4, 4:2:2, 4:2:0 and 4:1:1: a 4:4:0 source (a
+    // camera's 4:2:2 turned losslessly) keeps its chroma whole as 4:4:4.
+    if (colour && !tags.subsampling.empty()) {
+      spec.attribute("jpeg:subsampling", tags.subsampling == "4:4:0" ? "4:4:4" : tags.subsampling);
+    }
     if (!tags.resolution_unit.empty()) {
       spec.attribute("XResolution", tags.x_resolution);
       spec.attribute("YResolution", tags.y_resolution);
