@@ -114,6 +114,14 @@ TEST_F(Reliability, AnImageOutputNamesItsFormat) {
     expect_one_line_error(r, "(such as .png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)");
   }
   EXPECT_TRUE(fs::is_empty(path("")));
+  // A folder is not an image's name: said as a folder, for one input or several.
+  fs::create_directory(path("folder"));
+  for (const std::string& folder : {path("folder").string(), path("folder").string() + "/"}) {
+    const auto r = run_cli({"equalize", kCoffee.string(), kRocket.string(), "-o", folder});
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_line_error(r, folder + ": is a folder: -o names the image written");
+  }
+  EXPECT_TRUE(fs::is_empty(path("folder")));
   const auto upper = run_cli({"equalize", kCoffee.string(), "-o", path("ok.PNG").string()});
   EXPECT_EQ(upper.status, 0) << upper.err;
 }

@@ -150,6 +150,11 @@ std::string unwritable_image_name(const std::filesystem::path& output, bool seve
   // A single target written in place (/dev/null, a pipe) takes PNG; a
   // pattern's names (pipe-x) are files to be made, which need a format.
   if (!several && written_in_place(output)) return {};
+  std::error_code ec;
+  if (std::filesystem::is_directory(output, ec)) {
+    return output.string() + ": is a folder: -o names the image written (FOLDER/NAME.png; with " +
+           "several inputs, FOLDER/NAME.png gives FOLDER/NAME-<input>.png)";
+  }
   const std::string extension = output.extension().string();
   const std::string cause =
       extension.empty() ? std::string("no extension names an image format")
