@@ -1453,7 +1453,7 @@ TEST_F(ImageFiles, JpegFramingGivesTheSubsampling) {
       EXPECT_EQ(set(0x12, 0x12, 0x12), "4:4:4");
       EXPECT_EQ(set(0x22, 0x12, 0x12), "4:2:2");
       EXPECT_EQ(set(0x44, 0x22, 0x22), "4:2:0");
-      EXPECT_EQ(set(0x12, 0x11, 0x11), "");  // 4:4:0
+      EXPECT_EQ(set(0x12, 0x11, 0x11), "4:4:0");
       EXPECT_EQ(set(0x22, 0x11, 0x12), "");  // Cb and Cr apart
       EXPECT_EQ(set(0x22, 0x00, 0x00), "");  // no factor: damage
       EXPECT_EQ(set(0x32, 0x22, 0x22), "");  // 1.5
