@@ -170,10 +170,8 @@ TEST_F(AdjustCli, ThresholdPrintsItsValueAndWritesGrey) {
     EXPECT_EQ(bytes_of(written), want) << method;
   }
   // A picture that could not be written has no level on stdout: a row there is a file done.
-  // (A folder named as the picture: found only when the picture, made, is put in its place.)
-  fs::create_directory(path("taken.png"));
-  const auto unwritten =
-      run_cli({"threshold", kRocket, "-o", path("taken.png"), "--method", "120"});
+  // (A full device: found only when the picture, made, is written.)
+  const auto unwritten = run_cli({"threshold", kRocket, "-o", "/dev/full", "--method", "120"});
   EXPECT_EQ(unwritten.status, 4) << unwritten.err;
   EXPECT_EQ(unwritten.out, "");
 }
@@ -254,6 +252,9 @@ TEST_F(AdjustCli, BadRequestsExitWithTheirStatus) {
       {{"threshold", kCoffee, "-o", out, "--method", "mean"}, "mean"},
       {{"equalize", kCoffee, "-o", out, "--apply", "tpu"}, "tpu"},
       {{"equalize", kCoffee, "-o", out, "--device", "cpu", "--apply", "gpu"}, "--apply gpu"},
+      // The words cpu and auto in any case, as the library takes them.
+      {{"equalize", kCoffee, "-o", out, "--device", "CPU", "--apply", "gpu"},
+       "--apply gpu needs a Vulkan device, but --device cpu was given"},
       {{"match", kCoffee, "-o", out}, "reference"},
       {{"equalize", kCoffee}, "output"},
       {{"clahe", kCoffee, "-o", out, "--tiles", "8"}, "--tiles"},
@@ -265,6 +266,14 @@ TEST_F(AdjustCli, BadRequestsExitWithTheirStatus) {
     EXPECT_EQ(r.status, 2) << args.back() << ": " << r.err;
     expect_one_line_error(r, needle);
   }
+  // The reference is an input no output replaces.
+  fs::copy_file(kRocket, path("ref.jpg"));
+  const auto onto = run_cli(
+      {"match", kCoffee, "--reference", path("ref.jpg"), "-o", path("ref.jpg"), "--device", "cpu"});
+  EXPECT_EQ(onto.status, 2) << onto.err;
+  expect_one_line_error(onto, path("ref.jpg") + ": the output is one of the inputs (" +
+                                  path("ref.jpg") + "), the --reference image");
+  EXPECT_EQ(test::file_text(path("ref.jpg")), test::file_text(kRocket));
   // A float image cannot be adjusted; a missing input or reference is an input error.
   const test::TestImage hdr =
       test::make_image({ChannelLayout::RGB, SampleType::F32}, 4, 4, test::Content::Random, 2);
@@ -570,9 +579,11 @@ TEST_F(AdjustCli, AdjustedPhotosKeepTheirMetadata) {
     const std::string cross = path("cross") + ext;
     const auto r = run_cli({"equalize", path("photo.jpg"), "-o", cross, "--device", "cpu"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.err, "gpuhist: warning: " + cross +
-                         ": the source's metadata other than its orientation and colour profile "
-                         "(camera and Exif fields, XMP, IPTC, captions) is not written\n");
+    const std::string kept = std::string(ext) == ".webp"
+                                 ? "orientation and colour profile"
+                                 : "orientation, colour profile and pixel density";
+    EXPECT_EQ(r.err, "gpuhist: warning: " + cross + ": the source's metadata other than its " +
+                         kept + " (camera and Exif fields, XMP, IPTC, captions) is not written\n");
     EXPECT_EQ(load_image(cross).orientation, 6) << ext;
     if (std::string(ext) != ".webp") {
       EXPECT_EQ(metadata_of(cross).icc, metadata_of(kRocket).icc) << ext;
@@ -731,8 +742,11 @@ TEST_F(AdjustCli, QualityOfJpegAndWebpOutputs) {
   ASSERT_EQ(webp100.status, 0) << webp100.err;
   EXPECT_LT(test::file_text(path("q.webp")).size(), test::file_text(path("q100.webp")).size());
   const std::pair<std::vector<std::string>, std::string> refused[] = {
-      {{"--quality", "0", "-o", path("r.jpg")}, "'0' is not a whole number from 1 up"},
-      {{"--quality", "101", "-o", path("r.jpg")}, "--quality 101 is outside 1..100"},
+      {{"--quality", "0", "-o", path("r.jpg")},
+       "--quality '0' is not a whole number from 1 to 100"},
+      {{"--quality", "101", "-o", path("r.jpg")}, "'101' is not a whole number from 1 to 100"},
+      {{"--quality", "4294967297", "-o", path("r.jpg")}, "'4294967297' is not a whole number"},
+      {{"--quality", "-5", "-o", path("r.jpg")}, "'-5' is not a whole number from 1 to 100"},
       {{"--quality", "80", "-o", path("r.png")}, "-o names another format"},
   };
   for (const auto& [options, said] : refused) {
@@ -744,6 +758,10 @@ TEST_F(AdjustCli, QualityOfJpegAndWebpOutputs) {
   }
   EXPECT_FALSE(fs::exists(path("r.jpg")));
   EXPECT_FALSE(fs::exists(path("r.png")));
+  // .jif names a JPEG too.
+  const auto jif =
+      run_cli({"equalize", kCoffee, "-o", path("q.jif"), "--quality", "50", "--device", "cpu"});
+  EXPECT_EQ(jif.status, 0) << jif.err;
 }
 
 // CRC-32 of PNG chunks (ISO 3309), over a chunk's type and data.
@@ -798,6 +816,50 @@ TEST_F(AdjustCli, CameraFieldsGoWhereTheFormatHoldsThem) {
     EXPECT_FLOAT_EQ(got.get_float_attribute("Exif:FocalLength"), 35.0F) << ext;
     EXPECT_EQ(got.get_string_attribute("Exif:DateTimeOriginal"), "2024:01:02 03:04:05") << ext;
   }
+  // The ISO of a TIFF's Exif directory, which the image library neither reads
+  // nor writes in a TIFF: a TIFF of 4x2 RGB pixels made by hand, little-endian.
+  std::string tiff("II*\0\x08\0\0\0", 8);
+  const auto put = [&](std::uint32_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) tiff += static_cast<char>(v >> (8 * i));
+  };
+  const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint32_t value) {
+    put(tag, 2);
+    put(type, 2);
+    put(1, 4);
+    put(value, 4);  // a SHORT in the first two bytes, as little-endian puts it
+  };
+  constexpr std::uint32_t kBits = 8 + 2 + 10 * 12 + 4, kExif = kBits + 6, kPixels = kExif + 18;
+  put(10, 2);
+  entry(256, 3, 4);  // width
+  entry(257, 3, 2);  // height
+  put(258, 2);       // bits per sample: three, at kBits
+  put(3, 2);
+  put(3, 4);
+  put(kBits, 4);
+  entry(259, 3, 1);          // no compression
+  entry(262, 3, 2);          // RGB
+  entry(273, 4, kPixels);    // the strip
+  entry(277, 3, 3);          // samples per pixel
+  entry(278, 3, 2);          // rows per strip
+  entry(279, 4, 4 * 2 * 3);  // its bytes
+  entry(34665, 4, kExif);    // the Exif directory
+  put(0, 4);
+  for (int i = 0; i < 3; ++i) put(8, 2);
+  put(1, 2);
+  entry(34855, 3, 400);  // ISO speed
+  put(0, 4);
+  for (int i = 0; i < 4 * 2 * 3; ++i) tiff += static_cast<char>(i * 10);
+  ASSERT_EQ(tiff.size(), kPixels + 24U);
+  std::ofstream(path("iso.tif"), std::ios::binary) << tiff;
+  ASSERT_EQ(load_image(path("iso.tif")).width, 4U);
+  for (const char* ext : {".png", ".jpg"}) {
+    const std::string out = path("iso-eq") + ext;
+    const auto r = run_cli({"equalize", path("iso.tif"), "-o", out, "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto in = OIIO::ImageInput::open(out);
+    ASSERT_TRUE(in) << ext;
+    EXPECT_EQ(in->spec().get_int_attribute("Exif:PhotographicSensitivity"), 400) << ext;
+  }
   // In a PNG the Exif fields are one eXIf chunk, not text chunks named after them.
   const std::string png = test::file_text(path("camera-eq.png"));
   EXPECT_NE(png.find("eXIf"), std::string::npos);
@@ -820,16 +882,16 @@ TEST_F(AdjustCli, CameraFieldsGoWhereTheFormatHoldsThem) {
       run_cli({"equalize", path("xmp.png"), "-o", path("xmp.jpg"), "--device", "cpu"});
   ASSERT_EQ(to_jpeg.status, 0) << to_jpeg.err;
   EXPECT_EQ(to_jpeg.err,
-            "gpuhist: warning: " + path("xmp.jpg") + ": the source's XMP is not written\n");
+            "gpuhist: warning: " + path("xmp.jpg") + ": the source's XMP packet is not written\n");
   const auto to_png =
       run_cli({"equalize", path("xmp.png"), "-o", path("xmp-eq.png"), "--device", "cpu"});
   ASSERT_EQ(to_png.status, 0) << to_png.err;
   EXPECT_EQ(to_png.err, "");
   EXPECT_NE(test::file_text(path("xmp-eq.png")).find("XML:com.adobe.xmp"), std::string::npos);
-  // A JPEG's JFIF density (600 dots per inch) into a TIFF.
+  // A JPEG's JFIF density (600 by 300 dots per inch) into a TIFF; a TIFF's into a JPEG.
   OIIO::ImageSpec dense(24, 16, 3, OIIO::TypeDesc::UINT8);
   dense.attribute("XResolution", 600.0F);
-  dense.attribute("YResolution", 600.0F);
+  dense.attribute("YResolution", 300.0F);
   dense.attribute("ResolutionUnit", "in");
   {
     auto out = OIIO::ImageOutput::create(path("scan.jpg"));
@@ -837,13 +899,27 @@ TEST_F(AdjustCli, CameraFieldsGoWhereTheFormatHoldsThem) {
                 out->write_image(OIIO::TypeDesc::UINT8, rgb.view.data) && out->close());
   }
   const std::string scan = test::file_text(path("scan.jpg"));
-  ASSERT_EQ(scan.substr(6, 5), std::string("JFIF\0", 5));
-  ASSERT_EQ(scan[13], 1);  // dots per inch
+  // JFIF: units (1: per inch), then the densities across and down, big-endian.
+  const auto jfif = [](const std::string& jpeg) {
+    EXPECT_EQ(jpeg.substr(6, 5), std::string("JFIF\0", 5));
+    const auto byte = [&](std::size_t i) {
+      return static_cast<unsigned>(static_cast<unsigned char>(jpeg[i]));
+    };
+    return std::array<unsigned, 3>{byte(13), byte(14) << 8 | byte(15), byte(16) << 8 | byte(17)};
+  };
+  ASSERT_EQ(jfif(scan), (std::array<unsigned, 3>{1, 600, 300}));
   const auto tif =
       run_cli({"autolevel", path("scan.jpg"), "-o", path("scan.tif"), "--device", "cpu"});
   ASSERT_EQ(tif.status, 0) << tif.err;
-  EXPECT_FLOAT_EQ(metadata_of(path("scan.tif")).x_resolution, 600.0F);
-  EXPECT_EQ(metadata_of(path("scan.tif")).unit, "in");
+  auto in = OIIO::ImageInput::open(path("scan.tif"));
+  ASSERT_TRUE(in);
+  EXPECT_FLOAT_EQ(in->spec().get_float_attribute("XResolution"), 600.0F);
+  EXPECT_FLOAT_EQ(in->spec().get_float_attribute("YResolution"), 300.0F);
+  EXPECT_EQ(in->spec().get_string_attribute("ResolutionUnit"), "in");
+  const auto back =
+      run_cli({"autolevel", path("scan.tif"), "-o", path("back.jpg"), "--device", "cpu"});
+  ASSERT_EQ(back.status, 0) << back.err;
+  EXPECT_EQ(jfif(test::file_text(path("back.jpg"))), (std::array<unsigned, 3>{1, 600, 300}));
 }
 
 // An adjusted JPEG is written with its source's chroma subsampling: a 4:4:4

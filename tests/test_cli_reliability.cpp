@@ -111,17 +111,21 @@ TEST_F(Reliability, AnImageOutputNamesItsFormat) {
         {"compute", kCoffee.string(), "--plot", path("p.txt").string()}}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.status, 2) << args[0] << ": " << r.err;
-    expect_one_line_error(r, "(such as .png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)");
+    expect_one_line_error(
+        r, "(formats written: such as .png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)");
   }
   EXPECT_TRUE(fs::is_empty(path("")));
   // A folder is not an image's name: said as a folder, for one input or several.
   fs::create_directory(path("folder"));
-  for (const std::string& folder : {path("folder").string(), path("folder").string() + "/"}) {
+  fs::create_directory(path("folder.jpg"));
+  for (const std::string& folder :
+       {path("folder").string(), path("folder").string() + "/", path("folder.jpg").string()}) {
     const auto r = run_cli({"equalize", kCoffee.string(), kRocket.string(), "-o", folder});
     EXPECT_EQ(r.status, 2) << r.err;
     expect_one_line_error(r, folder + ": is a folder: -o names the image written");
   }
   EXPECT_TRUE(fs::is_empty(path("folder")));
+  EXPECT_TRUE(fs::is_empty(path("folder.jpg")));
   const auto upper = run_cli({"equalize", kCoffee.string(), "-o", path("ok.PNG").string()});
   EXPECT_EQ(upper.status, 0) << upper.err;
 }

@@ -1255,9 +1255,10 @@ std::string bmp32(std::uint32_t width, std::uint32_t height,
 
 // 32-bit BMPs read as their bit fields say (the image library takes every one
 // for B, G, R and alpha bytes): channels in any byte order, the fourth byte
-// alpha where a mask names it, unused where bit fields name none, and in
-// plain pixels alpha unless it is 0 in every pixel (FFmpeg's rule: writers
-// leave it 0). Masks of other than whole bytes are refused.
+// unused where bit fields name none, and alpha where a mask names it or the
+// pixels are plain, unless it is 0 in every pixel (FFmpeg's rule for plain
+// pixels, browsers' for masks: writers leave it 0). Masks of other than whole
+// bytes, or two on one byte, are refused.
 TEST_F(ImageFiles, ThirtyTwoBitBmpsReadAsTheirBitFieldsSay) {
   constexpr std::uint32_t w = 7, h = 5;
   std::mt19937 random(21);
@@ -1281,6 +1282,7 @@ TEST_F(ImageFiles, ThirtyTwoBitBmpsReadAsTheirBitFieldsSay) {
       {"rgba-v3-coding6", {0, 1, 2, 3}, {0xFF, 0xFF00, 0xFF0000, 0xFF000000}, 40, 6, false, true},
       {"plain", {2, 1, 0, 3}, {0, 0, 0, 0}, 40, 0, false, true},
       {"plain-zero", {2, 1, 0, 3}, {0, 0, 0, 0}, 40, 0, true, false},
+      {"rgba-v5-zero", {0, 1, 2, 3}, {0xFF, 0xFF00, 0xFF0000, 0xFF000000}, 124, 3, true, false},
   };
   LoadOptions with_alpha;
   with_alpha.alpha = true;
@@ -1315,7 +1317,7 @@ TEST_F(ImageFiles, ThirtyTwoBitBmpsReadAsTheirBitFieldsSay) {
   const fs::path twice = dir_ / "twice.bmp";
   std::ofstream(twice, std::ios::binary)
       << bmp32(w, h, rgba, {2, 1, 0, 3}, {0xFF, 0xFF, 0xFF00, 0}, 124, 3);
-  expect_refused(twice, "are not one whole byte each");
+  expect_refused(twice, "put two on one byte");
 }
 
 // A header placing the pixels where their last row's coordinate does not fit

@@ -30,7 +30,8 @@ bool lossy_output(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext == ".jpg" || ext == ".jpeg" || ext == ".jpe" || ext == ".jfif" || ext == ".webp";
+  return ext == ".jpg" || ext == ".jpeg" || ext == ".jpe" || ext == ".jfif" || ext == ".jif" ||
+         ext == ".jfi" || ext == ".webp";
 }
 
 // "0.5" or "0.2,1" -> {low, high} percentages within 0..50.
@@ -174,8 +175,7 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
       ->required()
       ->check(file_name());
   cmd->add_option("--quality", args.quality,
-                  "Quality of a JPEG or WebP output, 1..100 (default 100: the least loss)")
-      ->transform(whole_number());
+                  "Quality of a JPEG or WebP output, 1..100 (default 100: the least loss)");
   add_adjust_options(cmd, kind, args.params);
   if (kind == AdjustKind::Match) {
     cmd->add_option("--reference", args.reference, "The image whose histogram to match")
@@ -185,7 +185,8 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
       ->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(device_name());
   cmd->add_option("--apply", args.apply,
                   "Who applies the tables: cpu or gpu (default: gpu on a hardware GPU, else cpu)");
   add_read_options(cmd, args.read, args.formats);
@@ -218,14 +219,15 @@ int run_adjust(const AdjustArgs& args) {
   if (const std::string bad = unwritable_image_name(args.output, several); !bad.empty())
     return usage_error(bad);
   SaveOptions save;
-  if (args.quality != 0) {
-    if (args.quality > 100) {
-      return usage_error("--quality " + std::to_string(args.quality) + " is outside 1..100");
+  if (args.quality) {
+    const std::optional<std::uint64_t> quality = parse_whole(*args.quality);
+    if (!quality || *quality < 1 || *quality > 100) {
+      return usage_error("--quality '" + *args.quality + "' is not a whole number from 1 to 100");
     }
     if (!lossy_output(args.output)) {
       return usage_error("--quality sets a JPEG's or WebP's quality: -o names another format");
     }
-    save.quality = static_cast<int>(args.quality);
+    save.quality = static_cast<int>(*quality);
   }
   BatchStatus batch;
   batch.add(report_problems(inputs));
@@ -234,6 +236,13 @@ int run_adjust(const AdjustArgs& args) {
       output_names(args.output, inputs.files, several);
   if (const std::string clash = overwritten_input(outputs, inputs.files, true); !clash.empty()) {
     return usage_error(clash);
+  }
+  // The reference is an input too, which no output replaces.
+  if (!args.reference.empty()) {
+    if (const std::string clash = overwritten_input(outputs, {args.reference}, false);
+        !clash.empty()) {
+      return usage_error(clash + ", the --reference image");
+    }
   }
   if (const std::string missing = missing_output_folder(outputs); !missing.empty()) {
     print_error(missing);

@@ -57,7 +57,7 @@ struct AdjustArgs {
   std::string apply;               // cpu | gpu; empty: gpu on a hardware GPU
   ReadOptions read;                // --max-pixels, --isolate
   std::string formats = "common";  // --formats
-  unsigned quality = 0;            // --quality of JPEG and WebP outputs; 0: not given (100)
+  std::optional<std::string> quality;  // --quality of JPEG and WebP outputs (default 100)
 };
 
 // Adds the verb's subcommand and its options to the app.

@@ -1,6 +1,7 @@
 #include "common_options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -31,6 +32,18 @@ CLI::Validator whole_number(unsigned from) {
         return {};
       },
       "N");
+}
+
+CLI::Validator device_name() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::string lower = text;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (lower == "cpu" || lower == "auto") text = lower;
+        return "";
+      },
+      "");
 }
 
 CLI::Validator real_number() {

@@ -20,6 +20,9 @@ namespace gpuhist::cli {
 // in decimal digits (CLI11 would take "-1" for an unsigned option as its
 // wrapped value, "010" as octal), and drops its leading zeros: a transform.
 [[nodiscard]] CLI::Validator whole_number(unsigned from = 1);
+// --device's text with the words "cpu" and "auto" in lower case, as the
+// library takes them in any case (device names match in any case): a transform.
+[[nodiscard]] CLI::Validator device_name();
 // Checks an option's text is one decimal number ("1.5", "2e-3"; not empty,
 // not hexadecimal, not infinite).
 [[nodiscard]] CLI::Validator real_number();

@@ -57,7 +57,8 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
   cmd->add_option("--chunk", args.chunk, "Chunk shape of the chunk strategies: 256x1 or 16x16")
       ->capture_default_str();
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(device_name());
   add_read_options(cmd, args.read, args.formats);
   cmd->add_flag("--merge", args.merge, "Also print the total over all files");
   cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");

@@ -89,7 +89,8 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(device_name());
   add_read_options(cmd, args.read, args.formats);
   cmd->add_flag("--report", args.report,
                 "One picture with the image, its RGB and its luminance histogram, labelled");

@@ -146,15 +146,16 @@ std::string missing_output_folder(const std::vector<std::filesystem::path>& outp
 }
 
 std::string unwritable_image_name(const std::filesystem::path& output, bool several) {
-  if (output.empty() || has_writable_image_extension(output)) return {};
-  // A single target written in place (/dev/null, a pipe) takes PNG; a
-  // pattern's names (pipe-x) are files to be made, which need a format.
-  if (!several && written_in_place(output)) return {};
+  if (output.empty()) return {};
   std::error_code ec;
   if (std::filesystem::is_directory(output, ec)) {
     return output.string() + ": is a folder: -o names the image written (FOLDER/NAME.png; with " +
            "several inputs, FOLDER/NAME.png gives FOLDER/NAME-<input>.png)";
   }
+  if (has_writable_image_extension(output)) return {};
+  // A single target written in place (/dev/null, a pipe) takes PNG; a
+  // pattern's names (pipe-x) are files to be made, which need a format.
+  if (!several && written_in_place(output)) return {};
   const std::string extension = output.extension().string();
   const std::string cause =
       extension.empty() ? std::string("no extension names an image format")
@@ -162,7 +163,7 @@ std::string unwritable_image_name(const std::filesystem::path& output, bool seve
           ? "images are read from '" + extension + "' files but cannot be written to them"
           : "'" + extension + "' is not the extension of an image format";
   return output.string() + ": " + cause +
-         " (such as .png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)";
+         " (formats written: such as .png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)";
 }
 
 std::string shared_output(const std::vector<std::filesystem::path>& outputs) {

@@ -137,7 +137,8 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(device_name());
   cmd->add_flag("--no-progress", args.no_progress, "Never draw a progress bar");
   cmd->add_option("--max-pixels", args.max_pixels,
                   "Refuse videos whose frames have more pixels than this")

@@ -21,7 +21,8 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
   cmd->footer("Keys: " + viewer_keys());
   cmd->add_option("input", args.input, "Video or image file")->required();
   cmd->add_option("--device", args.device, "auto, a device index or a name substring")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(device_name());
   cmd->add_option("--size", args.size, "Window size WxH (default: the picture's, up to 1600x900)");
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
       ->capture_default_str()

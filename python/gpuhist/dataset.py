@@ -635,8 +635,9 @@ def _shown(path):
     return os.fsencode(path).decode("utf-8", "replace")
 
 
-# A percentile as the command line writes one: decimal, an exponent allowed (as compute's).
-_PERCENTILE = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# A percentile as the command line writes one: decimal, a sign and an exponent allowed,
+# spaces around it (as compute's).
+_PERCENTILE = re.compile(r" *[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)? *")
 
 
 def _percentiles(text):
@@ -646,7 +647,7 @@ def _percentiles(text):
         if not _PERCENTILE.fullmatch(item) or not 0 <= float(item) <= 100:
             raise argparse.ArgumentTypeError(
                 f"'{text}' is not numbers from 0 to 100 separated by commas")
-        values.append(float(item))
+        values.append(float(item) + 0.0)  # -0 as 0
     return tuple(values)
 
 

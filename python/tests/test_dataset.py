@@ -335,7 +335,7 @@ def test_a_cluster_that_cannot_count_is_said_at_once(monkeypatch):
 def test_percentiles_as_compute_gives_them(cli, data):
     """--percentiles: the total's statistics with them, those of `compute --merge`; a list
     that is not one, or another format than json, refused before anything is counted."""
-    asked = "2.5,50,99.9,1e1"
+    asked = "2.5, 50,+99.9,1e1"
     run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(data), "--device", "cpu",
                           "--percentiles", asked], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

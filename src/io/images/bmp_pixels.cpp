@@ -41,7 +41,7 @@ std::optional<BmpPixels> bmp_pixels(std::span<const unsigned char> head) {
   if (head.size() < 70) return std::nullopt;
   const std::uint32_t masks[3] = {little32(&head[54]), little32(&head[58]), little32(&head[62])};
   const std::uint32_t alpha = header >= 56 || coding == 6 ? little32(&head[66]) : 0;
-  pixels.fourth = alpha != 0 ? BmpPixels::Fourth::Alpha : BmpPixels::Fourth::Unused;
+  pixels.fourth = alpha != 0 ? BmpPixels::Fourth::AlphaUnlessAllZero : BmpPixels::Fourth::Unused;
   if (masks[0] == 0 && masks[1] == 0 && masks[2] == 0 && alpha == 0) return pixels;
   unsigned taken = 0;
   for (int c = 0; c < 4; ++c) {
@@ -54,9 +54,9 @@ std::optional<BmpPixels> bmp_pixels(std::span<const unsigned char> head) {
     const int b = mask_byte(mask);
     if (b < 0 || (taken & (1U << b)) != 0) {
       pixels.unsupported = "unsupported image: a 32-bit BMP whose bit fields (red " +
-                           hex(masks[0]) + ", green " + hex(masks[1]) + ", blue " +
-                           hex(masks[2]) + ", alpha " + hex(alpha) +
-                           ") are not one whole byte each";
+                           hex(masks[0]) + ", green " + hex(masks[1]) + ", blue " + hex(masks[2]) +
+                           ", alpha " + hex(alpha) + ") " +
+                           (b < 0 ? "are not one whole byte each" : "put two on one byte");
       return pixels;
     }
     taken |= 1U << b;
@@ -67,7 +67,7 @@ std::optional<BmpPixels> bmp_pixels(std::span<const unsigned char> head) {
 
 bool arrange_bmp_pixels(const BmpPixels& pixels, bool keep_alpha, Image& image) {
   const bool reorder = pixels.reordered();
-  bool alpha = pixels.fourth == BmpPixels::Fourth::Alpha;
+  bool alpha = false;
   if (pixels.fourth == BmpPixels::Fourth::AlphaUnlessAllZero) {
     for (std::uint32_t y = 0; y < image.height && !alpha; ++y) {
       const auto* row = reinterpret_cast<const unsigned char*>(image.storage.data()) +

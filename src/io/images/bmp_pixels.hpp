@@ -14,11 +14,12 @@
 namespace gpuhist::images {
 
 struct BmpPixels {
-  // What the fourth channel of the library's pixels is once reordered: alpha
-  // (a mask names it), unused (bit fields without an alpha mask), or alpha
-  // unless every pixel's is 0 (plain 32-bit pixels, whose fourth byte the
-  // format leaves unused and some writers fill with alpha; FFmpeg's rule).
-  enum class Fourth : std::uint8_t { Alpha, Unused, AlphaUnlessAllZero };
+  // What the fourth channel of the library's pixels is once reordered: unused
+  // (bit fields without an alpha mask), or alpha unless every pixel's is 0
+  // (plain 32-bit pixels, whose fourth byte the format leaves unused and some
+  // writers fill with alpha, FFmpeg's rule; and a mask's alpha, which writers
+  // leave 0 too, as web browsers read it): a picture, not an invisible one.
+  enum class Fourth : std::uint8_t { Unused, AlphaUnlessAllZero };
   // The library's channel holding red, green, blue and the fourth byte.
   std::array<std::uint8_t, 4> from{0, 1, 2, 3};
   Fourth fourth = Fourth::AlphaUnlessAllZero;

@@ -166,20 +166,37 @@ UnreadMetadata unread_metadata(const std::filesystem::path& path) {
   if (in.gcount() != 8) return found;
   const bool ii = std::memcmp(head.data(), "II*\0", 4) == 0;
   if (ii || std::memcmp(head.data(), "MM\0*", 4) == 0) {
-    // The first directory: a count, then entries of 12 bytes, a tag first.
+    // A directory: a count, then entries of 12 bytes: tag, type, count, and
+    // the value (when it fits in 4 bytes) or its offset.
     const auto u16 = [&](const unsigned char* p) { return ii ? little16(p) : big16(p); };
-    const std::uint32_t at = ii ? little32(&head[4]) : big32(&head[4]);
-    std::array<unsigned char, 2> count{};
-    in.seekg(at);
-    in.read(reinterpret_cast<char*>(count.data()), 2);
-    if (in.gcount() != 2) return found;
-    std::vector<unsigned char> entries(std::size_t{12} * u16(count.data()));
-    in.read(reinterpret_cast<char*>(entries.data()), static_cast<std::streamsize>(entries.size()));
-    entries.resize(static_cast<std::size_t>(in.gcount()) / 12 * 12);
-    for (std::size_t e = 0; e < entries.size(); e += 12) {
-      const std::uint32_t tag = u16(&entries[e]);
+    const auto u32 = [&](const unsigned char* p) { return ii ? little32(p) : big32(p); };
+    const auto directory = [&](std::uint32_t at) {
+      std::array<unsigned char, 2> count{};
+      in.clear();
+      in.seekg(at);
+      in.read(reinterpret_cast<char*>(count.data()), 2);
+      if (in.gcount() != 2) return std::vector<unsigned char>{};
+      std::vector<unsigned char> entries(std::size_t{12} * u16(count.data()));
+      in.read(reinterpret_cast<char*>(entries.data()),
+              static_cast<std::streamsize>(entries.size()));
+      entries.resize(static_cast<std::size_t>(in.gcount()) / 12 * 12);
+      return entries;
+    };
+    std::uint32_t exif_at = 0;
+    const std::vector<unsigned char> first = directory(u32(&head[4]));
+    for (std::size_t e = 0; e < first.size(); e += 12) {
+      const std::uint32_t tag = u16(&first[e]);
       found.gps = found.gps || tag == 34853;
       found.xmp = found.xmp || tag == 700;
+      if (tag == 34665) exif_at = u32(&first[e + 8]);
+    }
+    if (exif_at == 0) return found;
+    const std::vector<unsigned char> exif = directory(exif_at);
+    for (std::size_t e = 0; e < exif.size(); e += 12) {
+      // ISOSpeedRatings / PhotographicSensitivity: SHORT values, the first kept.
+      if (u16(&exif[e]) == 34855 && u16(&exif[e + 2]) == 3 && u32(&exif[e + 4]) >= 1) {
+        found.iso = u16(&exif[e + 8]);
+      }
     }
     return found;
   }

@@ -27,12 +27,14 @@ struct PictureTags {
 
 // What a TIFF or PNG file holds of its picture that the image library does
 // not hand over whole as metadata: a TIFF's GPS fields (a directory of their
-// own, which OpenImageIO 2.4's TIFF reader does not read) and XMP (a TIFF's
-// tag 700, a PNG's iTXt "XML:com.adobe.xmp", of which the library keeps a few
-// fields). Found by walking the file's framing alone.
+// own, which OpenImageIO 2.4's TIFF reader does not read) and the ISO of its
+// Exif directory (which that reader leaves out), and XMP (a TIFF's tag 700, a
+// PNG's iTXt "XML:com.adobe.xmp", of which the library keeps a few fields).
+// Found by walking the file's framing alone.
 struct UnreadMetadata {
   bool gps = false;
   bool xmp = false;
+  std::uint32_t iso = 0;  // a TIFF's Exif ISO speed (tag 34855), 0: none
 };
 [[nodiscard]] UnreadMetadata unread_metadata(const std::filesystem::path& path);
 

@@ -184,6 +184,26 @@ bool profile_fits(const OIIO::ParamValue& p, bool colour) {
   return std::memcmp(header + 16, colour ? "RGB " : "GRAY", 4) == 0;
 }
 
+// The pixel density as the writer of `format` reads it from `spec`: the unit
+// as "in" or "cm" (a PNG's reader says "inch"; the JPEG writer takes "in"
+// alone), and the pixels' aspect ratio with it for a TIFF (whose writer takes
+// the height's density from the width's and that ratio), none for a JPEG
+// (whose writer takes the ratio the other way round, as some programs do, and
+// the densities as they are without it).
+void same_density_everywhere(OIIO::ImageSpec& spec, const std::string& format) {
+  const float x = spec.get_float_attribute("XResolution", 0.0F);
+  const float y = spec.get_float_attribute("YResolution", 0.0F);
+  if (!(x > 0.0F) || !(y > 0.0F)) return;
+  const std::string unit = spec.get_string_attribute("ResolutionUnit");
+  if (unit == "inch" || unit == "inches") spec.attribute("ResolutionUnit", "in");
+  if (unit == "centimeter" || unit == "centimeters") spec.attribute("ResolutionUnit", "cm");
+  if (format == "jpeg") {
+    spec.erase_attribute("PixelAspectRatio");
+  } else {
+    spec.attribute("PixelAspectRatio", y / x);
+  }
+}
+
 // What add_metadata_of found of a source's metadata.
 struct SourceMetadata {
   // False where `from` holds an ICC profile the image library would read out
@@ -227,7 +247,7 @@ SourceMetadata add_metadata_of(const std::filesystem::path& from, const std::str
     }
     // The JPEG writer takes 4:4:4, 4:2:2, 4:2:0 and 4:1:1: a 4:4:0 source (a
     // camera's 4:2:2 turned losslessly) keeps its chroma whole as 4:4:4.
-    if (colour && !tags.subsampling.empty()) {
+    if (colour && !tags.subsampling.empty() && format == "jpeg") {
       spec.attribute("jpeg:subsampling", tags.subsampling == "4:4:0" ? "4:4:4" : tags.subsampling);
     }
     if (!tags.resolution_unit.empty()) {
@@ -235,6 +255,7 @@ SourceMetadata add_metadata_of(const std::filesystem::path& from, const std::str
       spec.attribute("YResolution", tags.y_resolution);
       spec.attribute("ResolutionUnit", tags.resolution_unit);
     }
+    same_density_everywhere(spec, format);
     // (A JPEG written from a JPEG keeps them all as bytes: io/kept_metadata.hpp.)
     const bool jpeg_to_jpeg = source_format == "jpeg" && format == "jpeg";
     found.not_kept = tags.other_metadata && !jpeg_to_jpeg;
@@ -262,6 +283,7 @@ SourceMetadata add_metadata_of(const std::filesystem::path& from, const std::str
       spec.extra_attribs.push_back(p);
     }
   }
+  same_density_everywhere(spec, format);
   // What is not written: Exif and GPS fields to a TIFF (describes_the_picture),
   // and what the library does not read (a TIFF's GPS fields) or reads a few
   // fields of (XMP). A PNG written from a PNG keeps it all as bytes
@@ -274,12 +296,18 @@ SourceMetadata add_metadata_of(const std::filesystem::path& from, const std::str
       (name.rfind("GPS:", 0) == 0 ? gps : exif) = true;
     }
     const UnreadMetadata unread = unread_metadata(from);
+    // A TIFF's ISO, which the library's TIFF reader leaves out, from its Exif directory.
+    if (unread.iso != 0 && directories &&
+        source.find_attribute("Exif:PhotographicSensitivity") == nullptr) {
+      spec.attribute("Exif:PhotographicSensitivity", static_cast<int>(unread.iso));
+    }
     std::vector<std::string> left;
     gps = (gps && !directories) || unread.gps;
     exif = exif && !directories;
     if (exif) left.emplace_back("Exif fields");
     if (gps) left.emplace_back("GPS fields");
-    if (unread.xmp) left.emplace_back("XMP");
+    // (Of its XMP, the library reads a few fields, such as a title, as IPTC.)
+    if (unread.xmp) left.emplace_back("XMP packet");
     found.unwritten = listed(left);
   }
   return found;
@@ -439,8 +467,14 @@ void add_png_exif(std::vector<unsigned char>& png, std::span<const unsigned char
 std::vector<unsigned char> take_png_exif(OIIO::ImageSpec& spec) {
   const auto is_field = [](const OIIO::ParamValue& p) { return is_exif_field(p.name().string()); };
   if (std::none_of(spec.extra_attribs.begin(), spec.extra_attribs.end(), is_field)) return {};
+  // Those fields and the orientation alone: the rest (camera, software,
+  // captions) the writer writes as text chunks, not twice.
+  OIIO::ImageSpec fields(spec.width, spec.height, spec.nchannels, spec.format);
+  for (const OIIO::ParamValue& p : spec.extra_attribs) {
+    if (is_field(p) || p.name() == "Orientation") fields.extra_attribs.push_back(p);
+  }
   std::vector<char> blob;
-  OIIO::encode_exif(spec, blob, OIIO::endian::big);
+  OIIO::encode_exif(fields, blob, OIIO::endian::big);
   spec.extra_attribs.erase(
       std::remove_if(spec.extra_attribs.begin(), spec.extra_attribs.end(), is_field),
       spec.extra_attribs.end());
@@ -584,8 +618,10 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
        std::any_of(spec.extra_attribs.begin(), spec.extra_attribs.end(),
                    [](const OIIO::ParamValue& p) {
                      const std::string name = p.name().string();
-                     for (const char* prefix : {"Exif:", "GPS:", "IPTC:", "XMP", "Make", "Model",
-                                                "ImageDescription", "Artist", "Copyright"}) {
+                     for (const char* prefix :
+                          {"Exif:", "GPS:", "IPTC:", "XMP", "Make", "Model", "ImageDescription",
+                           "Artist", "Copyright", "Software", "Keywords", "ExposureTime",
+                           "FNumber"}) {
                        if (name.rfind(prefix, 0) == 0) return describes_the_picture(p, true);
                      }
                      return false;
@@ -593,15 +629,17 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   say(profile_note);
   if (source.damaged_profile) say("the source's colour profile is damaged, and is not written");
   if (!source.unwritten.empty() && !holds_none && format != "webp") {
-    say("the source's " + source.unwritten + (source.unwritten == "XMP" ? " is" : " are") +
+    say("the source's " + source.unwritten + (source.unwritten == "XMP packet" ? " is" : " are") +
         " not written");
   }
   // A JPEG or WebP source's Exif fields, XMP and IPTC go to a JPEG from a JPEG alone.
   if (not_kept) {
     say(holds_none ? "the source's other metadata (camera and Exif fields, XMP, IPTC, "
                      "captions) is not written"
-                   : "the source's metadata other than its orientation and colour profile "
-                     "(camera and Exif fields, XMP, IPTC, captions) is not written");
+                   : std::string("the source's metadata other than its orientation") +
+                         (format == "webp" ? " and colour profile"
+                                           : ", colour profile and pixel density") +
+                         " (camera and Exif fields, XMP, IPTC, captions) is not written");
   }
   return encoded;
 }
