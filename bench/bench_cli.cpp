@@ -14,6 +14,24 @@
 #include "gpuhist/image_view.hpp"
 
 namespace gpuhist::bench {
+namespace {
+
+// A count written in decimal digits, leading zeros dropped: CLI11 would read
+// "010" as octal, "0x10" as hexadecimal.
+CLI::Validator decimal() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return "'" + text + "' is not a whole number";
+        }
+        const std::size_t first = text.find_first_not_of('0');
+        text = first == std::string::npos ? "0" : text.substr(first);
+        return "";
+      },
+      "N");
+}
+
+}  // namespace
 
 void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_flag("--quick", args.quick,
@@ -37,24 +55,30 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
                  "first on every size, the others on the largest (default: a standard set)")
       ->delimiter(',');
   app.add_option("--repetitions", args.repetitions, "Timed runs per measurement")
-      ->check(CLI::Range(1U, 100000U));
+      ->check(CLI::Range(1U, 100000U))
+      ->transform(decimal());
   app.add_option("--stream-sizes", args.stream_sizes,
                  "Frame sizes of the host-memory stream, WxH, or none (default: 1920x1080, "
                  "3840x2160, 7680x4320; the smallest of --sizes when given)")
       ->delimiter(',');
   app.add_option("--stream-frames", args.stream_frames, "Frames per stream run (default 60)")
-      ->check(CLI::Range(1U, 100000U));
+      ->check(CLI::Range(1U, 100000U))
+      ->transform(decimal());
   app.add_option("--stream-in-flight", args.stream_in_flight,
                  "Frames submitted at once in the stream, 1 to 64 (default 3)")
-      ->check(CLI::Range(1U, 64U));
+      ->check(CLI::Range(1U, 64U))
+      ->transform(decimal());
   app.add_option("--stream-queues", args.stream_queues,
                  "Queues the stream's frames take in turn, 1 or 2 (default 1; 2 where the "
-                 "device has them)");
+                 "device has them)")
+      ->transform(decimal());
   app.add_option("--stream-batch", args.stream_batch,
-                 "Frames counted by one submission of the stream, 1 to 64 (default 1)");
+                 "Frames counted by one submission of the stream, 1 to 64 (default 1)")
+      ->transform(decimal());
   app.add_option("--stream-copy-threads", args.stream_copy_threads,
                  "Threads copying each frame into its slot in the push mode, 1 to 256 (default: "
-                 "one per 4 MiB, up to the hardware threads)");
+                 "one per 4 MiB, up to the hardware threads)")
+      ->transform(decimal());
   app.add_option("--adjust-sizes", args.adjust_sizes,
                  "Frame sizes of the adjustments (equalize, clahe, autolevel, threshold, match), "
                  "WxH or none (default: 1920x1080, 3840x2160; the smallest of --sizes when given)")

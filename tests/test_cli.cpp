@@ -375,6 +375,9 @@ TEST(CliBench, BadOptionsExitWithTwo) {
         std::vector<std::string>{"bench", "--adjust-formats", "rgba32f"},
         std::vector<std::string>{"bench", "--adjust-formats", "rgb9"},
         std::vector<std::string>{"bench", "--stream-queues", "3"},
+        // Counts are decimal: CLI11 alone took 0x10 as 16 and 010 as 8.
+        std::vector<std::string>{"bench", "--repetitions", "0x10"},
+        std::vector<std::string>{"bench", "--stream-frames", "-1"},
         std::vector<std::string>{"bench", "--stream-batch", "65"},
         std::vector<std::string>{"bench", "--stream-copy-threads", "1000"},
         std::vector<std::string>{"bench", "--stream-memory", "vram"},
