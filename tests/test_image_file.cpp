@@ -614,6 +614,70 @@ std::string jpeg_with_restarts(const ImageView& image, unsigned interval, bool a
   return bytes;
 }
 
+// A black-and-white TIFF of 13x3 pixels with no compression, little- or
+// big-endian, made by hand, its bits from `bits` (a row in two bytes, the
+// first pixel the top bit); with BitsPerSample = 1 written, or left to its
+// default, which is 1 (TIFF 6.0; Pillow writes black-and-white images so).
+std::string one_bit_tiff(bool little, bool with_bits, const std::array<unsigned char, 6>& bits) {
+  std::string tiff = little ? std::string("II*\0", 4) : std::string("MM\0*", 4);
+  const auto put = [&](std::uint32_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) {
+      tiff += static_cast<char>(v >> (little ? 8 * i : 8 * (bytes - 1 - i)));
+    }
+  };
+  const std::uint32_t entries = with_bits ? 7 : 6;
+  const std::uint32_t pixels_at = 8 + 2 + 12 * entries + 4;
+  put(8, 4);
+  put(entries, 2);
+  const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint32_t value) {
+    put(tag, 2);
+    put(type, 2);
+    put(1, 4);
+    if (type == 3) {
+      put(value, 2);
+      put(0, 2);
+    } else {
+      put(value, 4);
+    }
+  };
+  entry(256, 3, 13);
+  entry(257, 3, 3);
+  if (with_bits) entry(258, 3, 1);
+  entry(259, 3, 1);  // no compression
+  entry(262, 3, 1);  // 0 is black
+  entry(273, 4, pixels_at);
+  entry(279, 4, 6);
+  put(0, 4);
+  tiff.append(reinterpret_cast<const char*>(bits.data()), bits.size());
+  return tiff;
+}
+
+// A TIFF of 1-bit samples that leaves BitsPerSample to its default (the image
+// library read each byte of packed bits as a pixel, status 0) reads as the
+// same file with the field written: 0 and 255.
+TEST_F(ImageFiles, OneBitTiffsWithoutBitsPerSampleReadAsOneBit) {
+  const std::array<unsigned char, 6> bits = {0xA5, 0x38, 0xFF, 0xF8, 0x01, 0x00};
+  for (const bool little : {true, false}) {
+    const fs::path bare = dir_ / (little ? "bare-ii.tif" : "bare-mm.tif");
+    const fs::path told = dir_ / (little ? "told-ii.tif" : "told-mm.tif");
+    std::ofstream(bare, std::ios::binary) << one_bit_tiff(little, false, bits);
+    std::ofstream(told, std::ios::binary) << one_bit_tiff(little, true, bits);
+    const Image image = load_image(bare);
+    ASSERT_EQ(image.format, (PixelFormat{ChannelLayout::Grey, SampleType::U8}));
+    ASSERT_EQ(image.width, 13U);
+    for (std::uint32_t y = 0; y < 3; ++y) {
+      for (std::uint32_t x = 0; x < 13; ++x) {
+        const bool set = ((bits[y * 2 + x / 8] >> (7 - x % 8)) & 1U) != 0;
+        ASSERT_EQ(static_cast<unsigned>(image.view().row(y)[x]), set ? 255U : 0U) << x << "," << y;
+      }
+    }
+    const Image expected = load_image(told);
+    for (std::uint32_t y = 0; y < 3; ++y) {
+      EXPECT_EQ(std::memcmp(image.view().row(y), expected.view().row(y), 13), 0) << y;
+    }
+  }
+}
+
 // An adjusted 4:4:0 JPEG (a 4:2:2 photograph turned losslessly), which the
 // image library's writer does not write, keeps its chroma whole as 4:4:4
 // rather than halving it again as the writer's default 4:2:0.
@@ -1318,6 +1382,76 @@ TEST_F(ImageFiles, ThirtyTwoBitBmpsReadAsTheirBitFieldsSay) {
   std::ofstream(twice, std::ios::binary)
       << bmp32(w, h, rgba, {2, 1, 0, 3}, {0xFF, 0xFF, 0xFF00, 0}, 124, 3);
   expect_refused(twice, "put two on one byte");
+}
+
+// Run-length BMPs (8- and 4-bit) whose every row ends with an end of line,
+// the last one just before the end of the bitmap, as GIMP and ImageMagick
+// write them (the image library refused the end of the bitmap after the last
+// row as a pixel out of bounds), read as the same pixels coded without it.
+TEST_F(ImageFiles, RunLengthBmpsEndingEveryRowRead) {
+  constexpr std::uint32_t w = 6, h = 4;
+  const std::string palette("\0\0\0\0\0\0\xFF\0\0\xFF\0\0\xFF\0\0\0", 16);  // BGR0
+  const auto index = [](std::uint32_t x, std::uint32_t y) { return (x + 2 * y) % 4; };
+  const auto file = [&](bool four, bool last_end_of_line) {
+    std::string rle;
+    for (std::uint32_t r = 0; r < h; ++r) {
+      const std::uint32_t y = h - 1 - r;  // bottom-up
+      for (std::uint32_t x = 0; x < w; x += 2) {
+        // Runs of one pixel (8-bit), or of two (4-bit: both nibbles given).
+        if (four) {
+          rle += '\x02';
+          rle += static_cast<char>(index(x, y) << 4 | index(x + 1, y));
+        } else {
+          for (std::uint32_t k = 0; k < 2; ++k) {
+            rle += '\x01';
+            rle += static_cast<char>(index(x + k, y));
+          }
+        }
+      }
+      if (r + 1 < h || last_end_of_line) rle += std::string("\0\0", 2);
+    }
+    rle += std::string("\0\x01", 2);
+    std::string bmp = "BM" + std::string(12, '\0');
+    std::string info(40, '\0');
+    const auto put = [](std::string& s, std::size_t at, std::uint32_t v, int n) {
+      for (int i = 0; i < n; ++i)
+        s[at + static_cast<std::size_t>(i)] = static_cast<char>(v >> (8 * i));
+    };
+    put(info, 0, 40, 4);
+    put(info, 4, w, 4);
+    put(info, 8, h, 4);
+    put(info, 12, 1, 2);
+    put(info, 14, four ? 4 : 8, 2);
+    put(info, 16, four ? 2 : 1, 4);
+    put(info, 20, static_cast<std::uint32_t>(rle.size()), 4);
+    put(info, 32, 4, 4);  // colours used
+    const auto offset = static_cast<std::uint32_t>(14 + info.size() + palette.size());
+    put(bmp, 2, offset + static_cast<std::uint32_t>(rle.size()), 4);
+    put(bmp, 10, offset, 4);
+    return bmp + info + palette + rle;
+  };
+  for (const bool four : {false, true}) {
+    const fs::path ended = dir_ / (four ? "ended4.bmp" : "ended8.bmp");
+    const fs::path plain = dir_ / (four ? "plain4.bmp" : "plain8.bmp");
+    std::ofstream(ended, std::ios::binary) << file(four, true);
+    std::ofstream(plain, std::ios::binary) << file(four, false);
+    const Image image = load_image(ended);
+    const Image expected = load_image(plain);
+    ASSERT_EQ(image.format, expected.format);
+    ASSERT_EQ(image.format.layout, ChannelLayout::RGB);
+    for (std::uint32_t y = 0; y < h; ++y) {
+      for (std::uint32_t x = 0; x < w; ++x) {
+        // Palette entry i: black, red, green, blue (stored B, G, R).
+        const std::uint8_t* px =
+            reinterpret_cast<const std::uint8_t*>(image.view().row(y)) + std::size_t{x} * 3;
+        const std::uint32_t i = index(x, y);
+        EXPECT_EQ(px[0], i == 1 ? 255 : 0) << four << " " << x << "," << y;
+        EXPECT_EQ(px[1], i == 2 ? 255 : 0) << four << " " << x << "," << y;
+        EXPECT_EQ(px[2], i == 3 ? 255 : 0) << four << " " << x << "," << y;
+      }
+      EXPECT_EQ(std::memcmp(image.view().row(y), expected.view().row(y), w * 3), 0) << y;
+    }
+  }
 }
 
 // A header placing the pixels where their last row's coordinate does not fit

@@ -132,6 +132,13 @@ OpenCV's imread and PIL's ImageOps.exif_transpose do (counts do not change;
 histogram_files gives each file's orientation). Images of more than
 max_pixels pixels are refused before anything is allocated. Raises
 FileNotFoundError or OSError naming the file and the cause.
+
+"As stored" but for what the README's "What is counted" lists: CMYK JPEGs
+and TIFFs come back as RGB; samples of fewer bits than their type (a 12-bit
+TIFF, a PGM of maximum 1023, a 1-bit TIFF) scaled to its full range; signed
+and 32-bit integer samples as scaled floats, doubles as float32. A file of
+several pages or frames gives its first, with a UserWarning; what else is
+left out or changed is a UserWarning too.
 )doc");
 }
 

@@ -31,14 +31,15 @@ luminance for grey ones, each of `bins` exact 64-bit counts.
 
 image: a numpy array, a CPU tensor with __dlpack__ (PyTorch, JAX; a tensor on
     a GPU is a TypeError), or anything numpy.asarray shares, of uint8, uint16
-    or float32, shaped (H, W) grey,
+    or float32, shaped (H, W) or (H, W, 1) grey,
     (H, W, 3) RGB or (H, W, 4) RGBA (alpha is not counted). Read in place when
     each row's pixels are packed; other strides are copied first.
 bins: 1 to 65536. An integer sample v falls in bin min(v * bins // M, bins - 1),
     M = 255 for uint8 and 65535 for uint16; a float sample, clamped to [0, 1]
-    (NaN as 0), in bin min(floor(float32(v * bins)), bins - 1). Luminance is
-    (2126 R + 7152 G + 722 B) / 10000 (601: 2990, 5870, 1140) in integers for
-    uint8 and uint16, binned alike; for float32 it is (0.2126 r + 0.7152 g) +
+    (NaN as 0), in bin min(floor(float32(v * bins)), bins - 1). Luminance of
+    uint8 and uint16 samples falls in bin min(S * bins // (10000 * M), bins - 1),
+    S = 2126 R + 7152 G + 722 B (601: 2990, 5870, 1140), in 64-bit integers
+    (S is not divided by 10000 first); for float32 it is (0.2126 r + 0.7152 g) +
     0.0722 b in float32 (601: 0.299, 0.587, 0.114) of the clamped samples,
     each operation rounded, then clamped and binned as a float sample.
 luma: the luminance weights, "709" (sRGB) or "601" (or 709, 601).

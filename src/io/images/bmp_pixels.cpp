@@ -101,4 +101,47 @@ bool arrange_bmp_pixels(const BmpPixels& pixels, bool keep_alpha, Image& image) 
   return alpha;
 }
 
+bool bmp_is_run_length(std::span<const unsigned char> head) {
+  if (head.size() < 34 || head[0] != 'B' || head[1] != 'M' || little32(&head[14]) < 40) {
+    return false;
+  }
+  const std::uint32_t coding = little32(&head[30]);
+  return coding == 1 || coding == 2;
+}
+
+bool end_run_length_at_last_row(std::vector<unsigned char>& bytes) {
+  if (!bmp_is_run_length(bytes)) return false;
+  const bool four = little32(&bytes[30]) == 2;
+  const auto height = static_cast<std::int32_t>(little32(&bytes[22]));
+  const std::uint64_t rows =
+      height < 0 ? 0U - static_cast<std::uint64_t>(height) : std::uint64_t(height);
+  // Pairs of bytes from the pixels' start: a run (a count and a value), or 0
+  // and a code: 0 end of line, 1 end of bitmap, 2 a move (two bytes more), 3
+  // and up that many pixels as they are, padded to a whole number of words.
+  std::uint64_t y = 0;
+  for (std::size_t at = little32(&bytes[10]); at + 2 <= bytes.size();) {
+    const unsigned count = bytes[at], code = bytes[at + 1];
+    if (count != 0) {
+      at += 2;
+    } else if (code == 0) {
+      ++y;
+      if (y == rows && at + 4 <= bytes.size() && bytes[at + 2] == 0 && bytes[at + 3] == 1) {
+        bytes[at + 1] = 1;  // the end of the bitmap, one pair early
+        return true;
+      }
+      at += 2;
+    } else if (code == 1) {
+      return false;
+    } else if (code == 2) {
+      if (at + 4 > bytes.size()) return false;
+      y += bytes[at + 3];
+      at += 4;
+    } else {
+      const std::size_t data = four ? (code + 1U) / 2U : code;
+      at += 2 + (data + 1U) / 2U * 2U;
+    }
+  }
+  return false;
+}
+
 }  // namespace gpuhist::images

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gpuhist/image.hpp"
 
@@ -41,5 +42,16 @@ struct BmpPixels {
 // all zero where that means unused, or `keep_alpha` is false. Returns whether
 // the fourth channel is alpha (kept or not).
 bool arrange_bmp_pixels(const BmpPixels& pixels, bool keep_alpha, Image& image);
+
+// Whether the BMP `head` (its first bytes) codes its pixels run-length (8- or
+// 4-bit).
+[[nodiscard]] bool bmp_is_run_length(std::span<const unsigned char> head);
+
+// `bytes`, a whole run-length BMP, with an end of line that ends the last row
+// just before the end of the bitmap made an end of bitmap itself (as GIMP and
+// ImageMagick end their files): OpenImageIO 2.4 refuses the pair after the
+// last row, even the end of the bitmap, as a pixel out of bounds. Returns
+// whether it changed a byte.
+bool end_run_length_at_last_row(std::vector<unsigned char>& bytes);
 
 }  // namespace gpuhist::images

@@ -35,6 +35,7 @@
 #include "io/images/picture_tags.hpp"
 #include "io/images/pnm_samples.hpp"
 #include "io/images/sample_notes.hpp"
+#include "io/images/tiff_bits.hpp"
 #include "io/images/webp_colour.hpp"
 
 namespace gpuhist::images {
@@ -1156,6 +1157,20 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   if (const auto unsound = unsound_icc_profiles(path, format); !unsound.empty()) {
     read_whole_file(path, file_bytes, stripped);
     hide_icc_profiles(stripped, unsound, format);
+    memory.emplace(stripped.data(), stripped.size());
+  }
+  // A run-length BMP whose last row ends with an end of line before the end
+  // of the bitmap, given to the library with the end one pair early
+  // (io/images/bmp_pixels.hpp).
+  if (format == "bmp" && bmp_is_run_length(std::span(head.bytes.data(), head.size))) {
+    read_whole_file(path, file_bytes, stripped);
+    if (end_run_length_at_last_row(stripped)) memory.emplace(stripped.data(), stripped.size());
+  }
+  // A TIFF of 1-bit samples that leaves BitsPerSample to its default, given
+  // to the library with the field (io/images/tiff_bits.hpp).
+  if (format == "tiff" && tiff_lacks_bits_per_sample(path)) {
+    if (!memory) read_whole_file(path, file_bytes, stripped);
+    add_one_bit_per_sample(stripped);
     memory.emplace(stripped.data(), stripped.size());
   }
   if (format.empty()) {
