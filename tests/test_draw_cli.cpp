@@ -438,6 +438,43 @@ TEST_F(DrawCli, ATargetThatIsNotAFileTakesPng) {
       test::run_cli({"equalize", kCoffee, kRocket, "-o", "/dev/null", "--device", "cpu"});
   EXPECT_EQ(several.status, 2);
   test::expect_one_line_error(several, "/dev/null: no extension names an image format");
+  // "-" is no file: said so, with the pipe's name.
+  const auto dash = test::run_cli({"draw", kCoffee, "-o", "-", "--device", "cpu"});
+  EXPECT_EQ(dash.status, 2);
+  test::expect_one_line_error(dash, "-o -: an image goes to a file");
+}
+
+// A picture is colour: a .pgm (grey) is refused where the PNM writer wrote a
+// PPM under that name; a JPEG keeps the bars' colour whole (4:4:4: 4:2:0
+// smeared their edges by up to 255 levels). The report lays out its own size
+// and channels: giving them with it is a usage error, not ignored.
+TEST_F(DrawCli, PictureFormatsAndTheReportsOwnLayout) {
+  const fs::path pgm = dir_ / "h.pgm";
+  const auto grey = test::run_cli({"draw", kCoffee, "-o", pgm.string(), "--device", "cpu"});
+  EXPECT_EQ(grey.status, 4);
+  test::expect_one_line_error(grey, "a .pgm file holds grey images (.ppm holds colour)");
+  EXPECT_FALSE(fs::exists(pgm));
+  const fs::path png = dir_ / "h.png", jpg = dir_ / "h.jpg";
+  ASSERT_EQ(test::run_cli({"draw", kCoffee, "-o", png.string(), "--device", "cpu"}).status, 0);
+  ASSERT_EQ(test::run_cli({"draw", kCoffee, "-o", jpg.string(), "--device", "cpu"}).status, 0);
+  const Image exact = load_image(png);
+  const Image lossy = load_image(jpg);
+  ASSERT_EQ(lossy.width, exact.width);
+  int worst = 0;
+  for (std::uint32_t y = 0; y < exact.height; ++y) {
+    const auto* a = reinterpret_cast<const unsigned char*>(exact.view().row(y));
+    const auto* b = reinterpret_cast<const unsigned char*>(lossy.view().row(y));
+    for (std::uint32_t i = 0; i < exact.width * 3; ++i)
+      worst = std::max(worst, std::abs(a[i] - b[i]));
+  }
+  EXPECT_LE(worst, 16);
+  for (const char* option : {"--size", "--channels"}) {
+    const auto r = test::run_cli({"draw", kCoffee, "--report", option,
+                                  std::string(option) == "--size" ? "100x50" : "l", "-o",
+                                  (dir_ / "r.png").string(), "--device", "cpu"});
+    EXPECT_EQ(r.status, 2) << option;
+    test::expect_one_line_error(r, option);
+  }
 }
 
 }  // namespace

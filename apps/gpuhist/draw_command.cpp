@@ -74,10 +74,11 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
                   "Picture to write (OUT-<name>.png for each of several images)")
       ->required()
       ->check(file_name());
-  cmd->add_option("--channels", args.channels, "rgb, l, rgbl (or any of r, g, b, l)")
-      ->capture_default_str();
-  cmd->add_option("--size", args.size, "Picture size WxH, up to 16384x16384")
-      ->capture_default_str();
+  CLI::Option* channels =
+      cmd->add_option("--channels", args.channels, "rgb, l, rgbl (or any of r, g, b, l)")
+          ->capture_default_str();
+  CLI::Option* size = cmd->add_option("--size", args.size, "Picture size WxH, up to 16384x16384")
+                          ->capture_default_str();
   cmd->add_option("--scale", args.scale, "seed, max or log")->capture_default_str();
   cmd->add_option("--renderer", args.renderer,
                   "cpu or gpu (default: gpu on a hardware GPU, else cpu)");
@@ -92,8 +93,12 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
       ->capture_default_str()
       ->transform(device_name());
   add_read_options(cmd, args.read, args.formats);
+  // The report lays out its own panels: a size or channels given with it are refused.
   cmd->add_flag("--report", args.report,
-                "One picture with the image, its RGB and its luminance histogram, labelled");
+                "One picture with the image, its RGB and its luminance histogram, labelled "
+                "(its own size and channels)")
+      ->excludes(size)
+      ->excludes(channels);
   return cmd;
 }
 

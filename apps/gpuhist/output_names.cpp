@@ -147,6 +147,10 @@ std::string missing_output_folder(const std::vector<std::filesystem::path>& outp
 
 std::string unwritable_image_name(const std::filesystem::path& output, bool several) {
   if (output.empty()) return {};
+  if (output == "-") {
+    return "-o -: an image goes to a file (such as OUT.png), or as PNG to a pipe named "
+           "/dev/stdout";
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(output, ec)) {
     return output.string() + ": is a folder: -o names the image written (FOLDER/NAME.png; with " +

@@ -646,8 +646,15 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
 
 io::Encoded encode_picture(const std::filesystem::path& target, const std::filesystem::path& file,
                            const Picture& picture, std::vector<unsigned char>& bytes) {
-  const OIIO::ImageSpec spec(static_cast<int>(picture.width), static_cast<int>(picture.height), 3,
-                             OIIO::TypeDesc::UINT8);
+  // The PNM writer writes colour as PPM whatever the name: a .pgm file holds grey.
+  if (named(target, ".pgm"))
+    return {false, "a .pgm file holds grey images (.ppm holds colour)", {}};
+  OIIO::ImageSpec spec(static_cast<int>(picture.width), static_cast<int>(picture.height), 3,
+                       OIIO::TypeDesc::UINT8);
+  // Bars of flat colour: a JPEG's chroma whole (4:2:0 smears their edges), at quality 100.
+  spec.attribute("jpeg:subsampling", "4:4:4");
+  spec.attribute("Compression", "jpeg:100");
+  spec.attribute("CompressionQuality", 100);
   // RGBA in memory, RGB in the file: a 4-byte step between pixels.
   return encode(OIIO::ImageOutput::create(target.string()), target, file, spec, bytes,
                 [&](OIIO::ImageOutput& out) {
