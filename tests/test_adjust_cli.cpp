@@ -920,6 +920,30 @@ TEST_F(AdjustCli, CameraFieldsGoWhereTheFormatHoldsThem) {
       run_cli({"autolevel", path("scan.tif"), "-o", path("back.jpg"), "--device", "cpu"});
   ASSERT_EQ(back.status, 0) << back.err;
   EXPECT_EQ(jfif(test::file_text(path("back.jpg"))), (std::array<unsigned, 3>{1, 600, 300}));
+  // In a PNG, pixels a metre rounded: 240 dpi is 9448.8, written 9449 (not 9448, 239.98 dpi).
+  dense.attribute("XResolution", 240.0F);
+  dense.attribute("YResolution", 240.0F);
+  {
+    auto out = OIIO::ImageOutput::create(path("print.jpg"));
+    ASSERT_TRUE(out && out->open(path("print.jpg"), dense) &&
+                out->write_image(OIIO::TypeDesc::UINT8, rgb.view.data) && out->close());
+  }
+  const auto png_out =
+      run_cli({"autolevel", path("print.jpg"), "-o", path("print.png"), "--device", "cpu"});
+  ASSERT_EQ(png_out.status, 0) << png_out.err;
+  const std::string printed = test::file_text(path("print.png"));
+  const std::size_t phys = printed.find("pHYs");
+  ASSERT_NE(phys, std::string::npos);
+  const auto big = [&](std::size_t i) {
+    return static_cast<unsigned>(static_cast<unsigned char>(printed[i])) << 24 |
+           static_cast<unsigned>(static_cast<unsigned char>(printed[i + 1])) << 16 |
+           static_cast<unsigned>(static_cast<unsigned char>(printed[i + 2])) << 8 |
+           static_cast<unsigned>(static_cast<unsigned char>(printed[i + 3]));
+  };
+  EXPECT_EQ(big(phys + 4), 9449U);
+  EXPECT_EQ(big(phys + 8), 9449U);
+  EXPECT_EQ(printed[phys + 12], 1);                              // metres
+  EXPECT_EQ(big(phys + 13), png_crc(printed.substr(phys, 13)));  // its CRC made anew
 }
 
 // An adjusted JPEG is written with its source's chroma subsampling: a 4:4:4

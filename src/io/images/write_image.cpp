@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -460,6 +461,39 @@ void add_png_exif(std::vector<unsigned char>& png, std::span<const unsigned char
   png.insert(png.begin() + kAfterHeader, chunk.begin(), chunk.end());
 }
 
+// A PNG's pHYs chunk (pixels per metre) with the density `spec` gives,
+// rounded: the library's writer truncates (240 dpi, 9448.8 a metre, came
+// back as 239.98). Nothing where there is no such chunk or density in inches
+// or centimetres.
+void round_png_density(std::vector<unsigned char>& png, const OIIO::ImageSpec& spec) {
+  const std::string unit = spec.get_string_attribute("ResolutionUnit");
+  const double per_metre = unit == "in" ? 1 / 0.0254 : unit == "cm" ? 100.0 : 0.0;
+  const double x = spec.get_float_attribute("XResolution", 0.0F) * per_metre;
+  const double y = spec.get_float_attribute("YResolution", 0.0F) * per_metre;
+  if (!(x >= 1 && x < 4e9) || !(y >= 1 && y < 4e9)) return;
+  for (std::size_t at = 8; at + 12 <= png.size();) {
+    const std::uint32_t length = big32(&png[at]);
+    if (std::memcmp(&png[at + 4], "IDAT", 4) == 0 || at + 12 + std::uint64_t{length} > png.size()) {
+      return;
+    }
+    if (std::memcmp(&png[at + 4], "pHYs", 4) == 0 && length == 9 && png[at + 16] == 1) {
+      for (std::size_t k = 0; k < 2; ++k) {
+        const auto v = static_cast<std::uint32_t>(std::lround(k == 0 ? x : y));
+        for (std::size_t i = 0; i < 4; ++i) {
+          png[at + 8 + 4 * k + i] = static_cast<unsigned char>(v >> (24 - 8 * i));
+        }
+      }
+      const auto crc = static_cast<std::uint32_t>(
+          crc32(crc32(0L, nullptr, 0), &png[at + 4], static_cast<uInt>(length + 4)));
+      for (std::size_t i = 0; i < 4; ++i) {
+        png[at + 8 + length + i] = static_cast<unsigned char>(crc >> (24 - 8 * i));
+      }
+      return;
+    }
+    at += 12 + std::size_t{length};
+  }
+}
+
 // A PNG's Exif and GPS fields (with its orientation) as the TIFF-format Exif of
 // an eXIf chunk, taken out of `spec`: OpenImageIO 2.4's PNG writer writes
 // those that are text as tEXt chunks and the rest not at all. Empty where
@@ -586,6 +620,7 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   const int orientation = spec.get_int_attribute("Orientation", 1);
   const OIIO::ParamValue* profile = spec.find_attribute("ICCProfile");
   if (encoded.in_memory) {
+    if (format == "png") round_png_density(bytes, spec);
     if (!png_exif.empty()) add_png_exif(bytes, png_exif);
     if (orientation != 1) add_png_exif(bytes, orientation_exif(orientation));
     if (format == "webp") {
