@@ -547,6 +547,15 @@ TEST_F(Reliability, FileNamesThatAreNotUtf8OrHoldLineBreaks) {
   const auto long_name = run_cli({"compute", std::string(5000, 'a') + ".png", "--device", "cpu"});
   EXPECT_EQ(long_name.status, 1);
   expect_one_line_error(long_name, "file name too long");
+  // In CSV, a name holding a carriage return is quoted (RFC 4180: a line break), and one
+  // that is not UTF-8 is written as in JSON: every row stays one row, the file UTF-8.
+  const fs::path returned = copy(kCoffee, "cr\rx.png");
+  const auto csv = run_cli({"compute", returned.string(), odd.string(), "--format", "csv", "--bins",
+                            "1", "--device", "cpu"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(csv.out, "file,bin,red,green,blue,luminance\n\"" + returned.string() +
+                         "\",0,240000,240000,240000,240000\n" +
+                         path("caf\xEF\xBF\xBD.png").string() + ",0,240000,240000,240000,240000\n");
 }
 
 TEST_F(Reliability, TruncatedAndDamagedStreamsAreReportedInEveryContainer) {

@@ -32,6 +32,45 @@ std::string one_line(std::string_view text) {
   return out;
 }
 
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char lead = byte(i);
+    // The sequence's length, and the range its second byte may take (no
+    // overlong forms, no surrogates, nothing past U+10FFFF).
+    std::size_t n = 0;
+    unsigned char low = 0x80, high = 0xBF;
+    if (lead < 0x80) {
+      n = 1;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+      n = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      n = 3;
+      if (lead == 0xE0) low = 0xA0;
+      if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      n = 4;
+      if (lead == 0xF0) low = 0x90;
+      if (lead == 0xF4) high = 0x8F;
+    }
+    bool whole = n != 0 && i + n <= text.size();
+    for (std::size_t k = 1; whole && k < n; ++k) {
+      const unsigned char b = byte(i + k);
+      whole = k == 1 ? b >= low && b <= high : b >= 0x80 && b <= 0xBF;
+    }
+    if (whole) {
+      out.append(text.substr(i, n));
+      i += n;
+    } else {
+      out += "\xEF\xBF\xBD";  // U+FFFD for the byte that does not start a whole character
+      ++i;
+    }
+  }
+  return out;
+}
+
 void print_error(std::string_view message) {
   std::cerr << "gpuhist: error: " << one_line(message) << '\n';
 }

@@ -11,6 +11,10 @@ namespace gpuhist::cli {
 // hold) written as escapes, \n, \t or \xHH, so that it stays on one line.
 [[nodiscard]] std::string one_line(std::string_view text);
 
+// `text` with every byte that does not start a whole UTF-8 character as U+FFFD,
+// as the JSON output writes names (a file's name may hold any bytes).
+[[nodiscard]] std::string valid_utf8(std::string_view text);
+
 // Prints "gpuhist: error: MESSAGE" as one line.
 void print_error(std::string_view message);
 

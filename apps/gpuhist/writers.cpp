@@ -148,8 +148,11 @@ class CsvWriter final : public Writer {
   void end() override {}
 
  private:
-  static std::string quote(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  // RFC 4180: a field holding a comma, a quote or a line break (\n or \r)
+  // quoted; names in UTF-8, as in the JSON output.
+  static std::string quote(const std::string& name) {
+    const std::string text = valid_utf8(name);
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
     std::string out = "\"";
     for (char c : text) {
       if (c == '"') out += '"';

@@ -651,6 +651,19 @@ def _percentiles(text):
     return tuple(values)
 
 
+def _one_line(text):
+    """`text` on one line, as the command line writes its messages: line breaks and other
+    control characters (which file names may hold) as \\n, \\r, \\t or \\xHH."""
+    escapes = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return "".join(c if " " <= c != "\x7f" else escapes.get(c, f"\\x{ord(c):02X}")
+                   for c in text)
+
+
+def _say(kind, text):
+    """One line on stderr: "gpuhist: error: TEXT" (or warning)."""
+    print(f"gpuhist: {kind}: {_one_line(text)}", file=sys.stderr)
+
+
 def _output_problem(output, inputs):
     """(status, message) where -o cannot be written or is one of the inputs, else None.
     The output is written beside its target and renamed onto it: an input it would replace
@@ -707,7 +720,7 @@ def main(argv=None):
         problem = _output_problem(args.output, files)
         if problem is not None:
             status, message = problem
-            print(f"gpuhist: error: {_shown(args.output)}: {message}", file=sys.stderr)
+            _say("error", f"{_shown(args.output)}: {message}")
             return status
     try:
         _check_options(args.bins, args.batch, args.luma, args.device, args.max_pixels)
@@ -723,25 +736,25 @@ def main(argv=None):
         finally:
             for warning in said:
                 if issubclass(warning.category, ClusterWarning):
-                    print(f"gpuhist: warning: {warning.message}", file=sys.stderr)
+                    _say("warning", f"{warning.message}")
                 else:
                     warnings.showwarning(warning.message, warning.category, warning.filename,
                                          warning.lineno)
     except ValueError as e:
-        print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
+        _say("error", f"{_said(e)}")
         return 2
     except _gpuhist.GpuError as e:
-        print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
+        _say("error", f"{_said(e)}")
         return 3
     except (OSError, ClusterError) as e:  # the scheduler cannot be reached, or has no worker
-        print(f"gpuhist: error: {_said(e)}", file=sys.stderr)
+        _say("error", f"{_said(e)}")
         return 3
     except CancelledError:  # the scheduler went away: its tasks with it
         print("gpuhist: error: the cluster failed: the scheduler, or the connection to it, was "
               "lost", file=sys.stderr)
         return 3
     except Exception as e:  # noqa: BLE001 — Dask's own failures (a task's workers all lost)
-        print(f"gpuhist: error: the cluster failed: {type(e).__name__}: {e}", file=sys.stderr)
+        _say("error", f"the cluster failed: {type(e).__name__}: {e}")
         return 70
     text = io.StringIO()
     # Nothing readable: a zero total of every channel, as `gpuhist compute --merge` gives.
@@ -761,14 +774,13 @@ def main(argv=None):
         # (Rows of workers before "warning" or "notes" was a field are shorter.)
         warning = record[7] if len(record) > 7 else None
         if warning is not None:
-            print(f"gpuhist: warning: {_shown(record[0])}: {_gpuhist._damage_warning(warning)}",
-                  file=sys.stderr)
+            _say("warning", f"{_shown(record[0])}: {_gpuhist._damage_warning(warning)}")
         for note in (record[8] if len(record) > 8 else ()):
-            print(f"gpuhist: warning: {_shown(record[0])}: {note}", file=sys.stderr)
+            _say("warning", f"{_shown(record[0])}: {note}")
     for path, error in result.failed:
         # (The module names its max_pixels argument; this command's option is --max-pixels.)
         error = error.replace("(max_pixels)", "(--max-pixels)")
-        print(f"gpuhist: error: {_shown(path)}: {error}", file=sys.stderr)
+        _say("error", f"{_shown(path)}: {error}")
     if args.output and args.output != "-":
         # A link's target is written; one that is not a regular file (a pipe, a device such
         # as /dev/null) in place; a regular one complete or not at all: a temporary file
@@ -791,8 +803,7 @@ def main(argv=None):
         except OSError as e:
             if tmp is not None and os.path.exists(tmp):
                 os.unlink(tmp)
-            print(f"gpuhist: error: {_shown(args.output)}: cannot write: {e.strerror or e}",
-                  file=sys.stderr)
+            _say("error", f"{_shown(args.output)}: cannot write: {e.strerror or e}")
             return 4
     else:
         sys.stdout.write(text.getvalue())

@@ -353,6 +353,24 @@ def test_percentiles_as_compute_gives_them(cli, data):
         assert "--percentiles" in refused.stderr.splitlines()[-1], refused.stderr
 
 
+def test_names_with_control_characters_are_one_line_as_compute_says_them(cli, tmp_path):
+    """A name holding a carriage return, an escape or a line break: its error one line on
+    stderr, escaped as the command line escapes it (\\r, \\x1B, \\n)."""
+    bad = tmp_path / "zz\r\x1bbad\nname.png"
+    bad.write_bytes(b"not an image")
+    # (Bytes: text mode would read a carriage return as a line break.)
+    run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(bad), "--device", "cpu"],
+                         capture_output=True, timeout=120)
+    assert run.returncode == 1
+    stderr = run.stderr.decode()
+    errors = [line for line in stderr.split("\n") if "zz" in line]
+    assert len(errors) == 1 and "zz\\r\\x1Bbad\\nname.png" in errors[0], stderr
+    assert "\r" not in stderr and "\x1b" not in stderr
+    said = subprocess.run([cli, "compute", str(bad), "--device", "cpu"], capture_output=True,
+                          text=True)
+    assert "zz\\r\\x1Bbad\\nname.png" in said.stderr.splitlines()[0], said.stderr
+
+
 def test_nothing_readable_gives_the_commands_zero_total(tmp_path, monkeypatch, capsys):
     def counted(files, **kwargs):
         return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
