@@ -1018,6 +1018,31 @@ TEST_F(Video, DamagedFrameIsReportedAndSkipped) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 9);
 }
 
+// An MP4 whose index leads to no data: no frame is decoded, and no video of
+// no frames is left behind (its file is not made), whatever the container.
+TEST_F(Video, NoFrameDecodedLeavesNoVideoBehind) {
+  const fs::path whole = dir_ / "whole.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 10 -pix_fmt yuv420p "
+                   "-movflags +faststart '" +
+                   whole.string() + "'"));
+  const std::string bytes = test::file_text(whole);
+  const std::size_t mdat = bytes.find("mdat");
+  ASSERT_NE(mdat, std::string::npos);
+  const fs::path cut = dir_ / "index-only.mp4";
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, mdat + 12);
+  for (const char* ext : {".mp4", ".mkv"}) {
+    const fs::path out = dir_ / (std::string("nothing") + ext);
+    const auto r =
+        test::run_cli({"video", cut.string(), "--overlay", "-o", out.string(), "--device", "cpu"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("no frame could be decoded: " + out.string() + " is not written"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(out)) << ext;
+  }
+}
+
 TEST_F(Video, BenchReportsFramesPerSecond) {
   const auto r =
       test::run_cli({"bench", "--video", "--sizes", "64x48,32x16", "--video-frames", "5"});

@@ -268,6 +268,12 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   }
   counted.finish(draw);
   encode.finish();
+  // No frame decoded (a stream damaged from its start, an index with no data
+  // behind it): no video of no frames is left behind, its file not made.
+  if (result.frames == 0) {
+    throw Error(ErrorKind::Input,
+                "no frame could be decoded: " + output.string() + " is not written");
+  }
   writer.finish();
   result.codec = writer.codec();
   result.audio_note = writer.audio_note();
