@@ -346,6 +346,23 @@ TEST_F(Video, OverlayCopiesTheAudio) {
   const std::string source = stream_packets(clip);
   ASSERT_NE(source.find("audio,"), std::string::npos) << source;
   EXPECT_EQ(stream_packets(out), source);
+  // The source's tags go with it, as ffmpeg copies them: its title, its audio's language.
+  const fs::path tagged = dir_ / "tagged.mp4";
+  ASSERT_TRUE(test::ffmpeg("-i '" + clip.string() +
+                           "' -c copy -metadata title='My clip' -metadata:s:a:0 language=fra '" +
+                           tagged.string() + "'"));
+  for (const char* ext : {".mp4", ".mkv"}) {
+    const fs::path written = dir_ / (std::string("tagged-over") + ext);
+    ASSERT_EQ(test::run_cli({"video", tagged.string(), "--overlay", "-o", written.string()}).status,
+              0);
+    EXPECT_EQ(test::ffprobe("-show_entries format_tags=title -of csv=p=0", written),
+              std::optional<std::string>("My clip\n"))
+        << ext;
+    EXPECT_EQ(test::ffprobe("-select_streams a:0 -show_entries stream_tags=language -of csv=p=0",
+                            written),
+              std::optional<std::string>("fra\n"))
+        << ext;
+  }
 }
 
 // The numbers ffprobe lists for `entry` of each video frame of a file, one a
