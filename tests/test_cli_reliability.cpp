@@ -227,6 +227,21 @@ TEST_F(Reliability, AReplacedOutputKeepsItsLinkAndPermissions) {
   EXPECT_EQ(fs::status(real).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   EXPECT_EQ(listing(), (std::vector<std::string>{"link.png", "photo.png", "real.png"}));
+  // A link to no file yet makes the file it names, and stays a link; one into a
+  // folder that does not exist is an output error, the link left as it was.
+  fs::create_directory(path("sub"));
+  fs::create_symlink("sub/new.json", path("ahead.json"));
+  const auto ahead = run_cli({"compute", image.string(), "--format", "json", "-o",
+                              path("ahead.json").string(), "--device", "cpu"});
+  ASSERT_EQ(ahead.status, 0) << ahead.err;
+  EXPECT_TRUE(fs::is_symlink(path("ahead.json")));
+  EXPECT_EQ(json::parse(test::file_text(path("sub/new.json")))["width"], 600);
+  fs::create_symlink("nowhere/new.json", path("astray.json"));
+  const auto astray = run_cli({"compute", image.string(), "--format", "json", "-o",
+                               path("astray.json").string(), "--device", "cpu"});
+  EXPECT_EQ(astray.status, 4);
+  expect_one_line_error(astray, "astray.json: cannot write: No such file or directory");
+  EXPECT_TRUE(fs::is_symlink(path("astray.json")));
 }
 
 // A pipe would be read twice (the signature, then the decoder); a camera raw

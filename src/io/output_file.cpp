@@ -86,11 +86,23 @@ OutputFile::OutputFile(const std::filesystem::path& target) : target_(target) {
     path_ = target;
     return;
   }
-  // A link to a file is written through: the file it names is replaced, the link kept.
+  // A link to a file is written through: the file it names is replaced, the link kept;
+  // a link to no file yet makes the file it names (its folder must exist).
   std::error_code ec;
   if (exists && std::filesystem::is_symlink(target, ec)) {
     const std::filesystem::path resolved = std::filesystem::canonical(target, ec);
     if (!ec) replaced_ = resolved;
+  } else if (!exists && std::filesystem::is_symlink(target, ec)) {
+    std::filesystem::path named = target;
+    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(named, ec); ++hops) {
+      const std::filesystem::path next = std::filesystem::read_symlink(named, ec);
+      if (ec) break;
+      named = next.is_absolute() ? next : named.parent_path() / next;
+    }
+    if (std::filesystem::is_symlink(named, ec)) output_failed(target, cause_of(ELOOP));
+    const std::filesystem::path folder = named.parent_path().empty() ? "." : named.parent_path();
+    if (!std::filesystem::is_directory(folder, ec)) output_failed(target, cause_of(ENOENT));
+    replaced_ = named;
   }
   const std::filesystem::path& real = replaced_.empty() ? target : replaced_;
   const std::filesystem::path folder = real.parent_path();
