@@ -583,9 +583,9 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
                  "and the file has 700");
 }
 
-// `image` (8-bit RGB) as a baseline JPEG with a restart marker every
-// `interval` MCUs, which the image library's writer does not write.
-std::string jpeg_with_restarts(const ImageView& image, unsigned interval, bool arithmetic = false) {
+// `image` (8-bit RGB) as a JPEG of libjpeg's defaults, `tune` changing them.
+std::string libjpeg_encode(const ImageView& image,
+                           const std::function<void(jpeg_compress_struct&)>& tune) {
   jpeg_compress_struct info{};
   jpeg_error_mgr errors{};
   info.err = jpeg_std_error(&errors);
@@ -598,9 +598,7 @@ std::string jpeg_with_restarts(const ImageView& image, unsigned interval, bool a
   info.input_components = 3;
   info.in_color_space = JCS_RGB;
   jpeg_set_defaults(&info);
-  jpeg_set_quality(&info, 90, TRUE);
-  info.restart_interval = interval;
-  info.arith_code = arithmetic ? TRUE : FALSE;
+  tune(info);
   jpeg_start_compress(&info, TRUE);
   while (info.next_scanline < info.image_height) {
     auto* row = const_cast<JSAMPROW>(static_cast<const JSAMPLE*>(image.data) +
@@ -612,6 +610,16 @@ std::string jpeg_with_restarts(const ImageView& image, unsigned interval, bool a
   std::string bytes(reinterpret_cast<const char*>(out), size);
   std::free(out);
   return bytes;
+}
+
+// `image` (8-bit RGB) as a baseline JPEG with a restart marker every
+// `interval` MCUs, which the image library's writer does not write.
+std::string jpeg_with_restarts(const ImageView& image, unsigned interval, bool arithmetic = false) {
+  return libjpeg_encode(image, [&](jpeg_compress_struct& info) {
+    jpeg_set_quality(&info, 90, TRUE);
+    info.restart_interval = interval;
+    info.arith_code = arithmetic ? TRUE : FALSE;
+  });
 }
 
 // A black-and-white TIFF of 13x3 pixels with no compression, little- or
@@ -683,30 +691,10 @@ TEST_F(ImageFiles, OneBitTiffsWithoutBitsPerSampleReadAsOneBit) {
 // rather than halving it again as the writer's default 4:2:0.
 TEST_F(ImageFiles, AFourFourZeroJpegIsWrittenFourFourFour) {
   const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/rocket.jpg");
-  jpeg_compress_struct info{};
-  jpeg_error_mgr errors{};
-  info.err = jpeg_std_error(&errors);
-  jpeg_create_compress(&info);
-  unsigned char* out = nullptr;
-  unsigned long size = 0;
-  jpeg_mem_dest(&info, &out, &size);
-  info.image_width = photo.width;
-  info.image_height = photo.height;
-  info.input_components = 3;
-  info.in_color_space = JCS_RGB;
-  jpeg_set_defaults(&info);
-  info.comp_info[0].h_samp_factor = 1;  // luma 1x2, chroma 1x1: 4:4:0
-  info.comp_info[0].v_samp_factor = 2;
-  jpeg_start_compress(&info, TRUE);
-  while (info.next_scanline < info.image_height) {
-    auto* row =
-        reinterpret_cast<JSAMPROW>(const_cast<std::byte*>(photo.view().row(info.next_scanline)));
-    (void)jpeg_write_scanlines(&info, &row, 1);
-  }
-  jpeg_finish_compress(&info);
-  jpeg_destroy_compress(&info);
-  const std::string bytes(reinterpret_cast<const char*>(out), size);
-  std::free(out);
+  const std::string bytes = libjpeg_encode(photo.view(), [](jpeg_compress_struct& info) {
+    info.comp_info[0].h_samp_factor = 1;  // luma 1x2, chroma 1x1: 4:4:0
+    info.comp_info[0].v_samp_factor = 2;
+  });
   const fs::path source = dir_ / "s440.jpg";
   std::ofstream(source, std::ios::binary) << bytes;
   const auto as_bytes = [](const std::string& text) {
