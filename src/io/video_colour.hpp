@@ -110,7 +110,9 @@ inline WrittenColour written_colour(const VideoColour& source) {
     return av_color_transfer_name(static_cast<AVColorTransferCharacteristic>(v));
   });
   if (transfer >= 0) w.transfer = static_cast<AVColorTransferCharacteristic>(transfer);
-  if (source.range == "limited" || source.range == "full") w.range = AVCOL_RANGE_MPEG;
+  // Written in limited range whatever the source's, and said so (a source that
+  // declares none too: a player then has no range to guess).
+  w.range = AVCOL_RANGE_MPEG;
   return w;
 }
 
