@@ -242,6 +242,20 @@ TEST_F(Reliability, AReplacedOutputKeepsItsLinkAndPermissions) {
   EXPECT_EQ(astray.status, 4);
   expect_one_line_error(astray, "astray.json: cannot write: No such file or directory");
   EXPECT_TRUE(fs::is_symlink(path("astray.json")));
+  // Someone else's link in a folder everyone may write to (/tmp) is not followed, as the
+  // kernel's protected_symlinks rule does not follow it: the output would be made where
+  // they chose. (Another owner needs root to make.)
+  if (::geteuid() != 0) GTEST_SKIP() << "a link of another user takes root to make";
+  fs::create_directory(path("shared"));
+  fs::permissions(path("shared"), fs::perms::all | fs::perms::sticky_bit);
+  fs::create_symlink("../sub/theirs.json", path("shared/out.json"));
+  ASSERT_EQ(::lchown(path("shared/out.json").c_str(), 54321, 54321), 0);
+  const auto theirs = run_cli({"compute", image.string(), "--format", "json", "-o",
+                               path("shared/out.json").string(), "--device", "cpu"});
+  EXPECT_EQ(theirs.status, 4);
+  expect_one_line_error(theirs, "owned by another user: not followed");
+  EXPECT_FALSE(fs::exists(path("sub/theirs.json")));
+  EXPECT_TRUE(fs::is_symlink(path("shared/out.json")));
 }
 
 // A pipe would be read twice (the signature, then the decoder); a camera raw

@@ -646,7 +646,7 @@ def _percentiles(text):
     for item in text.split(","):
         if not _PERCENTILE.fullmatch(item) or not 0 <= float(item) <= 100:
             raise argparse.ArgumentTypeError(
-                f"'{text}' is not numbers from 0 to 100 separated by commas")
+                f"'{_one_line(text)}' is not numbers from 0 to 100 separated by commas")
         values.append(float(item) + 0.0)  # -0 as 0
     return tuple(values)
 

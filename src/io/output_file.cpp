@@ -77,6 +77,23 @@ void output_failed(const std::filesystem::path& target, const std::string& cause
   throw Error(ErrorKind::Output, target.string() + ": cannot write: " + cause);
 }
 
+namespace {
+
+// Whether a link may be followed as the kernel's protected_symlinks rule lets
+// a process follow one: not a link in a sticky folder that everyone may write
+// to (/tmp), owned by neither this user nor the folder's owner (someone
+// else's link there would have the output made where they chose).
+bool may_follow(const std::filesystem::path& link) {
+  struct stat l {};
+  struct stat d {};
+  const std::filesystem::path folder = link.parent_path().empty() ? "." : link.parent_path();
+  if (::lstat(link.c_str(), &l) != 0 || ::stat(folder.c_str(), &d) != 0) return false;
+  const bool shared = (d.st_mode & S_ISVTX) != 0 && (d.st_mode & S_IWOTH) != 0;
+  return !shared || l.st_uid == ::geteuid() || l.st_uid == d.st_uid;
+}
+
+}  // namespace
+
 OutputFile::OutputFile(const std::filesystem::path& target) : target_(target) {
   struct stat info {};
   const bool exists = ::stat(target.c_str(), &info) == 0;
@@ -89,6 +106,11 @@ OutputFile::OutputFile(const std::filesystem::path& target) : target_(target) {
   // A link to a file is written through: the file it names is replaced, the link kept;
   // a link to no file yet makes the file it names (its folder must exist).
   std::error_code ec;
+  if (std::filesystem::is_symlink(target, ec) && !may_follow(target)) {
+    output_failed(target,
+                  "a link in a folder everyone may write to, owned by another user: "
+                  "not followed");
+  }
   if (exists && std::filesystem::is_symlink(target, ec)) {
     const std::filesystem::path resolved = std::filesystem::canonical(target, ec);
     if (!ec) replaced_ = resolved;

@@ -72,7 +72,7 @@ void add_one_bit_per_sample(std::vector<unsigned char>& bytes) {
   const std::uint64_t at = order.u32(&bytes[4]);
   if (at + 2 > bytes.size()) return;
   const std::uint32_t n = order.u16(&bytes[at]);
-  if (at + 2 + std::uint64_t{12} * n + 4 > bytes.size()) return;
+  if (n == 0xFFFF || at + 2 + std::uint64_t{12} * n + 4 > bytes.size()) return;
   const auto put16 = [&](std::vector<unsigned char>& to, std::uint32_t v) {
     to.push_back(static_cast<unsigned char>(order.little ? v : v >> 8));
     to.push_back(static_cast<unsigned char>(order.little ? v >> 8 : v));

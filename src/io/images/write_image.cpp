@@ -686,15 +686,21 @@ io::Encoded encode_picture(const std::filesystem::path& target, const std::files
     return {false, "a .pgm file holds grey images (.ppm holds colour)", {}};
   OIIO::ImageSpec spec(static_cast<int>(picture.width), static_cast<int>(picture.height), 3,
                        OIIO::TypeDesc::UINT8);
-  // Bars of flat colour: a JPEG's chroma whole (4:2:0 smears their edges), at quality 100.
-  spec.attribute("jpeg:subsampling", "4:4:4");
-  spec.attribute("Compression", "jpeg:100");
-  spec.attribute("CompressionQuality", 100);
+  auto writer = OIIO::ImageOutput::create(target.string());
+  // Bars of flat colour: a JPEG's chroma whole (4:2:0 smears their edges), at
+  // quality 100. (A TIFF writer told "jpeg" would compress with it too.)
+  if (writer && std::string_view(writer->format_name()) == "jpeg") {
+    spec.attribute("jpeg:subsampling", "4:4:4");
+    spec.attribute("Compression", "jpeg:100");
+  }
+  if (writer && (std::string_view(writer->format_name()) == "jpeg" ||
+                 std::string_view(writer->format_name()) == "webp")) {
+    spec.attribute("CompressionQuality", 100);
+  }
   // RGBA in memory, RGB in the file: a 4-byte step between pixels.
-  return encode(OIIO::ImageOutput::create(target.string()), target, file, spec, bytes,
-                [&](OIIO::ImageOutput& out) {
-                  return out.write_image(OIIO::TypeDesc::UINT8, picture.rgba.data(), 4);
-                });
+  return encode(std::move(writer), target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
+    return out.write_image(OIIO::TypeDesc::UINT8, picture.rgba.data(), 4);
+  });
 }
 
 }  // namespace gpuhist::images
