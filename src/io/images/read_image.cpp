@@ -36,6 +36,7 @@
 #include "io/images/pnm_samples.hpp"
 #include "io/images/sample_notes.hpp"
 #include "io/images/tiff_bits.hpp"
+#include "io/images/tiff_colormap.hpp"
 #include "io/images/webp_colour.hpp"
 
 namespace gpuhist::images {
@@ -1172,6 +1173,18 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     if (!memory) read_whole_file(path, file_bytes, stripped);
     add_one_bit_per_sample(stripped);
     memory.emplace(stripped.data(), stripped.size());
+  }
+  // A palette TIFF whose colormap the library reads into other colours than
+  // libtiff does, given to it with the map rewritten
+  // (io/images/tiff_colormap.hpp).
+  if (format == "tiff") {
+    ByteSource file =
+        memory ? ByteSource(std::span<const unsigned char>(stripped)) : ByteSource(path);
+    if (tiff_colormap_misread(file)) {
+      if (!memory) read_whole_file(path, file_bytes, stripped);
+      rewrite_tiff_colormap(stripped);
+      memory.emplace(stripped.data(), stripped.size());
+    }
   }
   if (format.empty()) {
     input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try
