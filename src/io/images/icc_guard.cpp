@@ -4,117 +4,45 @@
 
 #include <array>
 #include <cstring>
-#include <fstream>
+#include <optional>
 #include <set>
 
 #include "io/images/byte_order.hpp"
+#include "io/images/tiff_layout.hpp"
 
 namespace gpuhist::images {
 namespace {
 
-constexpr std::uint16_t kIccTag = 34675;      // TIFF's InterColorProfile
 constexpr std::uint16_t kHiddenTag = 65000;   // a private tag no reader knows
 constexpr std::size_t kMostDirectories = 1024;
 // libpng's default limit on a chunk's memory (PNG_USER_CHUNK_MALLOC_MAX):
 // a larger profile it refuses itself.
 constexpr std::size_t kMostPngProfile = 8000000;
 
-// The file's bytes at an offset, as far as they go.
-class FileBytes {
- public:
-  explicit FileBytes(const std::filesystem::path& path) : in_(path, std::ios::binary) {
-    std::error_code ec;
-    size_ = std::filesystem::file_size(path, ec);
-    if (ec) size_ = 0;
-  }
-  [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
-  // Exactly `n` bytes at `offset`, or false.
-  bool read(std::uint64_t offset, std::size_t n, unsigned char* out) {
-    if (!in_ || offset > size_ || n > size_ - offset) return false;
-    in_.clear();
-    in_.seekg(static_cast<std::streamoff>(offset));
-    in_.read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(n));
-    return static_cast<std::size_t>(in_.gcount()) == n;
-  }
-  bool read(std::uint64_t offset, std::size_t n, std::vector<unsigned char>& out) {
-    out.resize(n);
-    return read(offset, n, out.data());
-  }
-
- private:
-  std::ifstream in_;
-  std::uint64_t size_ = 0;
-};
-
-// A TIFF's integers in its byte order.
-struct Order {
-  bool little = true;
-  [[nodiscard]] std::uint64_t get(const unsigned char* p, int bytes) const {
-    std::uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i) {
-      const int at = little ? bytes - 1 - i : i;
-      v = v << 8 | p[at];
-    }
-    return v;
-  }
-};
-
-std::vector<std::uint64_t> unsound_in_tiff(FileBytes& file) {
+std::vector<std::uint64_t> unsound_in_tiff(ByteSource& file) {
   std::vector<std::uint64_t> found;
-  std::array<unsigned char, 16> head{};
-  if (!file.read(0, 8, head.data())) return found;
-  Order order;
-  if (head[0] == 'I' && head[1] == 'I') {
-    order.little = true;
-  } else if (head[0] == 'M' && head[1] == 'M') {
-    order.little = false;
-  } else {
-    return found;
-  }
-  const auto version = order.get(&head[2], 2);
-  const bool big = version == 43;
-  if (version != 42 && !big) return found;
-  if (big && !file.read(0, 16, head.data())) return found;
-  const int word = big ? 8 : 4;         // offsets and counts
-  const int count_bytes = big ? 8 : 2;  // a directory's number of entries
-  const std::uint64_t entry_bytes = big ? 20 : 12;
-  std::uint64_t directory = big ? order.get(&head[8], 8) : order.get(&head[4], 4);
+  const std::optional<TiffLayout> layout = TiffLayout::read(file);
+  if (!layout) return found;
   std::set<std::uint64_t> seen;
-  std::vector<unsigned char> bytes;
-  for (std::size_t n = 0; directory != 0 && n < kMostDirectories; ++n) {
-    if (!seen.insert(directory).second) break;  // a loop of directories
-    if (!file.read(directory, static_cast<std::size_t>(count_bytes), bytes)) break;
-    const std::uint64_t entries = order.get(bytes.data(), count_bytes);
-    if (entries > 65535) break;
-    const std::uint64_t first = directory + static_cast<std::uint64_t>(count_bytes);
-    const std::uint64_t table = entries * entry_bytes;
-    if (!file.read(first, static_cast<std::size_t>(table), bytes)) break;
-    for (std::uint64_t e = 0; e < entries; ++e) {
-      const unsigned char* entry = bytes.data() + e * entry_bytes;
-      if (order.get(entry, 2) != kIccTag) continue;
-      const auto type = order.get(entry + 2, 2);
-      const std::uint64_t count = order.get(entry + 4, word);
+  std::uint64_t at = layout->first_directory();
+  for (std::size_t n = 0; at != 0 && n < kMostDirectories; ++n) {
+    if (!seen.insert(at).second) break;  // a loop of directories
+    const std::optional<TiffDirectory> directory = layout->directory(file, at);
+    if (!directory || !directory->whole()) break;
+    for (const TiffEntry& entry : directory->entries) {
+      if (entry.tag != tiff_tag::kIccProfile) continue;
       // Bytes, as the tag is written; another type libtiff would convert:
       // hidden rather than followed.
-      const bool bytewise = type == 1 || type == 2 || type == 6 || type == 7;
+      const bool bytewise =
+          entry.type == 1 || entry.type == 2 || entry.type == 6 || entry.type == 7;
       bool sound = bytewise;
-      if (bytewise && count <= file.size()) {
-        std::vector<unsigned char> profile;
-        const unsigned char* value = entry + 4 + word;
-        if (count <= static_cast<std::uint64_t>(word)) {
-          profile.assign(value, value + count);
-        } else if (!file.read(order.get(value, word), static_cast<std::size_t>(count), profile)) {
-          profile.clear();  // out of the file: libtiff reads no profile either
-        }
-        sound = icc_profile_is_sound(profile);
+      if (bytewise && entry.count <= file.size()) {
+        // Out of the file: libtiff reads no profile either (empty is sound).
+        sound = icc_profile_is_sound(layout->values(file, entry, file.size()));
       }
-      if (!sound) found.push_back(first + e * entry_bytes);
+      if (!sound) found.push_back(entry.at);
     }
-    // The next directory, where the file holds its offset.
-    std::array<unsigned char, 8> next{};
-    directory = file.read(first + table, static_cast<std::size_t>(word), next.data())
-                    ? order.get(next.data(), word)
-                    : 0;
+    at = directory->next;
   }
   return found;
 }
@@ -154,7 +82,7 @@ std::vector<unsigned char> png_profile(std::span<const unsigned char> in, std::s
   return out;
 }
 
-std::vector<std::uint64_t> unsound_in_png(FileBytes& file) {
+std::vector<std::uint64_t> unsound_in_png(ByteSource& file) {
   static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   std::vector<std::uint64_t> found;
   std::array<unsigned char, 8> head{};
@@ -224,7 +152,7 @@ bool icc_profile_is_sound(std::span<const unsigned char> p) {
 std::vector<std::uint64_t> unsound_icc_profiles(const std::filesystem::path& path,
                                                 const std::string& format) {
   if (format != "tiff" && format != "png") return {};
-  FileBytes file(path);
+  ByteSource file(path);
   return format == "tiff" ? unsound_in_tiff(file) : unsound_in_png(file);
 }
 

@@ -13,10 +13,12 @@
 #include <cstring>
 #include <iterator>
 #include <new>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "gpuhist/error.hpp"
+#include "io/images/tiff_layout.hpp"
 
 namespace gpuhist::images {
 namespace {
@@ -203,35 +205,24 @@ ExifIfd0 exif_ifd0(std::span<const unsigned char> data) {
   if (data.size() < sizeof kExif + 8 ||
       !std::equal(std::begin(kExif), std::end(kExif), data.begin()))
     return out;
-  const std::span<const unsigned char> tiff = data.subspan(sizeof kExif);
-  const bool little = tiff[0] == 'I' && tiff[1] == 'I';
-  if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return out;
-  // Callers check that [at, at + 2) or [at, at + 4) lies within `tiff`.
-  const auto u16 = [&](std::uint64_t at) -> std::uint32_t {
-    const unsigned a = tiff[at], b = tiff[at + 1];
-    return little ? (b << 8 | a) : (a << 8 | b);
-  };
-  const auto u32 = [&](std::uint64_t at) -> std::uint32_t {
-    return little ? (u16(at + 2) << 16 | u16(at)) : (u16(at) << 16 | u16(at + 2));
-  };
-  if (u16(2) != 42) return out;
-  const std::uint64_t ifd = u32(4);
-  if (ifd + 2 > tiff.size()) return out;
-  const std::uint32_t entries = u16(ifd);
-  const bool whole = ifd + 2 + 12ULL * entries <= tiff.size();
-  bool others = false, oriented = false;
-  for (std::uint64_t i = 0; i < entries; ++i) {
-    const std::uint64_t entry = ifd + 2 + 12 * i;
-    if (entry + 12 > tiff.size()) break;
-    const std::uint32_t tag = u16(entry);
+  ByteSource tiff(data.subspan(sizeof kExif));
+  const std::optional<TiffLayout> layout = TiffLayout::read(tiff);
+  if (!layout || layout->big_tiff()) return out;
+  const std::optional<TiffDirectory> ifd0 = layout->directory(tiff, layout->first_directory());
+  if (!ifd0) return out;
+  const bool whole = ifd0->whole();
+  bool others = false;
+  for (const TiffEntry& e : ifd0->entries) {
     // Orientation, XResolution, YResolution, ResolutionUnit, YCbCrPositioning.
-    others = others ||
-             (tag != 0x0112 && tag != 0x011A && tag != 0x011B && tag != 0x0128 && tag != 0x0213);
-    if (tag != 0x0112 || std::exchange(oriented, true)) continue;
-    // The first orientation tag: one SHORT, held in the entry itself.
-    const std::uint32_t value = u16(entry + 8);
-    if (u16(entry + 2) == 3 && u32(entry + 4) == 1 && value >= 1 && value <= 8) {
-      out.orientation = static_cast<std::uint8_t>(value);
+    others = others || (e.tag != tiff_tag::kOrientation && e.tag != 0x011A && e.tag != 0x011B &&
+                        e.tag != 0x0128 && e.tag != 0x0213);
+  }
+  // The first orientation tag: one SHORT, held in the entry itself.
+  if (const TiffEntry* o = ifd0->find(tiff_tag::kOrientation);
+      o != nullptr && o->type == tiff_type::kShort && o->count == 1) {
+    const std::vector<std::uint64_t> value = layout->integers(tiff, *o, 1);
+    if (!value.empty() && value[0] >= 1 && value[0] <= 8) {
+      out.orientation = static_cast<std::uint8_t>(value[0]);
     }
   }
   out.beyond_orientation = !whole || others;

@@ -10,6 +10,7 @@
 
 #include "io/images/byte_order.hpp"
 #include "io/images/jpeg_decoder.hpp"
+#include "io/images/tiff_layout.hpp"
 #include "io/jpeg_segments.hpp"
 
 namespace gpuhist::images {
@@ -160,46 +161,30 @@ PictureTags webp_picture_tags(const std::filesystem::path& path) {
 
 UnreadMetadata unread_metadata(const std::filesystem::path& path) {
   UnreadMetadata found;
-  std::ifstream in(path, std::ios::binary);
-  std::array<unsigned char, 8> head{};
-  in.read(reinterpret_cast<char*>(head.data()), head.size());
-  if (in.gcount() != 8) return found;
-  const bool ii = std::memcmp(head.data(), "II*\0", 4) == 0;
-  if (ii || std::memcmp(head.data(), "MM\0*", 4) == 0) {
-    // A directory: a count, then entries of 12 bytes: tag, type, count, and
-    // the value (when it fits in 4 bytes) or its offset.
-    const auto u16 = [&](const unsigned char* p) { return ii ? little16(p) : big16(p); };
-    const auto u32 = [&](const unsigned char* p) { return ii ? little32(p) : big32(p); };
-    const auto directory = [&](std::uint32_t at) {
-      std::array<unsigned char, 2> count{};
-      in.clear();
-      in.seekg(at);
-      in.read(reinterpret_cast<char*>(count.data()), 2);
-      if (in.gcount() != 2) return std::vector<unsigned char>{};
-      std::vector<unsigned char> entries(std::size_t{12} * u16(count.data()));
-      in.read(reinterpret_cast<char*>(entries.data()),
-              static_cast<std::streamsize>(entries.size()));
-      entries.resize(static_cast<std::size_t>(in.gcount()) / 12 * 12);
-      return entries;
-    };
-    std::uint32_t exif_at = 0;
-    const std::vector<unsigned char> first = directory(u32(&head[4]));
-    for (std::size_t e = 0; e < first.size(); e += 12) {
-      const std::uint32_t tag = u16(&first[e]);
-      found.gps = found.gps || tag == 34853;
-      found.xmp = found.xmp || tag == 700;
-      if (tag == 34665) exif_at = u32(&first[e + 8]);
-    }
-    if (exif_at == 0) return found;
-    const std::vector<unsigned char> exif = directory(exif_at);
-    for (std::size_t e = 0; e < exif.size(); e += 12) {
-      // ISOSpeedRatings / PhotographicSensitivity: SHORT values, the first kept.
-      if (u16(&exif[e]) == 34855 && u16(&exif[e + 2]) == 3 && u32(&exif[e + 4]) >= 1) {
-        found.iso = u16(&exif[e + 8]);
+  ByteSource file(path);
+  if (const std::optional<TiffLayout> layout = TiffLayout::read(file)) {
+    const std::optional<TiffDirectory> first = layout->directory(file, layout->first_directory());
+    if (!first) return found;
+    found.gps = first->find(tiff_tag::kGpsIfd) != nullptr;
+    found.xmp = first->find(tiff_tag::kXmp) != nullptr;
+    const TiffEntry* exif_ifd = first->find(tiff_tag::kExifIfd);
+    const std::vector<std::uint64_t> exif_at =
+        exif_ifd != nullptr ? layout->integers(file, *exif_ifd, 1) : std::vector<std::uint64_t>{};
+    if (exif_at.empty() || exif_at[0] == 0) return found;
+    const std::optional<TiffDirectory> exif = layout->directory(file, exif_at[0]);
+    // ISOSpeedRatings / PhotographicSensitivity: SHORT values, the first kept.
+    const TiffEntry* iso = exif ? exif->find(tiff_tag::kIsoSpeed) : nullptr;
+    if (iso != nullptr && iso->type == tiff_type::kShort) {
+      if (const std::vector<std::uint64_t> v = layout->integers(file, *iso); !v.empty()) {
+        found.iso = static_cast<std::uint32_t>(v[0]);
       }
     }
     return found;
   }
+  std::ifstream in(path, std::ios::binary);
+  std::array<unsigned char, 8> head{};
+  in.read(reinterpret_cast<char*>(head.data()), head.size());
+  if (in.gcount() != 8) return found;
   static constexpr unsigned char kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   if (std::memcmp(head.data(), kPng, 8) != 0) return found;
   // Chunks: a length, a type, the data, a CRC; iTXt's data starts with its keyword.

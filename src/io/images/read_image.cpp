@@ -37,6 +37,7 @@
 #include "io/images/sample_notes.hpp"
 #include "io/images/tiff_bits.hpp"
 #include "io/images/tiff_colormap.hpp"
+#include "io/images/tiff_strips.hpp"
 #include "io/images/webp_colour.hpp"
 
 namespace gpuhist::images {
@@ -523,7 +524,6 @@ void check_dpx_element(const std::filesystem::path& path, const Head& h, std::ui
   }
 }
 
-void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes);
 std::uint64_t max_expansion(const std::string& format, int tiff_compression = 1);
 
 // How a Deflate TIFF's strips or tiles are read, around OpenImageIO 2.4's own
@@ -795,7 +795,10 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       at += 12 + length;
     }
   }
-  if (format == "tiff") check_tiff_strips(path, file_bytes);
+  if (format == "tiff") {
+    ByteSource file(path);
+    if (const std::string fault = tiff_strips_fault(file); !fault.empty()) fail(path, fault);
+  }
   if (format == "dpx") {
     // The file, image, orientation and film headers are read whole (2048
     // bytes): a shorter file leaves the reader's fields unwritten.
@@ -809,113 +812,6 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     const std::uint32_t image_offset = dpx.u32(4), user_size = dpx.u32(32);
     if (image_offset > file_bytes || (user_size != 0xFFFFFFFFU && user_size > file_bytes)) {
       fail(path, "corrupt DPX header: it places data beyond the end of the file");
-    }
-  }
-}
-
-// A compressed TIFF whose first image's strips or tiles end past the end of
-// the file (refused as truncated), or that lists fewer strips than its rows
-// need (refused as corrupt): OpenImageIO's reader inflates a strip it could
-// read only part of, or none of, as if it had all of it, from memory never
-// written (valgrind, fuzz_image 2026-12-03). Classic and BigTIFF, either byte order; the first
-// directory (the image read) only.
-void check_tiff_strips(const std::filesystem::path& path, std::uintmax_t file_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  const auto read_at = [&](std::uint64_t at, std::size_t n) {
-    std::vector<unsigned char> b(n);
-    in.clear();
-    in.seekg(static_cast<std::streamoff>(at));
-    if (at + n > file_bytes ||
-        !in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(n)))
-      b.clear();
-    return b;
-  };
-  const std::vector<unsigned char> head = read_at(0, 16);
-  if (head.size() < 16) return;  // the reader refuses it
-  const bool big_endian = head[0] == 'M';
-  const auto u = [&](const unsigned char* p, std::size_t n) {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      v |= std::uint64_t{p[big_endian ? n - 1 - i : i]} << (8 * i);
-    return v;
-  };
-  const bool big_tiff = u(head.data() + 2, 2) == 43;
-  const std::size_t entry = big_tiff ? 20 : 12, count_bytes = big_tiff ? 8 : 2,
-                    word = big_tiff ? 8 : 4;
-  const std::uint64_t ifd = big_tiff ? u(head.data() + 8, 8) : u(head.data() + 4, 4);
-  // A file cut short before its first directory (which TIFF writers put last):
-  // said as that, where the library says it cannot read a directory.
-  const auto cut_short = [&] {
-    fail(path, "corrupt or truncated image: its first TIFF directory, at byte " +
-                   std::to_string(ifd) + ", runs past the end of the file (" +
-                   std::to_string(file_bytes) + " bytes)");
-  };
-  const std::vector<unsigned char> count_field = read_at(ifd, count_bytes);
-  if (count_field.empty()) cut_short();
-  const std::uint64_t entries = u(count_field.data(), count_bytes);
-  if (entries > 4096) return;
-  const std::vector<unsigned char> table =
-      read_at(ifd + count_bytes, static_cast<std::size_t>(entries) * entry);
-  if (table.empty() && entries > 0) cut_short();
-  if (table.empty()) return;
-  // The values of tag `wanted` (SHORT, LONG or LONG8 arrays), in place or where they point.
-  const auto values = [&](std::uint32_t wanted) {
-    std::vector<std::uint64_t> out;
-    for (std::uint64_t i = 0; i < entries; ++i) {
-      const unsigned char* e = table.data() + i * entry;
-      if (u(e, 2) != wanted) continue;
-      const std::uint64_t type = u(e + 2, 2), n = u(e + 4, word);
-      const std::size_t size = type == 3 ? 2 : type == 4 ? 4 : type == 16 ? 8 : 0;
-      if (size == 0 || n == 0 || n > (std::uint64_t{1} << 20)) return out;
-      std::vector<unsigned char> data;
-      if (n * size <= word) {
-        data.assign(e + 4 + word, e + 4 + word + n * size);
-      } else {
-        data = read_at(u(e + 4 + word, word), static_cast<std::size_t>(n * size));
-        if (data.empty()) return out;  // the reader refuses an array past the end
-      }
-      for (std::uint64_t k = 0; k < n; ++k) out.push_back(u(data.data() + k * size, size));
-      return out;
-    }
-    return out;
-  };
-  // Uncompressed strips read short are an error of the reader's own, and
-  // libtiff recomputes a single uncompressed strip's count from the image.
-  const std::vector<std::uint64_t> compression = values(259);
-  if (compression.empty() || compression[0] == 1) return;
-  const std::vector<std::uint64_t> strip_offsets = values(273), strip_counts = values(279);
-  const std::vector<std::uint64_t> tile_offsets = values(324), tile_counts = values(325);
-  using Arrays =
-      std::tuple<const std::vector<std::uint64_t>&, const std::vector<std::uint64_t>&, const char*>;
-  for (const auto& [offsets, counts, what] :
-       {Arrays{strip_offsets, strip_counts, "strip"}, Arrays{tile_offsets, tile_counts, "tile"}}) {
-    for (std::size_t i = 0; i < std::min(offsets.size(), counts.size()); ++i) {
-      if (offsets[i] > file_bytes || counts[i] > file_bytes - offsets[i]) {
-        fail(path, std::string("truncated image: its TIFF ") + what + " " + std::to_string(i) +
-                       " of " + std::to_string(counts[i]) + " bytes at byte " +
-                       std::to_string(offsets[i]) + " runs past the end of its " +
-                       std::to_string(file_bytes) + " bytes");
-      }
-    }
-  }
-  // Every strip the rows need has an offset and a byte count: libtiff fills
-  // missing entries with zeros (a first tag wins over later duplicates, as
-  // libtiff keeps it), and OpenImageIO inflates such a strip from memory never
-  // written (valgrind, fuzz_image 2026-12-03).
-  const std::vector<std::uint64_t> height = values(257), rows_per_strip = values(278),
-                                   samples = values(277), planar = values(284);
-  if (!height.empty() && values(322).empty()) {  // striped, not tiled
-    const std::uint64_t rows =
-        rows_per_strip.empty() || rows_per_strip[0] == 0 ? height[0] : rows_per_strip[0];
-    const std::uint64_t per_strip = std::max<std::uint64_t>(1, std::min(rows, height[0]));
-    std::uint64_t strips = (height[0] + per_strip - 1) / per_strip;
-    if (!planar.empty() && planar[0] == 2 && !samples.empty()) strips *= samples[0];
-    const bool zero = std::find(strip_counts.begin(), strip_counts.end(), 0U) != strip_counts.end();
-    if (strip_offsets.size() < strips || strip_counts.size() < strips || zero) {
-      fail(path, "corrupt TIFF: " + std::to_string(strip_offsets.size()) + " strip offsets and " +
-                     std::to_string(strip_counts.size()) + " byte counts" +
-                     (zero ? " (one of them 0)" : "") + " for the " + std::to_string(strips) +
-                     " strips its " + std::to_string(height[0]) + " rows need");
     }
   }
 }
