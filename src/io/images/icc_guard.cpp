@@ -8,6 +8,7 @@
 #include <set>
 
 #include "io/images/byte_order.hpp"
+#include "io/images/png_chunks.hpp"
 #include "io/images/tiff_layout.hpp"
 
 namespace gpuhist::images {
@@ -83,28 +84,24 @@ std::vector<unsigned char> png_profile(std::span<const unsigned char> in, std::s
 }
 
 std::vector<std::uint64_t> unsound_in_png(ByteSource& file) {
-  static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   std::vector<std::uint64_t> found;
-  std::array<unsigned char, 8> head{};
-  if (!file.read(0, 8, head.data()) || std::memcmp(head.data(), kSignature, 8) != 0) return found;
+  PngChunks chunks(file);
   std::vector<unsigned char> data;
-  for (std::uint64_t at = 8; file.read(at, 8, head.data());) {
-    const std::uint32_t length = big32(head.data());
-    if (length > 0x7FFFFFFFU) break;
+  while (const std::optional<PngChunk> chunk = chunks.next()) {
+    if (chunk->length > PngChunk::kMostLength) break;
     // A profile comes before the pixels: libpng takes none after them.
-    if (std::memcmp(&head[4], "IEND", 4) == 0 || std::memcmp(&head[4], "IDAT", 4) == 0) break;
-    if (std::memcmp(&head[4], "iCCP", 4) == 0 && length > 0 && length <= kMostPngProfile &&
-        file.read(at + 8, length, data) && !data.empty()) {
+    if (chunk->is("IEND") || chunk->is("IDAT")) break;
+    if (chunk->is("iCCP") && chunk->length > 0 && chunk->length <= kMostPngProfile &&
+        file.read(chunk->data_at(), static_cast<std::size_t>(chunk->length), data)) {
       // A name of 1 to 79 bytes, its NUL, the compression method, the profile.
       const auto* end = static_cast<const unsigned char*>(std::memchr(data.data(), 0, data.size()));
       if (end != nullptr && end + 2 <= data.data() + data.size()) {
         const std::size_t start = static_cast<std::size_t>(end - data.data()) + 2;
         const std::vector<unsigned char> profile =
             png_profile(std::span<const unsigned char>(data).subspan(start), kMostPngProfile);
-        if (!profile.empty() && !icc_profile_is_sound(profile)) found.push_back(at);
+        if (!profile.empty() && !icc_profile_is_sound(profile)) found.push_back(chunk->at);
       }
     }
-    at += std::uint64_t{12} + length;
   }
   return found;
 }

@@ -10,6 +10,7 @@
 
 #include "io/images/byte_order.hpp"
 #include "io/images/jpeg_decoder.hpp"
+#include "io/images/png_chunks.hpp"
 #include "io/images/tiff_layout.hpp"
 #include "io/jpeg_segments.hpp"
 
@@ -181,26 +182,19 @@ UnreadMetadata unread_metadata(const std::filesystem::path& path) {
     }
     return found;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::array<unsigned char, 8> head{};
-  in.read(reinterpret_cast<char*>(head.data()), head.size());
-  if (in.gcount() != 8) return found;
-  static constexpr unsigned char kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  if (std::memcmp(head.data(), kPng, 8) != 0) return found;
-  // Chunks: a length, a type, the data, a CRC; iTXt's data starts with its keyword.
+  // iTXt's data starts with its keyword.
   static constexpr std::string_view kXmp("XML:com.adobe.xmp\0", 18);
-  std::array<unsigned char, 8 + kXmp.size()> chunk{};
-  for (std::uint64_t at = 8;;) {
-    in.seekg(static_cast<std::streamoff>(at));
-    in.read(reinterpret_cast<char*>(chunk.data()), chunk.size());
-    if (in.gcount() < 8 || std::memcmp(&chunk[4], "IEND", 4) == 0) return found;
-    if (std::memcmp(&chunk[4], "iTXt", 4) == 0 && in.gcount() == std::streamsize{chunk.size()} &&
-        std::memcmp(&chunk[8], kXmp.data(), kXmp.size()) == 0) {
+  std::array<unsigned char, kXmp.size()> keyword{};
+  PngChunks chunks(file);
+  while (const std::optional<PngChunk> chunk = chunks.next()) {
+    if (chunk->is("IEND")) break;
+    if (chunk->is("iTXt") && file.read(chunk->data_at(), keyword.size(), keyword.data()) &&
+        std::memcmp(keyword.data(), kXmp.data(), kXmp.size()) == 0) {
       found.xmp = true;
-      return found;
+      break;
     }
-    at += 12 + std::uint64_t{big32(chunk.data())};
   }
+  return found;
 }
 
 std::uint8_t webp_orientation(const std::filesystem::path& path) {

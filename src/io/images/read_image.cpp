@@ -33,6 +33,7 @@
 #include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
 #include "io/images/picture_tags.hpp"
+#include "io/images/png_chunks.hpp"
 #include "io/images/pnm_samples.hpp"
 #include "io/images/sample_notes.hpp"
 #include "io/images/tiff_bits.hpp"
@@ -780,19 +781,15 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
   }
   if (format == "png") {
     // libpng allocates each chunk's claimed length before reading it.
-    std::ifstream in(path, std::ios::binary);
-    std::uint64_t at = 8;
-    while (at + 12 <= file_bytes) {
-      std::array<unsigned char, 8> chunk{};
-      in.seekg(static_cast<std::streamoff>(at));
-      if (!in.read(reinterpret_cast<char*>(chunk.data()), 8)) break;
-      const std::uint64_t length = big32(chunk.data());
-      if (length > 0x7FFFFFFFU || at + 12 + length > file_bytes) {
-        fail(path, "corrupt image: a PNG chunk claims " + std::to_string(length) +
+    ByteSource file(path);
+    PngChunks chunks(file);
+    while (const std::optional<PngChunk> chunk = chunks.next()) {
+      if (chunk->at + 12 > file_bytes) break;
+      if (chunk->length > PngChunk::kMostLength || chunk->end() > file_bytes) {
+        fail(path, "corrupt image: a PNG chunk claims " + std::to_string(chunk->length) +
                        " bytes, past the end of the file");
       }
-      if (std::memcmp(chunk.data() + 4, "IEND", 4) == 0) break;
-      at += 12 + length;
+      if (chunk->is("IEND")) break;
     }
   }
   if (format == "tiff") {

@@ -24,6 +24,7 @@
 #include "io/images/memory_file.hpp"
 #include "io/images/memory_reader.hpp"
 #include "io/images/picture_tags.hpp"
+#include "io/images/png_chunks.hpp"
 #include "io/images/pnm_samples.hpp"
 
 namespace gpuhist::images {
@@ -137,9 +138,10 @@ io::Encoded encode(std::unique_ptr<OIIO::ImageOutput> writer, const std::filesys
   // 24 to 103) as its stack held it: addresses in the file, different each
   // run. The field is written again: the description, then zeros.
   if (staged && std::string_view(out->format_name()) == "sgi" && bytes.size() >= 104) {
-    const std::string name = written.get_string_attribute("ImageDescription");
+    const std::string description = written.get_string_attribute("ImageDescription");
     std::fill(bytes.begin() + 24, bytes.begin() + 104, 0);
-    std::copy_n(name.begin(), std::min<std::size_t>(name.size(), 79), bytes.begin() + 24);
+    std::copy_n(description.begin(), std::min<std::size_t>(description.size(), 79),
+                bytes.begin() + 24);
   }
   return {in_memory, {}, std::move(narrowed)};
 }
@@ -437,27 +439,27 @@ void add_webp_metadata(std::vector<unsigned char>& webp, int orientation,
 // OpenImageIO 2.4's PNG writer writes no Exif. Nothing where the file is not
 // a PNG or holds one already.
 void add_png_exif(std::vector<unsigned char>& png, std::span<const unsigned char> exif) {
-  static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   constexpr std::size_t kAfterHeader = 8 + 12 + 13;  // the signature and IHDR
-  if (png.size() < kAfterHeader || std::memcmp(png.data(), kSignature, 8) != 0 ||
-      big32(&png[8]) != 13 || std::memcmp(&png[12], "IHDR", 4) != 0) {
-    return;
-  }
-  static constexpr unsigned char kType[] = {'e', 'X', 'I', 'f'};
+  ByteSource bytes{std::span<const unsigned char>(png)};
+  PngChunks chunks(bytes);
+  const std::optional<PngChunk> header = chunks.next();
+  if (!header || !header->is("IHDR") || header->length != 13 || png.size() < kAfterHeader) return;
   // The chunks, by their framing, for one holding Exif already.
-  for (std::size_t at = 8; at + 8 <= png.size();) {
-    if (std::memcmp(&png[at + 4], kType, 4) == 0) return;
-    if (std::memcmp(&png[at + 4], "IEND", 4) == 0) break;
-    at += std::size_t{12} + big32(&png[at]);
+  while (const std::optional<PngChunk> chunk = chunks.next()) {
+    if (chunk->is("eXIf")) return;
+    if (chunk->is("IEND")) break;
   }
-  const auto size = static_cast<std::uint32_t>(exif.size());
-  std::vector<unsigned char> chunk;
-  for (const int shift : {24, 16, 8, 0}) chunk.push_back(static_cast<unsigned char>(size >> shift));
-  chunk.insert(chunk.end(), std::begin(kType), std::end(kType));
-  chunk.insert(chunk.end(), exif.begin(), exif.end());
-  const auto crc = static_cast<std::uint32_t>(
-      crc32(crc32(0L, nullptr, 0), chunk.data() + 4, static_cast<uInt>(exif.size() + 4)));
-  for (const int shift : {24, 16, 8, 0}) chunk.push_back(static_cast<unsigned char>(crc >> shift));
+  // Length, type, data, CRC (over the type and data).
+  std::vector<unsigned char> chunk(12 + exif.size());
+  const auto put32 = [&](std::size_t at, std::uint32_t v) {
+    for (std::size_t i = 0; i < 4; ++i)
+      chunk[at + i] = static_cast<unsigned char>(v >> (24 - 8 * i));
+  };
+  put32(0, static_cast<std::uint32_t>(exif.size()));
+  std::memcpy(&chunk[4], "eXIf", 4);
+  std::copy(exif.begin(), exif.end(), chunk.begin() + 8);
+  put32(8 + exif.size(), static_cast<std::uint32_t>(crc32(crc32(0L, nullptr, 0), &chunk[4],
+                                                          static_cast<uInt>(exif.size() + 4))));
   png.insert(png.begin() + kAfterHeader, chunk.begin(), chunk.end());
 }
 
@@ -468,15 +470,16 @@ void add_png_exif(std::vector<unsigned char>& png, std::span<const unsigned char
 void round_png_density(std::vector<unsigned char>& png, const OIIO::ImageSpec& spec) {
   const std::string unit = spec.get_string_attribute("ResolutionUnit");
   const double per_metre = unit == "in" ? 1 / 0.0254 : unit == "cm" ? 100.0 : 0.0;
-  const double x = spec.get_float_attribute("XResolution", 0.0F) * per_metre;
-  const double y = spec.get_float_attribute("YResolution", 0.0F) * per_metre;
+  const double x = double{spec.get_float_attribute("XResolution", 0.0F)} * per_metre;
+  const double y = double{spec.get_float_attribute("YResolution", 0.0F)} * per_metre;
   if (!(x >= 1 && x < 4e9) || !(y >= 1 && y < 4e9)) return;
-  for (std::size_t at = 8; at + 12 <= png.size();) {
-    const std::uint32_t length = big32(&png[at]);
-    if (std::memcmp(&png[at + 4], "IDAT", 4) == 0 || at + 12 + std::uint64_t{length} > png.size()) {
-      return;
-    }
-    if (std::memcmp(&png[at + 4], "pHYs", 4) == 0 && length == 9 && png[at + 16] == 1) {
+  ByteSource bytes{std::span<const unsigned char>(png)};
+  PngChunks chunks(bytes);
+  while (const std::optional<PngChunk> chunk = chunks.next()) {
+    if (chunk->is("IDAT") || chunk->end() > png.size()) return;
+    const auto at = static_cast<std::size_t>(chunk->at);
+    const auto length = static_cast<std::size_t>(chunk->length);
+    if (chunk->is("pHYs") && length == 9 && png[at + 16] == 1) {
       for (std::size_t k = 0; k < 2; ++k) {
         const auto v = static_cast<std::uint32_t>(std::lround(k == 0 ? x : y));
         for (std::size_t i = 0; i < 4; ++i) {
@@ -490,7 +493,6 @@ void round_png_density(std::vector<unsigned char>& png, const OIIO::ImageSpec& s
       }
       return;
     }
-    at += 12 + std::size_t{length};
   }
 }
 
