@@ -687,37 +687,37 @@ TEST_F(ImageFiles, OneBitTiffsWithoutBitsPerSampleReadAsOneBit) {
 }
 
 // A palette TIFF of 16x16 pixels (pixel i holds index i modulo 2^bits),
-// classic or BigTIFF, little- or big-endian, made by hand. Entry i of the map
-// holds the colour colormap_colour(i, bits), its 8-bit values stored as
-// `store` makes them 16-bit: v x 256 (Pillow), v x 257, or v itself (an
-// 8-bit map).
-std::array<unsigned, 3> colormap_colour(unsigned i, unsigned bits) {
-  const unsigned top = (1U << bits) - 1;
-  const unsigned r = i * 255 / top;
-  return {r, 255 - r, (i * 37 + 11) % 256};
-}
-std::string palette_tiff(bool little, bool big_tiff, unsigned bits,
-                         const std::function<unsigned(unsigned)>& store) {
-  std::string tiff = little ? "II" : "MM";
+// made by hand: classic or BigTIFF, little- or big-endian, its map of 3 x
+// 2^bits values `map` (red, green, blue) of TIFF type `type` (1 BYTE, 3
+// SHORT, 4 LONG), with or without its BitsPerSample field.
+struct PaletteTiff {
+  bool little = true;
+  bool big_tiff = false;
+  unsigned bits = 8;
+  std::uint32_t type = 3;
+  bool bits_field = true;
+};
+std::string palette_tiff(const PaletteTiff& f, const std::vector<unsigned>& map) {
+  std::string tiff = f.little ? "II" : "MM";
   const auto put = [&](std::uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) {
-      tiff += static_cast<char>(v >> (little ? 8 * i : 8 * (bytes - 1 - i)));
+      tiff += static_cast<char>(v >> (f.little ? 8 * i : 8 * (bytes - 1 - i)));
     }
   };
-  const int word = big_tiff ? 8 : 4;
-  const std::uint64_t entries = 9, entry_bytes = big_tiff ? 20 : 12;
-  const std::uint64_t directory = big_tiff ? 16 : 8;
-  const std::uint64_t map_at = directory + (big_tiff ? 8 : 2) + entries * entry_bytes + word;
-  const std::uint64_t map_bytes = 2 * (std::uint64_t{3} << bits);
-  const std::uint64_t row_bytes = (16 * bits + 7) / 8;
-  const std::uint64_t pixels_at = map_at + map_bytes;
-  put(big_tiff ? 43 : 42, 2);
-  if (big_tiff) {
+  const int word = f.big_tiff ? 8 : 4;
+  const std::uint64_t entries = f.bits_field ? 9 : 8, entry_bytes = f.big_tiff ? 20 : 12;
+  const std::uint64_t directory = f.big_tiff ? 16 : 8;
+  const int value_bytes = f.type == 1 ? 1 : f.type == 3 ? 2 : 4;
+  const std::uint64_t map_at = directory + (f.big_tiff ? 8 : 2) + entries * entry_bytes + word;
+  const std::uint64_t row_bytes = (16 * f.bits + 7) / 8;
+  const std::uint64_t pixels_at = map_at + value_bytes * map.size();
+  put(f.big_tiff ? 43 : 42, 2);
+  if (f.big_tiff) {
     put(8, 2);
     put(0, 2);
   }
   put(directory, word);
-  put(entries, big_tiff ? 8 : 2);
+  put(entries, f.big_tiff ? 8 : 2);
   const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint64_t count,
                          std::uint64_t value) {
     put(tag, 2);
@@ -730,23 +730,21 @@ std::string palette_tiff(bool little, bool big_tiff, unsigned bits,
   };
   entry(256, 3, 1, 16);
   entry(257, 3, 1, 16);
-  entry(258, 3, 1, bits);
+  if (f.bits_field) entry(258, 3, 1, f.bits);
   entry(259, 3, 1, 1);  // no compression
   entry(262, 3, 1, 3);  // palette
   entry(273, 4, 1, pixels_at);
   entry(277, 3, 1, 1);
   entry(279, 4, 1, 16 * row_bytes);
-  entry(320, 3, std::uint64_t{3} << bits, map_at);
+  entry(320, f.type, map.size(), map_at);
   put(0, word);
-  for (unsigned c = 0; c < 3; ++c) {
-    for (unsigned i = 0; i < 1U << bits; ++i) put(store(colormap_colour(i, bits)[c]), 2);
-  }
+  for (const unsigned v : map) put(v, value_bytes);
   for (unsigned y = 0; y < 16; ++y) {
     std::vector<unsigned char> row(row_bytes, 0);
     for (unsigned x = 0; x < 16; ++x) {
-      const unsigned index = (y * 16 + x) % (1U << bits);
-      const unsigned bit = x * bits;
-      row[bit / 8] |= static_cast<unsigned char>(index << (8 - bits - bit % 8));
+      const unsigned index = (y * 16 + x) % (1U << f.bits);
+      const unsigned bit = x * f.bits;
+      row[bit / 8] |= static_cast<unsigned char>(index << (8 - f.bits - bit % 8));
     }
     tiff.append(reinterpret_cast<const char*>(row.data()), row.size());
   }
@@ -754,51 +752,96 @@ std::string palette_tiff(bool little, bool big_tiff, unsigned bits,
 }
 
 // A palette TIFF's colours are libtiff's: each map entry's high byte, or the
-// entry itself in a map of 8-bit entries. The image library divides by 257,
-// so a map written as v x 256 (Pillow's) was read one level low for every v
-// above 0 (255 as 254, status 0), and an 8-bit map as black. libtiff's own
-// tiff2rgba is the witness.
+// entry itself where no entry of the whole map exceeds 255. The image library
+// divides by 257, so a map written as v x 256 (Pillow's) was read one level
+// low for every v above 0 (255 as 254, status 0), and an 8-bit map as black.
+// libtiff's own tiff2rgba is the witness where it reads the file.
 TEST_F(ImageFiles, PaletteTiffColoursAreLibtiffs) {
-  const std::vector<std::pair<const char*, std::function<unsigned(unsigned)>>> stores = {
-      {"x256", [](unsigned v) { return v * 256; }},
-      {"x257", [](unsigned v) { return v * 257; }},
-      {"8-bit", [](unsigned v) { return v; }}};
+  // Colour c of entry i of a map of 2^bits entries, in 8 bits.
+  const auto colour = [](unsigned i, unsigned bits, unsigned c) {
+    const unsigned r = i * 255 / ((1U << bits) - 1);
+    return c == 0 ? r : c == 1 ? 255 - r : (i * 37 + 11) % 256;
+  };
+  const auto map_of = [&](unsigned bits, const std::function<unsigned(unsigned)>& store) {
+    std::vector<unsigned> map;
+    for (unsigned c = 0; c < 3; ++c) {
+      for (unsigned i = 0; i < 1U << bits; ++i) map.push_back(store(colour(i, bits, c)));
+    }
+    return map;
+  };
+  struct Case {
+    std::string what;
+    PaletteTiff file;
+    std::vector<unsigned> map;
+  };
+  std::vector<Case> cases;
+  for (const unsigned bits : {1U, 2U, 4U, 8U}) {
+    for (const bool little : {true, false}) {
+      const std::string order = little ? " II" : " MM";
+      const std::string depth = std::to_string(bits) + "-bit";
+      cases.push_back({"x256 " + depth + order, {little, false, bits}, map_of(bits, [](unsigned v) {
+                         return v * 256;
+                       })});
+      cases.push_back({"x257 " + depth + order, {little, false, bits}, map_of(bits, [](unsigned v) {
+                         return v * 257;
+                       })});
+      cases.push_back({"8-bit " + depth + order,
+                       {little, false, bits},
+                       map_of(bits, [](unsigned v) { return v; })});
+    }
+  }
+  // Which rule holds is decided by the whole map: 8-bit values but for one
+  // entry of 256 make a 16-bit map (each entry's high byte: mostly 0).
+  std::vector<unsigned> mixed = map_of(8, [](unsigned v) { return v; });
+  mixed[256 + 7] = 256;
+  cases.push_back({"mixed 8-bit", {true, false, 8}, mixed});
+  cases.push_back(
+      {"x256 BigTIFF II", {true, true, 8}, map_of(8, [](unsigned v) { return v * 256; })});
+  cases.push_back(
+      {"x256 BigTIFF MM", {false, true, 8}, map_of(8, [](unsigned v) { return v * 256; })});
+  // libtiff reads maps of other unsigned types too.
+  cases.push_back(
+      {"LONG x256", {true, false, 8, 4}, map_of(8, [](unsigned v) { return v * 256; })});
+  cases.push_back({"BYTE 8-bit", {false, false, 8, 1}, map_of(8, [](unsigned v) { return v; })});
+  // A 1-bit palette leaving BitsPerSample to its default (1): both of the
+  // fixes in memory (libtiff refuses this file, so no witness).
+  cases.push_back({"x256 1-bit, no BitsPerSample",
+                   {true, false, 1, 3, false},
+                   map_of(1, [](unsigned v) { return v * 256; })});
   int n = 0;
-  for (const unsigned bits : {2U, 4U, 8U}) {
-    for (const auto& [name, store] : stores) {
-      for (const bool little : {true, false}) {
-        const bool big_tiff = bits == 8 && !little;
-        const std::string what = std::string(name) + " " + std::to_string(bits) + "-bit " +
-                                 (little ? "II" : "MM") + (big_tiff ? " BigTIFF" : "");
-        const fs::path path = dir_ / ("palette" + std::to_string(n++) + ".tif");
-        std::ofstream(path, std::ios::binary) << palette_tiff(little, big_tiff, bits, store);
-        const Image image = load_image(path);
-        ASSERT_EQ(image.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8})) << what;
-        ASSERT_EQ(image.width, 16U);
-        for (unsigned y = 0; y < 16; ++y) {
-          for (unsigned x = 0; x < 16; ++x) {
-            const auto colour = colormap_colour((y * 16 + x) % (1U << bits), bits);
-            for (unsigned c = 0; c < 3; ++c) {
-              ASSERT_EQ(std::to_integer<unsigned>(image.view().row(y)[3 * x + c]), colour[c])
-                  << what << " at " << x << "," << y << " channel " << c;
-            }
-          }
+  for (const Case& k : cases) {
+    const fs::path path = dir_ / ("palette" + std::to_string(n++) + ".tif");
+    std::ofstream(path, std::ios::binary) << palette_tiff(k.file, k.map);
+    const bool eight_bit_map =
+        std::all_of(k.map.begin(), k.map.end(), [](unsigned v) { return v < 256; });
+    const Image image = load_image(path);
+    ASSERT_EQ(image.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8})) << k.what;
+    ASSERT_EQ(image.width, 16U);
+    const unsigned entries = 1U << k.file.bits;
+    for (unsigned y = 0; y < 16; ++y) {
+      for (unsigned x = 0; x < 16; ++x) {
+        const unsigned index = (y * 16 + x) % entries;
+        for (unsigned c = 0; c < 3; ++c) {
+          const unsigned stored = k.map[c * entries + index];
+          ASSERT_EQ(std::to_integer<unsigned>(image.view().row(y)[3 * x + c]),
+                    eight_bit_map ? stored : stored >> 8)
+              << k.what << " at " << x << "," << y << " channel " << c;
         }
-        if (big_tiff) continue;  // tiff2rgba writes classic TIFFs of classic ones alone
-        const fs::path rgba = dir_ / ("palette-rgba" + std::to_string(n) + ".tif");
-        const std::string command =
-            "tiff2rgba -c none '" + path.string() + "' '" + rgba.string() + "' 2>/dev/null";
-        ASSERT_EQ(std::system(command.c_str()), 0) << "tiff2rgba (libtiff-tools) failed: " << what;
-        const Image witness = load_image(rgba);
-        ASSERT_EQ(witness.width, 16U) << what;
-        for (unsigned y = 0; y < 16; ++y) {
-          for (unsigned x = 0; x < 16; ++x) {
-            for (unsigned c = 0; c < 3; ++c) {
-              ASSERT_EQ(image.view().row(y)[3 * x + c],
-                        witness.view().row(y)[channel_count(witness.format.layout) * x + c])
-                  << what << " at " << x << "," << y;
-            }
-          }
+      }
+    }
+    if (!k.file.bits_field || k.file.big_tiff) continue;  // tiff2rgba writes classic TIFFs
+    const fs::path rgba = dir_ / ("palette-rgba" + std::to_string(n) + ".tif");
+    const std::string command =
+        "tiff2rgba -c none '" + path.string() + "' '" + rgba.string() + "' 2>/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << "tiff2rgba (libtiff-tools) failed: " << k.what;
+    const Image witness = load_image(rgba);
+    ASSERT_EQ(witness.width, 16U) << k.what;
+    for (unsigned y = 0; y < 16; ++y) {
+      for (unsigned x = 0; x < 16; ++x) {
+        for (unsigned c = 0; c < 3; ++c) {
+          ASSERT_EQ(image.view().row(y)[3 * x + c],
+                    witness.view().row(y)[channel_count(witness.format.layout) * x + c])
+              << k.what << " at " << x << "," << y;
         }
       }
     }

@@ -11,12 +11,11 @@ namespace {
 
 constexpr std::uint64_t kPalette = 3;  // PhotometricInterpretation
 
-// Where the first directory's colormap lies and how libtiff reads it.
+// The first directory's colormap as libtiff reads it.
 struct Colormap {
   TiffLayout layout;
-  std::uint64_t at = 0;       // the first entry's byte
-  std::uint64_t entries = 0;  // 3 x 2^bits: red, green, blue
-  bool eight_bit = false;     // no entry above 255
+  TiffEntry entry;
+  bool eight_bit = false;  // no entry above 255
   std::vector<std::uint64_t> values;
 };
 
@@ -27,9 +26,7 @@ std::optional<Colormap> colormap(ByteSource& file) {
   if (!first || !first->whole()) return std::nullopt;
   const TiffEntry* photometric = first->find(tiff_tag::kPhotometric);
   const TiffEntry* map = first->find(tiff_tag::kColorMap);
-  if (photometric == nullptr || map == nullptr || map->type != tiff_type::kShort) {
-    return std::nullopt;
-  }
+  if (photometric == nullptr || map == nullptr) return std::nullopt;
   const std::vector<std::uint64_t> kind = layout->integers(file, *photometric, 1);
   if (kind.empty() || kind[0] != kPalette) return std::nullopt;
   std::uint64_t bits = 1;  // the TIFF default
@@ -39,15 +36,15 @@ std::optional<Colormap> colormap(ByteSource& file) {
     bits = declared[0];
   }
   if (bits == 0 || bits > 16) return std::nullopt;
-  // libtiff takes the first 3 x 2^bits values of a longer map, and no map
-  // from a shorter one.
-  Colormap c{*layout, map->values_at, std::uint64_t{3} << bits, false, {}};
-  if (map->count < c.entries) return std::nullopt;
-  TiffEntry used = *map;
-  used.count = c.entries;
-  used.value_bytes = 2 * c.entries;
-  c.values = layout->integers(file, used, c.entries);
-  if (c.values.size() != c.entries) return std::nullopt;
+  // libtiff takes a map of exactly 3 x 2^bits values (red, green, blue) of
+  // an unsigned type, each at most 65535; it ignores any other.
+  const std::uint64_t entries = std::uint64_t{3} << bits;
+  if (map->count != entries) return std::nullopt;
+  Colormap c{*layout, *map, false, layout->integers(file, *map, entries)};
+  if (c.values.size() != entries ||
+      std::any_of(c.values.begin(), c.values.end(), [](auto v) { return v > 0xFFFF; })) {
+    return std::nullopt;
+  }
   c.eight_bit = std::all_of(c.values.begin(), c.values.end(), [](auto v) { return v < 256; });
   return c;
 }
@@ -69,9 +66,19 @@ void rewrite_tiff_colormap(std::vector<unsigned char>& bytes) {
   ByteSource source{std::span<const unsigned char>(bytes)};
   const std::optional<Colormap> c = colormap(source);
   if (!c) return;
-  for (std::uint64_t i = 0; i < c->entries; ++i) {
-    c->layout.put(&bytes[c->at + 2 * i], 2, eight_bits(c->values[i], c->eight_bit) * 257);
+  // The new map, SHORTs, appended on a word boundary; the entry, and no
+  // other byte of the file, made to point at it.
+  const TiffLayout& layout = c->layout;
+  const std::uint64_t at = bytes.size() + bytes.size() % 2;
+  const std::uint64_t end = at + 2 * c->values.size();
+  if (!layout.big_tiff() && end > 0xFFFFFFFFU) return;
+  bytes.resize(static_cast<std::size_t>(end), 0);
+  for (std::size_t i = 0; i < c->values.size(); ++i) {
+    layout.put(&bytes[at + 2 * i], 2, eight_bits(c->values[i], c->eight_bit) * 257);
   }
+  unsigned char* entry = &bytes[c->entry.at];
+  layout.put(entry + 2, 2, tiff_type::kShort);
+  layout.put(entry + 4 + layout.word(), layout.word(), at);
 }
 
 }  // namespace gpuhist::images

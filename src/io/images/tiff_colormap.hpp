@@ -4,7 +4,7 @@
 // OpenImageIO 2.4 divides each entry by 257 instead, which takes one level
 // off every colour of a map written as v x 256 (as Pillow writes them: 255
 // read as 254), and turns an 8-bit map black. Such a file is given to the
-// library with each entry written as its 8-bit value x 257, in a copy of the
+// library with a map of each entry's 8-bit value x 257, in a copy of the
 // file's bytes.
 #pragma once
 
@@ -18,8 +18,9 @@ namespace gpuhist::images {
 // OpenImageIO reads into colours other than libtiff's.
 [[nodiscard]] bool tiff_colormap_misread(ByteSource& file);
 
-// `bytes`, that whole file, with the first directory's colormap entries
-// written as libtiff's 8-bit values x 257 (nothing else changes).
+// `bytes`, that whole file, with a map of libtiff's 8-bit values x 257
+// (SHORTs) appended, and the first directory's colormap entry pointing at it
+// (no other byte changes).
 void rewrite_tiff_colormap(std::vector<unsigned char>& bytes);
 
 }  // namespace gpuhist::images

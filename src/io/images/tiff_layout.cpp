@@ -1,5 +1,6 @@
 #include "io/images/tiff_layout.hpp"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -92,11 +93,16 @@ std::optional<TiffDirectory> TiffLayout::directory(ByteSource& source, std::uint
   d.declared = integer(field.data(), count_bytes());
   if (d.declared > most) return d;
   const std::uint64_t first = at + count_bytes();
-  std::array<unsigned char, 20> raw{};
-  for (std::uint64_t i = 0; i < d.declared; ++i) {
+  // The table read at once, as far as the source holds it.
+  const std::uint64_t room = first <= source.size() ? source.size() - first : 0;
+  const std::uint64_t present = std::min(d.declared, room / entry_bytes());
+  std::vector<unsigned char> table;
+  if (!source.read(first, static_cast<std::size_t>(present * entry_bytes()), table)) return d;
+  d.entries.reserve(static_cast<std::size_t>(present));
+  for (std::uint64_t i = 0; i < present; ++i) {
+    const unsigned char* raw = table.data() + i * entry_bytes();
     TiffEntry e;
     e.at = first + i * entry_bytes();
-    if (!source.read(e.at, entry_bytes(), raw.data())) return d;
     e.tag = static_cast<std::uint16_t>(integer(&raw[0], 2));
     e.type = static_cast<std::uint16_t>(integer(&raw[2], 2));
     e.count = integer(&raw[4], word());
