@@ -363,6 +363,16 @@ TEST_F(Video, OverlayCopiesTheAudio) {
               std::optional<std::string>("fra\n"))
         << ext;
   }
+  // A silent source's tags go too.
+  const fs::path silent = dir_ / "silent.mkv";
+  ASSERT_TRUE(test::ffmpeg("-i '" + clip.string() + "' -an -c copy -metadata title='Quiet clip' '" +
+                           silent.string() + "'"));
+  const fs::path written = dir_ / "silent-over.mp4";
+  ASSERT_EQ(test::run_cli({"video", silent.string(), "--overlay", "-o", written.string()}).status,
+            0);
+  EXPECT_EQ(test::ffprobe("-show_entries format_tags=title -of csv=p=0", written),
+            std::optional<std::string>("Quiet clip\n"));
+  EXPECT_EQ(stream_packets(written).find("audio"), std::string::npos);
 }
 
 // The numbers ffprobe lists for `entry` of each video frame of a file, one a

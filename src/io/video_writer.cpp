@@ -527,13 +527,15 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
     s.audio_out->codecpar->codec_tag = 0;
     s.audio_out->time_base = s.audio_in->streams[s.audio_index]->time_base;
     s.audio_done = false;
-    // The source's tags go with it, as ffmpeg copies them: the file's (title,
-    // creation time) and the audio stream's (its language); the muxer names
-    // its own encoder.
-    s.check(av_dict_copy(&s.format->metadata, s.audio_in->metadata, 0), "copying the tags");
-    av_dict_set(&s.format->metadata, "encoder", nullptr, 0);
+    // The audio stream's tags go with it (its language), as ffmpeg copies them.
     s.check(av_dict_copy(&s.audio_out->metadata, s.audio_in->streams[s.audio_index]->metadata, 0),
             "copying the audio stream's tags");
+  }
+  // The source file's tags (title, creation time), with audio or without, as
+  // ffmpeg copies them; the muxer names its own encoder.
+  if (s.audio_in != nullptr) {
+    s.check(av_dict_copy(&s.format->metadata, s.audio_in->metadata, 0), "copying the tags");
+    av_dict_set(&s.format->metadata, "encoder", nullptr, 0);
   }
   s.file.emplace(path);
   s.check(avio_open(&s.format->pb, io::file_url(s.file->path()).c_str(), AVIO_FLAG_WRITE),
