@@ -468,12 +468,18 @@ TEST_F(DrawCli, PictureFormatsAndTheReportsOwnLayout) {
       worst = std::max(worst, std::abs(a[i] - b[i]));
   }
   EXPECT_LE(worst, 16);
-  // A TIFF picture is lossless (the JPEG writer's settings are the JPEG's alone).
-  const fs::path tif = dir_ / "h.tif";
-  ASSERT_EQ(test::run_cli({"draw", kCoffee, "-o", tif.string(), "--device", "cpu"}).status, 0);
-  const Image tiff = load_image(tif);
-  for (std::uint32_t y = 0; y < exact.height; ++y) {
-    ASSERT_EQ(std::memcmp(tiff.view().row(y), exact.view().row(y), exact.width * 3), 0) << y;
+  // TIFF and WebP pictures are lossless (the JPEG writer's settings are the
+  // JPEG's alone; the WebP writer's default is lossy).
+  for (const char* name : {"h.tif", "h.webp"}) {
+    const fs::path picture = dir_ / name;
+    ASSERT_EQ(test::run_cli({"draw", kCoffee, "-o", picture.string(), "--device", "cpu"}).status,
+              0);
+    const Image read = load_image(picture);
+    ASSERT_EQ(read.format, exact.format) << name;
+    for (std::uint32_t y = 0; y < exact.height; ++y) {
+      ASSERT_EQ(std::memcmp(read.view().row(y), exact.view().row(y), exact.width * 3), 0)
+          << name << " row " << y;
+    }
   }
   for (const char* option : {"--size", "--channels"}) {
     const auto r = test::run_cli({"draw", kCoffee, "--report", option,

@@ -3,6 +3,7 @@
 #include <OpenImageIO/filesystem.h>
 #include <OpenImageIO/imageio.h>
 #include <OpenImageIO/tiffutils.h>
+#include <webp/encode.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -532,6 +533,27 @@ std::vector<std::byte> grey_as_rgb(const ImageView& image) {
   return rgb;
 }
 
+// `picture` as a lossless WebP in `bytes`.
+io::Encoded encode_lossless_webp(const Picture& picture, std::vector<unsigned char>& bytes) {
+  if (picture.width > WEBP_MAX_DIMENSION || picture.height > WEBP_MAX_DIMENSION) {
+    return {false,
+            "a WebP image is at most " + std::to_string(WEBP_MAX_DIMENSION) + " pixels a side",
+            {}};
+  }
+  std::vector<std::uint8_t> rgb(std::size_t{picture.width} * picture.height * 3);
+  for (std::size_t i = 0; i < rgb.size() / 3; ++i) {
+    std::copy_n(&picture.rgba[4 * i], 3, &rgb[3 * i]);
+  }
+  std::uint8_t* out = nullptr;
+  const std::size_t size = WebPEncodeLosslessRGB(rgb.data(), static_cast<int>(picture.width),
+                                                 static_cast<int>(picture.height),
+                                                 static_cast<int>(picture.width * 3), &out);
+  if (size == 0 || out == nullptr) return {false, "the WebP encoder failed", {}};
+  bytes.assign(out, out + size);
+  WebPFree(out);
+  return {true, {}, {}};
+}
+
 }  // namespace
 
 bool has_writable_image_extension(const std::filesystem::path& path) {
@@ -698,6 +720,11 @@ io::Encoded encode_picture(const std::filesystem::path& target, const std::files
   if (writer && (std::string_view(writer->format_name()) == "jpeg" ||
                  std::string_view(writer->format_name()) == "webp")) {
     spec.attribute("CompressionQuality", 100);
+  }
+  // A WebP picture lossless, by libwebp: OpenImageIO 2.4's writer is lossy,
+  // and told "lossless" it halves the chroma first all the same.
+  if (writer && std::string_view(writer->format_name()) == "webp") {
+    return encode_lossless_webp(picture, bytes);
   }
   // RGBA in memory, RGB in the file: a 4-byte step between pixels.
   return encode(std::move(writer), target, file, spec, bytes, [&](OIIO::ImageOutput& out) {
