@@ -848,6 +848,89 @@ TEST_F(ImageFiles, PaletteTiffColoursAreLibtiffs) {
   }
 }
 
+// A CMYK TIFF of 37x19 pixels, 8- or 16-bit, little-endian, one strip, no
+// compression, made by hand; its samples from `samples` (4 a pixel).
+std::string cmyk_tiff(unsigned bits, const std::vector<std::uint16_t>& samples) {
+  std::string tiff("II*\0", 4);
+  const auto put = [&](std::uint32_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) tiff += static_cast<char>(v >> (8 * i));
+  };
+  const std::uint32_t entries = 10;
+  const std::uint32_t bits_at = 8 + 2 + 12 * entries + 4;
+  const std::uint32_t pixels_at = bits_at + 8;
+  put(8, 4);
+  put(entries, 2);
+  const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint32_t count,
+                         std::uint32_t value) {
+    put(tag, 2);
+    put(type, 2);
+    put(count, 4);
+    put(value, type == 3 && count == 1 ? 2 : 4);
+    if (type == 3 && count == 1) put(0, 2);
+  };
+  entry(256, 3, 1, 37);
+  entry(257, 3, 1, 19);
+  entry(258, 3, 4, bits_at);
+  entry(259, 3, 1, 1);  // no compression
+  entry(262, 3, 1, 5);  // separated
+  entry(273, 4, 1, pixels_at);
+  entry(277, 3, 1, 4);
+  entry(278, 3, 1, 19);
+  entry(279, 4, 1, static_cast<std::uint32_t>(samples.size() * bits / 8));
+  entry(332, 3, 1, 1);  // CMYK inks
+  put(0, 4);
+  for (int i = 0; i < 4; ++i) put(bits, 2);
+  for (const std::uint16_t v : samples) put(v, static_cast<int>(bits / 8));
+  return tiff;
+}
+
+// CMYK TIFFs are converted to RGB as the image library converts striped
+// ones, in every layout: tiled, planes apart, both, compressed. The library
+// converted tiled ones past its own buffers (a crash on valid files); they
+// are read as inks and converted by its arithmetic here. The witness of the
+// conversion is the library's own, on the striped file.
+TEST_F(ImageFiles, CmykTiffsOfEveryLayoutReadAsTheLibraryConvertsThem) {
+  std::mt19937 random(7);
+  for (const unsigned bits : {8U, 16U}) {
+    std::vector<std::uint16_t> samples(37 * 19 * 4);
+    for (std::uint16_t& v : samples) v = static_cast<std::uint16_t>(random() >> (32 - bits));
+    const fs::path striped = dir_ / ("cmyk" + std::to_string(bits) + ".tif");
+    std::ofstream(striped, std::ios::binary) << cmyk_tiff(bits, samples);
+    // The library's conversion, through its own reader.
+    auto input = OIIO::ImageInput::open(striped.string());
+    ASSERT_TRUE(input) << OIIO::geterror();
+    ASSERT_EQ(input->spec().nchannels, 3);
+    const OIIO::TypeDesc type = bits == 8 ? OIIO::TypeDesc::UINT8 : OIIO::TypeDesc::UINT16;
+    std::vector<unsigned char> expected(37 * 19 * 3 * bits / 8);
+    ASSERT_TRUE(input->read_image(0, 0, 0, 3, type, expected.data()));
+    input.reset();
+    const std::string layouts[] = {
+        "",       "-t -w 16 -l 16",       "-p separate", "-t -w 16 -l 16 -p separate",
+        "-c lzw", "-c zip -t -w 16 -l 16"};
+    int n = 0;
+    for (const std::string& layout : layouts) {
+      // (tiffcp puts 8-bit planes apart alone.)
+      if (bits == 16 && layout.find("separate") != std::string::npos) continue;
+      fs::path path = striped;
+      if (!layout.empty()) {
+        path = dir_ / ("cmyk" + std::to_string(bits) + "-" + std::to_string(n++) + ".tif");
+        const std::string command =
+            "tiffcp " + layout + " '" + striped.string() + "' '" + path.string() + "'";
+        ASSERT_EQ(std::system(command.c_str()), 0) << "tiffcp (libtiff-tools) failed: " << layout;
+      }
+      const Image image = load_image(path);
+      ASSERT_EQ(image.format.layout, ChannelLayout::RGB) << layout;
+      EXPECT_FALSE(image.alpha) << layout;
+      EXPECT_TRUE(image.notes.empty()) << layout;
+      const std::size_t row = 37 * 3 * bits / 8;
+      for (std::uint32_t y = 0; y < 19; ++y) {
+        ASSERT_EQ(std::memcmp(image.view().row(y), &expected[y * row], row), 0)
+            << bits << "-bit " << layout << " row " << y;
+      }
+    }
+  }
+}
+
 // An adjusted 4:4:0 JPEG (a 4:2:2 photograph turned losslessly), which the
 // image library's writer does not write, keeps its chroma whole as 4:4:4
 // rather than halving it again as the writer's default 4:2:0.

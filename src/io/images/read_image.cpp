@@ -37,6 +37,7 @@
 #include "io/images/pnm_samples.hpp"
 #include "io/images/sample_notes.hpp"
 #include "io/images/tiff_bits.hpp"
+#include "io/images/tiff_cmyk.hpp"
 #include "io/images/tiff_colormap.hpp"
 #include "io/images/tiff_strips.hpp"
 #include "io/images/webp_colour.hpp"
@@ -1079,6 +1080,14 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
       memory.emplace(stripped.data(), stripped.size());
     }
   }
+  // A CMYK TIFF read as its inks, converted here (io/images/tiff_cmyk.hpp).
+  bool cmyk = false;
+  if (format == "tiff") {
+    ByteSource file =
+        memory ? ByteSource(std::span<const unsigned char>(stripped)) : ByteSource(path);
+    cmyk = tiff_is_four_ink_cmyk(file);
+    if (cmyk) config.attribute("oiio:RawColor", 1);
+  }
   if (format.empty()) {
     input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try
   } else {
@@ -1166,8 +1175,13 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
          "grey nor RGB)");
   }
   // Alpha as the second channel: a grey image with alpha, whatever follows.
-  const ChannelLayout layout = spec.alpha_channel == 1 ? ChannelLayout::Grey
-                               : bmp_whole             ? ChannelLayout::RGBA
+  if (cmyk && spec.nchannels != 4) {
+    fail(path, "unsupported image: a CMYK TIFF the image library reads as " +
+                   std::to_string(spec.nchannels) + " channels");
+  }
+  const ChannelLayout layout = cmyk                      ? ChannelLayout::RGB
+                               : spec.alpha_channel == 1 ? ChannelLayout::Grey
+                               : bmp_whole               ? ChannelLayout::RGBA
                                : spec.nchannels >= 4 && options.alpha && !no_alpha
                                    ? ChannelLayout::RGBA
                                : spec.nchannels >= 3 ? ChannelLayout::RGB
@@ -1182,8 +1196,15 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
                    " bytes of pixels");
   }
   image.codec = input->format_name();
-  image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA && !no_alpha;
-  image.notes = sample_notes(spec, layout, no_alpha);
+  image.alpha = spec.alpha_channel >= 0 && layout != ChannelLayout::RGBA && !no_alpha && !cmyk;
+  // (A CMYK TIFF's notes are those of the RGB the library would give.)
+  OIIO::ImageSpec noted = spec;
+  if (cmyk) {
+    noted.nchannels = 3;
+    noted.alpha_channel = -1;
+    noted.default_channel_names();
+  }
+  image.notes = sample_notes(noted, layout, no_alpha);
   // A camera raw's pixels come turned upright (LibRaw): its tag no longer holds.
   const int orientation = format == "raw" ? 1 : spec.get_int_attribute("Orientation", 1);
   image.orientation =
@@ -1202,7 +1223,15 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     // Samples stored as they are wanted are read straight into the rows
     // (TypeDesc::UNKNOWN); asking for a type makes OpenImageIO convert
     // through a buffer of some 64 MB, whatever the image's size.
-    ok = read_rows(*input, spec, channels, type_desc(pixel_format.sample), image);
+    if (cmyk) {
+      Image inks =
+          Image::allocate(image.width, image.height, {ChannelLayout::RGBA, pixel_format.sample});
+      std::memset(inks.storage.data(), 0, inks.storage.size());
+      ok = read_rows(*input, spec, 4, type_desc(pixel_format.sample), inks);
+      if (ok) cmyk_to_rgb(inks.view(), image);
+    } else {
+      ok = read_rows(*input, spec, channels, type_desc(pixel_format.sample), image);
+    }
   } catch (const std::bad_alloc&) {
     fail(path, "not enough memory to decode it");
   } catch (const std::exception& e) {

@@ -1,0 +1,80 @@
+#include "io/images/tiff_cmyk.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "io/images/tiff_layout.hpp"
+
+namespace gpuhist::images {
+namespace {
+
+constexpr std::uint16_t kInkSet = 332;
+constexpr std::uint64_t kSeparated = 5;  // PhotometricInterpretation
+constexpr std::uint64_t kCmykInks = 1;   // InkSet
+constexpr std::uint64_t kJpeg = 7;       // Compression
+
+// A level of `T` as a float in [0, 1], and back, rounded to the nearest:
+// OpenImageIO 2.4's convert_type of one value, in single precision.
+template <typename T>
+float unit(T level) {
+  const float scale = 1.0F / static_cast<float>(std::numeric_limits<T>::max());
+  return static_cast<float>(level) * scale;
+}
+template <typename T>
+T level(float v) {
+  const auto most = static_cast<float>(std::numeric_limits<T>::max());
+  float s = v * most;
+  s += s < 0 ? -0.5F : 0.5F;
+  return static_cast<T>(std::clamp(s, 0.0F, most));
+}
+
+template <typename T>
+void convert(const ImageView& inks, Image& rgb) {
+  for (std::uint32_t y = 0; y < inks.height; ++y) {
+    const std::byte* from = inks.row(y);
+    std::byte* to = rgb.storage.data() + std::size_t{y} * rgb.stride;
+    for (std::uint32_t x = 0; x < inks.width; ++x) {
+      T in[4];
+      std::memcpy(in, from + std::size_t{x} * sizeof in, sizeof in);
+      const float k = 1.0F - unit(in[3]);
+      const T out[3] = {level<T>((1.0F - unit(in[0])) * k), level<T>((1.0F - unit(in[1])) * k),
+                        level<T>((1.0F - unit(in[2])) * k)};
+      std::memcpy(to + std::size_t{x} * sizeof out, out, sizeof out);
+    }
+  }
+}
+
+}  // namespace
+
+bool tiff_is_four_ink_cmyk(ByteSource& file) {
+  const std::optional<TiffLayout> layout = TiffLayout::read(file);
+  if (!layout) return false;
+  const std::optional<TiffDirectory> first = layout->directory(file, layout->first_directory());
+  if (!first || !first->whole()) return false;
+  // A field's first value, or `otherwise` where the directory has none.
+  const auto value = [&](std::uint16_t tag,
+                         std::uint64_t otherwise) -> std::optional<std::uint64_t> {
+    const TiffEntry* e = first->find(tag);
+    if (e == nullptr) return otherwise;
+    const std::vector<std::uint64_t> v = layout->integers(file, *e, 16);
+    if (v.empty()) return std::nullopt;
+    return v[0];
+  };
+  return value(tiff_tag::kPhotometric, 0) == kSeparated &&
+         value(tiff_tag::kSamplesPerPixel, 1) == 4 && value(kInkSet, kCmykInks) == kCmykInks &&
+         value(tiff_tag::kCompression, 1) != kJpeg;
+}
+
+void cmyk_to_rgb(const ImageView& inks, Image& rgb) {
+  if (inks.format.sample == SampleType::U8) {
+    convert<std::uint8_t>(inks, rgb);
+  } else {
+    convert<std::uint16_t>(inks, rgb);
+  }
+}
+
+}  // namespace gpuhist::images
