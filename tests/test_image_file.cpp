@@ -2,6 +2,7 @@
 // with OpenImageIO, read back by load_image, and counted.
 #include <gtest/gtest.h>
 
+#include <Imath/half.h>
 #include <OpenEXR/OpenEXRConfig.h>
 #include <OpenImageIO/imageio.h>
 
@@ -926,6 +927,61 @@ TEST_F(ImageFiles, CmykTiffsOfEveryLayoutReadAsTheLibraryConvertsThem) {
       for (std::uint32_t y = 0; y < 19; ++y) {
         ASSERT_EQ(std::memcmp(image.view().row(y), &expected[y * row], row), 0)
             << bits << "-bit " << layout << " row " << y;
+      }
+    }
+  }
+}
+
+// OpenEXR files of every compression read as stored. OpenEXRCore's reader,
+// which reads Zip, RLE, PIZ and PXR24 files, read B44's float channels
+// (stored as they are) wrong, refused valid DWAA and DWAB files, and counted
+// an uncompressed file cut short with zeros; those are read by OpenEXR's C++
+// reader. Samples are exact but in the lossy codings (B44's halves, DWA's
+// halves and floats), where they are near.
+TEST_F(ImageFiles, OpenExrFilesOfEveryCompressionReadAsStored) {
+  constexpr int kWidth = 61, kHeight = 37;
+  // Smooth (the lossy codings' error stays small), below 0 and above 1.
+  std::vector<float> source(kWidth * kHeight * 3);
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    const auto x = static_cast<float>(i / 3 % kWidth), y = static_cast<float>(i / 3 / kWidth);
+    source[i] = 0.6F + 0.8F * std::sin(x / 9 + static_cast<float>(i % 3)) * std::cos(y / 7);
+  }
+  for (const char* compression : {"none", "b44", "b44a", "dwaa", "dwab", "zip", "piz"}) {
+    for (const OIIO::TypeDesc type : {OIIO::TypeDesc::FLOAT, OIIO::TypeDesc::HALF}) {
+      const std::string what = std::string(compression) + " " + type.c_str();
+      const fs::path path = dir_ / (std::string(compression) + "-" + type.c_str() + ".exr");
+      auto out = OIIO::ImageOutput::create(path.string());
+      ASSERT_TRUE(out) << OIIO::geterror();
+      OIIO::ImageSpec spec(kWidth, kHeight, 3, type);
+      spec.attribute("compression", compression);
+      ASSERT_TRUE(out->open(path.string(), spec)) << out->geterror();
+      ASSERT_TRUE(out->write_image(OIIO::TypeDesc::FLOAT, source.data())) << out->geterror();
+      out->close();
+      const Image image = load_image(path);
+      ASSERT_EQ(image.format, (PixelFormat{ChannelLayout::RGB, SampleType::F32})) << what;
+      // B44 keeps float channels as they are; DWA codes floats too.
+      const bool dwa = compression[0] == 'd';
+      const bool lossy = dwa || (type == OIIO::TypeDesc::HALF && compression[0] == 'b');
+      for (int y = 0; y < kHeight; ++y) {
+        const auto* row =
+            reinterpret_cast<const float*>(image.view().row(static_cast<std::uint32_t>(y)));
+        for (int i = 0; i < kWidth * 3; ++i) {
+          const float stored = source[static_cast<std::size_t>(y * kWidth * 3 + i)];
+          const float want =
+              type == OIIO::TypeDesc::HALF ? static_cast<float>(half(stored)) : stored;
+          if (lossy) {
+            ASSERT_NEAR(row[i], want, 0.1F) << what << " at " << i / 3 << "," << y;
+          } else {
+            ASSERT_EQ(row[i], want) << what << " at " << i / 3 << "," << y;
+          }
+        }
+      }
+      // Cut short by 50 bytes: refused, never counted with zeros.
+      if (std::string(compression) == "none") {
+        const std::string bytes = test::file_text(path);
+        const fs::path cut = dir_ / ("cut-" + path.filename().string());
+        std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 50);
+        EXPECT_THROW((void)load_image(cut), Error) << what;
       }
     }
   }

@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -166,6 +167,7 @@ struct ExrSize {
   std::int64_t width = 0, height = 0;
   std::uint64_t pixel_bytes = 0;
   int compression = -1;
+  bool id_manifest = false;  // an attribute of type idmanifest
 };
 
 // The size of a value of an OpenEXR attribute type of fixed size; 0 for the
@@ -311,6 +313,7 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         }
         const unsigned char* value = p;
         p += read;
+        size.id_manifest = size.id_manifest || type == "idmanifest";
         if (name == "dataWindow" && type == "box2i" && length == 16) {
           const auto at = [&](int i) { return static_cast<std::int32_t>(little32(value + 4 * i)); };
           size.width = std::int64_t{at(2)} - at(0) + 1;
@@ -364,6 +367,34 @@ std::vector<ExrSize> exr_parts(const std::filesystem::path& path, const Head& he
     if (want == kMostHeaderBytes)
       fail(path, "its OpenEXR header is larger than 16 MB, which is not read");
   }
+}
+
+// The reader of `format` for the file at `path`. OpenEXR files have two:
+// OpenEXRCore's refuses a Zip, RLE, PIZ or PXR24 chunk that inflates short,
+// where the C++ reader copied on from its buffer as if it had not (pixels it
+// never wrote: valgrind, fuzz_image 2026-12-03); but in OpenEXR 3.1 it reads
+// B44's float channels (stored as they are) wrong, refuses valid DWAA and
+// DWAB files, and counts the missing samples of an uncompressed file cut
+// short as zeros, all of which the C++ reader reads right or refuses. So a
+// file of any part uncompressed, B44, B44A, DWAA or DWAB is read by the C++
+// reader, every other by OpenEXRCore's, and so is any file with an ID
+// manifest, which the C++ reader of OpenEXR before 3.2 reads 4 bytes past
+// (and the rest of the header out of step). The choice is a process-wide
+// attribute read as each reader is made: set and made under one lock.
+std::unique_ptr<OIIO::ImageInput> create_reader(const std::string& format,
+                                                const std::filesystem::path& path,
+                                                const Head& head, std::uintmax_t file_bytes) {
+  if (format != "openexr") return OIIO::ImageInput::create(format);
+  bool core = true, manifest = false;
+  for (const ExrSize& part : exr_parts(path, head, file_bytes)) {
+    core = core && part.compression != 0 && (part.compression < 6 || part.compression > 9);
+    manifest = manifest || part.id_manifest;
+  }
+  core = core || manifest;
+  static std::mutex choosing;
+  const std::lock_guard<std::mutex> lock(choosing);
+  OIIO::attribute("openexr:core", core ? 1 : 0);
+  return OIIO::ImageInput::create(format);
 }
 
 // The file's bytes into `bytes` (whose memory is reused from call to call);
@@ -920,9 +951,12 @@ std::unique_ptr<OIIO::ImageInput> open_for_metadata(const std::filesystem::path&
   } catch (const Error&) {
     return nullptr;
   }
-  static const bool exr_core = OIIO::attribute("openexr:core", 1);
-  (void)exr_core;
-  std::unique_ptr<OIIO::ImageInput> input = OIIO::ImageInput::create(format);
+  std::unique_ptr<OIIO::ImageInput> input;
+  try {
+    input = create_reader(format, path, head, file_bytes);
+  } catch (const Error&) {
+    return nullptr;
+  }
   OIIO::ImageSpec opened;
   const OIIO::ImageSpec config;
   if (!input || !input->open(path.string(), opened, config)) {
@@ -1001,12 +1035,6 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   }
   check_header(path, format, head, file_bytes, options.max_pixels);
 
-  // OpenEXR files are read by OpenEXRCore's reader, which refuses a chunk that
-  // inflates short where OpenEXR's C++ reader copied on from its buffer as if
-  // it had not (pixels it never wrote: valgrind, fuzz_image 2026-12-03). A
-  // process-wide attribute, read as each reader is made: set once, first.
-  static const bool exr_core = OIIO::attribute("openexr:core", 1);
-  (void)exr_core;
 
   // Keep stored samples as they are: no premultiplication by alpha on read.
   OIIO::ImageSpec config;
@@ -1092,7 +1120,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try
   } else {
     // Only the reader of the format the signature shows.
-    input = OIIO::ImageInput::create(format);
+    input = create_reader(format, path, head, file_bytes);  // (an EXR's: see create_reader)
     OIIO::ImageSpec opened;
     if (input && memory && !input->set_ioproxy(&*memory)) {
       fail(path, "cannot read image: " + one_line(input->geterror()));
