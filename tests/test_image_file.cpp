@@ -987,6 +987,84 @@ TEST_F(ImageFiles, OpenExrFilesOfEveryCompressionReadAsStored) {
   }
 }
 
+// A grey TIFF of 23x5 pixels, `bits` a sample (packed, first bit highest),
+// little-endian, one strip, no compression, made by hand: 0 black
+// (MinIsBlack) or 0 white (MinIsWhite).
+std::string grey_tiff(unsigned bits, bool zero_is_white, const std::vector<unsigned>& samples) {
+  std::string tiff("II*\0", 4);
+  const auto put = [&](std::uint32_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) tiff += static_cast<char>(v >> (8 * i));
+  };
+  const std::uint32_t row_bytes = (23 * bits + 7) / 8;
+  const std::uint32_t entries = 8, pixels_at = 8 + 2 + 12 * entries + 4;
+  put(8, 4);
+  put(entries, 2);
+  const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint32_t value) {
+    put(tag, 2);
+    put(type, 2);
+    put(1, 4);
+    put(value, type == 3 ? 2 : 4);
+    if (type == 3) put(0, 2);
+  };
+  entry(256, 3, 23);
+  entry(257, 3, 5);
+  entry(258, 3, bits);
+  entry(259, 3, 1);
+  entry(262, 3, zero_is_white ? 0 : 1);
+  entry(273, 4, pixels_at);
+  entry(278, 3, 5);
+  entry(279, 4, 5 * row_bytes);
+  put(0, 4);
+  for (std::uint32_t y = 0; y < 5; ++y) {
+    std::vector<unsigned char> row(row_bytes, 0);
+    for (std::uint32_t x = 0; x < 23; ++x) {
+      for (unsigned b = 0; b < bits; ++b) {
+        if (((samples[y * 23 + x] >> (bits - 1 - b)) & 1U) != 0) {
+          const std::uint32_t at = x * bits + b;
+          row[at / 8] |= static_cast<unsigned char>(0x80U >> (at % 8));
+        }
+      }
+    }
+    tiff.append(reinterpret_cast<const char*>(row.data()), row.size());
+  }
+  return tiff;
+}
+
+// A grey TIFF whose 0 is white reads the other way up at every depth, as
+// libtiff shows it: the image library turned 8-bit samples (and narrower)
+// but not 12- and 16-bit ones (a mirrored histogram, status 0). The witness
+// is the library's own reading of the same levels stored with 0 black.
+TEST_F(ImageFiles, GreyTiffsWhoseZeroIsWhiteReadTurnedAtEveryDepth) {
+  std::mt19937 random(5);
+  for (const unsigned bits : {4U, 8U, 10U, 12U, 16U}) {
+    const unsigned most = (1U << bits) - 1;
+    std::vector<unsigned> samples(23 * 5), turned(23 * 5);
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      samples[i] = i < 2 ? (i == 0 ? 0 : most) : random() % (most + 1);
+      turned[i] = most - samples[i];
+    }
+    const fs::path white = dir_ / ("white" + std::to_string(bits) + ".tif");
+    const fs::path black = dir_ / ("black" + std::to_string(bits) + ".tif");
+    std::ofstream(white, std::ios::binary) << grey_tiff(bits, true, samples);
+    std::ofstream(black, std::ios::binary) << grey_tiff(bits, false, turned);
+    const Image read = load_image(white);
+    const Image expected = load_image(black);
+    ASSERT_EQ(read.format, expected.format) << bits;
+    ASSERT_EQ(read.format.layout, ChannelLayout::Grey) << bits;
+    const std::size_t row = 23 * sample_bytes(read.format.sample);
+    for (std::uint32_t y = 0; y < 5; ++y) {
+      ASSERT_EQ(std::memcmp(read.view().row(y), expected.view().row(y), row), 0)
+          << bits << "-bit row " << y;
+    }
+    // The first sample, 0, is white.
+    const auto first =
+        read.format.sample == SampleType::U8
+            ? unsigned{std::to_integer<unsigned char>(read.view().row(0)[0])}
+            : unsigned{reinterpret_cast<const std::uint16_t*>(read.view().row(0))[0]};
+    EXPECT_EQ(first, read.format.sample == SampleType::U8 ? 255U : 65535U) << bits;
+  }
+}
+
 // An adjusted 4:4:0 JPEG (a 4:2:2 photograph turned losslessly), which the
 // image library's writer does not write, keeps its chroma whole as 4:4:4
 // rather than halving it again as the writer's default 4:2:0.

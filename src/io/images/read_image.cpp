@@ -1275,6 +1275,24 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     }
     fail(path, "corrupt or truncated image: " + cause);
   }
+  // A grey TIFF whose 0 is white (MinIsWhite): the library turns 8-bit
+  // samples (and 1, 2 and 4 bits, widened to 8) the other way up, not those
+  // it reads as 16-bit (9 to 16 bits), which are turned here as libtiff shows
+  // them: the stored level v of b bits, found again from the library's
+  // floor(v * 65535 / (2^b - 1)), as the level 2^b - 1 - v would read.
+  if (format == "tiff" && spec.get_int_attribute("tiff:PhotometricInterpretation", 1) == 0 &&
+      layout == ChannelLayout::Grey && pixel_format.sample == SampleType::U16) {
+    const int bits = std::clamp(spec.get_int_attribute("oiio:BitsPerSample", 16), 9, 16);
+    const std::uint64_t most = (std::uint64_t{1} << bits) - 1;
+    for (std::uint32_t y = 0; y < image.height; ++y) {
+      auto* row = reinterpret_cast<std::uint16_t*>(image.storage.data() +
+                                                   static_cast<std::size_t>(y) * image.stride);
+      for (std::uint32_t x = 0; x < image.width; ++x) {
+        const std::uint64_t stored = (row[x] * most + 65534) / 65535;
+        row[x] = static_cast<std::uint16_t>((most - stored) * 65535 / most);
+      }
+    }
+  }
   if (bmp_whole) {
     const bool alpha = arrange_bmp_pixels(*bmp, options.alpha, image);
     image.alpha = alpha && image.format.layout != ChannelLayout::RGBA;
