@@ -17,6 +17,7 @@ namespace gpuhist::images {
 
 // Tags the walkers look for (TIFF 6.0, TIFF/EP and Exif 2.3 numbers).
 namespace tiff_tag {
+inline constexpr std::uint16_t kImageWidth = 256;
 inline constexpr std::uint16_t kImageLength = 257;
 inline constexpr std::uint16_t kBitsPerSample = 258;
 inline constexpr std::uint16_t kCompression = 259;
@@ -29,6 +30,7 @@ inline constexpr std::uint16_t kStripByteCounts = 279;
 inline constexpr std::uint16_t kPlanarConfig = 284;
 inline constexpr std::uint16_t kColorMap = 320;
 inline constexpr std::uint16_t kTileWidth = 322;
+inline constexpr std::uint16_t kTileLength = 323;
 inline constexpr std::uint16_t kTileOffsets = 324;
 inline constexpr std::uint16_t kTileByteCounts = 325;
 inline constexpr std::uint16_t kXmp = 700;
