@@ -928,6 +928,20 @@ TEST_F(ImageFiles, CmykTiffsOfEveryLayoutReadAsTheLibraryConvertsThem) {
       const Image image = load_image(path);
       ASSERT_EQ(image.format.layout, ChannelLayout::RGB) << layout;
       EXPECT_FALSE(image.alpha) << layout;
+      if (layout.empty() && bits == 8) {
+        // JPEG-coded: striped ones the library reads itself; tiled ones, whose
+        // tiles it writes past its buffer, are refused.
+        const fs::path jpeg = dir_ / "cmyk-jpeg.tif", tiled = dir_ / "cmyk-jpeg-tiled.tif";
+        ASSERT_EQ(
+            std::system(("tiffcp -c jpeg '" + path.string() + "' '" + jpeg.string() + "'").c_str()),
+            0);
+        ASSERT_EQ(std::system(("tiffcp -c jpeg -t -w 16 -l 16 '" + path.string() + "' '" +
+                               tiled.string() + "'")
+                                  .c_str()),
+                  0);
+        EXPECT_EQ(load_image(jpeg).format.layout, ChannelLayout::RGB);
+        expect_refused(tiled, "unsupported image: a tiled JPEG-compressed CMYK TIFF");
+      }
       EXPECT_TRUE(image.notes.empty()) << layout;
       const std::size_t row = 37 * 3 * bits / 8;
       for (std::uint32_t y = 0; y < 19; ++y) {
@@ -982,12 +996,23 @@ TEST_F(ImageFiles, OpenExrFilesOfEveryCompressionReadAsStored) {
           }
         }
       }
-      // Cut short by 50 bytes: refused, never counted with zeros.
+      // Cut short by 50 bytes: refused, never counted with zeros; a chunk
+      // declaring fewer bytes than its line: refused.
       if (std::string(compression) == "none") {
-        const std::string bytes = test::file_text(path);
+        std::string bytes = test::file_text(path);
         const fs::path cut = dir_ / ("cut-" + path.filename().string());
         std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 50);
-        EXPECT_THROW((void)load_image(cut), Error) << what;
+        expect_refused(cut, "truncated image: its OpenEXR line 36 of");
+        // The first chunk: line 0, then its size, after the header and offset table.
+        const std::uint32_t line = kWidth * 3 * static_cast<std::uint32_t>(type.size());
+        const std::string head =
+            std::string(4, '\0') + std::string(reinterpret_cast<const char*>(&line), 4);
+        const std::size_t at = bytes.find(head);
+        ASSERT_NE(at, std::string::npos) << what;
+        bytes[at + 4] = static_cast<char>(bytes[at + 4] - 8);
+        const fs::path lying = dir_ / ("lying-" + path.filename().string());
+        std::ofstream(lying, std::ios::binary) << bytes;
+        expect_refused(lying, "corrupt image: its OpenEXR chunk at byte");
       }
     }
   }
@@ -1562,6 +1587,11 @@ TEST_F(ImageFiles, DecoderFaultsSeenByMemcheckAreRefusedFirst) {
           "corrupt or truncated image: Some scanline chunks were missing or corrupted");
   refused("exr-manifest-zip-chunk-inflates-short.exr",
           "corrupt or truncated image: Some scanline chunks were missing or corrupted");
+  refused("exr-multipart-zip-chunk-inflates-short.exr",
+          "corrupt or truncated image: Some scanline chunks were missing or corrupted");
+  refused(
+      "exr-none-chunk-short.exr",
+      "corrupt image: its OpenEXR chunk at byte 658 holds line 0 in 96 bytes, not a line of 384");
   refused("bmp-os2-16-byte-header.bmp", "a BMP info header of 16 bytes");
   refused("tiff-strip-past-end.tif",
           "truncated image: its TIFF strip 0 of 126 bytes at byte 364 runs past the end of "

@@ -29,6 +29,7 @@
 #include "io/images/apng.hpp"
 #include "io/images/bmp_pixels.hpp"
 #include "io/images/byte_order.hpp"
+#include "io/images/exr_chunks.hpp"
 #include "io/images/gif_alpha.hpp"
 #include "io/images/icc_guard.hpp"
 #include "io/images/jpeg_decoder.hpp"
@@ -165,9 +166,13 @@ std::string sniff(const Head& h) {
 // of one pixel of all its channels, and its compression.
 struct ExrSize {
   std::int64_t width = 0, height = 0;
+  std::int64_t first_line = 0;  // the data window's
   std::uint64_t pixel_bytes = 0;
   int compression = -1;
   bool id_manifest = false;  // an attribute of type idmanifest
+  bool scanlines = true;     // neither tiled nor deep
+  bool sampled = false;      // a channel of x or y sampling other than 1
+  std::uint64_t header_end = 0;  // the byte after this part's header
 };
 
 // The size of a value of an OpenEXR attribute type of fixed size; 0 for the
@@ -314,10 +319,16 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         const unsigned char* value = p;
         p += read;
         size.id_manifest = size.id_manifest || type == "idmanifest";
+        if (name == "tiles" ||
+            (name == "type" &&
+             std::string_view(reinterpret_cast<const char*>(value), length) != "scanlineimage")) {
+          size.scanlines = false;
+        }
         if (name == "dataWindow" && type == "box2i" && length == 16) {
           const auto at = [&](int i) { return static_cast<std::int32_t>(little32(value + 4 * i)); };
           size.width = std::int64_t{at(2)} - at(0) + 1;
           size.height = std::int64_t{at(3)} - at(1) + 1;
+          size.first_line = at(1);
           window = true;
         } else if (name == "compression" && type == "compression" && length == 1) {
           size.compression = value[0];
@@ -326,6 +337,7 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
           for (const unsigned char* c = value; *c != 0;) {
             const auto* zero = static_cast<const unsigned char*>(std::memchr(c, 0, 256));
             size.pixel_bytes += little32(zero + 1) == 1 ? 2U : 4U;
+            size.sampled = size.sampled || little32(zero + 9) != 1 || little32(zero + 13) != 1;
             c = zero + 17;
           }
         }
@@ -336,6 +348,7 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         fail(path, "corrupt image: its OpenEXR header has no attributes");
       }
       if (!window) fail(path, "corrupt image: its OpenEXR header has no data window");
+      size.header_end = static_cast<std::uint64_t>(p - bytes.data());
       parts.push_back(size);
       if (!multipart) break;
     }
@@ -372,25 +385,28 @@ std::vector<ExrSize> exr_parts(const std::filesystem::path& path, const Head& he
 // The reader of `format` for the file at `path`. OpenEXR files have two:
 // OpenEXRCore's refuses a Zip, RLE, PIZ or PXR24 chunk that inflates short,
 // where the C++ reader copied on from its buffer as if it had not (pixels it
-// never wrote: valgrind, fuzz_image 2026-12-03); but in OpenEXR 3.1 it reads
-// B44's float channels (stored as they are) wrong, refuses valid DWAA and
-// DWAB files, and counts the missing samples of an uncompressed file cut
-// short as zeros, all of which the C++ reader reads right or refuses. So a
-// file of any part uncompressed, B44, B44A, DWAA or DWAB is read by the C++
-// reader, every other by OpenEXRCore's, and so is any file with an ID
-// manifest, which the C++ reader of OpenEXR before 3.2 reads 4 bytes past
-// (and the rest of the header out of step). The choice is a process-wide
+// never wrote: valgrind, fuzz_image 2026-12-03), as it does with an
+// uncompressed chunk shorter than its lines; but in OpenEXR 3.1 it reads the
+// float channels of B44 (stored as they are) wrong and refuses valid DWAA
+// and DWAB files, which the C++ reader reads right or refuses. So a file
+// whose first part (the one read) is B44, B44A, DWAA or DWAB is read by the
+// C++ reader, every other by OpenEXRCore's. Such a file with an ID manifest,
+// which the C++ reader before OpenEXR 3.2 reads 4 bytes past (and the rest
+// of the header out of step), is refused. The choice is a process-wide
 // attribute read as each reader is made: set and made under one lock.
 std::unique_ptr<OIIO::ImageInput> create_reader(const std::string& format,
                                                 const std::filesystem::path& path,
                                                 const Head& head, std::uintmax_t file_bytes) {
   if (format != "openexr") return OIIO::ImageInput::create(format);
-  bool core = true, manifest = false;
-  for (const ExrSize& part : exr_parts(path, head, file_bytes)) {
-    core = core && part.compression != 0 && (part.compression < 6 || part.compression > 9);
-    manifest = manifest || part.id_manifest;
+  const std::vector<ExrSize> parts = exr_parts(path, head, file_bytes);
+  const int compression = parts.empty() ? -1 : parts.front().compression;
+  const bool core = compression < 6 || compression > 9;
+  if (!core &&
+      std::any_of(parts.begin(), parts.end(), [](const ExrSize& p) { return p.id_manifest; })) {
+    fail(path,
+         "unsupported image: an OpenEXR file of B44 or DWA coding with an ID manifest, which "
+         "OpenEXR 3.1 does not read right");
   }
-  core = core || manifest;
   static std::mutex choosing;
   const std::lock_guard<std::mutex> lock(choosing);
   OIIO::attribute("openexr:core", core ? 1 : 0);
@@ -810,6 +826,17 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
                        std::to_string(file_bytes) + " bytes can hold");
       }
     }
+    // An uncompressed file's lines, each whole (io/images/exr_chunks.hpp).
+    const std::vector<ExrSize> parts = exr_parts(path, h, file_bytes);
+    if (parts.size() == 1 && parts[0].compression == 0 && parts[0].scanlines && !parts[0].sampled &&
+        (little32(h.bytes.data() + 4) & 0x1000U) == 0) {
+      ByteSource file(path);
+      const ExrSize& part = parts[0];
+      const std::string fault = uncompressed_exr_fault(
+          file, part.header_end, part.first_line, static_cast<std::uint64_t>(part.height),
+          static_cast<std::uint64_t>(part.width) * part.pixel_bytes);
+      if (!fault.empty()) fail(path, fault);
+    }
   }
   if (format == "png") {
     // libpng allocates each chunk's claimed length before reading it.
@@ -1113,7 +1140,13 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   if (format == "tiff") {
     ByteSource file =
         memory ? ByteSource(std::span<const unsigned char>(stripped)) : ByteSource(path);
-    cmyk = tiff_is_four_ink_cmyk(file);
+    const TiffCmyk kind = tiff_cmyk(file);
+    if (kind == TiffCmyk::Unreadable) {
+      fail(path,
+           "unsupported image: a tiled JPEG-compressed CMYK TIFF, whose tiles the image "
+           "library writes past its buffer");
+    }
+    cmyk = kind == TiffCmyk::Inks;
     if (cmyk) config.attribute("oiio:RawColor", 1);
   }
   if (format.empty()) {

@@ -16,6 +16,8 @@ constexpr std::uint16_t kInkSet = 332;
 constexpr std::uint64_t kSeparated = 5;  // PhotometricInterpretation
 constexpr std::uint64_t kCmykInks = 1;   // InkSet
 constexpr std::uint64_t kJpeg = 7;       // Compression
+constexpr std::uint64_t kOldJpeg = 6;
+constexpr std::uint16_t kSampleFormat = 339;
 
 // A level of `T` as a float in [0, 1], and back, rounded to the nearest:
 // OpenImageIO 2.4's convert_type of one value, in single precision.
@@ -50,11 +52,11 @@ void convert(const ImageView& inks, Image& rgb) {
 
 }  // namespace
 
-bool tiff_is_four_ink_cmyk(ByteSource& file) {
+TiffCmyk tiff_cmyk(ByteSource& file) {
   const std::optional<TiffLayout> layout = TiffLayout::read(file);
-  if (!layout) return false;
+  if (!layout) return TiffCmyk::No;
   const std::optional<TiffDirectory> first = layout->directory(file, layout->first_directory());
-  if (!first || !first->whole()) return false;
+  if (!first || !first->whole()) return TiffCmyk::No;
   // A field's first value, or `otherwise` where the directory has none.
   const auto value = [&](std::uint16_t tag,
                          std::uint64_t otherwise) -> std::optional<std::uint64_t> {
@@ -64,9 +66,19 @@ bool tiff_is_four_ink_cmyk(ByteSource& file) {
     if (v.empty()) return std::nullopt;
     return v[0];
   };
-  return value(tiff_tag::kPhotometric, 0) == kSeparated &&
-         value(tiff_tag::kSamplesPerPixel, 1) == 4 && value(kInkSet, kCmykInks) == kCmykInks &&
-         value(tiff_tag::kCompression, 1) != kJpeg;
+  if (value(tiff_tag::kPhotometric, 0) != kSeparated || value(tiff_tag::kSamplesPerPixel, 1) != 4 ||
+      value(kInkSet, kCmykInks) != kCmykInks) {
+    return TiffCmyk::No;
+  }
+  // JPEG-coded ones (old style too) the library reads through libtiff's
+  // RGBA interface, but tiled ones, whose tiles it writes past its buffer.
+  const std::optional<std::uint64_t> compression = value(tiff_tag::kCompression, 1);
+  if (compression == kJpeg || compression == kOldJpeg) {
+    return first->find(tiff_tag::kTileWidth) != nullptr ? TiffCmyk::Unreadable : TiffCmyk::No;
+  }
+  // 8- and 16-bit unsigned samples; the library refuses the others itself.
+  const std::optional<std::uint64_t> bits = value(tiff_tag::kBitsPerSample, 1);
+  return (bits == 8 || bits == 16) && value(kSampleFormat, 1) == 1 ? TiffCmyk::Inks : TiffCmyk::No;
 }
 
 void cmyk_to_rgb(const ImageView& inks, Image& rgb) {

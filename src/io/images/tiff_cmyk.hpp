@@ -11,9 +11,15 @@
 
 namespace gpuhist::images {
 
-// Whether the TIFF in `file` is CMYK of four inks (PhotometricInterpretation
-// separated, four samples a pixel, the CMYK ink set), not JPEG-compressed.
-[[nodiscard]] bool tiff_is_four_ink_cmyk(ByteSource& file);
+enum class TiffCmyk {
+  No,          // not four-ink CMYK of 8- or 16-bit unsigned samples: the library's to read
+  Inks,        // four-ink CMYK, 8- or 16-bit: read as inks, converted here
+  Unreadable,  // tiled and JPEG-coded, whose conversion the library cannot read either way
+};
+
+// What the TIFF in `file` is: CMYK of four inks (PhotometricInterpretation
+// separated, four samples a pixel, the CMYK ink set) or not.
+[[nodiscard]] TiffCmyk tiff_cmyk(ByteSource& file);
 
 // The RGB of `inks` (C, M, Y, K: 8- or 16-bit samples) into `rgb` (RGB of
 // the same size and sample type): R = (1 - C)(1 - K), and so on, in single

@@ -71,7 +71,9 @@ std::string uncompressed_fault(ByteSource& file, const TiffLayout& layout,
   const std::uint64_t row_bytes = (width * per_pixel + 7) / 8;
   const std::uint64_t strips = (height + rows - 1) / rows;
   const std::vector<std::uint64_t> offsets = values(tiff_tag::kStripOffsets);
-  for (std::size_t i = 0; i < offsets.size(); ++i) {
+  // (Entries past the strips the rows need, which libtiff reads no further.)
+  const std::uint64_t needed = times(strips, planes ? samples : 1);
+  for (std::size_t i = 0; i < offsets.size() && i < needed; ++i) {
     // Strips run plane after plane; the last of each plane holds the rows left.
     const std::uint64_t strip = i % strips;
     const std::uint64_t in_strip = strip + 1 < strips ? rows : height - strip * rows;
