@@ -1016,6 +1016,27 @@ TEST_F(ImageFiles, OpenExrFilesOfEveryCompressionReadAsStored) {
       }
     }
   }
+  // Uncompressed tiles (16x16, the last of each row and column partial):
+  // read as stored; cut short, refused.
+  const fs::path tiled = dir_ / "tiled-none.exr";
+  auto out = OIIO::ImageOutput::create(tiled.string());
+  ASSERT_TRUE(out) << OIIO::geterror();
+  OIIO::ImageSpec spec(kWidth, kHeight, 3, OIIO::TypeDesc::FLOAT);
+  spec.tile_width = spec.tile_height = 16;
+  spec.attribute("compression", "none");
+  ASSERT_TRUE(out->open(tiled.string(), spec)) << out->geterror();
+  ASSERT_TRUE(out->write_image(OIIO::TypeDesc::FLOAT, source.data())) << out->geterror();
+  out->close();
+  const Image image = load_image(tiled);
+  for (int y = 0; y < kHeight; ++y) {
+    ASSERT_EQ(std::memcmp(image.view().row(static_cast<std::uint32_t>(y)),
+                          &source[static_cast<std::size_t>(y * kWidth * 3)], kWidth * 3 * 4),
+              0)
+        << y;
+  }
+  const std::string bytes = test::file_text(tiled);
+  std::ofstream(dir_ / "tiled-cut.exr", std::ios::binary) << bytes.substr(0, bytes.size() - 50);
+  expect_refused(dir_ / "tiled-cut.exr", "truncated image: its OpenEXR tile 3,2 of");
 }
 
 // A grey TIFF of 23x5 pixels, `bits` a sample (packed, first bit highest),

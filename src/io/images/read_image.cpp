@@ -171,6 +171,8 @@ struct ExrSize {
   int compression = -1;
   bool id_manifest = false;  // an attribute of type idmanifest
   bool scanlines = true;     // neither tiled nor deep
+  bool deep = false;
+  std::uint32_t tile_width = 0, tile_height = 0;  // of one level, where tiled so
   bool sampled = false;      // a channel of x or y sampling other than 1
   std::uint64_t header_end = 0;  // the byte after this part's header
 };
@@ -319,10 +321,19 @@ std::optional<std::vector<ExrSize>> walk_exr_headers(const std::filesystem::path
         const unsigned char* value = p;
         p += read;
         size.id_manifest = size.id_manifest || type == "idmanifest";
+        if (name == "type" &&
+            std::string_view(reinterpret_cast<const char*>(value), length).substr(0, 4) == "deep") {
+          size.deep = true;
+        }
         if (name == "tiles" ||
             (name == "type" &&
              std::string_view(reinterpret_cast<const char*>(value), length) != "scanlineimage")) {
           size.scanlines = false;
+        }
+        // A tile description: its size and, in the low bits of its mode, one level.
+        if (name == "tiles" && type == "tiledesc" && length == 9 && (value[8] & 0x0FU) == 0) {
+          size.tile_width = little32(value);
+          size.tile_height = little32(value + 4);
         }
         if (name == "dataWindow" && type == "box2i" && length == 16) {
           const auto at = [&](int i) { return static_cast<std::int32_t>(little32(value + 4 * i)); };
@@ -826,15 +837,22 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
                        std::to_string(file_bytes) + " bytes can hold");
       }
     }
-    // An uncompressed file's lines, each whole (io/images/exr_chunks.hpp).
+    // An uncompressed file's lines or tiles, each whole (io/images/exr_chunks.hpp).
     const std::vector<ExrSize> parts = exr_parts(path, h, file_bytes);
-    if (parts.size() == 1 && parts[0].compression == 0 && parts[0].scanlines && !parts[0].sampled &&
+    if (parts.size() == 1 && parts[0].compression == 0 && !parts[0].sampled &&
         (little32(h.bytes.data() + 4) & 0x1000U) == 0) {
       ByteSource file(path);
       const ExrSize& part = parts[0];
-      const std::string fault = uncompressed_exr_fault(
-          file, part.header_end, part.first_line, static_cast<std::uint64_t>(part.height),
-          static_cast<std::uint64_t>(part.width) * part.pixel_bytes);
+      const ExrShape shape{static_cast<std::uint64_t>(part.width),
+                           static_cast<std::uint64_t>(part.height), part.first_line,
+                           part.pixel_bytes};
+      std::string fault;
+      if (part.scanlines) {
+        fault = uncompressed_exr_fault(file, part.header_end, shape);
+      } else if (!part.deep && part.tile_width != 0 && part.tile_height != 0) {
+        fault = uncompressed_exr_tiles_fault(file, part.header_end, shape, part.tile_width,
+                                             part.tile_height);
+      }
       if (!fault.empty()) fail(path, fault);
     }
   }
