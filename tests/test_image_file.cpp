@@ -120,6 +120,33 @@ TEST_F(ImageFiles, LosslessFormatsRoundTrip) {
 // comments in the header; a maximum other than 65535 is scaled to 16 bits,
 // rounded to nearest (65535 * v / M). The image library alone read 65535
 // as 65534 and 40000 as 39999.
+// A plain PBM's pixels need no whitespace between them (netpbm's rule; the
+// library's reader refused such files as "unknown decoder error"): read as
+// the same pixels spaced out are, 1 black. A raster that ends early or holds
+// another character is still refused.
+TEST_F(ImageFiles, PlainPbmsReadWithOrWithoutSpaces) {
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return dir_ / name;
+  };
+  const Image spaced =
+      load_image(write("spaced.pbm", "P1\n5 3\n1 0 1 1 0\n0 0 0 1 1\n1 1 1 1 1\n"));
+  ASSERT_EQ(spaced.format, (PixelFormat{ChannelLayout::Grey, SampleType::U8}));
+  EXPECT_EQ(std::to_integer<unsigned>(spaced.view().row(0)[0]), 0U);
+  EXPECT_EQ(std::to_integer<unsigned>(spaced.view().row(0)[1]), 255U);
+  for (const std::string& raster :
+       {std::string("10110\n00011\n11111\n"), std::string("101100001111111"),
+        std::string("1 01\n10 00 0\t11\r\n1 1111\n")}) {
+    const Image packed = load_image(write("packed.pbm", "P1\n# a comment\n5 3\n" + raster));
+    ASSERT_EQ(packed.format, spaced.format) << raster;
+    for (std::uint32_t y = 0; y < 3; ++y) {
+      EXPECT_EQ(std::memcmp(packed.view().row(y), spaced.view().row(y), 5), 0) << raster << y;
+    }
+  }
+  EXPECT_THROW((void)load_image(write("short.pbm", "P1\n5 3\n10110000111111\n")), Error);
+  EXPECT_THROW((void)load_image(write("other.pbm", "P1\n5 3\n1011000x1111111\n")), Error);
+}
+
 TEST_F(ImageFiles, DeepPnmSamplesAreReadAsStored) {
   const std::vector<std::uint32_t> values = {0, 1, 2, 32767, 32768, 32769, 40000, 65534, 65535};
   const auto big_endian = [](const std::vector<std::uint32_t>& v) {

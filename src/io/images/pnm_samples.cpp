@@ -26,6 +26,13 @@ class Tokens {
     if (digits == 0) return std::nullopt;
     return static_cast<std::uint32_t>(value);
   }
+  // A plain PBM's pixel: one digit, 0 or 1, with or without whitespace
+  // (and comments) before it.
+  std::optional<unsigned> bit() {
+    skip_space();
+    if (at_ >= bytes_.size() || (bytes_[at_] != '0' && bytes_[at_] != '1')) return std::nullopt;
+    return static_cast<unsigned>(bytes_[at_++] - '0');
+  }
   // After the maximum value: one whitespace byte, then a binary raster.
   std::optional<std::size_t> raster_start() {
     if (at_ >= bytes_.size() || !space(bytes_[at_])) return std::nullopt;
@@ -153,6 +160,32 @@ bool read_deep_pnm_samples(const std::filesystem::path& path, std::span<const un
   }
   for (std::uint32_t y = 0; y < image.height; ++y) {
     std::memcpy(image.storage.data() + y * image.stride, all.data() + y * samples, samples * 2);
+  }
+  return true;
+}
+
+bool read_plain_pbm(const std::filesystem::path& path, Image& image) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || image.format != PixelFormat{ChannelLayout::Grey, SampleType::U8}) return false;
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (static_cast<std::uintmax_t>(in.gcount()) != size || size < 2 || bytes[0] != 'P' ||
+      bytes[1] != '1') {
+    return false;
+  }
+  Tokens tokens(bytes);
+  if (tokens.number() != image.width || tokens.number() != image.height) return false;
+  std::vector<unsigned char> pixels(std::size_t{image.width} * image.height);
+  for (unsigned char& p : pixels) {
+    const std::optional<unsigned> b = tokens.bit();
+    if (!b) return false;
+    p = *b == 1 ? 0 : 255;  // 1 is black
+  }
+  for (std::uint32_t y = 0; y < image.height; ++y) {
+    std::memcpy(image.storage.data() + std::size_t{y} * image.stride,
+                &pixels[std::size_t{y} * image.width], image.width);
   }
   return true;
 }

@@ -34,4 +34,12 @@ namespace gpuhist::images {
 [[nodiscard]] std::string pnm_raster_shortfall(std::span<const unsigned char> head,
                                                std::uintmax_t file_bytes);
 
+// The pixels of the plain (ASCII) PBM file at `path` into `image`, already
+// sized as grey 8-bit by the image library from the same file: 1 black (0),
+// 0 white (255). Whitespace between pixels is optional (the netpbm format's
+// rule, which OpenImageIO 2.4's reader does not follow). False where the
+// file is not a P1 of that size or its raster ends early or holds another
+// character. Throws std::bad_alloc.
+[[nodiscard]] bool read_plain_pbm(const std::filesystem::path& path, Image& image);
+
 }  // namespace gpuhist::images

@@ -1316,6 +1316,13 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   } catch (const std::exception& e) {
     fail(path, std::string("corrupt image: the decoder failed: ") + e.what());
   }
+  // A plain PBM without whitespace between its pixels, which the library's
+  // reader does not take (io/images/pnm_samples.hpp).
+  if ((!ok || input->has_error()) && format == "pnm" && head.size >= 2 && head.bytes[1] == '1' &&
+      read_plain_pbm(path, image)) {
+    (void)input->geterror();
+    ok = true;
+  }
   if (!ok || input->has_error()) {
     std::string cause = one_line(input->geterror());
     // The library's PNM reader says "unknown decoder error" of a file cut short.
