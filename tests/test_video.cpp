@@ -1048,6 +1048,55 @@ TEST_F(Video, DamagedFrameIsReportedAndSkipped) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 9);
 }
 
+// Of several video streams, the one the ffmpeg command line picks is
+// counted: the most pixels, a default one first. The witness is ffmpeg's
+// own stream mapping of each file.
+TEST_F(Video, TheVideoStreamFfmpegPicksIsCounted) {
+  const fs::path small = dir_ / "small.mkv", large = dir_ / "large.mkv";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=320x240:rate=10 -t 0.5 -c:v libx264 '" +
+                           small.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i smptebars=size=640x360:rate=10 -t 0.5 -c:v libx264 '" +
+                           large.string() + "'"));
+  for (const std::string& dispositions :
+       {std::string("-disposition:v:0 0 -disposition:v:1 0"),
+        std::string("-disposition:v:0 default -disposition:v:1 0"),
+        std::string("-disposition:v:0 0 -disposition:v:1 default")}) {
+    const fs::path both = dir_ / "both.mkv";
+    fs::remove(both);
+    ASSERT_TRUE(test::ffmpeg("-i '" + small.string() + "' -i '" + large.string() +
+                             "' -map 0:v -map 1:v -c copy " + dispositions + " '" + both.string() +
+                             "'"));
+    std::string said;
+    if (FILE* pipe =
+            popen(("ffmpeg -nostdin -i '" + both.string() + "' -f null - 2>&1").c_str(), "r")) {
+      std::array<char, 4096> chunk{};
+      while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr)
+        said += chunk.data();
+      pclose(pipe);
+    }
+    const std::size_t mapped = said.find("Stream #0:");
+    ASSERT_NE(said.find(" -> #0:0", mapped), std::string::npos) << said;
+    const std::size_t arrow = said.find(" -> #0:0");
+    const char picked = said[said.rfind("Stream #0:", arrow) + 10];
+    const auto r = test::run_cli({"video", both.string(), "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find(picked == '0' ? "\"width\":320" : "\"width\":640"), std::string::npos)
+        << dispositions << ": ffmpeg picks stream " << picked << "; " << r.out.substr(0, 80);
+  }
+  // Of two audio streams, neither default, the one of more channels is copied.
+  const fs::path voices = dir_ / "voices.mkv";
+  ASSERT_TRUE(test::ffmpeg("-i '" + small.string() +
+                           "' -f lavfi -i sine=frequency=440:duration=0.5 -f lavfi -i "
+                           "sine=frequency=880:duration=0.5 -map 0:v -map 1:a -map 2:a -c:v copy "
+                           "-c:a aac -ac:a:0 1 -ac:a:1 2 -b:a:0 192k -b:a:1 32k -disposition:a:0 0 "
+                           "-disposition:a:1 0 '" +
+                           voices.string() + "'"));
+  const fs::path over = dir_ / "voices-over.mkv";
+  ASSERT_EQ(test::run_cli({"video", voices.string(), "--overlay", "-o", over.string()}).status, 0);
+  EXPECT_EQ(test::ffprobe("-select_streams a -show_entries stream=channels -of csv=p=0", over),
+            std::optional<std::string>("2\n"));
+}
+
 // Damage that H.264's error resilience conceals is said at FFmpeg's info
 // level ("concealing ... errors in P frame"), and with frame threads no
 // frame's flags tell it: it is counted as the errors are, exit status 1.

@@ -30,6 +30,7 @@ extern "C" {
 #include "gpuhist/error.hpp"
 #include "io/av_error.hpp"
 #include "io/file_url.hpp"
+#include "io/picked_stream.hpp"
 #include "io/turn_frame.hpp"
 #include "io/video_colour.hpp"
 
@@ -419,19 +420,9 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
       cover_art = true;
     }
   }
-  s.stream = av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
-  if (s.stream >= 0 && (raw->streams[s.stream]->disposition & AV_DISPOSITION_ATTACHED_PIC) != 0) {
-    // The first video stream that is not cover art, where there is one.
-    int other = AVERROR_STREAM_NOT_FOUND;
-    for (unsigned i = 0; i < raw->nb_streams && other < 0; ++i) {
-      const AVStream* stream = raw->streams[i];
-      if (stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
-          (stream->disposition & AV_DISPOSITION_ATTACHED_PIC) == 0) {
-        other = av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, static_cast<int>(i), -1, &decoder, 0);
-      }
-    }
-    s.stream = other;
-  }
+  // The video stream the ffmpeg command line picks (io/picked_stream.hpp).
+  s.stream = io::picked_stream(*raw, AVMEDIA_TYPE_VIDEO);
+  if (s.stream >= 0) decoder = avcodec_find_decoder(raw->streams[s.stream]->codecpar->codec_id);
   if (s.stream == AVERROR_STREAM_NOT_FOUND) {
     s.fail(cover_art ? "no video stream (its one picture is cover art attached to its audio)"
                      : "no video stream");

@@ -19,6 +19,7 @@ extern "C" {
 #include "gpuhist/output_file.hpp"
 #include "io/av_error.hpp"
 #include "io/file_url.hpp"
+#include "io/picked_stream.hpp"
 #include "io/video_colour.hpp"
 
 namespace gpuhist {
@@ -284,7 +285,8 @@ struct VideoWriter::Impl {
       avformat_close_input(&audio_in);
       return;
     }
-    const int index = av_find_best_stream(audio_in, AVMEDIA_TYPE_AUDIO, -1, -1, nullptr, 0);
+    // The audio stream the ffmpeg command line picks (io/picked_stream.hpp).
+    const int index = io::picked_stream(*audio_in, AVMEDIA_TYPE_AUDIO);
     if (index < 0) return;
     const AVCodecID id = audio_in->streams[index]->codecpar->codec_id;
     // 1: the container takes the codec; a negative answer: the muxer does not
