@@ -247,6 +247,21 @@ TEST_F(VideoColourTest, CommandsKeepAndReportTheSourcesColour) {
   ASSERT_EQ(written.status, 0) << written.err;
   EXPECT_EQ(probe(from_rgb, "color_range,color_space,color_transfer,color_primaries"),
             "tv,bt709,unknown,unknown");
+  // A source that declares nothing (here full range, by its JPEG pixel
+  // format alone): its MP4 outputs declare their limited range too, as
+  // Matroska ones do (QuickTime's colour box has no room for a range).
+  const fs::path bare = dir_ / "bare.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 3 -c:v libx264 "
+                   "-pix_fmt yuvj420p '" +
+                   bare.string() + "'"));
+  for (const char* name : {"from-bare.mp4", "from-bare.mkv"}) {
+    const fs::path out = dir_ / name;
+    const auto r =
+        test::run_cli({"video", bare.string(), "--overlay", "-o", out.string(), "--no-progress"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(probe(out, "color_range"), "tv") << name;
+  }
   const auto rows = test::run_cli({"video", clip.string(), "--space", "ycbcr"});
   ASSERT_EQ(rows.status, 0) << rows.err;
   std::istringstream lines(rows.out);

@@ -542,7 +542,14 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.file.emplace(path);
   s.check(avio_open(&s.format->pb, io::file_url(s.file->path()).c_str(), AVIO_FLAG_WRITE),
           "opening the file");
-  const int header = avformat_write_header(s.format, nullptr);
+  // MP4 and QuickTime declare the range (and the rest of the colour
+  // description) in a 'colr' box, which their muxer writes only where the
+  // matrix, primaries and transfer are all known unless told to: told, so
+  // that the limited range is declared for a source that declares none too.
+  AVDictionary* header_options = nullptr;
+  if (muxer == "mp4" || muxer == "mov") av_dict_set(&header_options, "movflags", "+write_colr", 0);
+  const int header = avformat_write_header(s.format, &header_options);
+  av_dict_free(&header_options);
   // A muxer that would not say whether it holds the codec (a GIF, Y4M, MP3,
   // DV or SWF file) refuses it here, some with a bare -1 (EPERM); a write that
   // failed is the file's error instead.
