@@ -167,7 +167,8 @@ def _histogram_from_dict(d):
     that saved totals load back and merge exactly; a PlaneHistogram's (one row named "y",
     "cb" or "cr") loads as a PlaneHistogram. ValueError for anything else: other
     channels, rows of other lengths, counts that are not whole numbers from 0 to 2**64 - 1
-    or that add up to more than 2**64 - 1 in a channel."""
+    or that add up to more than 2**64 - 1 in a channel, channels that count different
+    numbers of pixels, a "bins" that is not the rows' length as a whole number."""
     from collections.abc import Mapping
 
     import numpy as np
@@ -215,8 +216,14 @@ def _histogram_from_dict(d):
     if len(lengths) != 1:
         raise ValueError("gpuhist: every channel has the same number of bins")
     (n,) = lengths
-    if "bins" in d and (isinstance(d["bins"], bool) or d["bins"] != n):
+    if "bins" in d and (not isinstance(d["bins"], (int, np.integer)) or isinstance(d["bins"], bool)
+                        or d["bins"] != n):
         raise ValueError(f"gpuhist: the counts have {n} bins, not bins={d['bins']!r}")
+    # Every channel counts the same pixels, as every histogram of an image does.
+    totals = {sum(int(v) for v in row) if row.size else 0 for row in counts}
+    if len(totals) != 1:
+        raise ValueError("gpuhist: the channels count different numbers of pixels "
+                         f"({', '.join(f'{name} {sum(int(v) for v in row)}' for name, row in zip(order, counts))})")
     if not 1 <= n <= 65536:
         raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {n}")
     state = (n, colour, np.stack(counts).tobytes())

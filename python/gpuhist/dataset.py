@@ -195,10 +195,13 @@ def _glob(pattern):
 
 def _each_once(names):
     """`names` without a second name of a file named already ("./a.png" and "a.png", or a
-    path through a link to a folder: the same os.path.realpath), in order."""
+    path through a link to a folder: the same folder, by os.path.realpath, and name), in
+    order. A link to a file is a file of its own, as a folder's search and the command line
+    count it."""
     seen = {}
     for name in names:
-        seen.setdefault(os.path.realpath(name), name)
+        folder, base = os.path.split(name)
+        seen.setdefault(os.path.join(os.path.realpath(folder or "."), base), name)
     return list(seen.values())
 
 

@@ -285,6 +285,10 @@ def test_adjustments_name_the_dtypes_they_take(array, name):
      "gpuhist: clip_limit is a number from 0 up, not inf"),
     (lambda image: gpuhist.histogram(image, device="no such device"),
      "gpuhist: no Vulkan device matches 'no such device'"),
+    # Spaces alone would match every device name that has a space.
+    (lambda image: gpuhist.histogram(image, device=" "),
+     "gpuhist: a device is named by part of its name, its index, 'cpu' or 'auto', not by "
+     "spaces alone"),
 ])
 def test_adjustment_options_are_value_errors_naming_the_argument(call, message):
     with pytest.raises(ValueError, match="^" + re.escape(message)):

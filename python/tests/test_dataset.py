@@ -301,6 +301,13 @@ def test_folders_that_cannot_be_listed_links_that_loop_and_globs_of_folders(
         files, _ = ds._expand(str(tmp_path / "set" / pattern))
         names = sorted(os.path.relpath(f, tmp_path / "set") for f in files)
         assert names == ["a.png", "loop.png", os.path.join("sub", "b.png")], pattern
+    # A link to a file is a file of its own, in a glob as in a folder's search (a glob
+    # dropped it as the file it names, where the folder and the command line count it).
+    (tmp_path / "set" / "sub" / "again.png").symlink_to("b.png")
+    for pattern in ("set/sub/*.png", "set/sub"):
+        files, _ = ds._expand(str(tmp_path / pattern))
+        assert sorted(os.path.basename(f) for f in files) == ["again.png", "b.png"], pattern
+    (tmp_path / "set" / "sub" / "again.png").unlink()
     # A link to a folder outside, matched by the pattern, is searched (its files found once).
     (tmp_path / "outside").mkdir()
     shutil.copy(data / "coffee.png", tmp_path / "outside" / "c.png")

@@ -476,6 +476,9 @@ def test_counts_up_to_64_bits_load_and_anything_else_is_a_value_error():
         ({"bins": "2", "histograms": grey}, "the counts have 2 bins, not bins='2'"),
         ({"histograms": {"luminance": [top, 1]}}, "more than 2\\*\\*64 - 1 in all"),
         ({"histograms": {"luminance": np.array([top, 1], np.uint64)}}, "in all"),
+        ({"bins": 2.0, "histograms": grey}, "the counts have 2 bins, not bins=2.0"),
+        ({"histograms": {"red": [5, 5], "green": [1, 1], "blue": [1, 1], "luminance": [1, 1]}},
+         "count different numbers of pixels \\(red 10, green 2, blue 2, luminance 2\\)"),
     ]
     for d, message in bad:
         with pytest.raises(ValueError, match=message):

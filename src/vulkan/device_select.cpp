@@ -71,6 +71,12 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
         devices.empty() ? ErrorKind::Device : ErrorKind::InvalidArgument,
         "no Vulkan device with index " + std::string(spec) + " (" + available(devices) + ")");
   }
+  // A name of spaces alone would match every name that has a space.
+  if (spec.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos) {
+    throw Error(ErrorKind::InvalidArgument,
+                "a device is named by part of its name, its index, 'cpu' or 'auto', not by "
+                "spaces alone");
+  }
   const std::string needle = lower(spec);
   for (std::size_t i = 0; i < devices.size(); ++i) {
     if (lower(devices[i].name).find(needle) != std::string::npos) return i;
