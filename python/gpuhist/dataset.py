@@ -24,6 +24,7 @@ task's every try.
 import argparse
 import csv
 from concurrent.futures import CancelledError
+import fnmatch
 import glob as globbing
 import io
 import json
@@ -141,6 +142,7 @@ def _expand(paths):
         elif not os.path.lexists(text) and any(c in text for c in "*?["):
             # A file is the file named, even one named like a pattern ("shot[1].png"); a
             # pattern that matches nothing is kept, to be reported as a file not found.
+            problems.extend(_unlistable(text))
             matches = sorted(_glob(text)) or [text]
             # "set/**" matches the folders and the files in them: each file once, however
             # it was reached or named; folders reached through links last, so that a file
@@ -154,7 +156,7 @@ def _expand(paths):
             files.extend(_each_once(found))
         else:
             files.append(text)
-    return files, problems
+    return files, list(dict.fromkeys(problems))  # a folder both globbed and searched: once
 
 
 def _glob(pattern):
@@ -191,6 +193,57 @@ def _glob(pattern):
     except (OSError, ValueError):  # a pattern pathlib refuses ("**x"): glob's reading
         return globbing.glob(pattern, recursive=True)
     return found
+
+
+def _unlistable(pattern):
+    """(folder, cause) for each folder a glob of `pattern` would list but cannot: glob
+    passes them over in silence, and the files in them would be lost unsaid. Links to
+    folders are followed where a wildcard other than "**" names them, as glob does."""
+    parts = pattern.split("/")
+    first = next(i for i, part in enumerate(parts) if any(c in part for c in "*?["))
+    base = "/".join(parts[:first]) or ("/" if pattern.startswith("/") else ".")
+    problems, here = [], [base]
+
+    def listed(folder):
+        try:
+            with os.scandir(folder) as entries:
+                return [(e.name, e.path if folder != "." else e.name, e) for e in entries]
+        except NotADirectoryError:
+            return []
+        except OSError as e:
+            if os.path.isdir(folder):
+                problems.append((folder, f"cannot list the folder: {e.strerror or e}"))
+            return []
+
+    for i, part in enumerate(parts[first:], first):
+        last = i == len(parts) - 1
+        below = []
+        if part == "**":
+            # Every folder beneath, through no link (bash's globstar), each listed.
+            pending = list(here)
+            while pending:
+                folder = pending.pop()
+                below.append(folder)
+                for name, path, entry in listed(folder):
+                    try:
+                        if not name.startswith(".") and entry.is_dir(follow_symlinks=False):
+                            pending.append(path)
+                    except OSError:
+                        pass
+        elif any(c in part for c in "*?["):
+            for folder in here:
+                for name, path, entry in listed(folder):
+                    if last or (name.startswith(".") and not part.startswith(".")):
+                        continue
+                    try:
+                        if fnmatch.fnmatch(name, part) and entry.is_dir():
+                            below.append(path)
+                    except OSError:
+                        pass
+        else:
+            below = [os.path.join(folder, part) for folder in here]
+        here = below
+    return problems
 
 
 def _each_once(names):

@@ -289,10 +289,14 @@ def test_folders_that_cannot_be_listed_links_that_loop_and_globs_of_folders(
     # A folder that cannot be listed, named alone: its cause, not "no image files".
     locked = ds.histograms(str(tmp_path / "set" / "locked"))
     assert locked.total is None and locked.failed == problems
-    # A glob: its files, and the files of its folders, each once ("**" matches both).
-    for pattern in ("*", "**"):
-        files, _ = ds._expand(str(tmp_path / "set" / pattern))
-        assert sorted(os.path.basename(f) for f in files) == ["a.png", "b.png", "loop.png"]
+    # A glob: its files, and the files of its folders, each once ("**" matches both); the
+    # folder it cannot list is said (glob.glob passed it over in silence).
+    for pattern in ("*", "**", "**/*.png", "*/*.png"):
+        files, problems = ds._expand(str(tmp_path / "set" / pattern))
+        if pattern != "*/*.png":
+            assert sorted(os.path.basename(f) for f in files) == ["a.png", "b.png", "loop.png"]
+        assert problems == [(str(tmp_path / "set" / "locked"),
+                             "cannot list the folder: Permission denied")], pattern
     # "**" goes through no link to a folder, as bash's globstar: a link back up does not
     # loop (glob.glob's "**" went round it 40 times), a linked folder is not counted twice.
     (tmp_path / "set" / "sub" / "up").symlink_to("..")
