@@ -112,7 +112,7 @@ py::array match(const SharedContext& c, const ArrayLike& image, const ArrayLike&
   ArrayPixels ref(reference, ArrayPixels::Dtypes::Integers);
   ArrayPixels img(image, ArrayPixels::Dtypes::Integers);
   if (ref.view().format.sample != img.view().format.sample) {
-    throw py::value_error("gpuhist: the reference must have the image's dtype");
+    throw py::type_error("gpuhist: the reference must have the image's dtype");
   }
   if (ref.empty()) throw py::value_error("gpuhist: the reference is empty: it has no pixels");
   Histogram counted;

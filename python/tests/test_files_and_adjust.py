@@ -154,7 +154,8 @@ def test_match_and_its_errors(cli, data, tmp_path):
     np.testing.assert_array_equal(matched, gpuhist.read(str(out)))
     np.testing.assert_array_equal(
         gpuhist.Context("cpu").match(gpuhist.read(str(a)), gpuhist.read(str(b))), matched)
-    with pytest.raises(ValueError):
+    # A reference of another dtype is a dtype error, as the README's rule has it.
+    with pytest.raises(TypeError, match="the reference must have the image's dtype"):
         gpuhist.match(gpuhist.read(str(a)), gpuhist.read(str(b)).astype(np.uint16))
     with pytest.raises(TypeError):
         gpuhist.equalize(np.zeros((4, 4, 3), np.float32))
