@@ -38,6 +38,7 @@
 #include "support/compare.hpp"
 #include "support/run_cli.hpp"
 #include "support/synthetic_images.hpp"
+#include "support/tiff_builder.hpp"
 
 namespace gpuhist {
 namespace {
@@ -655,37 +656,12 @@ std::string jpeg_with_restarts(const ImageView& image, unsigned interval, bool a
 // first pixel the top bit); with BitsPerSample = 1 written, or left to its
 // default, which is 1 (TIFF 6.0; Pillow writes black-and-white images so).
 std::string one_bit_tiff(bool little, bool with_bits, const std::array<unsigned char, 6>& bits) {
-  std::string tiff = little ? std::string("II*\0", 4) : std::string("MM\0*", 4);
-  const auto put = [&](std::uint32_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) {
-      tiff += static_cast<char>(v >> (little ? 8 * i : 8 * (bytes - 1 - i)));
-    }
-  };
-  const std::uint32_t entries = with_bits ? 7 : 6;
-  const std::uint32_t pixels_at = 8 + 2 + 12 * entries + 4;
-  put(8, 4);
-  put(entries, 2);
-  const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint32_t value) {
-    put(tag, 2);
-    put(type, 2);
-    put(1, 4);
-    if (type == 3) {
-      put(value, 2);
-      put(0, 2);
-    } else {
-      put(value, 4);
-    }
-  };
-  entry(256, 3, 13);
-  entry(257, 3, 3);
-  if (with_bits) entry(258, 3, 1);
-  entry(259, 3, 1);  // no compression
-  entry(262, 3, 1);  // 0 is black
-  entry(273, 4, pixels_at);
-  entry(279, 4, 6);
-  put(0, 4);
-  tiff.append(reinterpret_cast<const char*>(bits.data()), bits.size());
-  return tiff;
+  test::TiffBuilder b(little);
+  b.field(256, 3, {13}).field(257, 3, {3});
+  if (with_bits) b.field(258, 3, {1});
+  b.field(259, 3, {1}).field(262, 3, {1});  // no compression; 0 is black
+  b.offsets(273, {b.blob(std::string(bits.begin(), bits.end()))}).field(279, 4, {6});
+  return b.build();
 }
 
 // A TIFF of 1-bit samples that leaves BitsPerSample to its default (the image
@@ -726,57 +702,25 @@ struct PaletteTiff {
   bool bits_field = true;
 };
 std::string palette_tiff(const PaletteTiff& f, const std::vector<unsigned>& map) {
-  std::string tiff = f.little ? "II" : "MM";
-  const auto put = [&](std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) {
-      tiff += static_cast<char>(v >> (f.little ? 8 * i : 8 * (bytes - 1 - i)));
-    }
-  };
-  const int word = f.big_tiff ? 8 : 4;
-  const std::uint64_t entries = f.bits_field ? 9 : 8, entry_bytes = f.big_tiff ? 20 : 12;
-  const std::uint64_t directory = f.big_tiff ? 16 : 8;
-  const int value_bytes = f.type == 1 ? 1 : f.type == 3 ? 2 : 4;
-  const std::uint64_t map_at = directory + (f.big_tiff ? 8 : 2) + entries * entry_bytes + word;
   const std::uint64_t row_bytes = (16 * f.bits + 7) / 8;
-  const std::uint64_t pixels_at = map_at + value_bytes * map.size();
-  put(f.big_tiff ? 43 : 42, 2);
-  if (f.big_tiff) {
-    put(8, 2);
-    put(0, 2);
-  }
-  put(directory, word);
-  put(entries, f.big_tiff ? 8 : 2);
-  const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint64_t count,
-                         std::uint64_t value) {
-    put(tag, 2);
-    put(type, 2);
-    put(count, word);
-    // A value in the entry itself takes its type's size; an offset, a word.
-    const int size = count > 1 ? word : type == 3 ? 2 : 4;
-    put(value, size);
-    put(0, word - size);
-  };
-  entry(256, 3, 1, 16);
-  entry(257, 3, 1, 16);
-  if (f.bits_field) entry(258, 3, 1, f.bits);
-  entry(259, 3, 1, 1);  // no compression
-  entry(262, 3, 1, 3);  // palette
-  entry(273, 4, 1, pixels_at);
-  entry(277, 3, 1, 1);
-  entry(279, 4, 1, 16 * row_bytes);
-  entry(320, f.type, map.size(), map_at);
-  put(0, word);
-  for (const unsigned v : map) put(v, value_bytes);
+  std::string pixels;
   for (unsigned y = 0; y < 16; ++y) {
-    std::vector<unsigned char> row(row_bytes, 0);
+    std::string row(row_bytes, '\0');
     for (unsigned x = 0; x < 16; ++x) {
       const unsigned index = (y * 16 + x) % (1U << f.bits);
       const unsigned bit = x * f.bits;
-      row[bit / 8] |= static_cast<unsigned char>(index << (8 - f.bits - bit % 8));
+      row[bit / 8] = static_cast<char>(row[bit / 8] | (index << (8 - f.bits - bit % 8)));
     }
-    tiff.append(reinterpret_cast<const char*>(row.data()), row.size());
+    pixels += row;
   }
-  return tiff;
+  test::TiffBuilder b(f.little, f.big_tiff);
+  b.field(256, 3, {16}).field(257, 3, {16});
+  if (f.bits_field) b.field(258, 3, {f.bits});
+  b.field(259, 3, {1}).field(262, 3, {3});  // no compression; palette
+  b.offsets(273, {b.blob(pixels)}).field(277, 3, {1}).field(279, 4, {16 * row_bytes});
+  b.field(320, static_cast<std::uint16_t>(f.type),
+          std::vector<std::uint64_t>(map.begin(), map.end()));
+  return b.build();
 }
 
 // A palette TIFF's colours are libtiff's: each map entry's high byte, or the
@@ -885,37 +829,17 @@ TEST_F(ImageFiles, PaletteTiffColoursAreLibtiffs) {
 // A CMYK TIFF of 37x19 pixels, 8- or 16-bit, little-endian, one strip, no
 // compression, made by hand; its samples from `samples` (4 a pixel).
 std::string cmyk_tiff(unsigned bits, const std::vector<std::uint16_t>& samples) {
-  std::string tiff("II*\0", 4);
-  const auto put = [&](std::uint32_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) tiff += static_cast<char>(v >> (8 * i));
-  };
-  const std::uint32_t entries = 10;
-  const std::uint32_t bits_at = 8 + 2 + 12 * entries + 4;
-  const std::uint32_t pixels_at = bits_at + 8;
-  put(8, 4);
-  put(entries, 2);
-  const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint32_t count,
-                         std::uint32_t value) {
-    put(tag, 2);
-    put(type, 2);
-    put(count, 4);
-    put(value, type == 3 && count == 1 ? 2 : 4);
-    if (type == 3 && count == 1) put(0, 2);
-  };
-  entry(256, 3, 1, 37);
-  entry(257, 3, 1, 19);
-  entry(258, 3, 4, bits_at);
-  entry(259, 3, 1, 1);  // no compression
-  entry(262, 3, 1, 5);  // separated
-  entry(273, 4, 1, pixels_at);
-  entry(277, 3, 1, 4);
-  entry(278, 3, 1, 19);
-  entry(279, 4, 1, static_cast<std::uint32_t>(samples.size() * bits / 8));
-  entry(332, 3, 1, 1);  // CMYK inks
-  put(0, 4);
-  for (int i = 0; i < 4; ++i) put(bits, 2);
-  for (const std::uint16_t v : samples) put(v, static_cast<int>(bits / 8));
-  return tiff;
+  std::string pixels;
+  for (const std::uint16_t v : samples) {
+    pixels += static_cast<char>(v);
+    if (bits == 16) pixels += static_cast<char>(v >> 8);
+  }
+  test::TiffBuilder b;
+  b.field(256, 3, {37}).field(257, 3, {19}).field(258, 3, {bits, bits, bits, bits});
+  b.field(259, 3, {1}).field(262, 3, {5});  // no compression; separated
+  b.offsets(273, {b.blob(pixels)}).field(277, 3, {4}).field(278, 3, {19});
+  b.field(279, 4, {pixels.size()}).field(332, 3, {1});  // CMYK inks
+  return b.build();
 }
 
 // CMYK TIFFs are converted to RGB as the image library converts striped
@@ -1070,43 +994,25 @@ TEST_F(ImageFiles, OpenExrFilesOfEveryCompressionReadAsStored) {
 // little-endian, one strip, no compression, made by hand: 0 black
 // (MinIsBlack) or 0 white (MinIsWhite).
 std::string grey_tiff(unsigned bits, bool zero_is_white, const std::vector<unsigned>& samples) {
-  std::string tiff("II*\0", 4);
-  const auto put = [&](std::uint32_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) tiff += static_cast<char>(v >> (8 * i));
-  };
   const std::uint32_t row_bytes = (23 * bits + 7) / 8;
-  const std::uint32_t entries = 8, pixels_at = 8 + 2 + 12 * entries + 4;
-  put(8, 4);
-  put(entries, 2);
-  const auto entry = [&](std::uint32_t tag, std::uint32_t type, std::uint32_t value) {
-    put(tag, 2);
-    put(type, 2);
-    put(1, 4);
-    put(value, type == 3 ? 2 : 4);
-    if (type == 3) put(0, 2);
-  };
-  entry(256, 3, 23);
-  entry(257, 3, 5);
-  entry(258, 3, bits);
-  entry(259, 3, 1);
-  entry(262, 3, zero_is_white ? 0 : 1);
-  entry(273, 4, pixels_at);
-  entry(278, 3, 5);
-  entry(279, 4, 5 * row_bytes);
-  put(0, 4);
+  std::string pixels;
   for (std::uint32_t y = 0; y < 5; ++y) {
-    std::vector<unsigned char> row(row_bytes, 0);
+    std::string row(row_bytes, '\0');
     for (std::uint32_t x = 0; x < 23; ++x) {
       for (unsigned b = 0; b < bits; ++b) {
         if (((samples[y * 23 + x] >> (bits - 1 - b)) & 1U) != 0) {
           const std::uint32_t at = x * bits + b;
-          row[at / 8] |= static_cast<unsigned char>(0x80U >> (at % 8));
+          row[at / 8] = static_cast<char>(row[at / 8] | (0x80U >> (at % 8)));
         }
       }
     }
-    tiff.append(reinterpret_cast<const char*>(row.data()), row.size());
+    pixels += row;
   }
-  return tiff;
+  test::TiffBuilder b;
+  b.field(256, 3, {23}).field(257, 3, {5}).field(258, 3, {bits}).field(259, 3, {1});
+  b.field(262, 3, {zero_is_white ? 0U : 1U});
+  b.offsets(273, {b.blob(pixels)}).field(278, 3, {5}).field(279, 4, {5 * row_bytes});
+  return b.build();
 }
 
 // A grey TIFF whose 0 is white reads the other way up at every depth, as
@@ -1417,45 +1323,18 @@ TEST_F(ImageFiles, WebPCanvasIsCheckedFromTheHeader) {
 std::string tiff_of_strips(std::uint32_t width, std::uint32_t height, std::uint16_t samples,
                            std::uint16_t compression, std::uint16_t planar,
                            const std::vector<std::string>& strips) {
-  std::string out("II*\0\x08\0\0\0", 8);
-  const auto put = [&out](std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
-  };
-  constexpr std::uint32_t kEntries = 10;
-  const auto n = static_cast<std::uint32_t>(strips.size());
-  const std::uint32_t depths_at = 8 + 2 + kEntries * 12 + 4;
-  const std::uint32_t offsets_at = depths_at + 2U * samples;
-  const std::uint32_t counts_at = offsets_at + 4 * n;
-  std::uint32_t data_at = n == 1 ? offsets_at : counts_at + 4 * n;  // one: in the directory
-  const auto entry = [&](std::uint16_t tag, std::uint16_t type, std::uint32_t count,
-                         std::uint32_t value) {
-    put(tag, 2);
-    put(type, 2);
-    put(count, 4);
-    put(value, 4);  // a SHORT value sits in the first two of these bytes
-  };
-  put(kEntries, 2);
-  entry(256, 4, 1, width);
-  entry(257, 4, 1, height);
-  entry(258, 3, samples, samples == 1 ? 8 : depths_at);
-  entry(259, 3, 1, compression);
-  entry(262, 3, 1, samples == 1 ? 1 : 2);
-  entry(273, 4, n, n == 1 ? data_at : offsets_at);
-  entry(277, 3, 1, samples);
-  entry(278, 4, 1, height);
-  entry(279, 4, n, n == 1 ? static_cast<std::uint32_t>(strips[0].size()) : counts_at);
-  entry(284, 3, 1, planar);
-  put(0, 4);
-  for (std::uint16_t i = 0; i < samples; ++i) put(8, 2);
-  if (n > 1) {
-    for (const std::string& strip : strips) {
-      put(data_at, 4);
-      data_at += static_cast<std::uint32_t>(strip.size());
-    }
-    for (const std::string& strip : strips) put(strip.size(), 4);
+  test::TiffBuilder b;
+  std::vector<std::size_t> blobs;
+  std::vector<std::uint64_t> sizes;
+  for (const std::string& strip : strips) {
+    blobs.push_back(b.blob(strip));
+    sizes.push_back(strip.size());
   }
-  for (const std::string& strip : strips) out += strip;
-  return out;
+  b.field(256, 4, {width}).field(257, 4, {height});
+  b.field(258, 3, std::vector<std::uint64_t>(samples, 8)).field(259, 3, {compression});
+  b.field(262, 3, {samples == 1 ? 1U : 2U}).offsets(273, blobs).field(277, 3, {samples});
+  b.field(278, 4, {height}).field(279, 4, sizes).field(284, 3, {planar});
+  return b.build();
 }
 
 std::string one_strip_tiff(std::uint32_t width, std::uint32_t height, std::uint16_t samples,

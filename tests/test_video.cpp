@@ -1066,14 +1066,8 @@ TEST_F(Video, TheVideoStreamFfmpegPicksIsCounted) {
     ASSERT_TRUE(test::ffmpeg("-i '" + small.string() + "' -i '" + large.string() +
                              "' -map 0:v -map 1:v -c copy " + dispositions + " '" + both.string() +
                              "'"));
-    std::string said;
-    if (FILE* pipe =
-            popen(("ffmpeg -nostdin -i '" + both.string() + "' -f null - 2>&1").c_str(), "r")) {
-      std::array<char, 4096> chunk{};
-      while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr)
-        said += chunk.data();
-      pclose(pipe);
-    }
+    const std::string said =
+        test::command_output("ffmpeg -nostdin -i '" + both.string() + "' -f null - 2>&1");
     const std::size_t mapped = said.find("Stream #0:");
     ASSERT_NE(said.find(" -> #0:0", mapped), std::string::npos) << said;
     const std::size_t arrow = said.find(" -> #0:0");
@@ -1120,13 +1114,7 @@ TEST_F(Video, ConcealedDamageIsAnError) {
     std::ofstream(damaged, std::ios::binary) << bytes;
     const std::string command =
         "ffmpeg -nostdin -v info -threads 1 -i '" + damaged.string() + "' -f null - 2>&1";
-    std::string said;
-    if (FILE* pipe = popen(command.c_str(), "r")) {
-      std::array<char, 4096> chunk{};
-      while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr)
-        said += chunk.data();
-      pclose(pipe);
-    }
+    const std::string said = test::command_output(command);
     if (said.find("concealing") == std::string::npos &&
         said.find("corrupt decoded frame") == std::string::npos) {
       continue;

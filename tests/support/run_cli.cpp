@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -107,6 +108,18 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
   result.err = file_text(dir / "err");
   std::filesystem::remove_all(dir);
   return result;
+}
+
+std::string command_output(const std::string& command) {
+  std::string said;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    std::array<char, 4096> chunk{};
+    while (std::fgets(chunk.data(), static_cast<int>(chunk.size()), pipe) != nullptr) {
+      said += chunk.data();
+    }
+    pclose(pipe);
+  }
+  return said;
 }
 
 }  // namespace gpuhist::test

@@ -33,6 +33,9 @@ bool ffmpeg(const std::string& args);
 // nullopt when it fails.
 std::optional<std::string> ffprobe(const std::string& args, const std::filesystem::path& file);
 
+// What the shell command `command` prints (stdout; add 2>&1 for stderr too).
+std::string command_output(const std::string& command);
+
 // The whole of a file's bytes; empty when it cannot be read.
 std::string file_text(const std::filesystem::path& path);
 
