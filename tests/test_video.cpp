@@ -1049,8 +1049,8 @@ TEST_F(Video, DamagedFrameIsReportedAndSkipped) {
 }
 
 // Of several video streams, the one the ffmpeg command line picks is
-// counted: the most pixels, a default one first. The witness is ffmpeg's
-// own stream mapping of each file.
+// counted (its score: pixels, + 5000000 for a default one). The witness is
+// ffmpeg's own stream mapping of each file.
 TEST_F(Video, TheVideoStreamFfmpegPicksIsCounted) {
   const fs::path small = dir_ / "small.mkv", large = dir_ / "large.mkv";
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=320x240:rate=10 -t 0.5 -c:v libx264 '" +

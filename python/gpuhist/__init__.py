@@ -167,8 +167,9 @@ def _histogram_from_dict(d):
     that saved totals load back and merge exactly; a PlaneHistogram's (one row named "y",
     "cb" or "cr") loads as a PlaneHistogram. ValueError for anything else: other
     channels, rows of other lengths, counts that are not whole numbers from 0 to 2**64 - 1
-    or that add up to more than 2**64 - 1 in a channel, channels that count different
-    numbers of pixels, a "bins" that is not the rows' length as a whole number."""
+    or that add up to more than 2**64 - 1 in a channel, red, green and blue counting
+    different numbers of pixels or luminance fewer, a "bins" that is not the rows' length as
+    a whole number."""
     from collections.abc import Mapping
 
     import numpy as np
@@ -219,11 +220,13 @@ def _histogram_from_dict(d):
     if "bins" in d and (not isinstance(d["bins"], (int, np.integer)) or isinstance(d["bins"], bool)
                         or d["bins"] != n):
         raise ValueError(f"gpuhist: the counts have {n} bins, not bins={d['bins']!r}")
-    # Every channel counts the same pixels, as every histogram of an image does.
-    totals = {sum(int(v) for v in row) if row.size else 0 for row in counts}
-    if len(totals) != 1:
+    # Red, green and blue count the same pixels, and luminance those and any grey
+    # image's merged in (gpuhist.merge and --merge add a grey image to luminance alone).
+    totals = [sum(int(v) for v in row) for row in counts]
+    if colour and (len(set(totals[:3])) != 1 or totals[3] < totals[0]):
         raise ValueError("gpuhist: the channels count different numbers of pixels "
-                         f"({', '.join(f'{name} {sum(int(v) for v in row)}' for name, row in zip(order, counts))})")
+                         f"({', '.join(f'{name} {t}' for name, t in zip(order, totals))}): red, "
+                         "green and blue count the same, luminance as many or more")
     if not 1 <= n <= 65536:
         raise ValueError(f"gpuhist: bins must be between 1 and 65536, got {n}")
     state = (n, colour, np.stack(counts).tobytes())

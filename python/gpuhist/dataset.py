@@ -211,8 +211,9 @@ def _unlistable(pattern):
         except NotADirectoryError:
             return []
         except OSError as e:
-            if os.path.isdir(folder):
-                problems.append((folder, f"cannot list the folder: {e.strerror or e}"))
+            if os.path.isdir(folder):  # named as a folder's search names it
+                problems.append((str(pathlib.Path(folder)),
+                                 f"cannot list the folder: {e.strerror or e}"))
             return []
 
     for i, part in enumerate(parts[first:], first):

@@ -449,6 +449,10 @@ def test_a_saved_command_line_total_merges_with_new_counts(cli, data):
     rocket = gpuhist.histogram_file(data / "rocket.jpg", device="cpu")
     assert saved == coffee + rocket
     assert (saved + coffee).total() == 2 * coffee.total() + rocket.total()
+    # A total of grey and colour images (the grey ones in luminance alone) loads back too.
+    grey = gpuhist.histogram(np.full((3, 5), 9, np.uint8))
+    mixed = gpuhist.merge([grey, coffee])
+    assert gpuhist.Histogram.from_dict(json.loads(json.dumps(mixed.to_dict()))) == mixed
 
 
 def test_counts_up_to_64_bits_load_and_anything_else_is_a_value_error():
@@ -479,6 +483,8 @@ def test_counts_up_to_64_bits_load_and_anything_else_is_a_value_error():
         ({"bins": 2.0, "histograms": grey}, "the counts have 2 bins, not bins=2.0"),
         ({"histograms": {"red": [5, 5], "green": [1, 1], "blue": [1, 1], "luminance": [1, 1]}},
          "count different numbers of pixels \\(red 10, green 2, blue 2, luminance 2\\)"),
+        ({"histograms": {"red": [1, 1], "green": [1, 1], "blue": [1, 1], "luminance": [1, 0]}},
+         "luminance as many or more"),
     ]
     for d, message in bad:
         with pytest.raises(ValueError, match=message):

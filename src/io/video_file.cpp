@@ -571,11 +571,14 @@ bool VideoReader::decode(DecodedFrame& frame,
   while (!s.finished) {
     const int got = avcodec_receive_frame(s.codec.get(), s.decoded.get());
     if (got == 0) {
+      // Damage the decoder concealed and flagged (a frame decoded on one
+      // thread: with frame threads the flags are lost, and H.264's error
+      // resilience says it at the info level, counted by count_errors), as
+      // the ffmpeg command line reads the flags ("corrupt decoded frame").
+      const bool damaged =
+          s.decoded->decode_error_flags != 0 || (s.decoded->flags & AV_FRAME_FLAG_CORRUPT) != 0;
       s.take_decoded(frame);
-      // Damage the decoder concealed, which it logs below the error level
-      // (H.264's "concealing ... errors"): the frame's flags tell, as they
-      // tell the ffmpeg command line ("corrupt decoded frame").
-      if (s.decoded->decode_error_flags != 0 || (s.decoded->flags & AV_FRAME_FLAG_CORRUPT) != 0) {
+      if (damaged) {
         char at[32];
         std::snprintf(at, sizeof at, "%.3f", frame.time);
         s.damage.count(std::string("a damaged frame decoded with its damage concealed, at ") + at +

@@ -265,7 +265,7 @@ struct VideoWriter::Impl {
       check(av_interleaved_write_frame(format, packet), "writing");
     }
   }
-  // Opens the first audio stream of `from` to be copied, where the container
+  // Opens the audio stream of `from` that ffmpeg would copy, where the container
   // takes its codec; otherwise says in `audio_note` why it is not copied.
   // `video_held`: the container says it holds the video (whose stream is set
   // up), so a header with the audio too is tried first; where the muxer would
@@ -542,12 +542,14 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.file.emplace(path);
   s.check(avio_open(&s.format->pb, io::file_url(s.file->path()).c_str(), AVIO_FLAG_WRITE),
           "opening the file");
-  // MP4 and QuickTime declare the range (and the rest of the colour
-  // description) in a 'colr' box, which their muxer writes only where the
-  // matrix, primaries and transfer are all known unless told to: told, so
-  // that the limited range is declared for a source that declares none too.
+  // MP4 declares the range with the rest of the colour description in an
+  // 'nclx' colour box, which its muxer writes only where the matrix,
+  // primaries and transfer are all known unless told to: told, so that the
+  // limited range is declared for a source that declares none too.
+  // (QuickTime's 'nclc' box has no room for a range, and the muxer writes
+  // no colour box into M4V or 3GP files.)
   AVDictionary* header_options = nullptr;
-  if (muxer == "mp4" || muxer == "mov") av_dict_set(&header_options, "movflags", "+write_colr", 0);
+  if (muxer == "mp4") av_dict_set(&header_options, "movflags", "+write_colr", 0);
   const int header = avformat_write_header(s.format, &header_options);
   av_dict_free(&header_options);
   // A muxer that would not say whether it holds the codec (a GIF, Y4M, MP3,
