@@ -66,6 +66,7 @@ int errno_of(const std::string& what) {
   };
   if (ends("no such file")) return ENOENT;
   if (ends("is a directory")) return EISDIR;
+  if (ends("not a directory")) return ENOTDIR;
   if (ends("file name too long")) return ENAMETOOLONG;
   if (ends("ermission denied")) return EACCES;
   return 0;

@@ -114,6 +114,16 @@ def test_paths_are_checked_as_open_checks_them(tmp_path):
     with pytest.raises(IsADirectoryError) as raised:
         gpuhist.read(tmp_path)
     assert raised.value.errno == errno.EISDIR and raised.value.filename == str(tmp_path)
+    # A file named as a folder on the way: what open() raises of it.
+    (tmp_path / "plain.png").write_bytes(b"x")
+    inside = tmp_path / "plain.png" / "x.png"
+    with pytest.raises(NotADirectoryError):
+        open(inside)
+    for call in (lambda: gpuhist.read(inside), lambda: gpuhist.histogram_file(inside),
+                 lambda: gpuhist.video(tmp_path / "plain.png" / "x.mp4")):
+        with pytest.raises(NotADirectoryError) as raised:
+            call()
+        assert raised.value.errno == errno.ENOTDIR
     # A file's error in a batch is the same exception, not raised.
     (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
     odd = tmp_path / os.fsdecode(b"caf\xe9.png")

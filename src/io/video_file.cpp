@@ -384,8 +384,11 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   s.max_pixels = max_pixels;
   s.space = space;
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    s.fail(ec == std::errc::permission_denied ? "cannot open: " + ec.message() : "no such file");
+  // (status keeps the cause that exists() clears: a file on the way named as a folder.)
+  if (!std::filesystem::exists(std::filesystem::status(path, ec))) {
+    s.fail(ec == std::errc::permission_denied ? "cannot open: " + ec.message()
+           : ec == std::errc::not_a_directory ? "not a directory"  // "a.mp4/x", as open() says
+                                              : "no such file");
   }
   if (std::filesystem::is_directory(path, ec)) s.fail("is a directory");
   if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0) {

@@ -1035,8 +1035,10 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) {
     // A folder on the way that may not be entered is not a missing file.
+    // A file on the way, named as a folder ("a.png/x"): said as open() says it.
     fail(path, ec == std::errc::filename_too_long   ? "file name too long"
                : ec == std::errc::permission_denied ? "cannot open: " + ec.message()
+               : ec == std::errc::not_a_directory   ? "not a directory"
                                                     : "no such file");
   }
   if (std::filesystem::is_directory(status)) fail(path, "is a directory");
