@@ -80,11 +80,13 @@ struct Damage {
   std::mutex mutex;
   std::string first;  // the first message, as FFmpeg wrote it
 
-  // An error of gpuhist's own finding, counted as the logged ones are.
-  void count(const std::string& line) {
+  // An error counted; the first one's message kept, `line()` made for it alone.
+  template <class Line>
+  void count(Line&& line) {
     if (errors.fetch_add(1) != 0) return;
+    std::string text = line();
     const std::lock_guard lock(mutex);
-    first = line;
+    first = std::move(text);
   }
 };
 
@@ -110,8 +112,7 @@ void count_errors(void* object, int level, const char* format, va_list args) {
     opaque = static_cast<AVCodecContext*>(object)->opaque;
   }
   if (opaque == nullptr) return;
-  auto* damage = static_cast<Damage*>(opaque);
-  if (damage->errors.fetch_add(1) == 0) {
+  static_cast<Damage*>(opaque)->count([&] {
     std::array<char, 512> text{};
     // FFmpeg's own format string, as FFmpeg's default callback prints it.
 #pragma GCC diagnostic push
@@ -120,9 +121,8 @@ void count_errors(void* object, int level, const char* format, va_list args) {
 #pragma GCC diagnostic pop
     std::string line = text.data();
     while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
-    const std::lock_guard lock(damage->mutex);
-    damage->first = line;
-  }
+    return line;
+  });
 }
 
 }  // namespace
@@ -584,8 +584,9 @@ bool VideoReader::decode(DecodedFrame& frame,
       if (damaged) {
         char at[32];
         std::snprintf(at, sizeof at, "%.3f", frame.time);
-        s.damage.count(std::string("a damaged frame decoded with its damage concealed, at ") + at +
-                       " s");
+        s.damage.count([&] {
+          return std::string("a damaged frame decoded with its damage concealed, at ") + at + " s";
+        });
       }
       return true;
     }

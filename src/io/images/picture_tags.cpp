@@ -168,9 +168,8 @@ UnreadMetadata unread_metadata(const std::filesystem::path& path) {
     if (!first) return found;
     found.gps = first->find(tiff_tag::kGpsIfd) != nullptr;
     found.xmp = first->find(tiff_tag::kXmp) != nullptr;
-    const TiffEntry* exif_ifd = first->find(tiff_tag::kExifIfd);
     const std::vector<std::uint64_t> exif_at =
-        exif_ifd != nullptr ? layout->integers(file, *exif_ifd, 1) : std::vector<std::uint64_t>{};
+        layout->integers(file, *first, tiff_tag::kExifIfd, 1);
     if (exif_at.empty() || exif_at[0] == 0) return found;
     const std::optional<TiffDirectory> exif = layout->directory(file, exif_at[0]);
     // ISOSpeedRatings / PhotographicSensitivity: SHORT values, the first kept.

@@ -813,7 +813,8 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
   }
   if (format == "openexr") {
     // OpenEXR sizes its decompression buffers from each part's data window as it opens the file.
-    for (const ExrSize& part : exr_parts(path, h, file_bytes)) {
+    const std::vector<ExrSize> parts = exr_parts(path, h, file_bytes);
+    for (const ExrSize& part : parts) {
       const ExrSize* exr = &part;
       if (exr->width <= 0 || exr->height <= 0) fail(path, "image has zero size");
       const auto width = static_cast<std::uint64_t>(exr->width);
@@ -838,7 +839,6 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       }
     }
     // An uncompressed file's lines or tiles, each whole (io/images/exr_chunks.hpp).
-    const std::vector<ExrSize> parts = exr_parts(path, h, file_bytes);
     if (parts.size() == 1 && parts[0].compression == 0 && !parts[0].sampled &&
         (little32(h.bytes.data() + 4) & 0x1000U) == 0) {
       ByteSource file(path);
@@ -1143,19 +1143,11 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     add_one_bit_per_sample(stripped);
     memory.emplace(stripped.data(), stripped.size());
   }
-  // A palette TIFF whose colormap the library reads into other colours than
+  // A CMYK TIFF read as its inks, converted here (io/images/tiff_cmyk.hpp);
+  // a palette TIFF whose colormap the library reads into other colours than
   // libtiff does, given to it with the map rewritten
-  // (io/images/tiff_colormap.hpp).
-  if (format == "tiff") {
-    ByteSource file =
-        memory ? ByteSource(std::span<const unsigned char>(stripped)) : ByteSource(path);
-    if (tiff_colormap_misread(file)) {
-      if (!memory) read_whole_file(path, file_bytes, stripped);
-      rewrite_tiff_colormap(stripped);
-      memory.emplace(stripped.data(), stripped.size());
-    }
-  }
-  // A CMYK TIFF read as its inks, converted here (io/images/tiff_cmyk.hpp).
+  // (io/images/tiff_colormap.hpp). Both found before the rewrite, which moves
+  // the bytes `file` may read.
   bool cmyk = false;
   if (format == "tiff") {
     ByteSource file =
@@ -1168,6 +1160,11 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     }
     cmyk = kind == TiffCmyk::Inks;
     if (cmyk) config.attribute("oiio:RawColor", 1);
+    if (tiff_colormap_misread(file)) {
+      if (!memory) read_whole_file(path, file_bytes, stripped);
+      rewrite_tiff_colormap(stripped);
+      memory.emplace(stripped.data(), stripped.size());
+    }
   }
   if (format.empty()) {
     input = OIIO::ImageInput::open(path.string(), &config);  // every reader may try

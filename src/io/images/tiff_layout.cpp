@@ -142,4 +142,10 @@ std::vector<std::uint64_t> TiffLayout::integers(ByteSource& source, const TiffEn
   return out;
 }
 
+std::vector<std::uint64_t> TiffLayout::integers(ByteSource& source, const TiffDirectory& directory,
+                                                std::uint16_t tag, std::uint64_t most) const {
+  const TiffEntry* entry = directory.find(tag);
+  return entry != nullptr ? integers(source, *entry, most) : std::vector<std::uint64_t>{};
+}
+
 }  // namespace gpuhist::images

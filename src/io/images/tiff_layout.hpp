@@ -96,6 +96,12 @@ class TiffLayout {
   // values, or values past the end.
   [[nodiscard]] std::vector<std::uint64_t> integers(ByteSource& source, const TiffEntry& entry,
                                                     std::uint64_t most = 1U << 20) const;
+  // The values of `tag` in `directory` (its first entry, as libtiff keeps
+  // it) as integers() gives them; empty where the directory has none.
+  [[nodiscard]] std::vector<std::uint64_t> integers(ByteSource& source,
+                                                    const TiffDirectory& directory,
+                                                    std::uint16_t tag,
+                                                    std::uint64_t most = 1U << 20) const;
   // An entry's values as stored; empty where they lie past the end or are
   // more than `most` bytes.
   [[nodiscard]] std::vector<unsigned char> values(ByteSource& source, const TiffEntry& entry,

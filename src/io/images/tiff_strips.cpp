@@ -12,12 +12,6 @@
 namespace gpuhist::images {
 namespace {
 
-// An uncompressed image's strips or tiles that end past the end of the
-// file: the bytes each holds are known from the image (libtiff reads them
-// so, whatever the byte counts say, and refuses a strip it cannot read
-// whole; the library's reader of samples under 8 bits counted the missing
-// ones as 0). Y'CbCr, whose subsampled strips are sized otherwise, is left
-// to the reader.
 // a x b, or the largest value where that does not fit.
 std::uint64_t times(std::uint64_t a, std::uint64_t b) {
   return a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a
@@ -25,12 +19,15 @@ std::uint64_t times(std::uint64_t a, std::uint64_t b) {
              : a * b;
 }
 
+// An uncompressed image's strips or tiles that end past the end of the
+// file: the bytes each holds are known from the image (libtiff reads them
+// so, whatever the byte counts say, and refuses a strip it cannot read
+// whole; the library's reader of samples under 8 bits counted the missing
+// ones as 0). Y'CbCr, whose subsampled strips are sized otherwise, is left
+// to the reader.
 std::string uncompressed_fault(ByteSource& file, const TiffLayout& layout,
                                const TiffDirectory& first) {
-  const auto values = [&](std::uint16_t tag) {
-    const TiffEntry* e = first.find(tag);
-    return e != nullptr ? layout.integers(file, *e) : std::vector<std::uint64_t>{};
-  };
+  const auto values = [&](std::uint16_t tag) { return layout.integers(file, first, tag); };
   const auto first_value = [&](std::uint16_t tag, std::uint64_t otherwise) {
     const std::vector<std::uint64_t> v = values(tag);
     return v.empty() ? otherwise : v[0];
@@ -103,11 +100,7 @@ std::string tiff_strips_fault(ByteSource& file) {
   if (first->declared > 4096) return {};
   if (!first->whole()) return cut_short;
   if (first->entries.empty()) return {};
-  // The values of a tag (the first of its entries, as libtiff keeps it).
-  const auto values = [&](std::uint16_t tag) {
-    const TiffEntry* e = first->find(tag);
-    return e != nullptr ? layout->integers(file, *e) : std::vector<std::uint64_t>{};
-  };
+  const auto values = [&](std::uint16_t tag) { return layout->integers(file, *first, tag); };
   const auto first_value = [&](std::uint16_t tag, std::uint64_t otherwise) {
     const std::vector<std::uint64_t> v = values(tag);
     return v.empty() ? otherwise : v[0];
