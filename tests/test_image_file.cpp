@@ -549,6 +549,15 @@ TEST_F(ImageFiles, OpenExrIdManifestsAreWalkedAsOpenExrReadsThem) {
   const std::string manifest = std::string("m\0idmanifest\0", 13) + std::string("\x0a\0\0\0", 4) +
                                std::string(8, '\0') + std::string("xy", 2);
   EXPECT_EQ(load_image(write("manifest.exr", tiny_exr(manifest))).width, 1U);
+  // The same with B44 coding (6), which OpenEXRCore misreads and the C++
+  // reader, which misreads manifests, would get: refused, before any decoding.
+  std::string b44 = tiny_exr(manifest);
+  const std::string coding = std::string("compression\0compression\0\x01\0\0\0", 28);
+  const std::size_t at = b44.find(coding);
+  ASSERT_NE(at, std::string::npos);
+  b44[at + coding.size()] = '\x06';
+  expect_refused(write("manifest-b44.exr", b44),
+                 "unsupported image: an OpenEXR file of B44 or DWA coding with an ID manifest");
 }
 
 TEST_F(ImageFiles, BadFilesThrowInputErrors) {
