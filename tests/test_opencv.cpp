@@ -15,6 +15,7 @@
 #include <span>
 
 #include "gpuhist/adjust.hpp"
+#include "gpuhist/adjust_image.hpp"
 #include "gpuhist/clahe.hpp"
 #include "gpuhist/compare.hpp"
 #include "gpuhist/context.hpp"
@@ -226,6 +227,35 @@ TEST_P(OpenCvAdjust, ClaheGivesOpenCvsPixels) {
       EXPECT_EQ(cv::countNonZero(cpu != theirs), 0);
       EXPECT_EQ(cv::countNonZero(gpu != theirs), 0);
     }
+  }
+}
+
+TEST_P(OpenCvAdjust, ClaheOnTheCpuGivesOpenCvsPixelsForFewAndManyTiles) {
+  // Large tiles are counted with a call each, small ones (under 128x128
+  // pixels) in one pass over the image: OpenCV's pixels either way, up to
+  // tiles of one pixel and tiles that reach past the image.
+  std::uint32_t width = 0, height = 0;
+  std::vector<std::uint8_t> grey =
+      grey_of(std::string(GPUHIST_SOURCE_DIR) + "/data/" + GetParam(), width, height);
+  const cv::Mat mat(static_cast<int>(height), static_cast<int>(width), CV_8UC1, grey.data());
+  const ImageView view =
+      ImageView::packed(grey.data(), width, height, {ChannelLayout::Grey, SampleType::U8});
+  const Context& context = test::gpu_context();
+  for (const auto& [tx, ty] :
+       {std::pair{2U, 2U}, std::pair{3U, 1U}, std::pair{16U, 16U}, std::pair{256U, 256U}}) {
+    SCOPED_TRACE(std::to_string(tx) + "x" + std::to_string(ty) + " tiles");
+    Adjustment clahe;
+    clahe.kind = AdjustKind::Clahe;
+    clahe.tiles_x = tx;
+    clahe.tiles_y = ty;
+    clahe.clip_limit = 3.0;
+    cv::Mat theirs;
+    cv::createCLAHE(3.0, cv::Size(static_cast<int>(tx), static_cast<int>(ty)))->apply(mat, theirs);
+    cv::Mat ours(mat.rows, mat.cols, CV_8UC1);
+    (void)adjust_image(context, view, clahe,
+                       std::span(reinterpret_cast<std::byte*>(ours.data), ours.total()),
+                       RunOptions{Strategy::Cpu}, false);
+    EXPECT_EQ(cv::countNonZero(ours != theirs), 0);
   }
 }
 

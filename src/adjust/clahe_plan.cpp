@@ -232,18 +232,20 @@ ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
     source = ext.view;
   }
   const std::size_t bpp = pixel_bytes(image.format);
-  std::vector<Histogram> tiles;
-  tiles.reserve(std::size_t{g.tiles_x} * g.tiles_y);
-  for (std::uint32_t t = 0; t < g.tiles_x * g.tiles_y; ++t) {
+  // Each tile is counted when its tables are made, and its histogram dropped
+  // after: kept, 256x256 tiles' histograms would take half a gigabyte.
+  Histogram h;
+  std::uint32_t counted = g.tiles_x * g.tiles_y;  // the tile `h` counts: none yet
+  const auto count_tile = [&](std::uint32_t t) {
     ImageView tile = source;
     tile.data =
         source.row((t / g.tiles_x) * g.tile_h) + std::size_t{t % g.tiles_x} * g.tile_w * bpp;
     tile.width = g.tile_w;
     tile.height = g.tile_h;
-    tiles.push_back(count(tile));
+    h = count(tile);
+    counted = t;
     // A counter's histogram of another shape or pixel count would make other
     // tables silently: one bin per sample value, every channel used, the tile's pixels.
-    const Histogram& h = tiles.back();
     for (std::uint32_t k = 0; k < g.tables; ++k) {
       const Channel c = g.each ? static_cast<Channel>(k) : Channel::Luminance;
       if (h.bins() != g.size || !h.has(c) ||
@@ -255,9 +257,10 @@ ClahePlan make_clahe_plan(const ImageView& image, const ClaheOptions& options,
                         std::to_string(std::uint64_t{tile.width} * tile.height) + " pixels");
       }
     }
-  }
+  };
   return make_clahe_plan(image, options, g, [&](std::uint32_t t, std::uint32_t k) {
-    return tiles[t].counts(g.each ? static_cast<Channel>(k) : Channel::Luminance);
+    if (t != counted) count_tile(t);
+    return h.counts(g.each ? static_cast<Channel>(k) : Channel::Luminance);
   });
 }
 

@@ -75,7 +75,8 @@ struct ClaheLimits {
 [[nodiscard]] ClahePlan clahe_blend_plan(const ImageView& image, const ClaheGeometry& geometry);
 
 // Tile t's counts for table k (R, G, B, or the one luminance or grey table),
-// with one bin per value.
+// with one bin per value. Asked for in order: every table of tile 0, then
+// every table of tile 1, and so on.
 using TileCounts = std::function<std::span<const std::uint64_t>(std::uint32_t t, std::uint32_t k)>;
 
 // The plan from the tiles' counts.
