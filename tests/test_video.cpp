@@ -1292,6 +1292,20 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
        {2, "the '.mov' container does not hold vp9 video"}},
       {{"video", clip.string(), "--overlay", "--codec", "hevc", "-o", (dir_ / "x.avi").string()},
        {2, "the '.avi' container does not hold hevc video (use .mp4, .mkv or .mov)"}},
+      // MPEG-TS and MPEG-PS do not say, and would write VP9 and AV1 as streams no player
+      // reads; FLV says it holds MPEG-4 Part 2 video, then refuses it.
+      {{"video", clip.string(), "--overlay", "--codec", "vp9", "-o", (dir_ / "x.ts").string()},
+       {2, "the '.ts' container does not hold vp9 video (use .mp4, .mkv, .avi or .webm)"}},
+      {{"video", clip.string(), "--overlay", "--codec", "vp9", "-o", (dir_ / "x.mpg").string()},
+       {2, "the '.mpg' container does not hold vp9 video"}},
+      {{"video", clip.string(), "--overlay", "--codec", "mpeg4", "-o", (dir_ / "x.flv").string()},
+       {2, "the '.flv' container does not hold mpeg4 video (use .mp4, .mkv, .mov or .avi)"}},
+      // An option given as "" is refused, not taken as one not given.
+      {{"video", clip.string(), "--overlay", "--codec", "", "-o", (dir_ / "x.mp4").string()},
+       {2, "--codec: an empty value"}},
+      {{"video", clip.string(), "-o", ""}, {2, "--output: an empty file name"}},
+      {{"video", clip.string(), "--compare", ""}, {2, "--compare: an empty file name"}},
+      {{"video", ""}, {2, "input: an empty file name"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--size", "63x48"},
        {2, "even sizes"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--size",

@@ -69,6 +69,25 @@ std::optional<std::vector<std::string>> with_default_verb(std::vector<std::strin
   return args;
 }
 
+// An option or argument given as "" is refused, not taken as one not given
+// (`-o ""` wrote to standard output, `--compare ""` compared with nothing).
+void refuse_empty_values(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands({})) {
+    for (CLI::Option* option : sub->get_options()) {
+      if (option->get_type_size() == 0) continue;  // a flag
+      // Every positional argument is a file.
+      const bool file = !option->nonpositional() || option->check_lname("output") ||
+                        option->check_lname("compare") || option->check_lname("reference");
+      option->check(CLI::Validator(
+          [file](std::string& text) -> std::string {
+            return text.empty() ? (file ? "an empty file name" : "an empty value") : "";
+          },
+          ""));
+    }
+    refuse_empty_values(*sub);
+  }
+}
+
 }  // namespace
 
 CommandLine::CommandLine() {
@@ -83,6 +102,7 @@ CommandLine::CommandLine() {
   for (std::size_t i = 0; i < kAdjustments.size(); ++i) {
     adjust_cmds_[i] = add_adjust_command(app_, kAdjustments[i].kind, adjust_[i]);
   }
+  refuse_empty_values(app_);
 }
 
 std::optional<int> CommandLine::parse(const std::vector<std::string>& arguments) {

@@ -428,7 +428,11 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // 0: the container cannot hold it; a negative answer: the muxer does not say.
   const int takes_video =
       avformat_query_codec(s.format->oformat, encoder->id, FF_COMPLIANCE_NORMAL);
-  if (takes_video == 0 || mp4_form_only(*s.format->oformat, encoder->id)) {
+  // Those that do not say (MPEG-TS, MPEG-PS) write VP9 and AV1 into streams
+  // that no player reads: refused too.
+  const bool unsaid_vp9_or_av1 =
+      takes_video < 0 && (encoder->id == AV_CODEC_ID_VP9 || encoder->id == AV_CODEC_ID_AV1);
+  if (takes_video == 0 || unsaid_vp9_or_av1 || mp4_form_only(*s.format->oformat, encoder->id)) {
     throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id));
   }
   s.stream = avformat_new_stream(s.format, nullptr);
@@ -553,12 +557,12 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   const int header = avformat_write_header(s.format, &header_options);
   av_dict_free(&header_options);
   // A muxer that would not say whether it holds the codec (a GIF, Y4M, MP3,
-  // DV or SWF file) refuses it here, some with a bare -1 (EPERM); a write that
-  // failed is the file's error instead.
+  // DV or SWF file), or said so wrongly (FLV of MPEG-4 Part 2), refuses it
+  // here, some with a bare -1 (EPERM); a write that failed is the file's
+  // error instead.
   const bool wrote_well = s.format->pb == nullptr || s.format->pb->error == 0;
-  if (takes_video < 0 && wrote_well &&
-      (header == AVERROR(EINVAL) || header == AVERROR_INVALIDDATA ||
-       header == AVERROR_PATCHWELCOME || header == AVERROR(EPERM))) {
+  if (wrote_well && (header == AVERROR(EINVAL) || header == AVERROR_INVALIDDATA ||
+                     header == AVERROR_PATCHWELCOME || header == AVERROR(EPERM))) {
     const AVCodecID audio = s.audio_index >= 0
                                 ? s.audio_in->streams[s.audio_index]->codecpar->codec_id
                                 : AV_CODEC_ID_NONE;
