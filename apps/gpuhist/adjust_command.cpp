@@ -285,8 +285,10 @@ int run_adjust(const AdjustArgs& args) {
         }
         auto [it, added] = references.try_emplace(image.format.sample);
         if (added) {
-          it->second =
-              context->compute(reference_image->view(), tone_options(reference_image->format), run);
+          // The reference's luminance by the image's weights.
+          it->second = context->compute(
+              reference_image->view(), tone_options(reference_image->format, adjustment->luma),
+              run);
         }
         adjustment->reference = &it->second;
       }

@@ -115,13 +115,14 @@ py::array match(const SharedContext& c, const ArrayLike& image, const ArrayLike&
     throw py::type_error("gpuhist: the reference must have the image's dtype");
   }
   if (ref.empty()) throw py::value_error("gpuhist: the reference is empty: it has no pixels");
+  Adjustment a = tone(AdjustKind::Match, channels, luma);
+  // The reference's luminance by the image's weights.
   Histogram counted;
   {
     py::gil_scoped_release release;
     ref.pack();
-    counted = c.context()->compute(ref.view(), tone_options(ref.view().format));
+    counted = c.context()->compute(ref.view(), tone_options(ref.view().format, a.luma));
   }
-  Adjustment a = tone(AdjustKind::Match, channels, luma);
   a.reference = &counted;
   return c.adjust(image, a).image;
 }

@@ -165,6 +165,31 @@ def test_match_and_its_errors(cli, data, tmp_path):
         gpuhist.threshold(np.zeros((4, 4, 3), np.uint8), method=300)
 
 
+def test_match_counts_the_reference_by_the_images_weights(cli, tmp_path):
+    """Green matched to red: the green level becomes the reference's red luminance level,
+    by the weights asked for (Rec. 601's or 709's), from the module and the command."""
+    image = np.zeros((2, 2, 3), np.uint8)
+    image[0] = (0, 255, 0)
+    reference = np.zeros((2, 2, 3), np.uint8)
+    reference[0] = (255, 0, 0)
+    img_png, ref_png = tmp_path / "green.png", tmp_path / "red.png"
+    cv2 = pytest.importorskip("cv2")
+    cv2.imwrite(str(img_png), image[..., ::-1])
+    cv2.imwrite(str(ref_png), reference[..., ::-1])
+    levels = set()
+    for luma in ("601", "709"):
+        red = gpuhist.histogram(reference, luma=luma).counts[3]
+        level = int(np.flatnonzero(red)[-1])  # the red pixels' luminance level
+        levels.add(level)
+        matched = gpuhist.match(image, reference, luma=luma)
+        assert matched[0, 0].tolist() == [0, level, 0]
+        out = tmp_path / f"m{luma}.png"
+        subprocess.run([cli, "match", str(img_png), "--reference", str(ref_png), "--luma", luma,
+                        "-o", str(out), "--device", "cpu"], check=True, capture_output=True)
+        np.testing.assert_array_equal(gpuhist.read(str(out)), matched)
+    assert len(levels) == 2
+
+
 def test_histogram_files_counts_every_file_in_order(data, tmp_path):
     """Many files decoded on several threads: each file's counts as numpy's, in the
     order given, every failure that file's own, whatever the thread count."""
