@@ -1399,6 +1399,46 @@ TEST_F(ImageFiles, WebpColourUnderAlphaIsAsStored) {
   EXPECT_EQ(std::memcmp(got.data(), rgba.data(), rgba.size()), 0);
 }
 
+TEST_F(ImageFiles, RgbaWebpOutputsKeepTheColourUnderEveryAlpha) {
+  // One colour under every alpha, written lossy (8- and 16-bit): the colour
+  // read back within the coding's loss everywhere, fully transparent pixels
+  // too, and the alpha exactly. (The image library's writer divided every
+  // colour by its alpha: (200, 120, 40) under alpha 64 came back white.)
+  constexpr std::uint32_t kWidth = 256, kHeight = 8;
+  for (const SampleType sample : {SampleType::U8, SampleType::U16}) {
+    const bool deep = sample == SampleType::U16;
+    std::vector<std::uint16_t> wide(std::size_t{kWidth} * kHeight * 4);
+    std::vector<std::uint8_t> narrow(wide.size());
+    for (std::size_t i = 0; i < wide.size() / 4; ++i) {
+      const std::uint8_t rgba[4] = {200, 120, 40, static_cast<std::uint8_t>(i % kWidth)};
+      for (std::size_t c = 0; c < 4; ++c) {
+        narrow[i * 4 + c] = rgba[c];
+        wide[i * 4 + c] = static_cast<std::uint16_t>(rgba[c] * 257);
+      }
+    }
+    const ImageView view =
+        deep ? ImageView::packed(wide.data(), kWidth, kHeight, {ChannelLayout::RGBA, sample})
+             : ImageView::packed(narrow.data(), kWidth, kHeight, {ChannelLayout::RGBA, sample});
+    const fs::path path = dir_ / (deep ? "deep.webp" : "rgba.webp");
+    const std::string note = save_image(path, view);
+    EXPECT_EQ(note.empty(), !deep) << note;
+    LoadOptions with_alpha;
+    with_alpha.alpha = true;
+    const Image back = load_image(path, with_alpha);
+    ASSERT_EQ(back.format, (PixelFormat{ChannelLayout::RGBA, SampleType::U8}));
+    const std::vector<std::byte> got = test::pixel_bytes_of(back.view());
+    ASSERT_EQ(got.size(), narrow.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const int want = narrow[i], have = std::to_integer<int>(got[i]);
+      if (i % 4 == 3) {
+        ASSERT_EQ(have, want) << "alpha of pixel " << i / 4;
+      } else {
+        ASSERT_LE(std::abs(have - want), 4) << "sample " << i % 4 << " of pixel " << i / 4;
+      }
+    }
+  }
+}
+
 // The offset of the `piece`th strip (tag 273) or tile (324) of a classic
 // little-endian TIFF's first directory.
 std::size_t tiff_piece_at(const std::string& bytes, std::uint16_t tag, std::size_t piece) {
