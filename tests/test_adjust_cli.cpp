@@ -715,6 +715,47 @@ TEST_F(AdjustCli, WhatOtherFormatsHoldOfThePicturesMetadata) {
   EXPECT_EQ(load_image(path("rgba.webp")).orientation, 6);
   EXPECT_TRUE(load_image(path("rgba.webp"), LoadOptions{.alpha = true}).format.layout ==
               ChannelLayout::RGBA);
+  // An OpenEXR file gets the orientation; its writer leaves the profile out, which is said.
+  const auto exr =
+      run_cli({"equalize", path("rgba.tif"), "-o", path("rgba.exr"), "--device", "cpu"});
+  ASSERT_EQ(exr.status, 0) << exr.err;
+  EXPECT_NE(exr.err.find("the file holds no colour profile: the source's colour profile is not "
+                         "written"),
+            std::string::npos)
+      << exr.err;
+  EXPECT_EQ(std::count(exr.err.begin(), exr.err.end(), '\n'), 1) << exr.err;
+  auto written = OIIO::ImageInput::open(path("rgba.exr"));
+  ASSERT_TRUE(written);
+  EXPECT_EQ(written->spec().get_int_attribute("Orientation", 1), 6);
+}
+
+// A TIFF's alpha, associated (premultiplied) or not, is declared in the TIFF
+// written from it as the source declares it; the samples stay as stored.
+TEST_F(AdjustCli, TiffOutputsDeclareTheirSourcesAlphaAssociation) {
+  const test::TestImage rgba =
+      test::make_image({ChannelLayout::RGBA, SampleType::U8}, 20, 12, test::Content::Random, 9);
+  for (const bool associated : {true, false}) {
+    const std::string source = path(associated ? "assoc.tif" : "straight.tif");
+    OIIO::ImageSpec spec(20, 12, 4, OIIO::TypeDesc::UINT8);
+    spec.alpha_channel = 3;
+    if (!associated) spec.attribute("oiio:UnassociatedAlpha", 1);
+    auto out = OIIO::ImageOutput::create(source);
+    ASSERT_TRUE(out && out->open(source, spec) &&
+                out->write_image(OIIO::TypeDesc::UINT8, rgba.view.data) && out->close());
+    const std::string written = path(associated ? "assoc-out.tif" : "straight-out.tif");
+    // Matched to itself: every sample as it was.
+    const auto r = run_cli({"match", source, "--reference", source, "--channels", "each", "-o",
+                            written, "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    LoadOptions with_alpha;
+    with_alpha.alpha = true;
+    EXPECT_EQ(bytes_of(load_image(written, with_alpha)), bytes_of(load_image(source, with_alpha)));
+    OIIO::ImageSpec config;
+    config.attribute("oiio:UnassociatedAlpha", 1);
+    auto in = OIIO::ImageInput::open(written, &config);
+    ASSERT_TRUE(in);
+    EXPECT_EQ(in->spec().get_int_attribute("tiff:UnassociatedAlpha", 0), associated ? 0 : 1);
+  }
 }
 
 // --quality sets a JPEG's quality as libjpeg scales its tables (at 50, the
