@@ -758,6 +758,50 @@ TEST_F(AdjustCli, TiffOutputsDeclareTheirSourcesAlphaAssociation) {
   }
 }
 
+// Formats whose writer writes no picture file (null, term: the terminal) or a
+// wrong one (a JPEG 2000 file no reader decodes; a FITS file of signed,
+// halved 16-bit samples) are refused before anything is written; HEIF, AVIF
+// and IFF files take a grey image as RGB, and HEIF and AVIF a --quality.
+TEST_F(AdjustCli, OutputFormatsAreWrittenWholeOrRefused) {
+  const test::TestImage grey =
+      test::make_image({ChannelLayout::Grey, SampleType::U8}, 24, 16, test::Content::Random, 4);
+  ASSERT_NO_THROW((void)save_image(path("grey.png"), grey.view));
+  for (const char* ext : {".fits", ".jp2", ".null", ".term", ".zfile"}) {
+    const std::string out = path("refused") + ext;
+    const auto r = run_cli({"equalize", path("grey.png"), "-o", out, "--device", "cpu"});
+    EXPECT_EQ(r.status, 2) << ext << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot be written to them"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << ext;
+    EXPECT_FALSE(fs::exists(out)) << ext;
+  }
+  LoadOptions all;
+  all.formats = FormatSet::All;
+  for (const char* ext : {".heic", ".avif", ".iff"}) {
+    const std::string out = path("grey") + ext;
+    // Matched to itself at the highest quality: the grey levels as they were.
+    std::vector<std::string> args = {
+        "match", path("grey.png"), "--reference", path("grey.png"), "-o", out, "--device", "cpu"};
+    if (std::string(ext) != ".iff") args.insert(args.end(), {"--quality", "100"});
+    const auto r = run_cli(args);
+    ASSERT_EQ(r.status, 0) << ext << ": " << r.err;
+    const Image back = load_image(out, all);
+    ASSERT_EQ(back.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8})) << ext;
+    const std::vector<std::byte> rgb = bytes_of(back);
+    const std::vector<std::byte> levels = bytes_of(load_image(path("grey.png")));
+    ASSERT_EQ(rgb.size(), levels.size() * 3);
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      for (std::size_t c = 0; c < 3; ++c) ASSERT_EQ(rgb[3 * i + c], levels[i]) << ext << " " << i;
+    }
+  }
+  // A lower quality is taken, and loses more.
+  const auto low =
+      run_cli({"equalize", kCoffee, "-o", path("low.avif"), "--quality", "30", "--device", "cpu"});
+  ASSERT_EQ(low.status, 0) << low.err;
+  const auto high = run_cli({"equalize", kCoffee, "-o", path("high.avif"), "--device", "cpu"});
+  ASSERT_EQ(high.status, 0) << high.err;
+  EXPECT_LT(fs::file_size(path("low.avif")), fs::file_size(path("high.avif")));
+}
+
 // --quality sets a JPEG's quality as libjpeg scales its tables (at 50, the
 // standard's own luminance table, ITU-T T.81 K.1) and a WebP's; other formats
 // and values outside 1..100 are usage errors, before anything is written.

@@ -31,7 +31,8 @@ bool lossy_output(const std::filesystem::path& path) {
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext == ".jpg" || ext == ".jpeg" || ext == ".jpe" || ext == ".jfif" || ext == ".jif" ||
-         ext == ".jfi" || ext == ".webp";
+         ext == ".jfi" || ext == ".webp" || ext == ".heic" || ext == ".heif" || ext == ".heics" ||
+         ext == ".avif";
 }
 
 // "0.5" or "0.2,1" -> {low, high} percentages within 0..50.
@@ -174,8 +175,9 @@ CLI::App* add_adjust_command(CLI::App& app, AdjustKind kind, AdjustArgs& args) {
                   "several)")
       ->required()
       ->check(file_name());
-  cmd->add_option("--quality", args.quality,
-                  "Quality of a JPEG or WebP output, 1..100 (default 100: the least loss)");
+  cmd->add_option(
+      "--quality", args.quality,
+      "Quality of a JPEG, WebP, HEIF or AVIF output, 1..100 (default 100: the least loss)");
   add_adjust_options(cmd, kind, args.params);
   if (kind == AdjustKind::Match) {
     cmd->add_option("--reference", args.reference, "The image whose histogram to match")
@@ -225,7 +227,8 @@ int run_adjust(const AdjustArgs& args) {
       return usage_error("--quality '" + *args.quality + "' is not a whole number from 1 to 100");
     }
     if (!lossy_output(args.output)) {
-      return usage_error("--quality sets a JPEG's or WebP's quality: -o names another format");
+      return usage_error(
+          "--quality sets a JPEG's, WebP's, HEIF's or AVIF's quality: -o names another format");
     }
     save.quality = static_cast<int>(*quality);
   }

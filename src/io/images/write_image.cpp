@@ -54,12 +54,14 @@ bool named(const std::filesystem::path& path, std::string_view extension) {
          });
 }
 
-// Whether the writer takes grey images: OpenImageIO 2.4's WebP, GIF and
-// Radiance HDR writers refuse them (and its WebP writer then frees what it
-// never made).
+// Whether the writer takes grey images: OpenImageIO 2.4's WebP, GIF, Radiance
+// HDR, HEIF and IFF writers refuse them (and its WebP writer then frees what
+// it never made).
 bool takes_grey(const OIIO::ImageOutput& out) {
-  return std::strcmp(out.format_name(), "webp") != 0 &&
-         std::strcmp(out.format_name(), "gif") != 0 && std::strcmp(out.format_name(), "hdr") != 0;
+  for (const char* colour_only : {"webp", "gif", "hdr", "heif", "iff"}) {
+    if (std::strcmp(out.format_name(), colour_only) == 0) return false;
+  }
+  return true;
 }
 
 // What the opened writer keeps of an image of `asked`: its 16-bit samples as
@@ -72,7 +74,8 @@ std::string left_out(const OIIO::ImageSpec& asked, const OIIO::ImageOutput& out)
   const OIIO::TypeDesc written = out.spec().format;
   static const std::map<std::string, std::string> names = {
       {"jpeg", "JPEG"}, {"openexr", "OpenEXR"}, {"pnm", "PNM"},          {"bmp", "BMP"},
-      {"webp", "WebP"}, {"targa", "Targa"},     {"hdr", "Radiance HDR"}, {"gif", "GIF"}};
+      {"webp", "WebP"}, {"targa", "Targa"},     {"hdr", "Radiance HDR"}, {"gif", "GIF"},
+      {"heif", "HEIF"}, {"iff", "IFF"}};
   const auto named = names.find(out.format_name());
   const std::string format = named != names.end() ? named->second : out.format_name();
   const std::string file =
@@ -630,9 +633,16 @@ bool has_writable_image_extension(const std::filesystem::path& path) {
   // not write (it writes 8-bit grey under that name).
   if (named(path, ".pbm")) return false;
   // The library's writers are chosen by extension; a format it only reads has none.
-  const bool writable = OIIO::ImageOutput::create(path.string()) != nullptr;
+  const std::unique_ptr<OIIO::ImageOutput> writer = OIIO::ImageOutput::create(path.string());
   (void)OIIO::geterror();  // a refusal's message is not for a later call
-  return writable;
+  if (!writer) return false;
+  // Writers of no picture file (null, term: the terminal), of depth (zfile),
+  // and of wrong ones: OpenImageIO 2.4's JPEG 2000 writer writes 77 bytes
+  // that no reader decodes, its FITS writer 16-bit samples as signed halves.
+  for (const char* unwritten : {"null", "term", "zfile", "jpeg2000", "fits"}) {
+    if (std::strcmp(writer->format_name(), unwritten) == 0) return false;
+  }
+  return true;
 }
 
 io::Encoded encode_image(const std::filesystem::path& target, const std::filesystem::path& file,
@@ -674,6 +684,11 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
   // JPEG and WebP at the quality asked for (the JPEG writer's own default is 98).
   if (format == "jpeg") spec.attribute("Compression", "jpeg:" + std::to_string(quality));
   if (format == "jpeg" || format == "webp") spec.attribute("CompressionQuality", quality);
+  // HEIF and AVIF too (the writer's own default is 75; at 100 it codes losslessly).
+  if (format == "heif") {
+    spec.attribute("Compression",
+                   (named(target, ".avif") ? "avif:" : "heic:") + std::to_string(quality));
+  }
   // The TIFF writer writes IPTC fields (captions, keywords) only when asked.
   if (format == "tiff") spec.attribute("tiff:write_iptc", 1);
   const auto pixel = static_cast<OIIO::stride_t>(pixel_bytes(image.format));
