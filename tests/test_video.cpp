@@ -822,6 +822,21 @@ TEST_F(Video, OverlayEncoderCrfAndPreset) {
   }
   EXPECT_GT(sizes[0], sizes[1]);
   EXPECT_GT(sizes[1], 2 * sizes[2]);
+  // AV1's presets taken: the slowest and the fastest code differently.
+  std::string av1[2];
+  for (const int preset : {8, 13}) {
+    const fs::path written = dir_ / ("av1-" + std::to_string(preset) + ".mkv");
+    const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", written.string(),
+                                  "--codec", "av1", "--preset", std::to_string(preset)});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(codec_and_frames(written), "av1,12");
+    // (The packets' sizes: a Matroska file's segment identity differs every run.)
+    const auto sizes_of =
+        test::ffprobe("-select_streams v:0 -show_entries packet=size -of csv=p=0", written);
+    ASSERT_TRUE(sizes_of);
+    av1[preset == 8 ? 0 : 1] = *sizes_of;
+  }
+  EXPECT_NE(av1[0], av1[1]);
 
   const fs::path out = dir_ / "refused.mp4";
   const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
@@ -832,6 +847,8 @@ TEST_F(Video, OverlayEncoderCrfAndPreset) {
       {{"--codec", "mpeg4", "--crf", "20"}, "not taken by the MPEG-4 encoder"},
       {{"--preset", "fastest"}, "unknown --preset 'fastest'"},
       {{"--codec", "av1", "--preset", "14"}, "unknown --preset '14' for AV1"},
+      // SVT-AV1 codes presets 0..7 as 8 when frames are coded in order.
+      {{"--codec", "av1", "--preset", "7"}, "unknown --preset '7' for AV1 (8..13"},
       {{"--codec", "vp9", "--preset", "fast"}, "which takes none"},
   };
   for (const auto& [extra, message] : refused) {
@@ -1318,6 +1335,10 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
        {2,
         "narrow.mkv: the libx265 encoder does not take 48x32 frames (HEVC frames need to be at "
         "least 50x16 here)"}},
+      // x265 refuses a frame it deems non-conformant as it opens.
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "flat.mkv").string(), "--codec", "hevc",
+        "--size", "8192x16", "--device", "cpu"},
+       {2, "flat.mkv: the libx265 encoder does not take 8192x16 frames"}},
       {{"video", clip.string(), "--adjust", "equalize", "-o", (dir_ / "narrow.mkv").string(),
         "--codec", "hevc", "--size", "64x8", "--device", "cpu"},
        {2, "does not take 64x8 frames (HEVC frames need to be at least 50x16 here)"}},

@@ -162,7 +162,7 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
       ->transform(whole_number(0));
   cmd->add_option("--preset", args.encoding.preset,
                   "Encoder speed: ultrafast .. veryfast (default) .. placebo (h264, hevc), "
-                  "0..13 (av1)");
+                  "8..13 (av1)");
   cmd->add_option("--renderer", args.renderer,
                   "Who draws the --overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)");
   cmd->add_option("--percentiles", args.percentiles,

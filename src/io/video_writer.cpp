@@ -73,12 +73,18 @@ bool names_video_container(const std::filesystem::path& path) {
 
 namespace {
 
+// SVT-AV1's presets in the low-delay mode frames are coded in here (in
+// order): it codes presets 0 to 7 as 8, and says so only in its log.
+constexpr int kFastestAv1Preset = 13;
+constexpr int kSlowestLowDelayAv1Preset = 8;
+
 bool numbered_preset(const std::string& preset) {
   if (preset.empty() || preset.size() > 2) return false;
   for (const char c : preset) {
     if (c < '0' || c > '9') return false;
   }
-  return std::stoi(preset) <= 13;
+  const int n = std::stoi(preset);
+  return n >= kSlowestLowDelayAv1Preset && n <= kFastestAv1Preset;
 }
 
 // The refusal of a container that does not hold `codec` video (with `audio`
@@ -167,13 +173,15 @@ void validate(const VideoEncoding& encoding) {
     }
     if (spec.numbered_presets) known = numbered_preset(encoding.preset);
     if (!known) {
-      throw Error(ErrorKind::InvalidArgument,
-                  "unknown --preset '" + encoding.preset + "' for " + spec.label +
-                      (spec.named_presets    ? std::string(" (ultrafast, superfast, veryfast, faster, "
-                                                           "fast, medium, slow, slower, veryslow, "
-                                                           "placebo)")
-                       : spec.numbered_presets ? std::string(" (0..13)")
-                                               : std::string(", which takes none")));
+      throw Error(
+          ErrorKind::InvalidArgument,
+          "unknown --preset '" + encoding.preset + "' for " + spec.label +
+              (spec.named_presets      ? std::string(" (ultrafast, superfast, veryfast, faster, "
+                                                          "fast, medium, slow, slower, veryslow, "
+                                                          "placebo)")
+               : spec.numbered_presets ? std::string(" (8..13: AV1 is coded with frames in order, "
+                                                     "where the encoder takes no slower preset)")
+                                       : std::string(", which takes none")));
     }
   }
   // Without libx264 a video asked for nothing in particular is MPEG-4; one
@@ -501,7 +509,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   }
   const int opened = avcodec_open2(s.codec, encoder, &options);
   av_dict_free(&options);
-  if (opened == AVERROR(EINVAL) || opened == AVERROR(ERANGE)) {
+  // (libx265 refuses sizes it takes for non-conformant, 8192x16 say, as invalid data.)
+  if (opened == AVERROR(EINVAL) || opened == AVERROR(ERANGE) || opened == AVERROR_INVALIDDATA) {
     // What the settings were checked for, so the size or the rate.
     throw Error(ErrorKind::InvalidArgument,
                 path.string() + ": the " + encoder->name + " encoder does not take " +
