@@ -349,10 +349,12 @@ TEST_F(Video, OverlayCopiesTheAudio) {
   const std::string source = stream_packets(clip);
   ASSERT_NE(source.find("audio,"), std::string::npos) << source;
   EXPECT_EQ(stream_packets(out), source);
-  // The source's tags go with it, as ffmpeg copies them: its title, its audio's language.
+  // The source's tags go with it, as ffmpeg copies them: its title, its audio's
+  // and its video's language.
   const fs::path tagged = dir_ / "tagged.mp4";
   ASSERT_TRUE(test::ffmpeg("-i '" + clip.string() +
-                           "' -c copy -metadata title='My clip' -metadata:s:a:0 language=fra '" +
+                           "' -c copy -metadata title='My clip' -metadata:s:a:0 language=fra "
+                           "-metadata:s:v:0 language=jpn '" +
                            tagged.string() + "'"));
   for (const char* ext : {".mp4", ".mkv"}) {
     const fs::path written = dir_ / (std::string("tagged-over") + ext);
@@ -364,6 +366,10 @@ TEST_F(Video, OverlayCopiesTheAudio) {
     EXPECT_EQ(test::ffprobe("-select_streams a:0 -show_entries stream_tags=language -of csv=p=0",
                             written),
               std::optional<std::string>("fra\n"))
+        << ext;
+    EXPECT_EQ(test::ffprobe("-select_streams v:0 -show_entries stream_tags=language -of csv=p=0",
+                            written),
+              std::optional<std::string>("jpn\n"))
         << ext;
   }
   // A silent source's tags go too.

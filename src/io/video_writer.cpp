@@ -474,7 +474,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // which players and ffmpeg read as the frame rate.
   s.codec->time_base = av_inv_q(rate);
   s.codec->framerate = rate;
-  s.codec->gop_size = 12;
+  // (Keyframes as often as the encoder's own defaults put them, as the ffmpeg
+  // command line leaves them: x264's every 250 frames at most.)
   // No B-frames: every frame decodes in order, with no edit list to trim the first.
   s.codec->max_b_frames = 0;
   if ((s.format->oformat->flags & AVFMT_GLOBALHEADER) != 0) {
@@ -551,6 +552,15 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   if (s.audio_in != nullptr) {
     s.check(av_dict_copy(&s.format->metadata, s.audio_in->metadata, 0), "copying the tags");
     av_dict_set(&s.format->metadata, "encoder", nullptr, 0);
+    // And the video stream's (its language and title), but its encoder's name
+    // and a rotation the frames written no longer need.
+    const int video = io::picked_stream(*s.audio_in, AVMEDIA_TYPE_VIDEO);
+    if (video >= 0) {
+      s.check(av_dict_copy(&s.stream->metadata, s.audio_in->streams[video]->metadata, 0),
+              "copying the video stream's tags");
+      for (const char* key : {"encoder", "rotate"})
+        av_dict_set(&s.stream->metadata, key, nullptr, 0);
+    }
   }
   s.file.emplace(path);
   s.check(avio_open(&s.format->pb, io::file_url(s.file->path()).c_str(), AVIO_FLAG_WRITE),
