@@ -107,7 +107,7 @@ struct Requested {
   py::buffer_info info;
 };
 
-Requested request(const py::handle& array) {
+Requested request(const py::handle& array, ArrayPixels::Dtypes accepted) {
   if (PyUnicode_Check(array.ptr()) != 0 || py::hasattr(array, "__fspath__")) {
     throw py::type_error(std::string(kArrays) +
                          "a path: gpuhist.histogram_file(path) counts a file, gpuhist.read(path) "
@@ -126,9 +126,10 @@ Requested request(const py::handle& array) {
     // A list of Python numbers becomes int64 or float64, which no image is.
     if (PyList_Check(array.ptr()) != 0 || PyTuple_Check(array.ptr()) != 0) {
       const std::string dtype = py::str(shared.attr("dtype"));
-      if (dtype != "uint8" && dtype != "uint16" && dtype != "float32") {
-        const bool floats = dtype.rfind("float", 0) == 0;
-        throw py::type_error(std::string(kDtypes) + dtype + ": a " +
+      const bool any = accepted == ArrayPixels::Dtypes::Any;
+      if (dtype != "uint8" && dtype != "uint16" && (dtype != "float32" || !any)) {
+        const bool floats = any && dtype.rfind("float", 0) == 0;
+        throw py::type_error(std::string(any ? kDtypes : kIntegerDtypes) + dtype + ": a " +
                              std::string(py::str(py::type::handle_of(array).attr("__name__"))) +
                              " of Python numbers is " + dtype +
                              " to numpy; numpy.asarray(x, dtype=numpy." +
@@ -168,7 +169,7 @@ SampleType sample_of(const Requested& r, ArrayPixels::Dtypes accepted) {
 }  // namespace
 
 ArrayPixels::ArrayPixels(const py::handle& array, Dtypes accepted) {
-  Requested requested = request(array);
+  Requested requested = request(array, accepted);
   const SampleType sample = sample_of(requested, accepted);
   info_ = std::move(requested.info);
   if (info_.ndim != 2 && info_.ndim != 3) {

@@ -159,6 +159,10 @@ def test_match_and_its_errors(cli, data, tmp_path):
         gpuhist.match(gpuhist.read(str(a)), gpuhist.read(str(b)).astype(np.uint16))
     with pytest.raises(TypeError):
         gpuhist.equalize(np.zeros((4, 4, 3), np.float32))
+    # A list of numbers is named as what adjustments take, floats among them or not.
+    for numbers in ([[1, 2]], [[0.5, 1.0]]):
+        with pytest.raises(TypeError, match="adjustments take uint8 or uint16 images"):
+            gpuhist.equalize(numbers)
     with pytest.raises(ValueError):
         gpuhist.equalize(np.zeros((4, 4, 3), np.uint8), channels="some")
     with pytest.raises(ValueError):
