@@ -231,9 +231,9 @@ TEST_P(OpenCvAdjust, ClaheGivesOpenCvsPixels) {
 }
 
 TEST_P(OpenCvAdjust, ClaheOnTheCpuGivesOpenCvsPixelsForFewAndManyTiles) {
-  // Large tiles are counted with a call each, small ones (under 128x128
-  // pixels) in one pass over the image: OpenCV's pixels either way, up to
-  // tiles of one pixel and tiles that reach past the image.
+  // Each tile counted with a call of its own, and its tables made before the
+  // next is counted: OpenCV's pixels, from two tiles to 65536 of a few pixels
+  // each over an image extended to fit them.
   std::uint32_t width = 0, height = 0;
   std::vector<std::uint8_t> grey =
       grey_of(std::string(GPUHIST_SOURCE_DIR) + "/data/" + GetParam(), width, height);

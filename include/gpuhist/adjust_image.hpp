@@ -15,8 +15,7 @@ namespace gpuhist {
 
 // Adjusts `image` into `out` (tightly packed rows of adjusted_format): on the
 // context's GPU when `on_gpu` (Context::adjust), else counted on `context`
-// with `run` (16-bit CLAHE tiles, and tiles of fewer than 128x128 pixels, in
-// one pass on the CPU) and applied on the CPU,
+// with `run` (16-bit CLAHE tiles in one pass on the CPU) and applied on the CPU,
 // with the same bytes either way. Returns the threshold used (Threshold only).
 // Throws Error(InvalidArgument) for float samples, bad parameters, a short
 // `out`, a missing or mismatched reference, or `on_gpu` without a device;

@@ -7,18 +7,6 @@
 #include "gpuhist/error.hpp"
 
 namespace gpuhist {
-namespace {
-
-// CLAHE tiles of fewer than 128x128 pixels: counted faster in one pass over
-// the image than with a call each.
-bool small_tiles(const ImageView& image, const ClaheOptions& options) {
-  if (options.tiles_x == 0 || options.tiles_y == 0) return true;  // refused by clahe_cpu
-  const std::uint64_t tile_pixels =
-      std::uint64_t{image.width / options.tiles_x + 1} * (image.height / options.tiles_y + 1);
-  return tile_pixels < 128 * 128;
-}
-
-}  // namespace
 
 std::optional<std::int32_t> adjust_image(const Context& context, const ImageView& image,
                                          const Adjustment& a, std::span<std::byte> out,
@@ -42,14 +30,13 @@ std::optional<std::int32_t> adjust_image(const Context& context, const ImageView
   backend.apply_lut = [&](const ImageView& view, const Lut& lut, std::span<std::byte> to) {
     apply_lut_cpu(view, lut, to);
   };
-  // CLAHE's tiles counted with `run` one by one, or in one pass over the image
-  // on the CPU's threads (the same counts) for 16-bit samples and small tiles:
-  // a strategy's 65536-bin histogram for each tile made a 1920x1080 RGB16
-  // frame take 442 ms on a 2-core machine against 43 ms in one pass; 8-bit
-  // tiles of 240x135 one by one took 11.5 ms against 12.6 (docs/PERFORMANCE.md,
-  // "Adjustments"), but a call per tile costs more than counting a small one.
+  // CLAHE's tiles counted with `run` one by one, or, for 16-bit samples, in one
+  // pass over the image on the CPU's threads (the same counts): a strategy's
+  // 65536-bin histogram for each tile made a 1920x1080 RGB16 frame take 442 ms
+  // on a 2-core machine against 43 ms in one pass; 8-bit tiles one by one took
+  // 11.5 ms against 12.6 (docs/PERFORMANCE.md, "Adjustments").
   backend.clahe = [&](const ImageView& view, const ClaheOptions& options, std::span<std::byte> to) {
-    if (view.format.sample == SampleType::U16 || small_tiles(view, options)) {
+    if (view.format.sample == SampleType::U16) {
       clahe_cpu(view, options, to);
       return;
     }
