@@ -354,7 +354,7 @@ TEST_F(Video, OverlayCopiesTheAudio) {
   const fs::path tagged = dir_ / "tagged.mp4";
   ASSERT_TRUE(test::ffmpeg("-i '" + clip.string() +
                            "' -c copy -metadata title='My clip' -metadata:s:a:0 language=fra "
-                           "-metadata:s:v:0 language=jpn '" +
+                           "-metadata:s:v:0 language=jpn -timecode 01:02:03:04 '" +
                            tagged.string() + "'"));
   for (const char* ext : {".mp4", ".mkv"}) {
     const fs::path written = dir_ / (std::string("tagged-over") + ext);
@@ -370,6 +370,10 @@ TEST_F(Video, OverlayCopiesTheAudio) {
     EXPECT_EQ(test::ffprobe("-select_streams v:0 -show_entries stream_tags=language -of csv=p=0",
                             written),
               std::optional<std::string>("jpn\n"))
+        << ext;
+    // Not its timecode, which would be a track of its own: a video and an audio stream.
+    EXPECT_EQ(test::ffprobe("-show_entries stream=codec_type -of csv=p=0", written),
+              std::optional<std::string>("video\naudio\n"))
         << ext;
   }
   // A silent source's tags go too.

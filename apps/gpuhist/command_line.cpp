@@ -77,7 +77,8 @@ void refuse_empty_values(CLI::App& app) {
       if (option->get_type_size() == 0) continue;  // a flag
       // Every positional argument is a file.
       const bool file = !option->nonpositional() || option->check_lname("output") ||
-                        option->check_lname("compare") || option->check_lname("reference");
+                        option->check_lname("compare") || option->check_lname("reference") ||
+                        option->check_lname("plot") || option->check_lname("photo");
       option->check(CLI::Validator(
           [file](std::string& text) -> std::string {
             return text.empty() ? (file ? "an empty file name" : "an empty value") : "";

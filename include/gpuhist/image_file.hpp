@@ -94,8 +94,9 @@ struct LoadOptions {
 std::string save_image(const std::filesystem::path& path, const ImageView& image);
 // How an image is encoded where its format leaves a choice.
 struct SaveOptions {
-  // A JPEG's and a WebP's quality, 1..100 (100: every JPEG quantisation step
-  // 1); other formats are lossless.
+  // A JPEG's, WebP's, HEIF's and AVIF's quality, 1..100 (100: every JPEG
+  // quantisation step 1; HEIF and AVIF coded losslessly but for their halved
+  // chroma); other formats are lossless.
   int quality = 100;
 };
 

@@ -34,7 +34,9 @@ import pathlib
 import re
 import shutil
 import signal
+import stat
 import sys
+import tempfile
 import threading
 import time
 import warnings
@@ -741,6 +743,81 @@ def _output_problem(output, inputs):
     return None
 
 
+def _may_follow(link):
+    """Whether the link `link` may be written through: not another user's link in a folder
+    everyone may write to (/tmp), as the kernel's protected_symlinks rule and the command
+    line's outputs do not follow it."""
+    try:
+        own = os.lstat(link)
+        folder = os.stat(os.path.dirname(os.path.abspath(link)))
+    except OSError:
+        return False
+    shared = bool(folder.st_mode & stat.S_ISVTX) and bool(folder.st_mode & stat.S_IWOTH)
+    return not shared or own.st_uid in (os.geteuid(), folder.st_uid)
+
+
+def _write_output(output, data):
+    """Writes `data` to the file `output` as the command line writes its outputs: a link's
+    target through the link, one that is not a regular file (a pipe, /dev/null) in place,
+    a regular one complete or not at all (a new temporary file beside it, made for this run
+    alone, renamed over it when whole). 0, or 4 with one line said."""
+    tmp = None
+    try:
+        if os.path.islink(output) and not _may_follow(output):
+            raise OSError(0, "a link in a folder everyone may write to, owned by another "
+                             "user: not followed")
+        target = os.path.realpath(output)
+        # Decided on the name given: /dev/stdout's link leads to "pipe:[N]", no path.
+        if os.path.exists(output) and not os.path.isfile(output):
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(data)
+            return 0
+        folder, name = os.path.split(target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}-", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+        if os.path.exists(target):
+            shutil.copymode(target, tmp)
+        else:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+        return 0
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        _say("error", f"{_shown(output)}: cannot write: {e.strerror or e}")
+        return 4
+
+
+def _write_stdout(data):
+    """Writes `data` to standard output: 0; 4 with one line where it cannot be written (a
+    full disk, a closed descriptor); a reader that went away ends the process by SIGPIPE,
+    as the command line's tools end."""
+    try:
+        if sys.stdout is None:
+            raise OSError(0, "standard output is closed")
+        sys.stdout.write(data)
+        sys.stdout.flush()
+        return 0
+    except BrokenPipeError:
+        # Nothing more goes to the pipe, not even at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+        return 4  # (not reached)
+    except (OSError, ValueError) as e:
+        _say("error", f"standard output: cannot write: {getattr(e, 'strerror', None) or e}")
+        try:
+            # What is left in its buffer is dropped, not written again at exit.
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")
+        except OSError:
+            pass
+        return 4
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python3 -m gpuhist.dataset",
@@ -839,31 +916,13 @@ def main(argv=None):
         error = error.replace("(max_pixels)", "(--max-pixels)")
         _say("error", f"{_shown(path)}: {error}")
     if args.output and args.output != "-":
-        # A link's target is written; one that is not a regular file (a pipe, a device such
-        # as /dev/null) in place; a regular one complete or not at all: a temporary file
-        # beside it, with its permissions, renamed over it when whole.
-        target = os.path.realpath(args.output)
-        tmp = None
-        try:
-            # Decided on the name given: /dev/stdout's link leads to "pipe:[N]", no path.
-            if os.path.exists(args.output) and not os.path.isfile(args.output):
-                with open(args.output, "w", encoding="utf-8") as f:
-                    f.write(text.getvalue())
-            else:
-                folder = os.path.dirname(target)
-                tmp = os.path.join(folder, f".{os.path.basename(target)}-{os.getpid()}")
-                with open(tmp, "w", encoding="utf-8") as f:
-                    f.write(text.getvalue())
-                if os.path.exists(target):
-                    shutil.copymode(target, tmp)
-                os.replace(tmp, target)
-        except OSError as e:
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
-            _say("error", f"{_shown(args.output)}: cannot write: {e.strerror or e}")
-            return 4
+        written = _write_output(args.output, text.getvalue())
+        if written != 0:
+            return written
     else:
-        sys.stdout.write(text.getvalue())
+        written = _write_stdout(text.getvalue())
+        if written != 0:
+            return written
     if result.total is None:
         print("gpuhist: error: no readable image", file=sys.stderr)
         return 1

@@ -171,6 +171,43 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
                              "-o", "/dev/stdout"], capture_output=True, text=True, timeout=120)
     assert stdout.returncode == 0, stdout.stderr
     assert json.loads(stdout.stdout.splitlines()[0])["bins"] == 256
+    # Standard output that cannot be written: one line and status 4, no traceback.
+    with open("/dev/full", "w") as full:
+        filled = subprocess.run([sys.executable, "-m", "gpuhist.dataset",
+                                 str(root / "coffee.png")], stdout=full, stderr=subprocess.PIPE,
+                                text=True, timeout=120)
+    assert filled.returncode == 4
+    assert filled.stderr == "gpuhist: error: standard output: cannot write: No space left on " \
+                            "device\n"
+    # The temporary file is a new one of this run's alone: a link planted where a name made
+    # of the process number would be is not written through.
+    planted = tmp_path / "planted.txt"
+    planted.write_text("kept")
+    made = tmp_path / "made.json"
+    for pid in range(os.getpid(), os.getpid() + 200):
+        os.symlink(planted, tmp_path / f".made.json-{pid}")
+    guarded = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+                              "-o", str(made), "--device", "cpu"], capture_output=True,
+                             text=True, timeout=120)
+    assert guarded.returncode == 0, guarded.stderr
+    assert planted.read_text() == "kept" and not made.is_symlink()
+    assert json.loads(made.read_text().splitlines()[0])["bins"] == 256
+    # Another user's link in a folder everyone may write to (as /tmp) is not followed,
+    # as the command line does not follow it (made so where this test may change owners).
+    if os.geteuid() == 0:
+        shared = tmp_path / "shared"
+        shared.mkdir()
+        os.chmod(shared, 0o1777)
+        foreign = shared / "out.json"
+        foreign.symlink_to(planted)
+        os.lchown(foreign, 65534, 65534)
+        refused = subprocess.run([sys.executable, "-m", "gpuhist.dataset",
+                                  str(root / "coffee.png"), "-o", str(foreign), "--device", "cpu"],
+                                 capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 4
+        assert refused.stderr.endswith("cannot write: a link in a folder everyone may write to, "
+                                       "owned by another user: not followed\n"), refused.stderr
+        assert planted.read_text() == "kept"
 
 
 def test_the_command_says_what_compute_says(cli, tmp_path):

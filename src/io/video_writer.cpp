@@ -8,6 +8,7 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -511,7 +512,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   const int opened = avcodec_open2(s.codec, encoder, &options);
   av_dict_free(&options);
   // (libx265 refuses sizes it takes for non-conformant, 8192x16 say, as invalid data.)
-  if (opened == AVERROR(EINVAL) || opened == AVERROR(ERANGE) || opened == AVERROR_INVALIDDATA) {
+  if (opened == AVERROR(EINVAL) || opened == AVERROR(ERANGE) ||
+      (opened == AVERROR_INVALIDDATA && name == "libx265")) {
     // What the settings were checked for, so the size or the rate.
     throw Error(ErrorKind::InvalidArgument,
                 path.string() + ": the " + encoder->name + " encoder does not take " +
@@ -552,14 +554,24 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   if (s.audio_in != nullptr) {
     s.check(av_dict_copy(&s.format->metadata, s.audio_in->metadata, 0), "copying the tags");
     av_dict_set(&s.format->metadata, "encoder", nullptr, 0);
-    // And the video stream's (its language and title), but its encoder's name
-    // and a rotation the frames written no longer need.
+    // And the video stream's (its language and title), but its encoder's name,
+    // a rotation the frames written no longer need, a timecode (which MP4
+    // and QuickTime muxers would write as a track of its own) and Matroska's
+    // statistics of the source's stream (its bit rate, frames, bytes).
     const int video = io::picked_stream(*s.audio_in, AVMEDIA_TYPE_VIDEO);
-    if (video >= 0) {
-      s.check(av_dict_copy(&s.stream->metadata, s.audio_in->streams[video]->metadata, 0),
-              "copying the video stream's tags");
-      for (const char* key : {"encoder", "rotate"})
-        av_dict_set(&s.stream->metadata, key, nullptr, 0);
+    const AVDictionaryEntry* tag = nullptr;
+    while (video >= 0 && (tag = av_dict_get(s.audio_in->streams[video]->metadata, "", tag,
+                                            AV_DICT_IGNORE_SUFFIX)) != nullptr) {
+      // (Matroska's carry their language after a hyphen: "BPS-eng".)
+      std::string key = std::string(tag->key).substr(0, std::string(tag->key).find('-'));
+      for (char& c : key) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      const bool dropped = key == "ENCODER" || key == "ROTATE" || key == "TIMECODE" ||
+                           key == "BPS" || key == "NUMBER_OF_FRAMES" || key == "NUMBER_OF_BYTES" ||
+                           key == "DURATION" || key.rfind("_STATISTICS_", 0) == 0;
+      if (!dropped) {
+        s.check(av_dict_set(&s.stream->metadata, tag->key, tag->value, 0),
+                "copying the video stream's tags");
+      }
     }
   }
   s.file.emplace(path);
@@ -580,8 +592,10 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // here, some with a bare -1 (EPERM); a write that failed is the file's
   // error instead.
   const bool wrote_well = s.format->pb == nullptr || s.format->pb->error == 0;
-  if (wrote_well && (header == AVERROR(EINVAL) || header == AVERROR_INVALIDDATA ||
-                     header == AVERROR_PATCHWELCOME || header == AVERROR(EPERM))) {
+  const bool unsaid = takes_video < 0 || std::string_view(s.format->oformat->name) == "flv";
+  if (unsaid && wrote_well &&
+      (header == AVERROR(EINVAL) || header == AVERROR_INVALIDDATA ||
+       header == AVERROR_PATCHWELCOME || header == AVERROR(EPERM))) {
     const AVCodecID audio = s.audio_index >= 0
                                 ? s.audio_in->streams[s.audio_index]->codecpar->codec_id
                                 : AV_CODEC_ID_NONE;

@@ -27,7 +27,6 @@
 #include "io/images/picture_tags.hpp"
 #include "io/images/png_chunks.hpp"
 #include "io/images/pnm_samples.hpp"
-#include "io/images/tiff_layout.hpp"
 
 namespace gpuhist::images {
 
@@ -223,20 +222,6 @@ struct SourceMetadata {
   // not get, named: "GPS fields and XMP"; empty where it gets it all.
   std::string unwritten;
 };
-
-// Whether `path` is a TIFF whose first image's alpha is associated
-// (premultiplied): its first extra sample is declared so (ExtraSamples 1).
-bool tiff_alpha_is_associated(const std::filesystem::path& path) {
-  constexpr std::uint16_t kExtraSamples = 338;
-  constexpr std::uint64_t kAssociatedAlpha = 1;
-  ByteSource source(path);
-  const std::optional<TiffLayout> layout = TiffLayout::read(source);
-  if (!layout) return false;
-  const std::optional<TiffDirectory> first = layout->directory(source, layout->first_directory());
-  if (!first) return false;
-  const std::vector<std::uint64_t> extra = layout->integers(source, *first, kExtraSamples, 16);
-  return !extra.empty() && extra.front() == kAssociatedAlpha;
-}
 
 // "a", "a and b", "a, b and c".
 std::string listed(const std::vector<std::string>& items) {
@@ -674,12 +659,7 @@ io::Encoded encode_image(const std::filesystem::path& target, const std::filesys
       format == "png" ? take_png_exif(spec) : std::vector<unsigned char>{};
   if (image.format.layout == ChannelLayout::RGBA) {
     spec.alpha_channel = 3;
-    // The samples are written as they are; a TIFF written from one whose alpha
-    // is associated says so too (its writer then tags it so, and leaves the
-    // samples alone).
-    const bool associated =
-        format == "tiff" && !metadata_from.empty() && tiff_alpha_is_associated(metadata_from);
-    if (!associated) spec.attribute("oiio:UnassociatedAlpha", 1);
+    spec.attribute("oiio:UnassociatedAlpha", 1);  // the samples are written as they are
   }
   // JPEG and WebP at the quality asked for (the JPEG writer's own default is 98).
   if (format == "jpeg") spec.attribute("Compression", "jpeg:" + std::to_string(quality));
