@@ -24,12 +24,15 @@ def main():
     parser.add_argument("--bins", type=int, default=256)
     args = parser.parse_args()
     # The image files under the folder, as `gpuhist compute FOLDER` finds them.
-    paths = expand(args.folder)
+    # Folders that cannot be listed are failures too, named with their cause.
+    unlisted = []
+    paths = expand(args.folder, unlisted)
     # A folder without image files is kept by expand(), to be said as such.
     empty = [p for p in paths if os.path.isdir(p)]
     # Decoded on every core while earlier files are counted; each failure its file's own.
     files = list(gpuhist.histogram_files([p for p in paths if p not in empty], args.bins))
-    failed = [f"{p}: no image files in this folder" for p in empty]
+    failed = [f"{p}: {cause}" for p, cause in unlisted]
+    failed += [f"{p}: no image files in this folder" for p in empty]
     failed += [f.error for f in files if f.error is not None]
     # Grey and colour images mixed as `gpuhist compute --merge` mixes them: a
     # grey image adds to luminance alone.

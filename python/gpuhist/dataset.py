@@ -124,12 +124,16 @@ def _stats_dict(table):
     return out
 
 
-def expand(paths):
+def expand(paths, problems=None):
     """The files of `paths`: a list of files and folders, a folder (searched recursively
     for the common formats' extensions) or a glob pattern (its folders searched too), sorted
     as the command line sorts them. A folder with no image files is kept, to be reported as
-    such; folders that cannot be listed are left out (histograms() reports them)."""
-    return _expand(paths)[0]
+    such; folders that cannot be listed are left out, and (path, cause) of each is appended
+    to the list `problems` where one is given (histograms() reports them in .failed)."""
+    files, found = _expand(paths)
+    if problems is not None:
+        problems.extend(found)
+    return files
 
 
 def _expand(paths):
@@ -139,6 +143,8 @@ def _expand(paths):
         text = os.fsdecode(p)
         if "\0" in text:  # no file has such a name: said here, not by every try of a task
             problems.append((text, "no such file (a file name holds no NUL character)"))
+        elif text == "":  # not the current folder, which a worker would read it as
+            problems.append((text, "an empty file name"))
         elif os.path.isdir(text):
             _add_folder(text, files, problems)
         elif not os.path.lexists(text) and any(c in text for c in "*?["):

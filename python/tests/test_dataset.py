@@ -142,6 +142,7 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
     # A name with a NUL character names no file: a failure of its own, before any task.
     assert ds._expand(["a\0b.png"]) == ([], [("a\0b.png", "no such file (a file name holds no "
                                                            "NUL character)")])
+    assert ds._expand([""]) == ([], [("", "an empty file name")])
     # An output that is one of the inputs: refused before anything is counted.
     shutil.copy(root / "coffee.png", tmp_path / "input.png")
     onto = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(tmp_path),
@@ -493,6 +494,40 @@ def test_the_example_script_gives_the_merged_statistics(data, tmp_path):
     assert empty.returncode == 1
     assert empty.stderr.splitlines() == [f"skipped: {tmp_path / 'empty'}: no image files in this "
                                          "folder", f"no readable image in {tmp_path / 'empty'}"]
+    # A folder that cannot be listed is a failure too (status 1), named with its cause;
+    # expand() gives it to a list of problems where one is passed. (Made unlistable for
+    # this process alone where it runs as root, whom a mode of 000 does not stop.)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    shutil.copy(data / "coffee.png", locked / "hidden.png")
+    listed = os.scandir
+
+    def refusing(path="."):
+        if os.fspath(path).rstrip("/") == str(locked):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return listed(path)
+
+    problems = []
+    try:
+        os.scandir = refusing
+        files = gpuhist.dataset.expand(str(tmp_path), problems)
+    finally:
+        os.scandir = listed
+    assert str(locked / "hidden.png") not in files and str(tmp_path / "rocket.jpg") in files
+    assert len(problems) == 1 and problems[0][0] == str(locked), problems
+    # The script, with the same folder refused to it.
+    refused_run = (f"import os, runpy, sys\nlisted = os.scandir\n"
+                   f"def refusing(path='.'):\n"
+                   f"    if os.fspath(path).rstrip('/') == {str(locked)!r}:\n"
+                   f"        raise PermissionError(13, 'Permission denied', os.fspath(path))\n"
+                   f"    return listed(path)\n"
+                   f"os.scandir = refusing\nsys.argv = [{str(script)!r}, {str(tmp_path)!r}]\n"
+                   f"runpy.run_path({str(script)!r}, run_name='__main__')\n")
+    unlisted = subprocess.run([sys.executable, "-c", refused_run], capture_output=True, text=True,
+                              env=dict(os.environ))
+    assert unlisted.returncode == 1, unlisted.stderr
+    assert any(line.startswith(f"skipped: {locked}: ") for line in unlisted.stderr.splitlines()), \
+        unlisted.stderr
 
 
 def free_port():
