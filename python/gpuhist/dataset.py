@@ -612,24 +612,26 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
 
 
 def _result(client, future, workers):
-    """The future's result. With its tasks held to `workers` (the workers that can run
-    gpuhist, on a cluster where some cannot), ClusterError once none of those has been
-    in the cluster for WORKER_WAIT_SECONDS (a worker restarted by its nanny comes back
-    under another address), where the tasks would wait for ever."""
+    """The future's result; ClusterError once the cluster has had no worker that can run
+    the tasks for WORKER_WAIT_SECONDS (a worker restarted by its nanny comes back under
+    another address), where they would wait for ever: no worker at all, or, with the tasks
+    held to `workers` (those that can run gpuhist, on a cluster where some cannot), none
+    of those."""
     from distributed import TimeoutError as DaskTimeoutError
-    if workers is None:
-        return future.result()
     gone_since = None
     while True:
         try:
             return future.result(timeout=1)
         except (TimeoutError, DaskTimeoutError):
             present = set(client.nthreads())  # every worker (scheduler_info() may list 5)
-            if present & set(workers):
+            if present & set(workers) if workers is not None else present:
                 gone_since = None
             elif gone_since is None:
                 gone_since = time.monotonic()
             elif time.monotonic() - gone_since > WORKER_WAIT_SECONDS:
+                if workers is None:
+                    raise ClusterError(f"the cluster's workers all left, and none came for "
+                                       f"{WORKER_WAIT_SECONDS} s") from None
                 raise ClusterError("the workers that can run gpuhist left the cluster, and its "
                                    "others cannot run gpuhist") from None
 

@@ -628,6 +628,28 @@ def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_p
             assert result.total == sum([single.total] * repeats)
             assert len(result.rows) == repeats * len(single.rows)
             assert len(result.failed) == repeats * len(single.failed)
+            # Every worker killed mid-run, none coming back: ClusterError once the cluster
+            # has had none for WORKER_WAIT_SECONDS (3 here), not a wait for ever.
+            waited, ds.WORKER_WAIT_SECONDS = ds.WORKER_WAIT_SECONDS, 3
+            try:
+                errors = {}
+
+                def lose_all():
+                    try:
+                        ds.histograms(once * repeats, client=client, batch=1)
+                    except ds.ClusterError as e:
+                        errors["e"] = e
+
+                t = threading.Thread(target=lose_all)
+                t.start()
+                time.sleep(0.7)
+                assert t.is_alive(), "the run finished before its last worker could be killed"
+                procs[2].send_signal(signal.SIGKILL)
+                t.join(timeout=60)
+                assert not t.is_alive(), "the run waited on with no worker"
+                assert "the cluster's workers all left" in str(errors.get("e")), errors
+            finally:
+                ds.WORKER_WAIT_SECONDS = waited
     finally:
         for p in reversed(procs):
             if p.poll() is None:
