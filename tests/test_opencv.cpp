@@ -155,20 +155,31 @@ std::vector<std::uint8_t> grey_of(const std::string& path, std::uint32_t& width,
   return grey;
 }
 
+// The grey of the photo a test is given, as an OpenCV matrix and a view of the same bytes.
+struct GreyPhoto {
+  std::uint32_t width = 0, height = 0;
+  std::vector<std::uint8_t> grey;
+  explicit GreyPhoto(const char* name)
+      : grey(grey_of(std::string(GPUHIST_SOURCE_DIR) + "/data/" + name, width, height)) {}
+  cv::Mat mat() {
+    return {static_cast<int>(height), static_cast<int>(width), CV_8UC1, grey.data()};
+  }
+  ImageView view() const {
+    return ImageView::packed(grey.data(), width, height, {ChannelLayout::Grey, SampleType::U8});
+  }
+};
+
 class OpenCvAdjust : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(OpenCvAdjust, EqualisationAndThresholdsGiveOpenCvsPixels) {
-  std::uint32_t width = 0, height = 0;
-  std::vector<std::uint8_t> grey =
-      grey_of(std::string(GPUHIST_SOURCE_DIR) + "/data/" + GetParam(), width, height);
-  const cv::Mat mat(static_cast<int>(height), static_cast<int>(width), CV_8UC1, grey.data());
-  const ImageView view =
-      ImageView::packed(grey.data(), width, height, {ChannelLayout::Grey, SampleType::U8});
+  GreyPhoto photo(GetParam());
+  const cv::Mat mat = photo.mat();
+  const ImageView view = photo.view();
   const Context& context = test::gpu_context();
   const Histogram h = context.compute(view, tone_options(view.format), RunOptions{Strategy::Gpu});
   const auto counts = h.counts(Channel::Luminance);
   const auto apply = [&](const Lut& lut) {
-    std::vector<std::uint8_t> out(grey.size());
+    std::vector<std::uint8_t> out(photo.grey.size());
     context.apply_lut(view, lut, std::as_writable_bytes(std::span(out)));
     return cv::Mat(mat.rows, mat.cols, CV_8UC1, out.data()).clone();
   };
@@ -234,12 +245,9 @@ TEST_P(OpenCvAdjust, ClaheOnTheCpuGivesOpenCvsPixelsForFewAndManyTiles) {
   // Each tile counted with a call of its own, and its tables made before the
   // next is counted: OpenCV's pixels, from two tiles to 65536 of a few pixels
   // each over an image extended to fit them.
-  std::uint32_t width = 0, height = 0;
-  std::vector<std::uint8_t> grey =
-      grey_of(std::string(GPUHIST_SOURCE_DIR) + "/data/" + GetParam(), width, height);
-  const cv::Mat mat(static_cast<int>(height), static_cast<int>(width), CV_8UC1, grey.data());
-  const ImageView view =
-      ImageView::packed(grey.data(), width, height, {ChannelLayout::Grey, SampleType::U8});
+  GreyPhoto photo(GetParam());
+  const cv::Mat mat = photo.mat();
+  const ImageView view = photo.view();
   const Context& context = test::gpu_context();
   for (const auto& [tx, ty] :
        {std::pair{2U, 2U}, std::pair{3U, 1U}, std::pair{16U, 16U}, std::pair{256U, 256U}}) {
