@@ -19,7 +19,9 @@ still exact. The command line:
 gives the same total as `gpuhist compute FOLDER --merge`. Its exit status: 0, 1 when a file
 could not be read (each named on stderr) or none could, 2 for a bad option, 3 when the device
 or the scheduler failed, 4 when the output could not be written, 70 when the cluster lost a
-task's every try.
+merge's every try. A task whose every try lost its worker (a file that takes more memory than a
+worker may have) has its files counted again a task each: the file whose own task is lost too
+is a failure, the others are counted.
 """
 import argparse
 import csv
@@ -531,7 +533,7 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
     listed, among the failures first."""
     if not files:
         return DatasetResult(None, failed=problems)
-    from distributed import Client, LocalCluster
+    from distributed import Client, KilledWorker, LocalCluster
     own_cluster = None
     own_client = None
     if client is None:
@@ -581,26 +583,32 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
                           f"gpuhist ({_error_text(cause)}): the others count the data set",
                           ClusterWarning, stacklevel=3)
         # One message to the scheduler for every task, not one each.
-        counts = client.map(_count_task, list(zip(batches, names)), bins=bins, luma=luma,
-                            device=device, max_pixels=max_pixels, sharing=sharing, pure=False,
-                            retries=2, **where)
-        # A tree of merges, submitted at once: groups of MERGE_FAN_IN, then groups of those.
-        futures = counts
-        while len(futures) > 1:
-            futures = [client.submit(merge_results, *futures[i:i + MERGE_FAN_IN], pure=False,
-                                     **where)
-                       if len(futures[i:i + MERGE_FAN_IN]) > 1 else futures[i]
-                       for i in range(0, len(futures), MERGE_FAN_IN)]
-        # (Dask's bar on a terminal waits for every task: not where the tasks are held to
-        # some workers, whose leaving _result says.)
-        if progress and not where:
-            # Dask's bar writes to stdout, which may hold the output: to stderr instead.
-            from contextlib import redirect_stdout
+        parts = list(zip(batches, names))
+        options = dict(bins=bins, luma=luma, device=device, max_pixels=max_pixels,
+                       sharing=sharing, pure=False, retries=2, **where)
+        futures = client.map(_count_task, parts, **options)
+        while True:
+            top = _merge_tree(client, futures, where)
+            # (Dask's bar on a terminal waits for every task: not where the tasks are held
+            # to some workers, whose leaving _result says.)
+            if progress and not where:
+                # Dask's bar writes to stdout, which may hold the output: to stderr instead.
+                from contextlib import redirect_stdout
 
-            from distributed import progress as show_progress
-            with redirect_stdout(sys.stderr):
-                show_progress(counts)
-        result = _result(client, futures[0], where.get("workers"))
+                from distributed import progress as show_progress
+                with redirect_stdout(sys.stderr):
+                    show_progress(futures)
+            try:
+                result = _result(client, top, where.get("workers"))
+                break
+            except KilledWorker:
+                # Tasks whose every try lost its worker (a file that takes more memory than
+                # a worker may have): their files are counted again one a task, and a file
+                # whose own task loses its workers too is a failure, not the whole run's.
+                split = _split_killed(client, futures, parts, options)
+                if split is None:
+                    raise
+                futures, parts = split
     finally:
         if own_client is not None:
             own_client.close()
@@ -609,6 +617,52 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
     # The folders that could not be listed among the failures, first.
     result.failed = problems + result.failed
     return result
+
+
+def _merge_tree(client, futures, where):
+    """The future of the tasks' merged result: a tree of merges, submitted at once, groups of
+    MERGE_FAN_IN, then groups of those."""
+    while len(futures) > 1:
+        futures = [client.submit(merge_results, *futures[i:i + MERGE_FAN_IN], pure=False,
+                                 **where)
+                   if len(futures[i:i + MERGE_FAN_IN]) > 1 else futures[i]
+                   for i in range(0, len(futures), MERGE_FAN_IN)]
+    return futures[0]
+
+
+# A file whose task lost its worker on every try, counted alone.
+LOST_CAUSE = ("the worker counting it died on every try (more memory than a worker may have, "
+              "or killed)")
+
+
+def _lost_file(name):
+    """A task's result for one file its workers died counting: that file failed."""
+    return DatasetResult(None, [], _gpuhist._stats_table([]), [(name, LOST_CAUSE)])
+
+
+def _split_killed(client, futures, parts, options):
+    """The tasks again, each that ended in KilledWorker as a task per file (a file alone
+    in its task: a failure, _lost_file), in the same order; None where none did. parts:
+    each task's (paths, names), None for a _lost_file task."""
+    from distributed import KilledWorker
+    out, out_parts, split = [], [], False
+    for future, part in zip(futures, parts):
+        if part is None or future.status != "error" or \
+                not isinstance(future.exception(), KilledWorker):
+            out.append(future)
+            out_parts.append(part)
+            continue
+        split = True
+        paths, names = part
+        if len(paths) == 1:
+            where = {k: options[k] for k in ("workers", "allow_other_workers") if k in options}
+            out.append(client.submit(_lost_file, names[0], pure=False, **where))
+            out_parts.append(None)
+            continue
+        ones = [([p], [n]) for p, n in zip(paths, names)]
+        out.extend(client.map(_count_task, ones, **options))
+        out_parts.extend(ones)
+    return (out, out_parts) if split else None
 
 
 def _result(client, future, workers):

@@ -114,6 +114,44 @@ def test_a_local_cluster_of_two_workers(dataset, cli):
         assert causes["empty.png"] == "file is empty"
 
 
+def blank_png(path, width, height):
+    """An RGB PNG of black pixels, a few hundred kilobytes however large, written without
+    holding its pixels."""
+    import struct
+    import zlib
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + \
+            struct.pack(">I", zlib.crc32(kind + body))
+    deflate = zlib.compressobj(9)
+    row = bytes(1 + 3 * width)  # filter byte 0, then the row
+    data = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height,
+                                                                       8, 2, 0, 0, 0)) +
+                     chunk(b"IDAT", data) + chunk(b"IEND", b""))
+
+
+def test_a_file_that_kills_every_worker_is_a_failure_not_the_runs(data, tmp_path):
+    # 432 MB of pixels where a worker may have 400 MB: its nanny ends it each time it
+    # decodes the file. The task holding the file loses its workers on every try
+    # (KilledWorker); its files are counted again one a task, and the one whose own task
+    # is lost is in .failed; the others, in that task and the rest, are counted exactly.
+    big = tmp_path / "big.png"
+    blank_png(big, 12000, 12000)
+    names = [str(data / "coffee.png"), str(big), str(data / "rocket.jpg"),
+             str(data / "coffee.png")]
+    expected = sum(gpuhist.histogram_file(n, device="cpu") for n in names if n != str(big))
+    import dask
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                     memory_limit="400MB", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        result = ds.histograms(names, client=client, batch=2, device="cpu")
+    assert result.total == expected
+    assert [r["path"] for r in result.rows] == [names[0], names[2], names[3]]
+    assert result.failed == [(str(big), ds.LOST_CAUSE)]
+
+
 def test_the_commands_exit_statuses(dataset, tmp_path):
     root, _ = dataset
     bad = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--bins", "0"],
