@@ -794,6 +794,34 @@ TEST_F(Video, FilesNamedLikeUrlsAreTheFilesNamed) {
   EXPECT_EQ(codec_and_frames(dir_ / "pipe:out.mkv"), "h264,5");
 }
 
+// A picture named like a numbered sequence ("img%03d.png") is that one
+// picture, not img001.png, img002.png, ... beside it, nor missing where
+// they are not.
+TEST_F(Video, APictureNamedLikeASequenceIsThatPicture) {
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48 -frames:v 1 '" +
+                           (dir_ / "one.png").string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=32x24 -frames:v 1 '" +
+                           (dir_ / "other.png").string() + "'"));
+  fs::create_directory(dir_ / "alone");
+  fs::copy_file(dir_ / "one.png", dir_ / "alone" / "pic%d.png");
+  fs::copy_file(dir_ / "one.png", dir_ / "img%03d.png");
+  for (const char* n : {"img001.png", "img002.png", "img003.png"}) {
+    fs::copy_file(dir_ / "other.png", dir_ / n);
+  }
+  for (const fs::path& picture : {dir_ / "img%03d.png", dir_ / "alone" / "pic%d.png"}) {
+    const auto rows =
+        test::run_cli({"video", picture.string(), "--device", "cpu", "--format", "jsonl"});
+    ASSERT_EQ(rows.status, 0) << picture << ": " << rows.err;
+    ASSERT_EQ(std::count(rows.out.begin(), rows.out.end(), '\n'), 1) << rows.out;
+    EXPECT_EQ(nlohmann::json::parse(rows.out)["width"], 64) << rows.out;
+  }
+  const fs::path out = dir_ / "sequence-named.mkv";
+  const auto written = test::run_cli({"video", (dir_ / "img%03d.png").string(), "--overlay", "-o",
+                                      out.string(), "--device", "cpu", "--no-progress"});
+  ASSERT_EQ(written.status, 0) << written.err;
+  EXPECT_EQ(codec_and_frames(out), "h264,1");
+}
+
 TEST_F(Video, OverlayEncoderCrfAndPreset) {
   const fs::path clip = dir_ / "clip.mp4";
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=96x64:rate=10 -frames:v 12 -c:v libx264 '" +

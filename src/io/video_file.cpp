@@ -404,8 +404,7 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   AVFormatContext* raw = avformat_alloc_context();
   if (raw == nullptr) s.fail("out of memory");
   raw->opaque = &s.damage;
-  if (const int e = avformat_open_input(&raw, io::file_url(path).c_str(), nullptr, nullptr);
-      e < 0) {
+  if (const int e = io::open_file_input(&raw, path); e < 0) {
     s.fail("cannot read video: " + av_message(e));
   }
   s.format.reset(raw);

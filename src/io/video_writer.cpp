@@ -289,7 +289,7 @@ struct VideoWriter::Impl {
       audio_note = "audio not copied: the input is not a regular file";
       return;
     }
-    if (avformat_open_input(&audio_in, io::file_url(from).c_str(), nullptr, nullptr) != 0 ||
+    if (io::open_file_input(&audio_in, from) != 0 ||
         avformat_find_stream_info(audio_in, nullptr) < 0) {
       avformat_close_input(&audio_in);
       return;
