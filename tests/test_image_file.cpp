@@ -119,8 +119,9 @@ TEST_F(ImageFiles, LosslessFormatsRoundTrip) {
 // RGBA files count R, G and B; the alpha channel is not read.
 // 16-bit PNM samples are read as stored, binary and ASCII, grey and RGB,
 // comments in the header; a maximum other than 65535 is scaled to 16 bits,
-// rounded to nearest (65535 * v / M). The image library alone read 65535
-// as 65534 and 40000 as 39999.
+// rounded down (65535 * v / M), as `oiiotool --dumpdata` shows such a file
+// and as 8-bit samples are scaled. The image library alone read 65535 as
+// 65534 and 40000 as 39999.
 // A plain PBM's pixels need no whitespace between them (netpbm's rule; the
 // library's reader refused such files as "unknown decoder error"): read as
 // the same pixels spaced out are, 1 black. A raster that ends early or holds
@@ -181,7 +182,7 @@ TEST_F(ImageFiles, DeepPnmSamplesAreReadAsStored) {
   };
   const std::vector<std::uint32_t> ten_bit = {0, 1, 511, 512, 1022, 1023};
   std::vector<std::uint32_t> ten_bit_scaled;
-  for (const std::uint32_t v : ten_bit) ten_bit_scaled.push_back((v * 65535 + 511) / 1023);
+  for (const std::uint32_t v : ten_bit) ten_bit_scaled.push_back(v * 65535 / 1023);
   const Case cases[] = {
       {"grey.pgm", "P5\n# a comment\n9 1\n65535\n" + big_endian(values), ChannelLayout::Grey,
        values},
@@ -189,6 +190,8 @@ TEST_F(ImageFiles, DeepPnmSamplesAreReadAsStored) {
       {"ascii.pgm", "P2\n3 3\n65535\n" + text(values), ChannelLayout::Grey, values},
       {"ascii.ppm", "P3\n1 3 # three rows\n65535\n" + text(values), ChannelLayout::RGB, values},
       {"ten.pgm", "P5\n3 2\n1023\n" + big_endian(ten_bit), ChannelLayout::Grey, ten_bit_scaled},
+      // oiiotool --dumpdata: 55104 (55104.5 rounded down), 65535.
+      {"odd.pgm", "P5\n2 1\n999\n" + big_endian({840, 999}), ChannelLayout::Grey, {55104, 65535}},
   };
   for (const Case& c : cases) {
     const fs::path path = dir_ / c.name;

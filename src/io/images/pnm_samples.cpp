@@ -118,7 +118,7 @@ bool read_deep_pnm_samples(const std::filesystem::path& path, std::span<const un
   const std::size_t samples = std::size_t{image.width} * channels;
   const auto scaled = [max = *maximum](std::uint32_t v) {
     if (v >= max) return std::uint16_t{65535};
-    return static_cast<std::uint16_t>((std::uint64_t{v} * 65535 + max / 2) / max);
+    return static_cast<std::uint16_t>(std::uint64_t{v} * 65535 / max);
   };
   std::error_code ec;
   const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);

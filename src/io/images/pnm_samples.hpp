@@ -2,7 +2,8 @@
 // 255) as stored, read and written here. OpenImageIO 2.4 reads them scaled
 // through a float that loses a level from 32769 up (65535 read as 65534), and
 // writes 8-bit samples scaled back to 16 bits; a maximum other than 65535 is
-// scaled to 16 bits here, rounded to nearest.
+// scaled to 16 bits here as the library means to (65535 * v / M, rounded
+// down, as it scales 8-bit samples), without its float.
 #pragma once
 
 #include <filesystem>
