@@ -156,25 +156,11 @@ std::string unwritable_image_name(const std::filesystem::path& output, bool seve
     return output.string() + ": is a folder: -o names the image written (FOLDER/NAME.png; with " +
            "several inputs, FOLDER/NAME.png gives FOLDER/NAME-<input>.png)";
   }
-  if (has_writable_image_extension(output)) return {};
+  const std::string cause = image_write_refusal(output);
+  if (cause.empty()) return {};
   // A single target written in place (/dev/null, a pipe) takes PNG; a
   // pattern's names (pipe-x) are files to be made, which need a format.
   if (!several && written_in_place(output)) return {};
-  const std::string extension = output.extension().string();
-  std::string lower = extension;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  // Formats the image library has writers of that write no whole picture
-  // (io/images: has_writable_image_extension).
-  const bool unwritten = lower == ".jp2" || lower == ".j2k" || lower == ".j2c" ||
-                         lower == ".fits" || lower == ".null" || lower == ".nul" ||
-                         lower == ".term" || lower == ".zfile";
-  const std::string cause =
-      extension.empty() ? std::string("no extension names an image format")
-      : unwritten       ? "images are not written to '" + extension +
-                        "' files (the image library's writer of them writes no whole picture)"
-      : has_image_extension(output, FormatSet::All)
-          ? "images are read from '" + extension + "' files but cannot be written to them"
-          : "'" + extension + "' is not the extension of an image format";
   return output.string() + ": " + cause +
          " (formats written: such as .png, .jpg, .tif, .webp, .exr, .bmp, .tga, .ppm, .gif)";
 }

@@ -84,6 +84,11 @@ struct LoadOptions {
 // images can be written to (some read formats, such as .psd, cannot be).
 [[nodiscard]] bool has_writable_image_extension(const std::filesystem::path& path);
 
+// Why images cannot be written to a file of this name, in a few words ("no
+// extension names an image format", "images are read from '.psd' files but
+// cannot be written to them", ...); empty where they can be.
+[[nodiscard]] std::string image_write_refusal(const std::filesystem::path& path);
+
 // Writes integer pixels (8- or 16-bit grey, RGB or RGBA, alpha unassociated)
 // to a file whose format follows the extension; a format without 16-bit
 // samples (JPEG) gets them scaled to 8 bits, one without alpha (JPEG, PNM)

@@ -46,7 +46,11 @@ bool has_image_extension(const std::filesystem::path& path, FormatSet formats) {
 }
 
 bool has_writable_image_extension(const std::filesystem::path& path) {
-  return io::image_library(ErrorKind::Input).has_writable_image_extension(path);
+  return image_write_refusal(path).empty();
+}
+
+std::string image_write_refusal(const std::filesystem::path& path) {
+  return io::image_library(ErrorKind::Input).image_write_refusal(path);
 }
 
 }  // namespace gpuhist

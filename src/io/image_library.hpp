@@ -37,7 +37,7 @@ struct ImageLibrary {
   Image (*load_image)(const std::filesystem::path& path, const LoadOptions& options);
   std::string (*common_format_of)(const std::filesystem::path& path);
   bool (*has_image_extension)(const std::filesystem::path& path, FormatSet formats);
-  bool (*has_writable_image_extension)(const std::filesystem::path& path);
+  std::string (*image_write_refusal)(const std::filesystem::path& path);
   // `target` names the format; `file` is where bytes go that the writer cannot keep in memory;
   // `metadata_from` (or empty) the file whose metadata the image keeps; `quality`
   // a JPEG's or WebP's (1..100).
@@ -59,7 +59,7 @@ struct ImageLibraryAbi {
 };
 [[nodiscard]] constexpr ImageLibraryAbi image_library_abi() {
   return {
-      7,
+      8,
       {static_cast<std::uint32_t>(sizeof(ImageLibrary)), static_cast<std::uint32_t>(sizeof(Image)),
        static_cast<std::uint32_t>(sizeof(LoadOptions)),
        static_cast<std::uint32_t>(sizeof(ImageView)), static_cast<std::uint32_t>(sizeof(Picture)),

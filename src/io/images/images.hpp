@@ -17,7 +17,7 @@ namespace gpuhist::images {
 [[nodiscard]] Image load_image(const std::filesystem::path& path, const LoadOptions& options);
 [[nodiscard]] std::string common_format_of(const std::filesystem::path& path);
 [[nodiscard]] bool has_image_extension(const std::filesystem::path& path, FormatSet formats);
-[[nodiscard]] bool has_writable_image_extension(const std::filesystem::path& path);
+[[nodiscard]] std::string image_write_refusal(const std::filesystem::path& path);
 
 [[nodiscard]] io::Encoded encode_image(const std::filesystem::path& target,
                                        const std::filesystem::path& file, const ImageView& image,

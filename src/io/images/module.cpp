@@ -12,7 +12,7 @@ gpuhist_image_library(const gpuhist::io::ImageLibraryAbi* abi, gpuhist::core::Pi
   if (store != nullptr) gpuhist::core::adopt_pixel_store(store);
   static constexpr gpuhist::io::ImageLibrary functions = {
       gpuhist::images::load_image,          gpuhist::images::common_format_of,
-      gpuhist::images::has_image_extension, gpuhist::images::has_writable_image_extension,
+      gpuhist::images::has_image_extension, gpuhist::images::image_write_refusal,
       gpuhist::images::encode_image,        gpuhist::images::encode_picture,
       gpuhist::images::compose_report};
   return &functions;

@@ -612,22 +612,31 @@ io::Encoded encode_webp_rgba(const ImageView& image, int quality,
 
 }  // namespace
 
-bool has_writable_image_extension(const std::filesystem::path& path) {
-  if (!images::has_image_extension(path, FormatSet::All)) return false;
-  // A .pbm file holds one bit a pixel, which the library's PNM writer does
-  // not write (it writes 8-bit grey under that name).
-  if (named(path, ".pbm")) return false;
+std::string image_write_refusal(const std::filesystem::path& path) {
+  const std::string extension = path.extension().string();
+  if (extension.empty()) return "no extension names an image format";
   // The library's writers are chosen by extension; a format it only reads has none.
   const std::unique_ptr<OIIO::ImageOutput> writer = OIIO::ImageOutput::create(path.string());
   (void)OIIO::geterror();  // a refusal's message is not for a later call
-  if (!writer) return false;
   // Writers of no picture file (null, term: the terminal), of depth (zfile),
   // and of wrong ones: OpenImageIO 2.4's JPEG 2000 writer writes 77 bytes
   // that no reader decodes, its FITS writer 16-bit samples as signed halves.
-  for (const char* unwritten : {"null", "term", "zfile", "jpeg2000", "fits"}) {
-    if (std::strcmp(writer->format_name(), unwritten) == 0) return false;
+  if (writer != nullptr) {
+    for (const char* unwritten : {"null", "term", "zfile", "jpeg2000", "fits"}) {
+      if (std::strcmp(writer->format_name(), unwritten) == 0) {
+        return "images are not written to '" + extension +
+               "' files (the image library's writer of them writes no whole picture)";
+      }
+    }
   }
-  return true;
+  // A .pbm file holds one bit a pixel, which the library's PNM writer does
+  // not write (it writes 8-bit grey under that name).
+  const bool read = images::has_image_extension(path, FormatSet::All);
+  if (!read || writer == nullptr || named(path, ".pbm")) {
+    return read ? "images are read from '" + extension + "' files but cannot be written to them"
+                : "'" + extension + "' is not the extension of an image format";
+  }
+  return {};
 }
 
 io::Encoded encode_image(const std::filesystem::path& target, const std::filesystem::path& file,
