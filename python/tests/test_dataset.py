@@ -579,6 +579,28 @@ def wait_for_workers(address, n, timeout=60):
         client.wait_for_workers(n, timeout=timeout)
 
 
+def killed_mid_run(run, worker, timeout):
+    """What run() returns, or the exception it raises, when `worker` (a process) is killed
+    0.7 s after it starts; fails where it finished before, or is still running `timeout`
+    seconds after."""
+    outcome = {}
+
+    def call():
+        try:
+            outcome["value"] = run()
+        except Exception as e:  # noqa: BLE001 — handed to the caller to check
+            outcome["value"] = e
+
+    t = threading.Thread(target=call)
+    t.start()
+    time.sleep(0.7)
+    assert t.is_alive(), "the run finished before the worker could be killed"
+    worker.send_signal(signal.SIGKILL)
+    t.join(timeout=timeout)
+    assert not t.is_alive(), "the run waited on after the worker was killed"
+    return outcome["value"]
+
+
 def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_path):
     root, expected = dataset
     port = free_port()
@@ -649,19 +671,9 @@ def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_p
         with distributed.Client(address) as client:
             once = [str(p) for p in sorted(root.rglob("*.png"))]
             repeats = 60  # a few seconds of tasks: the kill lands mid-run
-            future_result = {}
-
-            def run_set():
-                future_result["r"] = ds.histograms(once * repeats, client=client, batch=1)
-
-            t = threading.Thread(target=run_set)
-            t.start()
-            time.sleep(0.7)
-            assert t.is_alive(), "the run finished before a worker could be killed"
-            procs[1].send_signal(signal.SIGKILL)
-            t.join(timeout=240)
-            assert not t.is_alive()
-            result = future_result["r"]
+            result = killed_mid_run(
+                lambda: ds.histograms(once * repeats, client=client, batch=1), procs[1], 240)
+            assert isinstance(result, ds.DatasetResult), result
             single = ds.histograms(once, client=client)
             assert result.total == sum([single.total] * repeats)
             assert len(result.rows) == repeats * len(single.rows)
@@ -670,22 +682,10 @@ def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_p
             # has had none for WORKER_WAIT_SECONDS (3 here), not a wait for ever.
             waited, ds.WORKER_WAIT_SECONDS = ds.WORKER_WAIT_SECONDS, 3
             try:
-                errors = {}
-
-                def lose_all():
-                    try:
-                        ds.histograms(once * repeats, client=client, batch=1)
-                    except ds.ClusterError as e:
-                        errors["e"] = e
-
-                t = threading.Thread(target=lose_all)
-                t.start()
-                time.sleep(0.7)
-                assert t.is_alive(), "the run finished before its last worker could be killed"
-                procs[2].send_signal(signal.SIGKILL)
-                t.join(timeout=60)
-                assert not t.is_alive(), "the run waited on with no worker"
-                assert "the cluster's workers all left" in str(errors.get("e")), errors
+                error = killed_mid_run(
+                    lambda: ds.histograms(once * repeats, client=client, batch=1), procs[2], 60)
+                assert isinstance(error, ds.ClusterError), error
+                assert "the cluster's workers all left" in str(error)
             finally:
                 ds.WORKER_WAIT_SECONDS = waited
     finally:
