@@ -589,17 +589,11 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
         futures = client.map(_count_task, parts, **options)
         while True:
             top = _merge_tree(client, futures, where)
-            # (Dask's bar on a terminal waits for every task: not where the tasks are held
-            # to some workers, whose leaving _result says.)
-            if progress and not where:
-                # Dask's bar writes to stdout, which may hold the output: to stderr instead.
-                from contextlib import redirect_stdout
-
-                from distributed import progress as show_progress
-                with redirect_stdout(sys.stderr):
-                    show_progress(futures)
+            bar = _progress_bar(futures) if progress else None
             try:
                 result = _result(client, top, where.get("workers"))
+                if bar is not None:
+                    bar.join(timeout=10)  # its last state drawn, before the output
                 break
             except KilledWorker:
                 # Tasks whose every try lost its worker (a file that takes more memory than
@@ -617,6 +611,25 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
     # The folders that could not be listed among the failures, first.
     result.failed = problems + result.failed
     return result
+
+
+def _progress_bar(futures):
+    """Dask's progress bar of `futures`, drawn on stderr (Dask draws it on stdout, which may
+    hold the output) by a thread of its own: the bar waits for every task, also where the
+    workers are gone, which _result sees and says."""
+    from contextlib import redirect_stdout
+
+    from distributed import progress as show_progress
+
+    def draw():
+        try:
+            with redirect_stdout(sys.stderr):
+                show_progress(futures)
+        except Exception:  # noqa: BLE001 — the client closed under it: the run failed
+            pass
+    bar = threading.Thread(target=draw, name="gpuhist dataset progress", daemon=True)
+    bar.start()
+    return bar
 
 
 def _merge_tree(client, futures, where):

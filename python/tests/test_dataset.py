@@ -679,11 +679,14 @@ def test_a_scheduler_and_workers_as_processes_and_a_worker_killed(dataset, tmp_p
             assert len(result.rows) == repeats * len(single.rows)
             assert len(result.failed) == repeats * len(single.failed)
             # Every worker killed mid-run, none coming back: ClusterError once the cluster
-            # has had none for WORKER_WAIT_SECONDS (3 here), not a wait for ever.
+            # has had none for WORKER_WAIT_SECONDS (3 here), not a wait for ever, also
+            # with Dask's progress bar (the command's on a terminal), which waits for every
+            # task.
             waited, ds.WORKER_WAIT_SECONDS = ds.WORKER_WAIT_SECONDS, 3
             try:
                 error = killed_mid_run(
-                    lambda: ds.histograms(once * repeats, client=client, batch=1), procs[2], 60)
+                    lambda: ds.histograms(once * repeats, client=client, batch=1,
+                                          progress=True), procs[2], 60)
                 assert isinstance(error, ds.ClusterError), error
                 assert "the cluster's workers all left" in str(error)
             finally:
