@@ -21,10 +21,11 @@ using namespace pybind11::literals;
 namespace gpuhist::python {
 namespace {
 
-Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
+Image read_file(const FilePath& path, Whole max_pixels, bool all_formats, bool alpha = false) {
   LoadOptions options;
   options.max_pixels = max_pixels_of(max_pixels);
   options.formats = all_formats ? FormatSet::All : FormatSet::Common;
+  options.alpha = alpha;
   Image image = reading(path.path, [&] {
     const py::gil_scoped_release release;
     return load_image(path.path, options);
@@ -34,6 +35,8 @@ Image read_file(const FilePath& path, Whole max_pixels, bool all_formats) {
   // So is what counting leaves out of the file or changes (pages, channels, samples).
   std::vector<std::string> warnings = reading_notes(image);
   if (!image.warning.empty()) warnings.insert(warnings.begin(), damage_warning(image.warning));
+  // Asked for alpha, which only colour images come with.
+  if (alpha && image.alpha) warnings.emplace_back("a grey image's alpha is not read (grey alone)");
   for (const std::string& warning : warnings) {
     const std::string text = "gpuhist: " + path.path.string() + ": " + warning;
     if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
@@ -112,8 +115,8 @@ void register_file_functions(py::module_& m,
       module_doc.c_str());
   m.def(
       "read",
-      [](const FilePath& path, Whole max_pixels, bool all_formats, bool upright_) {
-        Image image = read_file(path, max_pixels, all_formats);
+      [](const FilePath& path, Whole max_pixels, bool all_formats, bool upright_, bool alpha) {
+        Image image = read_file(path, max_pixels, all_formats, alpha);
         if (upright_ && image.orientation != 1) {
           const py::gil_scoped_release release;
           image = upright(std::move(image));
@@ -121,10 +124,13 @@ void register_file_functions(py::module_& m,
         return to_array(std::move(image));
       },
       "path"_a, py::kw_only(), "max_pixels"_a = kDefaultMaxPixels, "all_formats"_a = false,
-      "upright"_a = false,
+      "upright"_a = false, "alpha"_a = false,
       R"doc(
 An image file's pixels as stored: a numpy array (H, W) or (H, W, 3) of uint8,
-uint16 or float32 (alpha is dropped). The common formats by default (JPEG, PNG,
+uint16 or float32; alpha=True gives a colour image with alpha as (H, W, 4), in
+RGBA order, colour and alpha as stored (a PNG's straight, neither premultiplied
+nor divided), as cv2.imread's IMREAD_UNCHANGED gives them (otherwise alpha is
+dropped; a grey image's always is, with a UserWarning where it was asked for). The common formats by default (JPEG, PNG,
 TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, DPX); all_formats=True reads
 every format OpenImageIO knows, in this process. upright=True turns (and
 mirrors) them as the file's EXIF orientation says a viewer shows them, as

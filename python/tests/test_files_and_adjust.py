@@ -390,3 +390,42 @@ def test_what_counting_leaves_out_is_a_warning_and_a_note(tmp_path):
     assert files[0].notes == (channel,) and files[1].notes == (page,)
     assert pickle.loads(pickle.dumps(files[0])).notes == (channel,)
     assert files[0].warning is None  # the decoder's damage warning only
+
+
+def test_read_with_alpha_gives_the_stored_rgba(tmp_path, data):
+    """alpha=True: a colour image's four channels as stored (straight alpha, colour under
+    alpha 0 kept), as OpenCV's IMREAD_UNCHANGED reads them; counted as its RGB. A grey
+    image's alpha is left out, with a warning."""
+    cv2 = pytest.importorskip("cv2")
+    rng = np.random.default_rng(12)
+    for dtype, pix_fmt in ((np.uint8, "rgba"), (np.uint16, "rgba64be")):
+        top = 255 if dtype == np.uint8 else 65535
+        pixels = rng.integers(0, top + 1, (21, 34, 4), dtype=dtype)
+        pixels[0, :, 3] = 0
+        raw = tmp_path / "pixels.raw"
+        raw.write_bytes(pixels.astype(">u2" if dtype == np.uint16 else np.uint8).tobytes())
+        png = tmp_path / f"{pix_fmt}.png"
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", pix_fmt,
+                        "-s", "34x21", "-i", str(raw), "-frames:v", "1", str(png)], check=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            rgba = gpuhist.read(str(png), alpha=True)
+        assert rgba.dtype == dtype and rgba.shape == (21, 34, 4)
+        np.testing.assert_array_equal(rgba, pixels)
+        np.testing.assert_array_equal(
+            rgba, cv2.cvtColor(cv2.imread(str(png), cv2.IMREAD_UNCHANGED), cv2.COLOR_BGRA2RGBA))
+        np.testing.assert_array_equal(gpuhist.read(str(png)), pixels[..., :3])
+        assert gpuhist.histogram(rgba) == gpuhist.histogram(pixels[..., :3])
+    # Without alpha in the file, alpha=True changes nothing.
+    for name in ("coffee.png", "rocket.jpg"):
+        np.testing.assert_array_equal(gpuhist.read(str(data / name), alpha=True),
+                                      gpuhist.read(str(data / name)))
+    grey = rng.integers(0, 256, (9, 11, 2), dtype=np.uint8)
+    raw = tmp_path / "ya.raw"
+    raw.write_bytes(grey.tobytes())
+    ya = tmp_path / "ya8.png"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "ya8",
+                    "-s", "11x9", "-i", str(raw), "-frames:v", "1", str(ya)], check=True)
+    with pytest.warns(UserWarning, match="alpha is not read"):
+        read = gpuhist.read(str(ya), alpha=True)
+    np.testing.assert_array_equal(read, grey[..., 0])
