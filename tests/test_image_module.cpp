@@ -4,12 +4,16 @@
 // foreign module is one clear error.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/gpuhist.hpp"
@@ -114,6 +118,59 @@ TEST(ImageModule, AVideoRunDoesNotLoadIt) {
   EXPECT_FALSE(cli_loads_image_library({"video", clip, "--device", "cpu", "-o", "/dev/null"}, status));
   EXPECT_EQ(status, 0);
   std::filesystem::remove_all(dir);
+}
+
+// A module found by its folder (beside the program, one or two folders up)
+// is loaded only where it and its folder are this user's or root's and no
+// one else may change them: a program in /tmp/app/ does not run what
+// another user left in /tmp/.
+TEST(ImageModule, AModuleOthersMayChangeIsPassedOver) {
+  namespace fs = std::filesystem;
+  const fs::path dir = test::temp_dir();
+  fs::create_directories(dir / "a" / "b");
+  const fs::path program = dir / "a" / "b" / "gpuhist";
+  fs::copy_file(GPUHIST_BINARY, program);
+  // The real module two folders up; a broken one, which would fail the run
+  // if it were loaded, one folder up (looked at first).
+  fs::copy_file(fs::path(GPUHIST_BINARY).parent_path() / "libgpuhist-images.so",
+                dir / "libgpuhist-images.so");
+  const fs::path planted = dir / "a" / "libgpuhist-images.so";
+  std::ofstream(planted) << "not a library\n";
+  const auto run = [&] {
+    const std::string command = "'" + program.string() + "' compute '" + kCoffee.string() +
+                                "' --device cpu --format csv > '" + (dir / "out").string() +
+                                "' 2> '" + (dir / "err").string() + "'";
+    const int status = std::system(command.c_str());
+    std::ifstream err(dir / "err");
+    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                     std::string(std::istreambuf_iterator<char>(err), {})};
+  };
+  // Others may write to it: passed over; the real one counts.
+  fs::permissions(planted, fs::perms(0666));
+  auto [status, err] = run();
+  EXPECT_EQ(status, 0) << err;
+  // Only ours: loaded, and its fault is the run's.
+  fs::permissions(planted, fs::perms(0644));
+  std::tie(status, err) = run();
+  EXPECT_EQ(status, 1) << err;
+  EXPECT_NE(err.find("cannot load the image-file module"), std::string::npos) << err;
+  // In a folder others may write to (not sticky): passed over.
+  fs::permissions(dir / "a", fs::perms(0777));
+  std::tie(status, err) = run();
+  EXPECT_EQ(status, 0) << err;
+  fs::permissions(dir / "a", fs::perms(0755));
+  // Another user's (where this test may give it to one).
+  if (::geteuid() == 0 && ::chown(planted.c_str(), 65534, 65534) == 0) {
+    std::tie(status, err) = run();
+    EXPECT_EQ(status, 0) << err;
+  }
+  // GPUHIST_IMAGES_MODULE's is the user's choice, whoever owns it.
+  fs::permissions(planted, fs::perms(0666));
+  ::setenv("GPUHIST_IMAGES_MODULE", planted.c_str(), 1);
+  std::tie(status, err) = run();
+  ::unsetenv("GPUHIST_IMAGES_MODULE");
+  EXPECT_EQ(status, 1) << err;
+  fs::remove_all(dir);
 }
 
 TEST(ImageModule, AMissingModuleIsOneLineWithTheCause) {

@@ -1,6 +1,8 @@
 #include "io/image_library.hpp"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -41,6 +43,7 @@ std::filesystem::path host_file() {
 // installed; and last its bare name, which the dynamic loader looks for on
 // the program's run path (a program built with find_package(gpuhist) or
 // pkg-config gets the installed module's folder there) and LD_LIBRARY_PATH.
+// A file found by its folder is loaded only where trusted() (load).
 std::vector<std::filesystem::path> candidates() {
   if (const char* chosen = std::getenv("GPUHIST_IMAGES_MODULE"); chosen && *chosen) {
     return {chosen};
@@ -58,17 +61,48 @@ std::vector<std::filesystem::path> candidates() {
   return found;
 }
 
+// Whether `st` is of a file only this user or root may change: owned by one
+// of them, and not writable by others (a folder others may write to holds
+// their files too, unless it is sticky, as /tmp is, where each keeps to
+// their own).
+bool only_ours(const struct stat& st) {
+  const bool owner = st.st_uid == ::geteuid() || st.st_uid == 0;
+  const bool others_write = (st.st_mode & S_IWOTH) != 0;
+  return owner && (!others_write || (S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0));
+}
+
+// Whether the module at `path` may be loaded: it and the folder it is in are
+// only this user's or root's to change. A folder beside or above a program
+// may be another's (a program in /tmp/app/ looks in /tmp/): what another
+// user put there is not run.
+bool trusted(const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::canonical(path, ec);
+  if (ec) return false;
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0 || !only_ours(st)) return false;
+  return ::stat(file.parent_path().c_str(), &st) == 0 && only_ours(st);
+}
+
 using Entry = const ImageLibrary* (*)(const ImageLibraryAbi*, core::PixelStore*);
 
 const ImageLibrary* load(std::string& error) {
   static constexpr ImageLibraryAbi abi = image_library_abi();
   std::string looked;
   std::string other_build;
+  const bool chosen = std::getenv("GPUHIST_IMAGES_MODULE") != nullptr &&
+                      *std::getenv("GPUHIST_IMAGES_MODULE") != '\0';
   for (const auto& path : candidates()) {
     std::error_code ec;
     const bool searched = !path.has_parent_path();  // by the dynamic loader
     if (!searched && !std::filesystem::exists(path, ec)) {
       looked += (looked.empty() ? "" : ", ") + path.string();
+      continue;
+    }
+    // (The one GPUHIST_IMAGES_MODULE names is the user's choice.)
+    if (!searched && !chosen && !trusted(path)) {
+      looked += (looked.empty() ? "" : ", ") + path.string() +
+                " (passed over: another user's, or others may change it)";
       continue;
     }
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
