@@ -223,6 +223,35 @@ TEST(AdjustImage, AKindOutsideTheTableIsRefused) {
   EXPECT_THROW((void)to_string(static_cast<AdjustKind>(200)), Error);
 }
 
+// Values no enumerator names (casts from numbers) are refused on the CPU and
+// the GPU alike, by the one-call and the step-by-step functions.
+TEST(AdjustImage, EnumerationsOutsideTheirValuesAreRefused) {
+  const Context& context = test::gpu_context();
+  const PixelFormat rgb8{ChannelLayout::RGB, SampleType::U8};
+  const test::TestImage image = test::make_image(rgb8, 8, 6, test::Content::Random, 3);
+  std::vector<std::byte> out(image.view.pixel_count() * 3);
+  for (const AdjustKind kind : {AdjustKind::Equalize, AdjustKind::Clahe, AdjustKind::Threshold}) {
+    for (const bool gpu : {false, true}) {
+      Adjustment bad_luma{.kind = kind, .luma = static_cast<LumaWeights>(9)};
+      EXPECT_THROW((void)adjust_image(context, image.view, bad_luma, out, {}, gpu), Error)
+          << to_string(kind) << gpu;
+      Adjustment bad_channels{.kind = kind, .channels = static_cast<ToneChannels>(9)};
+      EXPECT_THROW((void)adjust_image(context, image.view, bad_channels, out, {}, gpu), Error)
+          << to_string(kind) << gpu;
+    }
+  }
+  const Histogram h = context.compute(image.view, tone_options(rgb8));
+  EXPECT_THROW((void)equalize_lut(h, rgb8, static_cast<ToneChannels>(7)), Error);
+  Lut lut = equalize_lut(h, rgb8, ToneChannels::Each);
+  EXPECT_NO_THROW(apply_lut_cpu(image.view, lut, out));
+  lut.target = static_cast<LutTarget>(5);
+  EXPECT_THROW(apply_lut_cpu(image.view, lut, out), Error);
+  lut.target = LutTarget::Luminance;
+  lut.luma = static_cast<LumaWeights>(9);
+  EXPECT_THROW(apply_lut_cpu(image.view, lut, out), Error);
+  EXPECT_THROW(context.apply_lut(image.view, lut, out), Error);
+}
+
 TEST(AdjustImage, AThresholdPastTheLargestSampleIsRefused) {
   const Context& context = test::gpu_context();
   for (const PixelFormat format : {PixelFormat{ChannelLayout::RGB, SampleType::U8},

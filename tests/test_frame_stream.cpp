@@ -256,6 +256,18 @@ TEST(FrameStream, BadShapesAndOptionsAreRejected) {
               ErrorKind::InvalidArgument);
   }
   EXPECT_EQ(kind_of([&] { FrameStream(context, 4, 4, rgba8, {0}); }), ErrorKind::InvalidArgument);
+  // Formats no enumerator names (a decoder's channel count of 2 cast to a
+  // layout), on every strategy: refused, not counted as another format from
+  // slots sized for this one.
+  for (const Strategy strategy : {Strategy::Cpu, Strategy::Gpu}) {
+    RunOptions run;
+    run.strategy = strategy;
+    for (const PixelFormat bad : {PixelFormat{static_cast<ChannelLayout>(2), SampleType::U8},
+                                  PixelFormat{ChannelLayout::RGB, static_cast<SampleType>(9)}}) {
+      EXPECT_EQ(kind_of([&] { FrameStream(context, 16, 16, bad, {}, run); }),
+                ErrorKind::InvalidArgument);
+    }
+  }
   RunOptions gpu;
   gpu.strategy = Strategy::Gpu;
   const Context cpu = Context::open("cpu");

@@ -141,6 +141,12 @@ TEST(HistogramValue, ChannelsOfGreyAndColour) {
   const Histogram colour(16, true);
   EXPECT_EQ(colour.channels().size(), 4U);
   EXPECT_EQ(colour.counts(Channel::Blue).size(), 16U);
+  // A value no Channel has (a loop one past the last): no channel, no crash.
+  for (const int c : {4, 9, 255}) {
+    EXPECT_TRUE(colour.counts(static_cast<Channel>(c)).empty());
+    EXPECT_EQ(colour.total(static_cast<Channel>(c)), 0U);
+    EXPECT_FALSE(colour.has(static_cast<Channel>(c)));
+  }
   EXPECT_THROW(Histogram(0, true), Error);
   EXPECT_THROW(Histogram(65537, true), Error);
 }

@@ -227,6 +227,12 @@ TEST(Strategies, InvalidInputsAreRejected) {
   ImageView null = image.view;
   null.data = nullptr;
   EXPECT_THROW((void)context.compute(null), Error);
+  // Rows whose end no address reaches (stride x height past 2^64).
+  ImageView endless = image.view;
+  endless.height = 0xFFFFFFFFU;
+  endless.stride = std::size_t{1} << 62;
+  EXPECT_THROW((void)context.compute(endless), Error);
+  EXPECT_THROW(validate(endless), Error);
   // Enumerations cast from numbers that name none: said, not taken for another.
   ImageView unknown_sample = image.view;
   unknown_sample.format.sample = static_cast<SampleType>(7);

@@ -59,6 +59,9 @@ enum class ToneChannels : std::uint8_t {
   Luminance,  // the luminance histogram's table applied to red, green and blue alike
 };
 
+// Throws Error(InvalidArgument) for a value that is neither (one made from a number).
+void validate(ToneChannels use);
+
 // What to do with the tables.
 enum class LutTarget : std::uint8_t {
   Samples,    // each sample through its channel's table; alpha copied; same format out

@@ -56,12 +56,13 @@ class Histogram {
   [[nodiscard]] std::uint32_t bins() const noexcept { return bins_; }
   [[nodiscard]] bool colour() const noexcept { return colour_; }
   [[nodiscard]] bool has(Channel channel) const noexcept {
-    return colour_ || channel == Channel::Luminance;
+    return (colour_ && static_cast<std::uint32_t>(channel) <= 3) || channel == Channel::Luminance;
   }
   // The channels present: R, G, B, L for colour, L for grey.
   [[nodiscard]] std::span<const Channel> channels() const noexcept;
 
-  // Counts of one channel (bins() entries). Empty for a channel not present.
+  // Counts of one channel (bins() entries). Empty for a channel not present
+  // (or a value that is no Channel).
   [[nodiscard]] std::span<const std::uint64_t> counts(Channel channel) const noexcept;
   [[nodiscard]] std::span<std::uint64_t> counts(Channel channel) noexcept;
 

@@ -71,7 +71,12 @@ struct ImageView {
 };
 
 // Throws Error(InvalidArgument) when the view cannot be read as described:
-// null data, zero size, a stride shorter than a row, misaligned samples.
+// an unknown format, null data, zero size, a stride shorter than a row, rows
+// that span more than the address space, misaligned samples.
 void validate(const ImageView& image);
+
+// Throws Error(InvalidArgument) for a layout or sample type that is none of
+// the enumerators (a value made from a number: a channel count of 2).
+void validate(PixelFormat format);
 
 }  // namespace gpuhist

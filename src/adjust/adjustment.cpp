@@ -50,6 +50,7 @@ void check_adjustment(const ImageView& image, const Adjustment& a, std::size_t o
   if (static_cast<std::uint32_t>(a.method) > static_cast<std::uint32_t>(ThresholdMethod::Fixed)) {
     throw Error(ErrorKind::InvalidArgument, "unknown threshold method");
   }
+  validate(a.channels);
   validate(image);
   const HistogramOptions tone = tone_options(image.format, a.luma);
   const std::uint64_t bytes = image.pixel_count() * pixel_bytes(adjusted_format(image.format, a));

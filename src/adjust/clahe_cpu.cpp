@@ -45,7 +45,8 @@ void blend_rows(const ImageView& image, const adjust::ClahePlan& plan, std::byte
 }  // namespace
 
 void validate(const ClaheOptions& options, PixelFormat format) {
-  (void)tone_options(format);
+  (void)tone_options(format, options.luma);
+  validate(options.channels);
   const auto tiles = [](std::uint32_t n) { return n >= 1 && n <= 256; };
   if (!tiles(options.tiles_x) || !tiles(options.tiles_y)) {
     throw Error(ErrorKind::InvalidArgument, "CLAHE needs 1 to 256 tiles across and down, not " +

@@ -23,6 +23,7 @@ void check_histogram(const Histogram& histogram, PixelFormat format) {
 
 // R, G and B each by `make` (or luminance's table on all three); grey: luminance.
 Lut tables_of(PixelFormat format, ToneChannels use, const ChannelTable& make) {
+  validate(use);
   Lut lut;
   lut.sample = format.sample;
   if (!is_colour(format.layout)) {
@@ -39,12 +40,21 @@ Lut tables_of(PixelFormat format, ToneChannels use, const ChannelTable& make) {
 
 }  // namespace
 
+void validate(ToneChannels use) {
+  if (use != ToneChannels::Each && use != ToneChannels::Luminance) {
+    throw Error(ErrorKind::InvalidArgument, "unknown tone channels (each or luminance)");
+  }
+}
+
 HistogramOptions tone_options(PixelFormat format, LumaWeights luma) {
+  validate(format);
   if (format.sample == SampleType::F32) {
     throw Error(ErrorKind::InvalidArgument,
                 "adjustments need 8- or 16-bit samples, not float (" + to_string(format) + ")");
   }
-  return HistogramOptions{table_size(format.sample), luma};
+  const HistogramOptions options{table_size(format.sample), luma};
+  validate(options);  // the weights
+  return options;
 }
 
 Lut equalize_lut(const Histogram& histogram, PixelFormat format, ToneChannels use) {
@@ -91,7 +101,10 @@ PixelFormat lut_output_format(PixelFormat format, const Lut& lut) {
 
 void validate_lut(const ImageView& image, const Lut& lut, std::size_t out_bytes) {
   validate(image);
-  (void)tone_options(image.format);
+  (void)tone_options(image.format, lut.luma);
+  if (lut.target != LutTarget::Samples && lut.target != LutTarget::Luminance) {
+    throw Error(ErrorKind::InvalidArgument, "unknown table target (samples or luminance)");
+  }
   if (lut.sample != image.format.sample) {
     throw Error(ErrorKind::InvalidArgument, "the tables are for other samples than the image's");
   }

@@ -35,11 +35,15 @@ std::span<const Channel> Histogram::channels() const noexcept {
 }
 
 std::span<const std::uint64_t> Histogram::counts(Channel channel) const noexcept {
-  return counts_[static_cast<std::size_t>(channel)];
+  const auto c = static_cast<std::size_t>(channel);
+  if (c >= counts_.size()) return {};  // not a channel (an enum made from a number)
+  return counts_[c];
 }
 
 std::span<std::uint64_t> Histogram::counts(Channel channel) noexcept {
-  return counts_[static_cast<std::size_t>(channel)];
+  const auto c = static_cast<std::size_t>(channel);
+  if (c >= counts_.size()) return {};
+  return counts_[c];
 }
 
 std::uint64_t Histogram::total(Channel channel) const noexcept {

@@ -28,15 +28,20 @@ std::string to_string(PixelFormat format, bool alpha) {
   return name;
 }
 
-void validate(const ImageView& image) {
-  const auto layout = static_cast<std::uint32_t>(image.format.layout);
+void validate(PixelFormat format) {
+  const auto layout = static_cast<std::uint32_t>(format.layout);
   if (layout != 1 && layout != 3 && layout != 4) {
-    throw Error(ErrorKind::InvalidArgument, "unknown pixel layout");
+    throw Error(ErrorKind::InvalidArgument,
+                "unknown pixel layout " + std::to_string(layout) + " (1 grey, 3 RGB, 4 RGBA)");
   }
-  if (static_cast<std::uint32_t>(image.format.sample) >
-      static_cast<std::uint32_t>(SampleType::F32)) {
-    throw Error(ErrorKind::InvalidArgument, "unknown sample type");
+  if (static_cast<std::uint32_t>(format.sample) > static_cast<std::uint32_t>(SampleType::F32)) {
+    throw Error(ErrorKind::InvalidArgument,
+                "unknown sample type " + std::to_string(static_cast<std::uint32_t>(format.sample)));
   }
+}
+
+void validate(const ImageView& image) {
+  validate(image.format);
   if (image.width == 0 || image.height == 0) {
     throw Error(ErrorKind::InvalidArgument, "image has zero size (" + std::to_string(image.width) +
                                                 "x" + std::to_string(image.height) + ")");
@@ -47,6 +52,11 @@ void validate(const ImageView& image) {
     throw Error(ErrorKind::InvalidArgument, "row stride " + std::to_string(image.stride) +
                                                 " is shorter than a row (" +
                                                 std::to_string(row_bytes) + " bytes)");
+  }
+  if (image.height > 1 && image.stride > (SIZE_MAX - row_bytes) / (image.height - 1)) {
+    throw Error(ErrorKind::InvalidArgument, std::to_string(image.height) + " rows of stride " +
+                                                std::to_string(image.stride) +
+                                                " bytes span more than the address space");
   }
   const std::size_t align = sample_bytes(image.format.sample);
   if (reinterpret_cast<std::uintptr_t>(image.data) % align != 0 || image.stride % align != 0) {

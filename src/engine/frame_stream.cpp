@@ -83,6 +83,7 @@ FrameStream::FrameStream(const Context& context, std::uint32_t width, std::uint3
                          const StreamOptions& stream)
     : impl_(std::make_unique<Impl>()) {
   validate(options);
+  validate(format);
   if (width == 0 || height == 0) {
     throw Error(ErrorKind::InvalidArgument, "a frame stream needs frames of at least 1x1 pixels");
   }
