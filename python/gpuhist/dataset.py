@@ -599,7 +599,7 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
                 # Tasks whose every try lost its worker (a file that takes more memory than
                 # a worker may have): their files are counted again one a task, and a file
                 # whose own task loses its workers too is a failure, not the whole run's.
-                split = _split_killed(client, futures, parts, options)
+                split = _split_killed(client, futures, parts, options, where)
                 if split is None:
                     raise
                 futures, parts = split
@@ -653,10 +653,11 @@ def _lost_file(name):
     return DatasetResult(None, [], _gpuhist._stats_table([]), [(name, LOST_CAUSE)])
 
 
-def _split_killed(client, futures, parts, options):
+def _split_killed(client, futures, parts, options, where):
     """The tasks again, each that ended in KilledWorker as a task per file (a file alone
     in its task: a failure, _lost_file), in the same order; None where none did. parts:
-    each task's (paths, names), None for a _lost_file task."""
+    each task's (paths, names), None for a _lost_file task; options: client.map's for
+    _count_task; where: the workers tasks are held to, as _count gives them."""
     from distributed import KilledWorker
     out, out_parts, split = [], [], False
     for future, part in zip(futures, parts):
@@ -668,7 +669,6 @@ def _split_killed(client, futures, parts, options):
         split = True
         paths, names = part
         if len(paths) == 1:
-            where = {k: options[k] for k in ("workers", "allow_other_workers") if k in options}
             out.append(client.submit(_lost_file, names[0], pure=False, **where))
             out_parts.append(None)
             continue

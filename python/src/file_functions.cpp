@@ -130,8 +130,9 @@ An image file's pixels as stored: a numpy array (H, W) or (H, W, 3) of uint8,
 uint16 or float32; alpha=True gives a colour image with alpha as (H, W, 4), in
 RGBA order, colour and alpha as stored (a PNG's straight, neither premultiplied
 nor divided), as cv2.imread's IMREAD_UNCHANGED gives them (otherwise alpha is
-dropped; a grey image's always is, with a UserWarning where it was asked for). The common formats by default (JPEG, PNG,
-TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, DPX); all_formats=True reads
+dropped; a grey image's always is, with a UserWarning where it was asked for).
+The common formats by default (JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP, PNM,
+HDR, Targa, DPX); all_formats=True reads
 every format OpenImageIO knows, in this process. upright=True turns (and
 mirrors) them as the file's EXIF orientation says a viewer shows them, as
 OpenCV's imread and PIL's ImageOps.exif_transpose do (counts do not change;

@@ -36,6 +36,12 @@ std::filesystem::path host_file() {
   return ec ? std::filesystem::path(info.dli_fname) : file;
 }
 
+// The module GPUHIST_IMAGES_MODULE names, or null where it is unset or empty.
+const char* chosen_module() {
+  const char* chosen = std::getenv("GPUHIST_IMAGES_MODULE");
+  return chosen != nullptr && *chosen != '\0' ? chosen : nullptr;
+}
+
 // Where the module may be, in order: GPUHIST_IMAGES_MODULE when set (and
 // nothing else then); beside the host file or one or two folders up (the
 // build tree: build/, build/tests/, build/python/gpuhist/); LIBDIR/gpuhist/
@@ -45,9 +51,7 @@ std::filesystem::path host_file() {
 // pkg-config gets the installed module's folder there) and LD_LIBRARY_PATH.
 // A file found by its folder is loaded only where trusted() (load).
 std::vector<std::filesystem::path> candidates() {
-  if (const char* chosen = std::getenv("GPUHIST_IMAGES_MODULE"); chosen && *chosen) {
-    return {chosen};
-  }
+  if (const char* chosen = chosen_module()) return {chosen};
   std::vector<std::filesystem::path> found;
   if (const auto host = host_file(); !host.empty()) {
     const auto dir = host.parent_path();
@@ -90,8 +94,7 @@ const ImageLibrary* load(std::string& error) {
   static constexpr ImageLibraryAbi abi = image_library_abi();
   std::string looked;
   std::string other_build;
-  const bool chosen = std::getenv("GPUHIST_IMAGES_MODULE") != nullptr &&
-                      *std::getenv("GPUHIST_IMAGES_MODULE") != '\0';
+  const bool chosen = chosen_module() != nullptr;
   for (const auto& path : candidates()) {
     std::error_code ec;
     const bool searched = !path.has_parent_path();  // by the dynamic loader
