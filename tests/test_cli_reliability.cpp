@@ -435,7 +435,9 @@ TEST_F(Reliability, UncommonFormatsAreOptInAndACrashingDecoderCostsOneFile) {
   const fs::path iff = kFindings / "iff-negative-memcpy.iff";
   const auto refused = run_cli({"compute", iff.string(), "--device", "cpu"});
   EXPECT_EQ(refused.status, 1);
-  expect_one_line_error(refused, "iff files are not read by default (--formats all reads them)");
+  expect_one_line_error(refused,
+                        "iff files are not read by default (--formats all tries every format the "
+                        "image library reads)");
   // A folder search takes the common formats only.
   copy(iff, "a.iff");
   copy(kCoffee, "b.png");

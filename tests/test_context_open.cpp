@@ -9,6 +9,7 @@
 
 #include "engine/auto_strategy.hpp"
 #include "gpuhist/context.hpp"
+#include "gpuhist/error.hpp"
 #include "support/synthetic_images.hpp"
 #include "vulkan/device_select.hpp"
 
@@ -55,6 +56,22 @@ TEST(ContextOpen, TheWordsCpuAndAutoInAnyCase) {
   EXPECT_EQ(Context::open("CPU").device(), nullptr);
   EXPECT_EQ(Context::open("Cpu").default_strategy(), Strategy::Cpu);
   EXPECT_EQ(Context::open("AUTO").hardware(), Context::open("auto").hardware());
+}
+
+// A device name matching none is shown in the message on one line and cut
+// short: its NUL as \x00 (it would end what() there), 5000 bytes as 100.
+TEST(ContextOpen, AnUnknownNameIsShownOnOneLineAndCut) {
+  const std::string name = std::string("no\0such\n", 8) + std::string(5000, 'x');
+  try {
+    (void)Context::open(name);
+    FAIL() << "a device matched";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no Vulkan device matches 'no\\x00such\\x0Axxx"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("xxx... (5008 bytes)'"), std::string::npos) << what;
+    EXPECT_LT(what.size(), 400U) << what;
+  }
 }
 
 }  // namespace

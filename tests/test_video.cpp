@@ -883,10 +883,10 @@ TEST_F(Video, OverlayEncoderCrfAndPreset) {
       {{"--codec", "vp9", "--crf", "64"}, "out of VP9's range 0..63"},
       {{"--codec", "av1", "--crf", "0"}, "out of AV1's range 1..63"},
       {{"--codec", "mpeg4", "--crf", "20"}, "not taken by the MPEG-4 encoder"},
-      {{"--preset", "fastest"}, "unknown --preset 'fastest'"},
-      {{"--codec", "av1", "--preset", "14"}, "unknown --preset '14' for AV1"},
+      {{"--preset", "fastest"}, "unknown preset 'fastest' for H.264"},
+      {{"--codec", "av1", "--preset", "14"}, "unknown preset '14' for AV1"},
       // SVT-AV1 codes presets 0..7 as 8 when frames are coded in order.
-      {{"--codec", "av1", "--preset", "7"}, "unknown --preset '7' for AV1 (8..13"},
+      {{"--codec", "av1", "--preset", "7"}, "unknown preset '7' for AV1 (8..13"},
       {{"--codec", "vp9", "--preset", "fast"}, "which takes none"},
   };
   for (const auto& [extra, message] : refused) {
@@ -976,7 +976,8 @@ TEST_F(Video, YCbCrPlanesAreTheDecodedLevels) {
                            "-pix_fmt nv12 '" + nv12.string() + "'"));
   const auto refused = test::run_cli({"video", nv12.string(), "--space", "ycbcr"});
   EXPECT_EQ(refused.status, 1);
-  test::expect_one_line_error(refused, "this stream is nv12");
+  test::expect_one_line_error(refused,
+                              "the stream is nv12 (leave out --space ycbcr to count it as RGB)");
   const auto bad = test::run_cli({"video", nv12.string(), "--space", "yuv"});
   EXPECT_EQ(bad.status, 2);
   test::expect_one_line_error(bad, "unknown --space 'yuv'");
@@ -1066,7 +1067,7 @@ TEST_F(Video, ComputeCountsAJpegsPlanesAsDecoded) {
                                     files[1].string(), cut.string()});
   EXPECT_EQ(mixed.status, 1);
   EXPECT_NE(mixed.err.find("coffee.png: Y'CbCr planes are counted from JPEG files, "
-                           "and this is a PNG file"),
+                           "and this is a PNG file (leave out --space ycbcr to count it as RGB)"),
             std::string::npos)
       << mixed.err;
   EXPECT_NE(mixed.err.find("cut.jpg: corrupt or truncated JPEG"), std::string::npos) << mixed.err;
@@ -1338,7 +1339,7 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
        {2, (dir_ / "my video (1)" / "x.dv").string() +
                ": the '.dv' container does not hold h264 video with pcm_s16le audio"}},
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.webm").string()},
-       {2, "use --codec vp9 or av1"}},
+       {2, "use the vp9 or av1 codec"}},
       // MOV says it holds VP9 and AV1, and writes them in its MP4 form alone (SVT-AV1, given
       // up on after it was opened, waited for ever); an AVI no HEVC, and the hint is another.
       {{"video", clip.string(), "--overlay", "--codec", "av1", "-o", (dir_ / "x.mov").string()},

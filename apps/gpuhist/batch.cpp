@@ -37,7 +37,7 @@ bool BatchStatus::run(const std::filesystem::path& file, const std::function<voi
     work();
     return true;
   } catch (const Error& e) {
-    print_error(e.what());
+    print_error(describe(e));
     add(exit_status(e.kind()));
     return e.kind() != ErrorKind::Device && e.kind() != ErrorKind::InvalidArgument;
   } catch (const std::exception& e) {

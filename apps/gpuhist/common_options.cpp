@@ -10,6 +10,7 @@
 
 #include "exit_codes.hpp"
 #include "gpuhist/error.hpp"
+#include "messages.hpp"
 
 namespace gpuhist::cli {
 
@@ -128,9 +129,9 @@ std::optional<Context> open_for(const std::string& device, RunOptions& run, int&
     context.emplace(Context::open(cpu_only ? "cpu" : device));
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::InvalidArgument) {
-      status = usage_error(e.what());
+      status = usage_error(describe(e));
     } else {
-      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      print_error(describe(e));
       status = kExitDevice;
     }
     return std::nullopt;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpuhist/error.hpp"
+#include "messages.hpp"
 #include "quiet_stderr.hpp"
 
 extern char** environ;
@@ -270,7 +271,7 @@ int run_decode_worker() {
     } catch (const std::exception& e) {
       const std::uint8_t ok = 0;
       const std::string message = dynamic_cast<const Error*>(&e) != nullptr
-                                      ? std::string(e.what())
+                                      ? describe(e)
                                       : path + ": " +
                                             (dynamic_cast<const std::bad_alloc*>(&e) != nullptr
                                                  ? std::string("not enough memory to decode it")

@@ -15,6 +15,7 @@
 #include "gpuhist/render.hpp"
 #include "gpuhist/report.hpp"
 #include "inputs.hpp"
+#include "messages.hpp"
 #include "output_names.hpp"
 
 namespace gpuhist::cli {
@@ -135,8 +136,8 @@ int run_draw(const DrawArgs& args) {
   try {
     context.emplace(Context::open(args.device));
   } catch (const Error& e) {
-    if (e.kind() == ErrorKind::InvalidArgument) return usage_error(e.what());
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    if (e.kind() == ErrorKind::InvalidArgument) return usage_error(describe(e));
+    print_error(describe(e));
     return kExitDevice;
   }
   const bool gpu_renderer =

@@ -80,7 +80,22 @@ int usage_error(std::string_view message) {
   return kExitUsage;
 }
 
+std::string describe(const Error& e) {
+  switch (e.remedy()) {
+    case Remedy::None:
+      break;
+    case Remedy::MaxPixels:
+      return std::string(e.what()) + " (--max-pixels)";
+    case Remedy::AllFormats:
+      return std::string(e.what()) + " (--formats all tries every format the image library reads)";
+    case Remedy::CountRgb:
+      return std::string(e.what()) + " (leave out --space ycbcr to count it as RGB)";
+  }
+  return e.what();
+}
+
 std::string describe(const std::exception& e) {
+  if (const auto* error = dynamic_cast<const Error*>(&e)) return describe(*error);
   if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return "not enough memory";
   // A container asked for more than it can hold ("vector::_M_default_append").
   if (dynamic_cast<const std::length_error*>(&e) != nullptr) {

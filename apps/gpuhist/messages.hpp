@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "gpuhist/error.hpp"
+
 namespace gpuhist::cli {
 
 // `text` with line breaks and other control characters (which file names may
@@ -21,8 +23,12 @@ void print_error(std::string_view message);
 // Prints the message and returns the usage status (2).
 int usage_error(std::string_view message);
 
-// What an exception that is not a gpuhist::Error says of a failure:
-// "not enough memory" for std::bad_alloc, its what() otherwise.
+// A library error's message with the option that gets past it, where one
+// does: "... exceeds the limit of 100 (--max-pixels)".
+[[nodiscard]] std::string describe(const Error& e);
+
+// What an exception says of a failure: as above for a gpuhist::Error, "not
+// enough memory" for std::bad_alloc, its what() otherwise.
 [[nodiscard]] std::string describe(const std::exception& e);
 
 }  // namespace gpuhist::cli

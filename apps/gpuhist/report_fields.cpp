@@ -11,6 +11,7 @@
 #include "gpuhist/error.hpp"
 #include "gpuhist/statistics.hpp"
 #include "inputs.hpp"
+#include "messages.hpp"
 
 namespace gpuhist::cli {
 
@@ -36,7 +37,7 @@ int set_reference(const std::string& path, const Context& context, const Histogr
     reference = context.compute(image.view(), options, run);
   } catch (const Error& e) {
     // Which picture it was, where it may be one of the inputs too.
-    std::cerr << "gpuhist: error: --compare " << e.what() << '\n';
+    print_error("--compare " + describe(e));
     return exit_status(e.kind());
   }
   fields.reference = &reference;

@@ -21,6 +21,7 @@
 #include "gpuhist/error.hpp"
 #include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_file.hpp"
+#include "messages.hpp"
 #include "video_output.hpp"
 
 namespace gpuhist::cli {
@@ -55,7 +56,7 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
   try {
     context.emplace(Context::open(device));
   } catch (const Error& e) {
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    print_error(describe(e));
     return e.kind() == ErrorKind::InvalidArgument ? kExitUsage : kExitDevice;
   }
   const Strategy strategy = context->default_strategy();
@@ -161,7 +162,7 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
           << ffmpeg_fps << std::setw(15) << equalize_fps << std::setw(12) << clahe_fps
           << std::setw(24) << histeq_fps << '\n';
     } catch (const Error& e) {
-      std::cerr << "gpuhist: error: " << e.what() << '\n';
+      print_error(describe(e));
       status = e.kind() == ErrorKind::Device ? kExitDevice : kExitInput;
       break;
     }

@@ -238,7 +238,7 @@ int run_video(const VideoArgs& args) {
     try {
       validate(args.encoding);
     } catch (const Error& e) {
-      return usage_error(e.what());
+      return usage_error(describe(e));
     }
   }
   if (args.compare_previous && !args.compare.empty()) {

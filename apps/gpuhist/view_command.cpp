@@ -101,7 +101,7 @@ int run_view(const ViewArgs& args) {
     try {
       check_level(VideoReader(args.input).rgb_sample());
     } catch (const Error& e) {
-      if (e.kind() == ErrorKind::InvalidArgument) return usage_error(e.what());
+      if (e.kind() == ErrorKind::InvalidArgument) return usage_error(describe(e));
       // An unreadable video is the viewer's to report, as it reports it.
     }
   }
@@ -122,7 +122,7 @@ int run_view(const ViewArgs& args) {
     std::cerr << "gpuhist view: " << frames << (frames == 1 ? " frame" : " frames") << " shown\n";
     if (stream_status != kExitOk) return stream_status;
   } catch (const Error& e) {
-    std::cerr << "gpuhist: error: " << e.what() << '\n';
+    print_error(describe(e));
     return e.kind() == ErrorKind::Device            ? kExitDevice
            : e.kind() == ErrorKind::InvalidArgument ? kExitUsage
                                                     : kExitInput;

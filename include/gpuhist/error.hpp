@@ -15,14 +15,27 @@ enum class ErrorKind {
   Output,           // a result that cannot be written
 };
 
-// An error with its kind and a one-line human-readable cause.
+// The one setting that gets past an error, where there is one. The message
+// does not name it: a front end does, in its own terms (the command line an
+// option, Python an argument).
+enum class Remedy {
+  None,
+  MaxPixels,   // a larger pixel limit (LoadOptions::max_pixels, the readers' max_pixels)
+  AllFormats,  // every format the image library reads (FormatSet::All)
+  CountRgb,    // counting the frames as RGB instead of their planes as decoded
+};
+
+// An error with its kind, a one-line human-readable cause and its remedy.
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  Error(ErrorKind kind, const std::string& message, Remedy remedy = Remedy::None)
+      : std::runtime_error(message), kind_(kind), remedy_(remedy) {}
   [[nodiscard]] ErrorKind kind() const noexcept { return kind_; }
+  [[nodiscard]] Remedy remedy() const noexcept { return remedy_; }
 
  private:
   ErrorKind kind_;
+  Remedy remedy_;
 };
 
 }  // namespace gpuhist

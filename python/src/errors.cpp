@@ -35,25 +35,32 @@ PyObject* type_of(const Error& e) {
   return PyExc_RuntimeError;
 }
 
-// A message naming a file need not be UTF-8: its undecodable bytes are shown
-// as \xNN rather than losing the message.
-// The library names its limits by the command line's options; here they are
-// the functions' arguments.
-PyObject* text_of(const char* what) {
-  std::string text = what;
-  static constexpr std::pair<std::string_view, std::string_view> kArguments[] = {
-      {"(--max-pixels)", "(max_pixels)"},
-      {"(--formats all ", "(all_formats=True "},
-      {"--space ycbcr", "space=\"ycbcr\""},
-      {"(count it as RGB instead)", "(count it with space=\"rgb\" instead)"},
-      {"2^64", "2**64"},
-  };
-  for (const auto& [option, argument] : kArguments) {
-    for (std::size_t at = text.find(option); at != std::string::npos;
-         at = text.find(option, at + argument.size())) {
-      text.replace(at, option.size(), argument);
-    }
+// The argument that gets past an error, as the functions name it.
+std::string_view argument_for(Remedy remedy) {
+  switch (remedy) {
+    case Remedy::None:
+      break;
+    case Remedy::MaxPixels:
+      return " (max_pixels)";
+    case Remedy::AllFormats:
+      return " (all_formats=True tries every format the image library reads)";
+    case Remedy::CountRgb:
+      return " (count it with space=\"rgb\" instead)";
   }
+  return {};
+}
+
+// The message with its remedy named as an argument, and powers written as
+// Python writes them. A message naming a file need not be UTF-8: its
+// undecodable bytes are shown as \xNN rather than losing the message.
+PyObject* text_of(const char* what, Remedy remedy) {
+  std::string text = what;
+  static constexpr std::string_view kPower = "2^64", kPythonPower = "2**64";
+  for (std::size_t at = text.find(kPower); at != std::string::npos;
+       at = text.find(kPower, at + kPythonPower.size())) {
+    text.replace(at, kPower.size(), kPythonPower);
+  }
+  text += argument_for(remedy);
   return PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
                               "backslashreplace");
 }
@@ -75,13 +82,14 @@ int errno_of(const std::string& what) {
 struct Raised {
   PyObject* type;
   const char* what;
+  Remedy remedy = Remedy::None;
 };
 
 Raised classify(const std::exception_ptr& p) {
   try {
     std::rethrow_exception(p);
   } catch (const Error& e) {
-    return {type_of(e), e.what()};
+    return {type_of(e), e.what(), e.remedy()};
   } catch (const std::bad_alloc&) {
     return {PyExc_MemoryError, "gpuhist: not enough memory"};
   } catch (const std::exception& e) {
@@ -108,7 +116,7 @@ void register_errors(pybind11::module_& m) {
       std::string what = e.what();
       const bool own = e.kind() == ErrorKind::InvalidArgument || e.kind() == ErrorKind::Device;
       if (own && what.rfind("gpuhist: ", 0) != 0) what.insert(0, "gpuhist: ");
-      PyObject* text = text_of(what.c_str());
+      PyObject* text = text_of(what.c_str(), e.remedy());
       if (text == nullptr) return;  // the decoding error stands
       PyErr_SetObject(type_of(e), text);
       Py_DECREF(text);
@@ -119,7 +127,8 @@ void register_errors(pybind11::module_& m) {
 pybind11::object exception_object(const std::exception_ptr& error,
                                   const std::filesystem::path* file) {
   const Raised raised = classify(error);
-  const pybind11::object text = pybind11::reinterpret_steal<pybind11::object>(text_of(raised.what));
+  const pybind11::object text =
+      pybind11::reinterpret_steal<pybind11::object>(text_of(raised.what, raised.remedy));
   if (!text) throw pybind11::error_already_set();
   PyObject* made = PyObject_CallOneArg(raised.type, text.ptr());
   if (made == nullptr) throw pybind11::error_already_set();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/cores.hpp"
+#include "core/shown_text.hpp"
 #include "count/gpu_counter.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/reference.hpp"
@@ -35,7 +36,7 @@ void Context::Impl::open(std::string_view spec) {
   if (!instance) {
     if (spec == "auto" || spec.empty()) return;
     // The machine has no device to offer: not a mistyped name.
-    throw Error(ErrorKind::Device, "no Vulkan device matches '" + std::string(spec) +
+    throw Error(ErrorKind::Device, "no Vulkan device matches '" + shown_text(spec) +
                                        "' (Vulkan is not available on this machine)");
   }
   device = vk::open_device(*instance, spec);

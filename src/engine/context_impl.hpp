@@ -111,8 +111,8 @@ struct Context::Impl {
     if (!counter) {
       throw Error(ErrorKind::InvalidArgument,
                   "strategy " + std::string(to_string(strategy)) +
-                      " needs a Vulkan device, but none is in use (no Vulkan device found, or "
-                      "--device cpu)");
+                      " needs a Vulkan device, but none is in use (none was found, or the device "
+                      "chosen is the CPU)");
     }
     return *counter;
   }

@@ -16,7 +16,7 @@ Context ContextAccess::open_for_window(
     const std::function<VkSurfaceKHR(VkInstance)>& make_surface) {
   if (spec == "cpu") {
     throw Error(ErrorKind::InvalidArgument,
-                "the viewer draws with Vulkan: --device cpu is not possible");
+                "the viewer draws with Vulkan: it cannot run on the CPU device");
   }
   auto impl = std::make_unique<Context::Impl>();
   impl->instance = vk::Instance::create(instance_extensions);

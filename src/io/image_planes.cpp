@@ -49,7 +49,7 @@ std::string of_a_picture(const std::string& cause) {
       {"not a video, or a damaged one: its mjpeg stream has no picture size",
        "corrupt or truncated JPEG: its header gives no picture size"},
       {"frames of ", "its "},
-      {"--space ycbcr reads planar Y'CbCr or grey video, and this stream is ",
+      {"its planes as decoded are not planar Y'CbCr or grey: the stream is ",
        "its planes are not Y'CbCr or grey: it decodes as "},
   };
   for (const auto& [video, picture] : kWords) {
@@ -71,8 +71,8 @@ VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max
     throw Error(ErrorKind::Input,
                 path.string() + ": Y'CbCr planes are counted from JPEG files, and " +
                     (format.empty() ? std::string("this is not a JPEG file")
-                                    : "this is a " + display_name(format) + " file") +
-                    " (count it as RGB instead)");
+                                    : "this is a " + display_name(format) + " file"),
+                Remedy::CountRgb);
   }
   std::optional<VideoReader> opened;
   try {
@@ -81,7 +81,7 @@ VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max
     const std::string prefix = path.string() + ": ";
     const std::string what = e.what();
     if (what.rfind(prefix, 0) != 0) throw;
-    throw Error(e.kind(), prefix + of_a_picture(what.substr(prefix.size())));
+    throw Error(e.kind(), prefix + of_a_picture(what.substr(prefix.size())), e.remedy());
   }
   VideoReader& reader = *opened;
   VideoFrame frame;

@@ -162,9 +162,9 @@ struct VideoReader::Impl {
   AVRational since_anchor{0, 1};
 
   // Messages name /dev/stdin (what the command line opens for -) as what it is.
-  [[noreturn]] void fail(const std::string& cause) const {
+  [[noreturn]] void fail(const std::string& cause, Remedy remedy = Remedy::None) const {
     const std::string name = path == "/dev/stdin" ? "standard input" : path.string();
-    throw Error(ErrorKind::Input, name + ": " + cause);
+    throw Error(ErrorKind::Input, name + ": " + cause, remedy);
   }
   // The stream's frame rate as the ffmpeg command line guesses it (its "tbr").
   [[nodiscard]] AVRational guessed_rate() const {
@@ -175,8 +175,8 @@ struct VideoReader::Impl {
     const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
     if (pixels > max_pixels) {
       fail("frames of " + std::to_string(width) + "x" + std::to_string(height) + " = " +
-           std::to_string(pixels) + " pixels exceed the limit of " + std::to_string(max_pixels) +
-           " (--max-pixels)");
+               std::to_string(pixels) + " pixels exceed the limit of " + std::to_string(max_pixels),
+           Remedy::MaxPixels);
     }
   }
 
@@ -197,9 +197,9 @@ struct VideoReader::Impl {
                comp.depth >= 8 && comp.depth <= 16 && comp.depth == d->comp[0].depth;
     }
     if (!planar) {
-      fail("--space ycbcr reads planar Y'CbCr or grey video, and this stream is " +
-           std::string(d != nullptr ? d->name : "of an unknown pixel format") +
-           " (count it as RGB instead)");
+      fail("its planes as decoded are not planar Y'CbCr or grey: the stream is " +
+               std::string(d != nullptr ? d->name : "of an unknown pixel format"),
+           Remedy::CountRgb);
     }
   }
 

@@ -115,8 +115,8 @@ std::string cannot_hold(const std::filesystem::path& path, AVCodecID codec,
   }
   const std::size_t last = others.rfind(", ");
   if (last != std::string::npos) others.replace(last, 2, " or ");
-  std::string hint = others.empty() ? "use another --codec" : "use " + others;
-  if (extension == ".webm") hint = "use --codec vp9 or av1, or .mp4, .mkv, .mov or .avi";
+  std::string hint = others.empty() ? "use another codec" : "use " + others;
+  if (extension == ".webm") hint = "use the vp9 or av1 codec, or .mp4, .mkv, .mov or .avi";
   const std::string with =
       audio == AV_CODEC_ID_NONE ? "" : std::string(" with ") + avcodec_get_name(audio) + " audio";
   return path.string() + ": the '" + extension + "' container does not hold " +
@@ -158,13 +158,13 @@ void validate(const VideoEncoding& encoding) {
   if (encoding.crf) {
     if (spec.max_crf == 0) {
       throw Error(ErrorKind::InvalidArgument,
-                  std::string("--crf is not taken by the ") + spec.label + " encoder");
+                  std::string("a CRF is not taken by the ") + spec.label + " encoder");
     }
     if (*encoding.crf < spec.min_crf || *encoding.crf > spec.max_crf) {
-      throw Error(ErrorKind::InvalidArgument,
-                  std::string("--crf ") + std::to_string(*encoding.crf) + " is out of " +
-                      spec.label + "'s range " + std::to_string(spec.min_crf) + ".." +
-                      std::to_string(spec.max_crf));
+      throw Error(ErrorKind::InvalidArgument, "CRF " + std::to_string(*encoding.crf) +
+                                                  " is out of " + spec.label + "'s range " +
+                                                  std::to_string(spec.min_crf) + ".." +
+                                                  std::to_string(spec.max_crf));
     }
   }
   if (!encoding.preset.empty()) {
@@ -176,7 +176,7 @@ void validate(const VideoEncoding& encoding) {
     if (!known) {
       throw Error(
           ErrorKind::InvalidArgument,
-          "unknown --preset '" + encoding.preset + "' for " + spec.label +
+          "unknown preset '" + encoding.preset + "' for " + spec.label +
               (spec.named_presets      ? std::string(" (ultrafast, superfast, veryfast, faster, "
                                                           "fast, medium, slow, slower, veryslow, "
                                                           "placebo)")

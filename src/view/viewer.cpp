@@ -79,7 +79,7 @@ std::string action_help(Action action) {
       std::string help = "cycle adjustments (none";
       for (const AdjustmentInfo& row : kAdjustments) {
         if (!row.in_viewer) continue;
-        help += row.needs_reference ? ", and " + std::string(row.name) + " with --reference"
+        help += row.needs_reference ? ", and " + std::string(row.name) + " with a reference picture"
                                     : ", " + std::string(row.name);
       }
       return help + ")";
@@ -118,7 +118,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
   // Before any file is read or window opened.
   if (options.device == "cpu") {
     throw Error(ErrorKind::InvalidArgument,
-                "the viewer draws with Vulkan: --device cpu is not possible");
+                "the viewer draws with Vulkan: it cannot run on the CPU device");
   }
   if (options.adjust_at_start && info(options.adjustment.kind).needs_reference &&
       !options.reference) {

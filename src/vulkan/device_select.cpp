@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 
+#include "core/shown_text.hpp"
 #include "gpuhist/error.hpp"
 #include "vulkan/device.hpp"
 #include "vulkan/device_info.hpp"
@@ -69,7 +70,7 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
     }
     throw Error(
         devices.empty() ? ErrorKind::Device : ErrorKind::InvalidArgument,
-        "no Vulkan device with index " + std::string(spec) + " (" + available(devices) + ")");
+        "no Vulkan device with index " + shown_text(spec) + " (" + available(devices) + ")");
   }
   // A name of spaces alone would match every name that has a space.
   if (spec.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos) {
@@ -84,7 +85,7 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
   // None at all is the machine's lack (3 on the command line), a name that matches none of
   // several a usage error (2).
   throw Error(devices.empty() ? ErrorKind::Device : ErrorKind::InvalidArgument,
-              "no Vulkan device matches '" + std::string(spec) + "' (" + available(devices) + ")");
+              "no Vulkan device matches '" + shown_text(spec) + "' (" + available(devices) + ")");
 }
 
 ComputeDevices compute_devices(const Instance& instance) {

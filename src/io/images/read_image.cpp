@@ -47,8 +47,9 @@
 namespace gpuhist::images {
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& cause) {
-  throw Error(ErrorKind::Input, path.string() + ": " + cause);
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& cause,
+                       Remedy remedy = Remedy::None) {
+  throw Error(ErrorKind::Input, path.string() + ": " + cause, remedy);
 }
 
 // OpenImageIO messages can span lines, and a reader may give one for every
@@ -718,18 +719,22 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       ht = 1 + ((bits >> 14) & 0x3FFFU);
     }
     if (w * ht > max_pixels) {
-      fail(path, "its WebP canvas of " + std::to_string(w) + "x" + std::to_string(ht) + " = " +
-                     std::to_string(w * ht) + " pixels exceeds the limit of " +
-                     std::to_string(max_pixels) + " (--max-pixels)");
+      fail(path,
+           "its WebP canvas of " + std::to_string(w) + "x" + std::to_string(ht) + " = " +
+               std::to_string(w * ht) + " pixels exceeds the limit of " +
+               std::to_string(max_pixels),
+           Remedy::MaxPixels);
     }
   }
   if (format == "gif" && h.size >= 10) {
     // The logical screen, which the reader allocates as one canvas.
     const std::uint64_t w = little16(h.bytes.data() + 6), sh = little16(h.bytes.data() + 8);
     if (w * sh > max_pixels) {
-      fail(path, "its GIF screen of " + std::to_string(w) + "x" + std::to_string(sh) + " = " +
-                     std::to_string(w * sh) + " pixels exceeds the limit of " +
-                     std::to_string(max_pixels) + " (--max-pixels)");
+      fail(path,
+           "its GIF screen of " + std::to_string(w) + "x" + std::to_string(sh) + " = " +
+               std::to_string(w * sh) + " pixels exceeds the limit of " +
+               std::to_string(max_pixels),
+           Remedy::MaxPixels);
     }
   }
   if (format == "bmp") {
@@ -776,9 +781,10 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     if (width == 0 || height == 0) fail(path, "image has zero size");
     const std::uint64_t pixels = height > max_pixels / width ? max_pixels + 1 : width * height;
     if (pixels > max_pixels) {
-      fail(path, "its BMP header claims " + std::to_string(width) + "x" + std::to_string(height) +
-                     " pixels, over the limit of " + std::to_string(max_pixels) +
-                     " (--max-pixels)");
+      fail(path,
+           "its BMP header claims " + std::to_string(width) + "x" + std::to_string(height) +
+               " pixels, over the limit of " + std::to_string(max_pixels),
+           Remedy::MaxPixels);
     }
     if (pixels * 4 > file_bytes * max_expansion(format) + (1U << 20)) {
       fail(path, "corrupt image: its header claims " + std::to_string(width) + "x" +
@@ -822,9 +828,11 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
       // Compared by division first: the product of two claimed sides may not fit.
       const std::uint64_t pixels = height > max_pixels / width ? max_pixels + 1 : width * height;
       if (pixels > max_pixels || pixels * exr->pixel_bytes / 16 > max_pixels) {
-        fail(path, std::to_string(exr->width) + "x" + std::to_string(exr->height) + " pixels of " +
-                       std::to_string(exr->pixel_bytes) + " bytes exceed the limit of " +
-                       std::to_string(max_pixels) + " pixels (x 16 bytes) (--max-pixels)");
+        fail(path,
+             std::to_string(exr->width) + "x" + std::to_string(exr->height) + " pixels of " +
+                 std::to_string(exr->pixel_bytes) + " bytes exceed the limit of " +
+                 std::to_string(max_pixels) + " pixels (x 16 bytes)",
+             Remedy::MaxPixels);
       }
       // No compression; RLE or B44; ZIP, ZIPS or PXR24 (the others are not bounded).
       const std::uint64_t expansion =
@@ -924,9 +932,10 @@ void check_pixel_limit(const std::filesystem::path& path, std::uint32_t width, s
                        const LoadOptions& options) {
   const std::uint64_t pixels = std::uint64_t{width} * height;
   if (pixels > options.max_pixels) {
-    fail(path, std::to_string(width) + "x" + std::to_string(height) + " = " +
-                   std::to_string(pixels) + " pixels exceeds the limit of " +
-                   std::to_string(options.max_pixels) + " (--max-pixels)");
+    fail(path,
+         std::to_string(width) + "x" + std::to_string(height) + " = " + std::to_string(pixels) +
+             " pixels exceeds the limit of " + std::to_string(options.max_pixels),
+         Remedy::MaxPixels);
   }
 }
 
@@ -941,10 +950,12 @@ void check_stored_bytes(const std::filesystem::path& path, std::uint32_t width,
   const std::uint64_t stored =
       std::uint64_t{width} * height * static_cast<std::uint64_t>(channels) * sample_bytes;
   if (stored / 16 > options.max_pixels) {
-    fail(path, std::to_string(width) + "x" + std::to_string(height) + " pixels of " +
-                   std::to_string(channels) + " channels take " + std::to_string(stored) +
-                   " bytes, over the limit of " + std::to_string(options.max_pixels) +
-                   " pixels x 16 bytes (--max-pixels)");
+    fail(path,
+         std::to_string(width) + "x" + std::to_string(height) + " pixels of " +
+             std::to_string(channels) + " channels take " + std::to_string(stored) +
+             " bytes, over the limit of " + std::to_string(options.max_pixels) +
+             " pixels x 16 bytes",
+         Remedy::MaxPixels);
   }
   const std::uint64_t expansion = max_expansion(format, tiff_compression);
   if (expansion != 0 && stored > std::uint64_t{file_bytes} * expansion + (1U << 20)) {
@@ -1055,9 +1066,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   const std::string by_extension = format_of_extension(lower_extension(path));
   if (camera_raw(format, by_extension)) {
     if (options.formats == FormatSet::Common) {
-      fail(path,
-           "cannot read image: camera raw files are not read by default (--formats all "
-           "reads them)");
+      fail(path, "cannot read image: camera raw files are not read by default", Remedy::AllFormats);
     }
     format = by_extension;
   }
@@ -1073,12 +1082,13 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
       fail(path, "cannot read image: it is named as a video (gpuhist video reads videos)");
     }
     if (!by_extension.empty()) {
-      fail(path, "cannot read image: " + by_extension +
-                     " files are not read by default (--formats all reads them)");
+      fail(path, "cannot read image: " + by_extension + " files are not read by default",
+           Remedy::AllFormats);
     }
     fail(path,
          "cannot read image: not a JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa or "
-         "DPX file (--formats all tries every format the image library reads)");
+         "DPX file",
+         Remedy::AllFormats);
   }
   check_header(path, format, head, file_bytes, options.max_pixels);
 
