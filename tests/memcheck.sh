@@ -95,6 +95,9 @@ check() {  # LABEL ARGS...
 check "video yuv420p 360x240" "$gpuhist" video "$dir/c420.mp4" --device cpu --no-progress
 check "video --overlay yuv422p 362x204" "$gpuhist" video "$dir/c422.mp4" --overlay -o "$dir/o.mp4" \
   --device cpu --no-progress
+# Frames two pixels wide: the scaler reads past their last column.
+check "video --overlay at 2x2" "$gpuhist" video "$dir/c420.mp4" --overlay --size 2x2 \
+  -o "$dir/o2.mkv" --device cpu --no-progress
 # Frames converted with their declared matrix and turned upright (8- and 16-bit RGB),
 # written back with the matrix.
 check "video --overlay of a turned Rec. 709 full-range clip" "$gpuhist" video \

@@ -144,6 +144,10 @@ TEST_F(Reliability, AnUnknownOptionIsNamed) {
   const auto missing = run_cli({"draw"});
   EXPECT_EQ(missing.status, 2);
   expect_one_line_error(missing, "is required");
+  // An option of one value given twice.
+  const auto twice = run_cli({"compute", kCoffee.string(), "--bins", "3", "--bins", "4"});
+  EXPECT_EQ(twice.status, 2);
+  expect_one_line_error(twice, "--bins: given more than once (see gpuhist compute --help)");
 }
 
 TEST_F(Reliability, TwoOutputsOfOneFileAreRefused) {

@@ -15,7 +15,12 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <tuple>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gpuhist/context.hpp"
 #include "gpuhist/video_file.hpp"
@@ -981,6 +986,10 @@ TEST_F(Video, YCbCrPlanesAreTheDecodedLevels) {
   const auto bad = test::run_cli({"video", nv12.string(), "--space", "yuv"});
   EXPECT_EQ(bad.status, 2);
   test::expect_one_line_error(bad, "unknown --space 'yuv'");
+  // Luminance weights have nothing to weigh in the planes.
+  const auto weighed = test::run_cli({"video", nv12.string(), "--space", "ycbcr", "--luma", "601"});
+  EXPECT_EQ(weighed.status, 2);
+  test::expect_one_line_error(weighed, "--space ycbcr counts the Y' plane as decoded");
 }
 
 // compute --space ycbcr: a JPEG's planes as FFmpeg's decoder hands them over,
@@ -1186,6 +1195,37 @@ TEST_F(Video, ConcealedDamageIsAnError) {
 
 // An MP4 whose index leads to no data: no frame is decoded, and no video of
 // no frames is left behind (its file is not made), whatever the container.
+// A video written to a pipe: Matroska streams; MP4, whose index points back
+// into the file, is refused as such before the pipe is written.
+TEST_F(Video, AVideoWrittenToAPipeIsOneThatStreams) {
+  const fs::path clip = dir_ / "clip.mkv";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 3 -c:v ffv1 '" +
+                           clip.string() + "'"));
+  for (const char* name : {"pipe.mkv", "pipe.mp4"}) {
+    const fs::path fifo = dir_ / name;
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string piped;
+    std::thread reader([&] {
+      std::ifstream in(fifo, std::ios::binary);
+      piped.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    });
+    const auto r = test::run_cli(
+        {"video", clip.string(), "--overlay", "-o", fifo.string(), "--device", "cpu"});
+    // A reader still waiting for a writer (none opened the pipe) is let go.
+    if (const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); fd >= 0) ::close(fd);
+    reader.join();
+    if (std::string(name) == "pipe.mkv") {
+      EXPECT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(piped.substr(0, 4), std::string("\x1A\x45\xDF\xA3", 4));
+    } else {
+      EXPECT_EQ(r.status, 2);
+      test::expect_one_line_error(r,
+                                  "pipe.mp4: an MP4 or MOV file is written to a file, not a "
+                                  "pipe (write .mkv or .ts to a pipe)");
+    }
+  }
+}
+
 TEST_F(Video, NoFrameDecodedLeavesNoVideoBehind) {
   const fs::path whole = dir_ / "whole.mp4";
   ASSERT_TRUE(
@@ -1202,10 +1242,29 @@ TEST_F(Video, NoFrameDecodedLeavesNoVideoBehind) {
     const auto r =
         test::run_cli({"video", cut.string(), "--overlay", "-o", out.string(), "--device", "cpu"});
     EXPECT_EQ(r.status, 1) << r.err;
-    EXPECT_NE(r.err.find("no frame could be decoded: " + out.string() + " is not written"),
+    EXPECT_NE(r.err.find("index-only.mp4: no frame could be decoded (" + out.string() +
+                         " is not written)"),
               std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(out)) << ext;
+  }
+  // Nor rows of no frames: the target is left as it was (a stream whose
+  // packets were all dropped reads no frame, with no error of its own).
+  const fs::path dropped = dir_ / "dropped.mkv";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 0.5 "
+                   "-c:v libx264 -c:a aac -bsf:v noise=drop=1 '" +
+                   dropped.string() + "'"));
+  const fs::path rows = dir_ / "rows.jsonl";
+  std::ofstream(rows) << "kept\n";
+  for (const fs::path& input : {cut, dropped}) {
+    const auto r = test::run_cli({"video", input.string(), "-o", rows.string(), "--device", "cpu"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find(input.filename().string() + ": no frame could be decoded (" +
+                         rows.string() + " is not written)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(test::file_text(rows), "kept\n");
   }
 }
 
@@ -1301,6 +1360,9 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
   const fs::path deep = dir_ / "deep.png";
   ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=8x8 -frames:v 1 -pix_fmt rgb48be '" +
                            deep.string() + "'"));
+  const fs::path wide = dir_ / "wide.mkv";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i color=size=20000x16:rate=5 -frames:v 1 -c:v ffv1 '" +
+                           wide.string() + "'"));
   const std::pair<std::vector<std::string>, std::pair<int, std::string>> cases[] = {
       // Options of what a run does not do, and a video's name for rows.
       {{"video", clip.string(), "-o", (dir_ / "rows.mp4").string()},
@@ -1368,6 +1430,14 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
         "16384x16384", "--device", "cpu"},
        {2, "does not take 16384x16384 frames"}},
       {{"video", clip.string(), "--overlay", "-o", "-"}, {2, "not to standard output"}},
+      // Frames larger than any written video, given no --size.
+      {{"video", wide.string(), "--overlay", "-o", (dir_ / "x.mp4").string(), "--device", "cpu"},
+       {2,
+        "wide.mkv: its frames are 20000x16, and a video is written at 16384x16384 at most "
+        "(give --size)"}},
+      // A missing folder for the output is said first, and outranks the missing input.
+      {{"video", (dir_ / "missing.mp4").string(), "-o", (dir_ / "nowhere" / "x.jsonl").string()},
+       {4, "x.jsonl: cannot write: No such file or directory"}},
       // x265 would take 48 pixels and write out of its buffers; 8 rows it refuses itself.
       {{"video", clip.string(), "--overlay", "-o", (dir_ / "narrow.mkv").string(), "--codec",
         "hevc", "--size", "48x32", "--device", "cpu"},

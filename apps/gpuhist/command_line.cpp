@@ -146,7 +146,14 @@ std::optional<int> CommandLine::parse(const std::vector<std::string>& arguments)
         }
       }
     }
-    return usage_error(std::string(e.what()) + " (see " + help + ")");
+    // An option of one value given twice, in CLI11's words "--bins: At Most 1
+    // required but received 2".
+    const std::string what = e.what();
+    if (const std::size_t at = what.find(": At Most 1 required but received ");
+        dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && at != std::string::npos) {
+      return usage_error(what.substr(0, at) + ": given more than once (see " + help + ")");
+    }
+    return usage_error(what + " (see " + help + ")");
   }
   return std::nullopt;
 }

@@ -107,6 +107,11 @@ int run_compute(const ComputeArgs& args) {
         "--space ycbcr gives --format json (its default), without --plot, --compare, --isolate "
         "or --formats all");
   }
+  if (planes && args.luma != "709") {
+    return usage_error(
+        "--luma weighs red, green and blue into luminance; --space ycbcr counts "
+        "the Y' plane as decoded");
+  }
 
   int status = kExitOk;
   const bool named = run.strategy.has_value();

@@ -19,6 +19,7 @@
 #include "gpuhist/pipeline.hpp"
 #include "gpuhist/video_file.hpp"
 #include "messages.hpp"
+#include "output_names.hpp"
 #include "output_stream.hpp"
 #include "planes_json.hpp"
 #include "progress.hpp"
@@ -254,6 +255,17 @@ int run_video(const VideoArgs& args) {
         "--space ycbcr gives jsonl rows, without --overlay, --adjust, --compare or "
         "--compare-previous");
   }
+  if (planes && args.luma != "709") {
+    return usage_error(
+        "--luma weighs red, green and blue into luminance; --space ycbcr counts "
+        "the Y' plane as decoded");
+  }
+  // A missing output folder is said before the input is read (its status
+  // outranks the input's).
+  if (const std::string missing = missing_output_folder({args.output}); !missing.empty()) {
+    print_error(missing);
+    return kExitOutput;
+  }
   RunOptions run = counting->run;
   int open_status = kExitOk;
   std::optional<Context> context = open_for(args.device, run, open_status);
@@ -341,8 +353,19 @@ int run_video(const VideoArgs& args) {
   progress.clear();
   batch.add(rejected.load());
   const std::int64_t errors = report_stream_errors(args.shown(), *reader, batch);
-  // The rows of a run that failed part-way are not left as if complete.
+  // The rows of a run that failed part-way are not left as if complete; a
+  // run that read no frame leaves the target as it was.
   if (!counted_all) return batch.status();
+  if (frames == 0) {
+    // Said unless the stream's errors were, and no file is left as it was.
+    const bool to_file = !args.output.empty() && args.output != "-";
+    if (to_file || batch.status() == kExitOk) {
+      print_error(args.shown() + ": no frame could be decoded" +
+                  (to_file ? " (" + args.output + " is not written)" : std::string()));
+    }
+    batch.add(kExitInput);
+    return batch.status();
+  }
   if (!batch.run(args.output, [&] { output->finish(); }) || batch.status() == kExitOutput) {
     return batch.status();
   }

@@ -84,6 +84,10 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     }
     width = size->first;
     height = size->second;
+  } else if (width > 16384 || height > 16384) {
+    return usage_error(args.shown() + ": its frames are " + std::to_string(width) + "x" +
+                       std::to_string(height) +
+                       ", and a video is written at 16384x16384 at most (give --size)");
   }
   const std::string& renderer = args.renderer;
   if (!renderer.empty() && renderer != "cpu" && renderer != "gpu") {
@@ -148,6 +152,10 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   });
   batch.add(rejected.load());
   const std::int64_t errors = report_stream_errors(args.shown(), reader, batch);
+  if (written && result.frames == 0) {
+    print_error(args.shown() + ": no frame could be decoded (" + args.output + " is not written)");
+    batch.add(kExitInput);
+  }
   if (written && !result.audio_note.empty() && reader.has_audio()) {
     std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.audio_note << '\n';
   }
@@ -174,8 +182,11 @@ std::int64_t report_stream_errors(const std::string& input, const VideoReader& r
 
 std::string stream_errors_line(const std::string& input, std::int64_t errors,
                                const std::string& first, const std::string& hint) {
+  // FFmpeg ends some messages with a full stop, others not.
+  std::string cause = first;
+  while (!cause.empty() && (cause.back() == '.' || cause.back() == ' ')) cause.pop_back();
   return input + ": " + std::to_string(errors) + (errors == 1 ? " error" : " errors") +
-         " in the stream (the file may be truncated or damaged); the first: " + first +
+         " in the stream (the file may be truncated or damaged); the first: " + cause +
          (hint.empty() ? "" : "; " + hint);
 }
 
@@ -270,10 +281,7 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   encode.finish();
   // No frame decoded (a stream damaged from its start, an index with no data
   // behind it): no video of no frames is left behind, its file not made.
-  if (result.frames == 0) {
-    throw Error(ErrorKind::Input,
-                "no frame could be decoded: " + output.string() + " is not written");
-  }
+  if (result.frames == 0) return result;
   writer.finish();
   result.codec = writer.codec();
   result.audio_note = writer.audio_note();

@@ -34,7 +34,8 @@ struct OverlayResult {
 // (width x height, even), copying the audio of `audio_from` when given: each
 // frame adjusted by `edit.adjust` when set, then cover-scaled, with its
 // histograms drawn on it when `edit.panels`. Damaged packets go to
-// `on_damage`. Throws gpuhist::Error.
+// `on_damage`. Where no frame was decoded, no file is made (frames is 0).
+// Throws gpuhist::Error.
 OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
                                   const std::filesystem::path& output, std::uint32_t width,
                                   std::uint32_t height, const HistogramOptions& options,

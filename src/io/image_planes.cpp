@@ -49,7 +49,8 @@ std::string of_a_picture(const std::string& cause) {
       {"not a video, or a damaged one: its mjpeg stream has no picture size",
        "corrupt or truncated JPEG: its header gives no picture size"},
       {"frames of ", "its "},
-      {"its planes as decoded are not planar Y'CbCr or grey: the stream is ",
+      {"its planes as decoded are not planar Y'CbCr or grey of 8 to 16 bits, little-endian: "
+       "the stream is ",
        "its planes are not Y'CbCr or grey: it decodes as "},
   };
   for (const auto& [video, picture] : kWords) {

@@ -154,6 +154,9 @@ struct VideoReader::Impl {
   FrameSpace space = FrameSpace::Rgb;
   bool draining = false;  // the container is exhausted; the decoder is being flushed
   bool finished = false;
+  // An MP4 or MOV read from a pipe whose index came after its frames: the
+  // demuxer read past them to find it, and cannot go back.
+  bool index_after_frames = false;
   std::int64_t converted = 0;  // convert()'s alone
   // A frame that carries no time is shown at the time of the last one that
   // did (or 0) plus the durations since, summed exactly: frame 42 of a raw
@@ -197,9 +200,11 @@ struct VideoReader::Impl {
                comp.depth >= 8 && comp.depth <= 16 && comp.depth == d->comp[0].depth;
     }
     if (!planar) {
-      fail("its planes as decoded are not planar Y'CbCr or grey: the stream is " +
-               std::string(d != nullptr ? d->name : "of an unknown pixel format"),
-           Remedy::CountRgb);
+      fail(
+          "its planes as decoded are not planar Y'CbCr or grey of 8 to 16 bits, little-endian: "
+          "the stream is " +
+              std::string(d != nullptr ? d->name : "of an unknown pixel format"),
+          Remedy::CountRgb);
     }
   }
 
@@ -408,6 +413,14 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
     s.fail("cannot read video: " + av_message(e));
   }
   s.format.reset(raw);
+  const bool piped = raw->pb != nullptr && raw->pb->seekable == 0;
+  if (piped && std::string_view(raw->iformat->name).find("mp4") != std::string_view::npos) {
+    const std::int64_t read_to = avio_tell(raw->pb);
+    for (unsigned i = 0; i < raw->nb_streams; ++i) {
+      const AVIndexEntry* first = avformat_index_get_entry(raw->streams[i], 0);
+      s.index_after_frames = s.index_after_frames || (first != nullptr && first->pos < read_to);
+    }
+  }
   if (const int e = avformat_find_stream_info(raw, nullptr); e < 0) {
     s.fail("cannot read video: " + av_message(e));
   }
@@ -542,10 +555,7 @@ VideoColour VideoReader::colour() const {
 std::int64_t VideoReader::errors() const noexcept { return impl_->damage.errors.load(); }
 
 std::string VideoReader::error_hint() const {
-  const AVFormatContext* f = impl_->format.get();
-  const bool piped = f->pb != nullptr && f->pb->seekable == 0;
-  const bool quicktime = std::string_view(f->iformat->name).find("mp4") != std::string_view::npos;
-  if (!piped || !quicktime) return {};
+  if (!impl_->index_after_frames) return {};
   return "an MP4 or MOV file read from a pipe needs its index before its frames (ffmpeg "
          "-movflags +faststart writes it so)";
 }

@@ -79,6 +79,15 @@ namespace {
 constexpr int kFastestAv1Preset = 13;
 constexpr int kSlowestLowDelayAv1Preset = 8;
 
+// Zeroes a frame's buffers, padding and all: libswscale reads past a narrow
+// frame's last column (its vector loops), and the encoders past the rows it
+// writes, so that those bytes are never left uninitialised.
+void zero_buffers(AVFrame& frame) {
+  for (AVBufferRef* buffer : frame.buf) {
+    if (buffer != nullptr) std::memset(buffer->data, 0, buffer->size);
+  }
+}
+
 bool numbered_preset(const std::string& preset) {
   if (preset.empty() || preset.size() > 2) return false;
   for (const char c : preset) {
@@ -511,9 +520,11 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   }
   const int opened = avcodec_open2(s.codec, encoder, &options);
   av_dict_free(&options);
-  // (libx265 refuses sizes it takes for non-conformant, 8192x16 say, as invalid data.)
+  // (libx265 refuses sizes it takes for non-conformant, 8192x16 say, as invalid
+  // data; libx264 those its parameters' check refuses as an external error.)
   if (opened == AVERROR(EINVAL) || opened == AVERROR(ERANGE) ||
-      (opened == AVERROR_INVALIDDATA && name == "libx265")) {
+      (opened == AVERROR_INVALIDDATA && name == "libx265") ||
+      (opened == AVERROR_EXTERNAL && name == "libx264")) {
     // What the settings were checked for, so the size or the rate.
     throw Error(ErrorKind::InvalidArgument,
                 path.string() + ": the " + encoder->name + " encoder does not take " +
@@ -601,6 +612,15 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
                                 : AV_CODEC_ID_NONE;
     throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id, audio));
   }
+  // MP4 and QuickTime files end with an index that points back into them.
+  if (header == AVERROR(EINVAL) && wrote_well && s.format->pb != nullptr &&
+      s.format->pb->seekable == 0 &&
+      (muxer == "mp4" || muxer == "mov" || muxer == "ipod" || muxer == "3gp" || muxer == "3g2")) {
+    throw Error(ErrorKind::InvalidArgument,
+                path.string() +
+                    ": an MP4 or MOV file is written to a file, not a pipe "
+                    "(write .mkv or .ts to a pipe)");
+  }
   s.check(header, "writing the header");
   s.header_written = true;
   s.audio_from_zero = (s.format->oformat->flags & AVFMT_TS_NEGATIVE) == 0 &&
@@ -613,6 +633,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   s.rgba->width = s.codec->width;
   s.rgba->height = s.codec->height;
   s.check(av_frame_get_buffer(s.rgba, 0), "allocating a frame");
+  zero_buffers(*s.frame);
+  zero_buffers(*s.rgba);
   s.scaler =
       sws_getContext(s.codec->width, s.codec->height, AV_PIX_FMT_RGBA, s.codec->width,
                      s.codec->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
@@ -667,7 +689,9 @@ void VideoWriter::write_at(const Picture& picture, std::int64_t pts, double seco
       static_cast<int>(picture.height) != s.codec->height) {
     s.fail("frame size changed");
   }
+  const std::uint8_t* before = s.frame->data[0];
   s.check(av_frame_make_writable(s.frame), "preparing a frame");
+  if (s.frame->data[0] != before) zero_buffers(*s.frame);
   const std::size_t row = std::size_t{picture.width} * 4;
   for (std::uint32_t y = 0; y < picture.height; ++y) {
     std::memcpy(s.rgba->data[0] + static_cast<std::ptrdiff_t>(y) * s.rgba->linesize[0],
