@@ -429,3 +429,32 @@ def test_read_with_alpha_gives_the_stored_rgba(tmp_path, data):
     with pytest.warns(UserWarning, match="alpha is not read"):
         read = gpuhist.read(str(ya), alpha=True)
     np.testing.assert_array_equal(read, grey[..., 0])
+
+
+def test_read_with_alpha_takes_the_alpha_wherever_it_is_stored(tmp_path):
+    """A channel between the colour and the alpha (R, G, B, X, A; an OpenEXR's R, G, B, Y, A)
+    is left out and the alpha read, scanline or tiled; a fourth channel that is not alpha is
+    no alpha."""
+    def made(name, names, *options):
+        path = tmp_path / name
+        subprocess.run(["oiiotool", "--pattern", "constant:color=0.2,0.4,0.6,0.5,1",
+                        "8x8", str(len(names)), "--chnames", ",".join(names), *options,
+                        "-o", str(path)], check=True)
+        return str(path)
+
+    tiff = made("rgbxa.tif", "RGBXA", "-d", "uint8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fourth channel is not counted
+        rgba = gpuhist.read(tiff, alpha=True)
+    assert rgba.shape == (8, 8, 4)
+    np.testing.assert_array_equal(rgba[0, 0], [51, 102, 153, 255])
+    for tiles in ((), ("--tile", "4", "4")):
+        exr = made(f"rgbya{len(tiles)}.exr", "RGBYA", "-d", "half", *tiles)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rgba = gpuhist.read(exr, alpha=True)
+        np.testing.assert_array_equal(rgba[..., 3], 1.0)
+        np.testing.assert_allclose(rgba[0, 0, :3], [0.2, 0.4, 0.6], atol=1e-3)
+    rgby = made("rgby.exr", "RGBY", "-d", "half")
+    with pytest.warns(UserWarning, match="its channel Y is not counted"):
+        assert gpuhist.read(rgby, alpha=True).shape == (8, 8, 3)

@@ -629,19 +629,34 @@ DeflateTiff deflate_tiff(const OIIO::ImageInput& input, const OIIO::ImageSpec& s
 // read_image would. (read_image itself converts through a buffer of 64 MB,
 // whatever the image's size, whenever samples are converted or channels
 // left out: 8-bit PNGs with alpha, half-float EXRs, DPX.) Tiled files go
-// through read_image, which reads them tile by tile.
+// through read_image, which reads them tile by tile. With `last_from`, the
+// last channel read is that channel of the file (alpha stored after other
+// channels: R, G, B, X, A), the others the first ones.
 bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channels,
-               OIIO::TypeDesc wanted, Image& image) {
+               OIIO::TypeDesc wanted, Image& image, int last_from = -1) {
   const DeflateTiff deflate = deflate_tiff(input, spec);
   const auto stride = static_cast<OIIO::stride_t>(image.stride);
+  // The file's channel for each channel read.
+  const auto source = [&](int c) { return c == channels - 1 && last_from >= 0 ? last_from : c; };
+  const bool in_order = source(channels - 1) == channels - 1;
   if (spec.tile_width > 0) {
     if (deflate.one_thread) input.threads(1);
     const bool native = spec.format == wanted && spec.channelformats.empty();
-    return input.read_image(0, 0, 0, channels, native ? OIIO::TypeDesc::UNKNOWN : wanted,
-                            image.storage.data(), OIIO::AutoStride, stride);
+    const OIIO::TypeDesc type = native ? OIIO::TypeDesc::UNKNOWN : wanted;
+    if (in_order) {
+      return input.read_image(0, 0, 0, channels, type, image.storage.data(), OIIO::AutoStride,
+                              stride);
+    }
+    // The first channels, then the last one read into its place in each pixel.
+    const auto xstride = static_cast<OIIO::stride_t>(wanted.size() * std::size_t(channels));
+    return input.read_image(0, 0, 0, channels - 1, wanted, image.storage.data(), xstride, stride) &&
+           input.read_image(0, 0, last_from, last_from + 1, wanted,
+                            image.storage.data() + wanted.size() * std::size_t(channels - 1),
+                            xstride, stride);
   }
   const int height = spec.height;
-  if (spec.format == wanted && spec.channelformats.empty() && channels == spec.nchannels) {
+  if (spec.format == wanted && spec.channelformats.empty() && channels == spec.nchannels &&
+      in_order) {
     // Packed rows in one call (TIFF strips of other codings decode on several
     // threads), else row by row.
     if (image.stride == spec.scanline_bytes(true) && !deflate.row_by_row) {
@@ -677,23 +692,31 @@ bool read_rows(OIIO::ImageInput& input, const OIIO::ImageSpec& spec, int channel
       return false;
     }
     std::byte* out = image.storage.data() + static_cast<std::size_t>(y0) * image.stride;
-    // Runs of channels stored alike are converted together.
-    std::size_t offset = 0;
     const auto format_of = [&](int c) {
       return spec.channelformats.empty() ? spec.format
                                          : spec.channelformats[static_cast<std::size_t>(c)];
     };
+    // Where a channel starts in a stored pixel.
+    const auto offset_of = [&](int c) {
+      std::size_t offset = 0;
+      for (int before = 0; before < c; ++before) offset += format_of(before).size();
+      return offset;
+    };
+    // Runs of channels stored alike, one after another in the file, are
+    // converted together.
     for (int c = 0, n = 1; c < channels; c += n) {
-      const OIIO::TypeDesc stored = format_of(c);
-      for (n = 1; c + n < channels && format_of(c + n) == stored;) ++n;
-      if (!OIIO::convert_image(n, spec.width, rows, 1, buffer.data() + offset, stored,
+      const OIIO::TypeDesc stored = format_of(source(c));
+      for (n = 1; c + n < channels && source(c + n) == source(c) + n &&
+                  format_of(source(c + n)) == stored;) {
+        ++n;
+      }
+      if (!OIIO::convert_image(n, spec.width, rows, 1, buffer.data() + offset_of(source(c)), stored,
                                static_cast<OIIO::stride_t>(pixel_bytes),
                                static_cast<OIIO::stride_t>(scanline), OIIO::AutoStride,
                                out + static_cast<std::size_t>(c) * wanted.size(), wanted, xstride,
                                stride, OIIO::AutoStride)) {
         return false;
       }
-      offset += static_cast<std::size_t>(n) * stored.size();
     }
   }
   return true;
@@ -1267,13 +1290,14 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     fail(path, "unsupported image: a CMYK TIFF the image library reads as " +
                    std::to_string(spec.nchannels) + " channels");
   }
-  const ChannelLayout layout = cmyk                      ? ChannelLayout::RGB
-                               : spec.alpha_channel == 1 ? ChannelLayout::Grey
-                               : bmp_whole               ? ChannelLayout::RGBA
-                               : spec.nchannels >= 4 && options.alpha && !no_alpha
-                                   ? ChannelLayout::RGBA
-                               : spec.nchannels >= 3 ? ChannelLayout::RGB
-                                                     : ChannelLayout::Grey;
+  const ChannelLayout layout =
+      cmyk                      ? ChannelLayout::RGB
+      : spec.alpha_channel == 1 ? ChannelLayout::Grey
+      : bmp_whole               ? ChannelLayout::RGBA
+      : spec.nchannels >= 4 && options.alpha && !no_alpha && spec.alpha_channel >= 3
+          ? ChannelLayout::RGBA
+      : spec.nchannels >= 3 ? ChannelLayout::RGB
+                            : ChannelLayout::Grey;
   const PixelFormat pixel_format{layout, sample_type(spec.format)};
   Image image;
   try {
@@ -1318,7 +1342,9 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
       ok = read_rows(*input, spec, 4, type_desc(pixel_format.sample), inks);
       if (ok) cmyk_to_rgb(inks.view(), image);
     } else {
-      ok = read_rows(*input, spec, channels, type_desc(pixel_format.sample), image);
+      // A colour image's alpha, wherever the file stores it (R, G, B, X, A).
+      ok = read_rows(*input, spec, channels, type_desc(pixel_format.sample), image,
+                     layout == ChannelLayout::RGBA && !bmp_whole ? spec.alpha_channel : -1);
     }
   } catch (const std::bad_alloc&) {
     fail(path, "not enough memory to decode it");
