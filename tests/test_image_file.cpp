@@ -247,6 +247,41 @@ TEST_F(ImageFiles, GifsWithoutATransparentColourAreRgb) {
   EXPECT_EQ(wider.width, 32U);
 }
 
+// A GIF's transparent pixels hold the colour its palette gives their index,
+// as a PNG's palette and tRNS do (the image library reads them as black),
+// and its alpha is alpha: no note says it is left out. 2x2 pixels of
+// indices 0..3, the last transparent, coded with a clear code before each.
+TEST_F(ImageFiles, AGifsTransparentPixelsHoldTheirPalettesColour) {
+  const fs::path gif = dir_ / "transparent.gif";
+  std::ofstream(gif, std::ios::binary) << std::string(
+      "GIF89a\x02\x00\x02\x00\x81\x00\x00"                // screen, 4 colours
+      "\x0A\x14\x1E\xC8\x00\x00\x00\xC8\x00\x00\x00\xFA"  // the palette
+      "\x21\xF9\x04\x01\x00\x00\x03\x00"                  // index 3 transparent
+      "\x2C\x00\x00\x00\x00\x02\x00\x02\x00\x00"          // the picture, 2x2
+      "\x02\x04\x04\x43\x71\x05\x00\x3B",
+      52);
+  LoadOptions with_alpha;
+  with_alpha.alpha = true;
+  const Image rgba = load_image(gif, with_alpha);
+  ASSERT_EQ(rgba.format, (PixelFormat{ChannelLayout::RGBA, SampleType::U8}));
+  const std::vector<std::uint8_t> want = {10, 20,  30, 255, 200, 0, 0,   255,
+                                          0,  200, 0,  255, 0,   0, 250, 0};
+  const auto bytes = [](const Image& image, std::uint32_t y, std::size_t n) {
+    const auto* row = reinterpret_cast<const std::uint8_t*>(image.view().row(y));
+    return std::vector<std::uint8_t>(row, row + n);
+  };
+  const std::vector<std::uint8_t> got = bytes(rgba, 0, 8);
+  const std::vector<std::uint8_t> second = bytes(rgba, 1, 8);
+  EXPECT_EQ(got, std::vector<std::uint8_t>(want.begin(), want.begin() + 8));
+  EXPECT_EQ(second, std::vector<std::uint8_t>(want.begin() + 8, want.end()));
+  EXPECT_TRUE(rgba.notes.empty()) << rgba.notes.front();
+  const Image rgb = load_image(gif);
+  ASSERT_EQ(rgb.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+  EXPECT_EQ(bytes(rgb, 1, 6), (std::vector<std::uint8_t>{0, 200, 0, 0, 0, 250}));
+  EXPECT_TRUE(rgb.alpha);
+  EXPECT_TRUE(rgb.notes.empty()) << rgb.notes.front();
+}
+
 TEST_F(ImageFiles, AlphaIsIgnored) {
   const auto image =
       test::make_image({ChannelLayout::RGBA, SampleType::U8}, 20, 10, test::Content::Random);

@@ -8,42 +8,88 @@
 
 namespace gpuhist::images {
 
-bool gif_may_be_transparent(std::span<const unsigned char> head) {
+namespace {
+
+// What the blocks up to the first image descriptor say of the first picture.
+struct FirstPicture {
+  bool read = false;           // the header and blocks up to the descriptor are in `head`
+  bool picture = false;        // there is one (no trailer before it)
+  bool covers = false;         // it covers the whole screen
+  int transparent = -1;        // its transparent index, or -1
+  std::size_t table = 0;       // where its colour table starts (0: none in `head`)
+  std::size_t table_size = 0;  // entries
+};
+
+FirstPicture first_picture(std::span<const unsigned char> head) {
+  FirstPicture out;
   // Header (6 bytes), logical screen descriptor (7: the screen's width and
   // height first), then the global colour table where its flag is set:
   // 3 * 2^(size + 1) bytes.
-  if (head.size() < 13 || std::memcmp(head.data(), "GIF8", 4) != 0) return true;
+  if (head.size() < 13 || std::memcmp(head.data(), "GIF8", 4) != 0) return out;
   const std::uint32_t screen_width = little16(&head[6]);
   const std::uint32_t screen_height = little16(&head[8]);
   std::size_t at = 13;
-  if ((head[10] & 0x80) != 0) at += std::size_t{3} << ((head[10] & 7) + 1);
+  if ((head[10] & 0x80) != 0) {
+    out.table = at;
+    out.table_size = std::size_t{1} << ((head[10] & 7) + 1);
+    at += 3 * out.table_size;
+  }
   // Blocks up to the first image descriptor (0x2C): extensions (0x21, a
   // label, then sub-blocks of a size byte and that many bytes, to a zero).
-  bool transparent = false;
   while (at < head.size()) {
     const unsigned char introducer = head[at];
-    if (introducer == 0x3B) return false;  // the end: no picture
-    if (introducer == 0x2C) {
-      // The image's place and size: one smaller than the screen leaves the
-      // rest of the first frame transparent, as the image library reads it.
-      if (at + 9 > head.size()) return true;
-      const bool covers = little16(&head[at + 1]) == 0 && little16(&head[at + 3]) == 0 &&
-                          little16(&head[at + 5]) == screen_width &&
-                          little16(&head[at + 7]) == screen_height;
-      return transparent || !covers;
+    if (introducer == 0x3B) {  // the end: no picture
+      out.read = true;
+      return out;
     }
-    if (introducer != 0x21 || at + 1 >= head.size()) return true;
+    if (introducer == 0x2C) {
+      // The image's place and size, then its own colour table where its flag is set.
+      if (at + 10 > head.size()) return out;
+      out.read = out.picture = true;
+      out.covers = little16(&head[at + 1]) == 0 && little16(&head[at + 3]) == 0 &&
+                   little16(&head[at + 5]) == screen_width &&
+                   little16(&head[at + 7]) == screen_height;
+      if ((head[at + 9] & 0x80) != 0) {
+        out.table = at + 10;
+        out.table_size = std::size_t{1} << ((head[at + 9] & 7) + 1);
+      }
+      return out;
+    }
+    if (introducer != 0x21 || at + 1 >= head.size()) return out;
     const unsigned char label = head[at + 1];
     at += 2;
     if (label == 0xF9) {
-      // Graphic Control Extension: size 4, packed fields (bit 0: transparent colour).
-      if (at + 1 >= head.size() || head[at] != 4) return true;
-      transparent = (head[at + 1] & 1) != 0;
+      // Graphic Control Extension: size 4, packed fields (bit 0: transparent
+      // colour), delay (2 bytes), the transparent index.
+      if (at + 4 >= head.size() || head[at] != 4) return out;
+      out.transparent = (head[at + 1] & 1) != 0 ? head[at + 4] : -1;
     }
     while (at < head.size() && head[at] != 0) at += std::size_t{head[at]} + 1;
     ++at;  // the zero that ends the sub-blocks
   }
-  return true;
+  return out;
+}
+
+}  // namespace
+
+bool gif_may_be_transparent(std::span<const unsigned char> head) {
+  const FirstPicture first = first_picture(head);
+  if (!first.read) return true;
+  // One smaller than the screen leaves the rest of the first frame
+  // transparent, as the image library reads it.
+  return first.picture && (first.transparent >= 0 || !first.covers);
+}
+
+std::optional<std::array<unsigned char, 3>> gif_transparent_colour(
+    std::span<const unsigned char> head) {
+  const FirstPicture first = first_picture(head);
+  const auto index = static_cast<std::size_t>(first.transparent);
+  if (!first.picture || first.transparent < 0 || first.table == 0 || index >= first.table_size ||
+      first.table + 3 * index + 3 > head.size()) {
+    return std::nullopt;
+  }
+  const unsigned char* entry = &head[first.table + 3 * index];
+  return std::array<unsigned char, 3>{entry[0], entry[1], entry[2]};
 }
 
 }  // namespace gpuhist::images

@@ -2,6 +2,8 @@
 // gives every GIF four channels, and one without transparency is RGB.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <span>
 
 namespace gpuhist::images {
@@ -12,5 +14,11 @@ namespace gpuhist::images {
 // first image is smaller than the screen (the rest of the frame is
 // transparent), or `head` does not say (a damaged file, blocks past it).
 [[nodiscard]] bool gif_may_be_transparent(std::span<const unsigned char> head);
+
+// The colour of the first picture's transparent index (from its own colour
+// table, else the global one), where `head` declares one: the colour stored
+// under its transparent pixels, which the image library reads as black.
+[[nodiscard]] std::optional<std::array<unsigned char, 3>> gif_transparent_colour(
+    std::span<const unsigned char> head);
 
 }  // namespace gpuhist::images

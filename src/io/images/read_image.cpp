@@ -622,6 +622,37 @@ DeflateTiff deflate_tiff(const OIIO::ImageInput& input, const OIIO::ImageSpec& s
   return d;
 }
 
+// The channel that is alpha, or -1: the reader's where it names one of the
+// channels (OpenImageIO 2.4's GIF reader names the fifth of four), else one
+// named A or Alpha after the first.
+int alpha_channel_of(const OIIO::ImageSpec& spec) {
+  if (spec.alpha_channel >= 0 && spec.alpha_channel < spec.nchannels) return spec.alpha_channel;
+  for (int c = 1; c < spec.nchannels && static_cast<std::size_t>(c) < spec.channelnames.size();
+       ++c) {
+    if (spec.channelnames[c] == "A" || spec.channelnames[c] == "Alpha") return c;
+  }
+  return -1;
+}
+
+// A GIF's RGBA pixels as read (transparent ones black) into `out`, RGB or
+// RGBA, with `colour` under every transparent pixel: the colour the file
+// stores there, as a PNG's palette and tRNS give it.
+void colour_transparent_pixels(const Image& rgba, const std::array<unsigned char, 3>& colour,
+                               Image& out) {
+  const std::size_t channels = channel_count(out.format.layout);
+  for (std::uint32_t y = 0; y < rgba.height; ++y) {
+    const auto* from = reinterpret_cast<const unsigned char*>(rgba.storage.data()) +
+                       static_cast<std::size_t>(y) * rgba.stride;
+    auto* to = reinterpret_cast<unsigned char*>(out.storage.data()) +
+               static_cast<std::size_t>(y) * out.stride;
+    for (std::uint32_t x = 0; x < rgba.width; ++x, from += 4, to += channels) {
+      const bool transparent = from[3] == 0;
+      for (int c = 0; c < 3; ++c) to[c] = transparent ? colour[c] : from[c];
+      if (channels == 4) to[3] = from[3];
+    }
+  }
+}
+
 // Reads the first `channels` channels of every row into the image's rows as
 // `wanted` samples. Rows whose samples are stored as wanted are read straight
 // into place; others are read a few rows at a time into a buffer of at most
@@ -1225,7 +1256,8 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     if (cause.find("not exist") != std::string::npos) cause = "no such file";
     fail(path, "cannot read image: " + cause);
   }
-  const OIIO::ImageSpec& spec = input->spec();
+  OIIO::ImageSpec spec = input->spec();
+  spec.alpha_channel = alpha_channel_of(spec);
   if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0) {
     fail(path, "image has zero size");
   }
@@ -1262,6 +1294,11 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // picture has no transparent colour is RGB.
   const bool opaque_gif =
       format == "gif" && !gif_may_be_transparent(std::span(head.bytes.data(), head.size));
+  // The colour under a GIF's transparent pixels, which the library reads as black.
+  const std::optional<std::array<unsigned char, 3>> under_transparent =
+      format == "gif" && spec.nchannels == 4 && spec.format == OIIO::TypeDesc::UINT8
+          ? gif_transparent_colour(std::span(head.bytes.data(), head.size))
+          : std::nullopt;
   // A 32-bit BMP's bytes as its header lays them out (io/images/bmp_pixels.hpp):
   // read whole where they are reordered, alpha may be kept or the fourth byte
   // must be looked at to know whether it is alpha, then arranged.
@@ -1341,6 +1378,11 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
       std::memset(inks.storage.data(), 0, inks.storage.size());
       ok = read_rows(*input, spec, 4, type_desc(pixel_format.sample), inks);
       if (ok) cmyk_to_rgb(inks.view(), image);
+    } else if (under_transparent) {
+      Image rgba =
+          Image::allocate(image.width, image.height, {ChannelLayout::RGBA, SampleType::U8});
+      ok = read_rows(*input, spec, 4, OIIO::TypeDesc::UINT8, rgba);
+      if (ok) colour_transparent_pixels(rgba, *under_transparent, image);
     } else {
       // A colour image's alpha, wherever the file stores it (R, G, B, X, A).
       ok = read_rows(*input, spec, channels, type_desc(pixel_format.sample), image,
