@@ -1320,6 +1320,18 @@ TEST_F(ImageFiles, CmykJpegsAreConvertedWithoutAProfile) {
       }
     }
   }
+  // Written back to JPEG with its chroma whole (all four components 1x1), as
+  // a Y'CbCr JPEG keeps its subsampling.
+  const std::string cmyk_bytes = test::file_text(path);
+  const auto as_bytes = [](const std::string& text) {
+    return std::span(reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  };
+  ASSERT_EQ(io::jpeg_subsampling(as_bytes(cmyk_bytes)), "4:4:4");
+  const fs::path written = dir_ / "cmyk-eq.jpg";
+  const auto r =
+      test::run_cli({"equalize", path.string(), "-o", written.string(), "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(io::jpeg_subsampling(as_bytes(test::file_text(written))), "4:4:4");
 }
 
 // The library's messages name no command-line option: the setting that gets

@@ -55,9 +55,12 @@ const JpegSegment* jpeg_frame_header(const JpegHeader& header) {
 
 std::string jpeg_subsampling(std::span<const unsigned char> file, const JpegHeader& header) {
   const JpegSegment* frame = jpeg_frame_header(header);
-  // Nf, then components of three bytes: id, H << 4 | V, a table.
-  if (frame == nullptr || jpeg_components(file, *frame) != 3 ||
-      frame->end - frame->begin < 10 + 9) {
+  // Nf, then components of three bytes: id, H << 4 | V, a table: three
+  // (Y'CbCr, RGB) or four (CMYK, YCCK; written back as Y'CbCr, with the
+  // subsampling its first two components' factors give).
+  const unsigned components = frame == nullptr ? 0U : jpeg_components(file, *frame);
+  if (components < 3 || components > 4 ||
+      frame->end - frame->begin < 10 + 3 * std::size_t{components}) {
     return {};
   }
   const auto sampling = [&](std::size_t c) {
