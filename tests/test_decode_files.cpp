@@ -15,6 +15,7 @@
 #include "gpuhist/decode_files.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "support/without_threads.hpp"
 
 namespace gpuhist {
 namespace {
@@ -55,6 +56,26 @@ TEST(DecodeFiles, HandsOverInListOrderWithEachFailureInItsPlace) {
     EXPECT_FALSE(files.next());
     EXPECT_FALSE(files.next());
   }
+}
+
+// Where no thread can be started (a process limit), the files are still
+// handed over, in order, each failure in its place: next() decodes them.
+TEST(DecodeFiles, WithoutThreadsNextDecodesEachFile) {
+  const std::optional<bool> passed = test::without_threads([] {
+    DecodeFiles files(numbered(10), fake_load, 4);
+    if (files.threads() != 0) return false;
+    for (std::uint32_t n = 0; n < 10; ++n) {
+      try {
+        const std::optional<Image> image = files.next();
+        if (n % 3 == 2 || !image || image->width != n + 1) return false;
+      } catch (const std::runtime_error&) {
+        if (n % 3 != 2) return false;
+      }
+    }
+    return !files.next();
+  });
+  if (!passed) GTEST_SKIP() << "needs root, and a limit of processes that holds";
+  EXPECT_TRUE(*passed);
 }
 
 TEST(DecodeFiles, DecodesNoMoreThanTheWindowAhead) {

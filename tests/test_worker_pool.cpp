@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "core/cores.hpp"
 #include "core/row_parts.hpp"
 #include "core/worker_pool.hpp"
+#include "support/without_threads.hpp"
 
 namespace gpuhist {
 namespace {
@@ -60,6 +62,27 @@ TEST(RunParts, RowPartsCoverEveryRowOnce) {
     for (std::uint32_t y = y0; y < y1; ++y) ++rows[y];
   });
   for (const auto& r : rows) EXPECT_EQ(r.load(), 1);
+}
+
+// Where no thread can be started, rows are still every one covered once (on
+// the calling thread), and parts that may wait for one another are refused
+// with the thread's error rather than left undone.
+TEST(RunParts, WithoutThreadsRowPartsRunOnTheCaller) {
+  const std::optional<bool> passed = test::without_threads([] {
+    std::vector<int> rows(1001);
+    for_row_parts(1001, 7, [&](std::uint32_t, std::uint32_t y0, std::uint32_t y1) {
+      for (std::uint32_t y = y0; y < y1; ++y) ++rows[y];
+    });
+    if (std::count(rows.begin(), rows.end(), 1) != 1001) return false;
+    try {
+      run_parts(3, [](std::uint32_t) {});
+      return false;
+    } catch (const std::system_error&) {
+      return true;
+    }
+  });
+  if (!passed) GTEST_SKIP() << "needs root, and a limit of processes that holds";
+  EXPECT_TRUE(*passed);
 }
 
 TEST(RunParts, SeveralCallersAndNestedCalls) {

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <system_error>
 
 #include "exit_codes.hpp"
 
@@ -97,6 +98,13 @@ std::string describe(const Error& e) {
 std::string describe(const std::exception& e) {
   if (const auto* error = dynamic_cast<const Error*>(&e)) return describe(*error);
   if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return "not enough memory";
+  // std::thread's failure where the process may have no more threads, or no
+  // memory for their stacks.
+  if (const auto* system = dynamic_cast<const std::system_error*>(&e);
+      system != nullptr && system->code() == std::errc::resource_unavailable_try_again) {
+    return std::string("cannot start a thread: ") + e.what() +
+           " (the limit of threads or of memory this process may have)";
+  }
   // A container asked for more than it can hold ("vector::_M_default_append").
   if (dynamic_cast<const std::length_error*>(&e) != nullptr) {
     return "not enough memory (a size too large to allocate)";

@@ -26,7 +26,9 @@ class DecodeFiles {
   // Starts `threads` decoding threads (0: one per core; never more than the
   // files) that call `load` on the files in order, each keeping at most
   // `ahead` images (0: twice the threads) decoded and not yet taken. `load`
-  // runs on those threads, several at once, and must be safe to.
+  // runs on those threads, several at once, and must be safe to. Where fewer
+  // threads can be started (the process's limit), those started decode, or
+  // none at all: next() then decodes each file itself.
   DecodeFiles(std::vector<std::filesystem::path> files, Load load, unsigned threads = 0,
               std::size_t ahead = 0);
   DecodeFiles(const DecodeFiles&) = delete;
@@ -39,7 +41,7 @@ class DecodeFiles {
   // `load` threw (the file after it comes next); nullopt after the last.
   [[nodiscard]] std::optional<Image> next();
 
-  // How many decoding threads run.
+  // How many decoding threads run (0: next() decodes).
   [[nodiscard]] unsigned threads() const noexcept { return static_cast<unsigned>(workers_.size()); }
 
  private:

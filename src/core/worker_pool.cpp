@@ -209,7 +209,7 @@ WorkerPool& pool() {
 
 }  // namespace
 
-void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn) {
+void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn, bool apart) {
   if (parts == 0) return;
   if (parts == 1) {
     fn(0);
@@ -221,6 +221,7 @@ void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn
   // runs: the parts already running may wait for it. The error is thrown
   // once they are done.
   std::exception_ptr unstarted;
+  std::uint32_t started = 1;  // parts 0 .. started - 1 run
   {
     std::vector<std::jthread> threads;
     try {
@@ -237,12 +238,16 @@ void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn
     } catch (...) {
       unstarted = std::current_exception();
     }
+    started += static_cast<std::uint32_t>(threads.size());
     try {
       fn(0);
+      // Parts apart need no thread of their own: the rest run here.
+      for (std::uint32_t p = started; apart && p < parts; ++p) fn(p);
     } catch (...) {
       errors[0] = std::current_exception();
     }
   }
+  if (apart) unstarted = nullptr;
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }

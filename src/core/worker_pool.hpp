@@ -18,7 +18,10 @@ namespace gpuhist {
 // busy with another call, or from one of them, or for more parts than there
 // are kept threads, starts threads of its own instead; where one cannot be
 // started, the parts started and part 0 still run, and the error is thrown
-// once they are done (the parts not started never run).
-void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn);
+// once they are done (the parts not started never run). Parts that never wait
+// for one another (`apart`) are not lost so: those not started run on the
+// calling thread after part 0, and nothing is thrown for them.
+void run_parts(std::uint32_t parts, const std::function<void(std::uint32_t)>& fn,
+               bool apart = false);
 
 }  // namespace gpuhist

@@ -17,13 +17,8 @@ DecodeFiles::DecodeFiles(std::vector<std::filesystem::path> files, Load load, un
   try {
     for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
   } catch (...) {
-    {
-      const std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    changed_.notify_all();
-    for (std::thread& worker : workers_) worker.join();
-    throw;
+    // No more threads to be had (the process's limit, or memory for their
+    // stacks): the files are decoded by those started, or by next() itself.
   }
 }
 
@@ -61,6 +56,10 @@ void DecodeFiles::work() {
 }
 
 std::optional<Image> DecodeFiles::next() {
+  if (workers_.empty()) {  // no thread could be started: each file decoded here, in turn
+    if (taken_ == files_.size()) return std::nullopt;
+    return load_(files_[taken_++]);
+  }
   std::unique_lock lock(mutex_);
   if (taken_ == files_.size()) return std::nullopt;
   changed_.wait(lock, [&] { return !window_.empty() && window_.front().done; });
