@@ -7,6 +7,7 @@
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/render.hpp"
+#include "render/cover.hpp"
 #include "render/draw_rule.hpp"
 #include "support/shared_context.hpp"
 
@@ -284,6 +285,29 @@ TEST(Overlay, LayoutAndComposition) {
   // Panel background: half video, half #333333.
   EXPECT_EQ(pixel(out, 50, 90),
             ((50 + 0x33) / 2U << 16) | ((60 + 0x33) / 2U << 8) | ((70 + 0x33) / 2U));
+}
+
+// Covering shows the exact part of the frame the scale factor leaves, not one
+// rounded to whole source pixels (which stretched small frames): a 3x2 frame
+// over 250x100 (scaled by 250/3) shows each row as 50 target rows; a 10x3
+// frame (scaled by 100/3) shows 7.5 columns, from 1.25 to 8.75: column 1 and
+// column 8 a quarter of a column short, 25 target columns each.
+TEST(Overlay, CoverShowsTheExactPartOfTheFrame) {
+  const render::Cover tall(3, 2, 250, 100);
+  for (std::uint32_t y = 0; y < 100; ++y) EXPECT_EQ(tall.source_y(y), y < 50 ? 0U : 1U) << y;
+  for (std::uint32_t x = 0; x < 250; ++x) EXPECT_EQ(tall.source_x(x), (2 * x + 1) * 3 / 500) << x;
+  const render::Cover wide(10, 3, 250, 100);
+  std::vector<std::uint32_t> shown(10);
+  for (std::uint32_t x = 0; x < 250; ++x) ++shown[wide.source_x(x)];
+  EXPECT_EQ(shown, (std::vector<std::uint32_t>{0, 25, 33, 34, 33, 33, 34, 33, 25, 0}));
+  for (std::uint32_t y = 0; y < 100; ++y) EXPECT_EQ(wide.source_y(y), (2 * y + 1) * 3 / 200) << y;
+  // Equal shapes map one to one; a frame 8000x16 over 320x240 (scaled by 15)
+  // shows its centre column 4000 from the target's centre on.
+  const render::Cover same(640, 480, 640, 480);
+  for (std::uint32_t x = 0; x < 640; ++x) EXPECT_EQ(same.source_x(x), x);
+  const render::Cover strip(8000, 16, 320, 240);
+  EXPECT_EQ(strip.source_x(159), 3999U);
+  EXPECT_EQ(strip.source_x(160), 4000U);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
-// "Cover" scaling: the largest centred crop of a frame with the target's aspect
-// ratio, sampled at the nearest source pixel of each target pixel's centre.
+// "Cover" scaling: the frame scaled by the smallest factor that covers the
+// target, centred, and sampled at the nearest source pixel of each target
+// pixel's centre. The part of the frame shown is exact, not rounded to whole
+// source pixels: a 3x2 frame covering 250x100 shows each of its rows as 50
+// target rows.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 namespace gpuhist::render {
@@ -10,30 +12,31 @@ namespace gpuhist::render {
 class Cover {
  public:
   Cover(std::uint64_t frame_width, std::uint64_t frame_height, std::uint32_t width,
-        std::uint32_t height)
-      : width_(width), height_(height) {
-    crop_w_ = frame_width;
-    crop_h_ = frame_height;
+        std::uint32_t height) {
     if (frame_width * height > frame_height * width) {
-      crop_w_ = std::max<std::uint64_t>(1, frame_height * width / height);
+      // Scaled by height / frame_height: columns cropped on both sides.
+      step_x_ = step_y_ = frame_height;
+      over_ = 2ULL * height;
+      x0_ = frame_width * height - width * frame_height;
     } else {
-      crop_h_ = std::max<std::uint64_t>(1, frame_width * height / width);
+      // Scaled by width / frame_width: rows cropped above and below.
+      step_x_ = step_y_ = frame_width;
+      over_ = 2ULL * width;
+      y0_ = frame_height * width - height * frame_width;
     }
-    x0_ = (frame_width - crop_w_) / 2;
-    y0_ = (frame_height - crop_h_) / 2;
   }
-  // The frame column that target column x shows, and the frame row of target row y.
+  // The frame column that target column x shows, and the frame row of target
+  // row y: the source coordinate of the target pixel's centre, rounded down.
   [[nodiscard]] std::uint32_t source_x(std::uint32_t x) const {
-    return static_cast<std::uint32_t>(x0_ + (2 * std::uint64_t{x} + 1) * crop_w_ / (2ULL * width_));
+    return static_cast<std::uint32_t>((x0_ + (2 * std::uint64_t{x} + 1) * step_x_) / over_);
   }
   [[nodiscard]] std::uint32_t source_y(std::uint32_t y) const {
-    return static_cast<std::uint32_t>(y0_ +
-                                      (2 * std::uint64_t{y} + 1) * crop_h_ / (2ULL * height_));
+    return static_cast<std::uint32_t>((y0_ + (2 * std::uint64_t{y} + 1) * step_y_) / over_);
   }
 
  private:
-  std::uint32_t width_, height_;
-  std::uint64_t crop_w_ = 0, crop_h_ = 0, x0_ = 0, y0_ = 0;
+  // Source coordinate of a target coordinate t: (offset + (2t + 1) * step) / over.
+  std::uint64_t step_x_ = 1, step_y_ = 1, over_ = 2, x0_ = 0, y0_ = 0;
 };
 
 }  // namespace gpuhist::render
