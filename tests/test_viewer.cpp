@@ -486,6 +486,19 @@ TEST_F(Viewer, ADamagedStreamIsPlayedAndItsErrorsSaid) {
       << log();
 }
 
+// A stream of which no frame could be decoded (its packets all lost) is its
+// file's error: the viewer does not wait on an empty window for a key.
+TEST_F(Viewer, AStreamWithNoFrameIsAnError) {
+  const fs::path dropped = fs::path(dir_) / "dropped.mkv";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 0.5 "
+                   "-c:v libx264 -c:a aac -bsf:v noise=drop=1 '" +
+                   dropped.string() + "'"));
+  auto viewer = start_viewer({dropped.string()});
+  EXPECT_EQ(viewer->wait_for(60s), std::optional<int>(1)) << log();
+  EXPECT_NE(log().find("dropped.mkv: no frame could be decoded"), std::string::npos) << log();
+}
+
 TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
   const std::string dir = test::temp_dir();
   const fs::path clip = fs::path(dir) / "clip.mkv";
