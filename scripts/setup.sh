@@ -10,7 +10,7 @@ packages=(
   fonts-dejavu-core
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
   libcli11-dev nlohmann-json3-dev
-  libglfw3-dev xvfb xauth x11-apps x11-utils xdotool
+  libglfw3-dev libx11-dev xvfb xauth x11-apps x11-utils xdotool
   libgtest-dev libgmock-dev libbenchmark-dev valgrind clang llvm libclang-rt-14-dev
   libopencv-dev locales libtiff-tools
   pybind11-dev python3-dev python3-numpy python3-pytest python3-dask python3-distributed

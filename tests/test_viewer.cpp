@@ -486,6 +486,44 @@ TEST_F(Viewer, ADamagedStreamIsPlayedAndItsErrorsSaid) {
       << log();
 }
 
+// The window destroyed by another program, or the X server gone: one line
+// saying so and the display's status (3), not Xlib's lines and status 1.
+TEST_F(Viewer, ADisplayLostIsOneLineAndStatusThree) {
+  const fs::path photo = fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png";
+  const std::string title = "gpuhist: coffee.png";
+  auto destroyed = start_viewer({photo.string(), "--size", "64x48"});
+  for (int i = 0; i < 240 && (!screenshot(title) || log().find("drawing on") == std::string::npos);
+       ++i) {
+    std::this_thread::sleep_for(250ms);
+  }
+  std::this_thread::sleep_for(500ms);  // the picture drawn, the viewer waiting on its events
+  const std::string destroy =
+      "DISPLAY=" + display_ + " xdotool search --name '" + title + "' windowclose >/dev/null 2>&1";
+  (void)std::system(destroy.c_str());
+  EXPECT_EQ(destroyed->wait_for(60s), std::optional<int>(3)) << log();
+  const std::string said = read_file(fs::path(dir_) / "view.log");
+  EXPECT_NE(said.find("gpuhist: error: the X display refused a request for the window ("),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("X Error of failed request"), std::string::npos) << said;
+  destroyed.reset();
+
+  auto orphaned = start_viewer({photo.string(), "--size", "64x48"});
+  for (int i = 0; i < 240 && (!screenshot(title) || log().find("drawing on") == std::string::npos);
+       ++i) {
+    std::this_thread::sleep_for(250ms);
+  }
+  std::this_thread::sleep_for(500ms);  // the picture drawn, the viewer waiting on its events
+  xvfb_.reset();                       // the server ends
+  EXPECT_EQ(orphaned->wait_for(60s), std::optional<int>(3))
+      << read_file(fs::path(dir_) / "view.log");
+  const std::string lost = read_file(fs::path(dir_) / "view.log");
+  EXPECT_NE(lost.find("gpuhist: error: the connection to the X display was lost"),
+            std::string::npos)
+      << lost;
+  EXPECT_EQ(lost.find("XIO"), std::string::npos) << lost;
+}
+
 // A stream of which no frame could be decoded (its packets all lost) is its
 // file's error: the viewer does not wait on an empty window for a key.
 TEST_F(Viewer, AStreamWithNoFrameIsAnError) {
@@ -513,6 +551,9 @@ TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
   }
   auto missing = test::run_cli({"view", (fs::path(dir) / "nope.mkv").string()});
   EXPECT_EQ(missing.status, 1) << missing.err;
+  auto piped = test::run_cli({"view", "-"});
+  EXPECT_EQ(piped.status, 2) << piped.err;
+  test::expect_one_line_error(piped, "the viewer plays a file, not standard input");
   auto bad_size = test::run_cli({"view", clip.string(), "--size", "1x1"});
   EXPECT_EQ(bad_size.status, 2) << bad_size.err;
   auto bad_scale = test::run_cli({"view", clip.string(), "--scale", "cubic"});

@@ -44,6 +44,12 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
 }
 
 int run_view(const ViewArgs& args) {
+  // (A file named "-" is ./-, as elsewhere.)
+  if (args.input == "-") {
+    return usage_error(
+        "the viewer plays a file, not standard input (save the stream to a file, "
+        "or give a named pipe)");
+  }
   auto counting = parse_counting(args.bins, args.luma, args.strategy);
   if (!counting) return kExitUsage;
   ReadOptions read = args.read;
@@ -105,9 +111,8 @@ int run_view(const ViewArgs& args) {
       // An unreadable video is the viewer's to report, as it reports it.
     }
   }
-  options.on_damage = [&](const std::string& cause) {
-    std::cerr << "gpuhist: error: " << args.input << ": " << cause << '\n';
-  };
+  options.on_damage = [&](const std::string& cause) { print_error(args.input + ": " + cause); };
+  options.on_display_lost = [](const std::string& cause) { print_error(cause); };
   options.on_status = [](const std::string& line) {
     std::cerr << "gpuhist view: " << line << '\n';
   };

@@ -43,6 +43,11 @@ struct ViewerOptions {
   // met errors: how many, the first in FFmpeg's words, and what may explain
   // them (VideoReader's errors(), first_error(), error_hint()).
   std::function<void(std::int64_t, const std::string&, const std::string&)> on_stream_errors;
+  // Called where the window system's connection is lost (the X server ended,
+  // the window was killed) or it refuses the window (another program destroyed
+  // it), with the cause: the process cannot go on, and ends with status 3
+  // once this returns.
+  std::function<void(const std::string&)> on_display_lost;
 };
 
 // What the keys do, for the help text: "space: pause/play, c: ...".

@@ -144,7 +144,8 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
   } say_errors{source, options};
   std::uint32_t width = 0, height = 0;
   initial_size(options, source.width(), source.height(), width, height);
-  view::Window window(width, height, "gpuhist: " + path.filename().string());
+  view::Window window(width, height, "gpuhist: " + path.filename().string(),
+                      options.on_display_lost);
   const Context context = ContextAccess::open_for_window(
       options.device, view::Window::required_extensions(),
       [&](VkInstance instance) { return window.create_surface(instance); });

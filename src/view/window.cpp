@@ -12,8 +12,38 @@
 #include "gpuhist/error.hpp"
 #include "vulkan/check.hpp"
 
+// Last: Xlib's macros (None, Bool, Status) stay out of the headers above.
+#include <X11/Xlib.h>
+
 namespace gpuhist::view {
 namespace {
+
+// Who hears that the display is gone (one viewer window at a time).
+std::function<void(const std::string&)>& lost_display() {
+  static std::function<void(const std::string&)> said;
+  return said;
+}
+
+[[noreturn]] void display_lost(const std::string& cause) {
+  if (const auto& said = lost_display()) said(cause);
+  std::_Exit(3);
+}
+
+// Xlib's own handlers print several lines and end the process with status 1.
+int on_x_io_error(Display* /*display*/) {
+  display_lost(
+      "the connection to the X display was lost (the server ended, or the window was "
+      "killed)");
+}
+int on_x_error(Display* display, XErrorEvent* event) {
+  char text[256] = {};
+  XGetErrorText(display, event->error_code, text, sizeof text);
+  display_lost(std::string("the X display refused a request for the window (") + text +
+               "): another program closed or destroyed it");
+}
+
+// GLFW 3.3 sets Xlib's default error handler back after each call it guards.
+void guard_x_errors() { XSetErrorHandler(on_x_error); }
 
 std::string glfw_error() {
   const char* description = nullptr;
@@ -26,6 +56,7 @@ void init_glfw() {
   static const bool ready = [] {
     if (glfwInit() != GLFW_TRUE) return false;
     std::atexit(glfwTerminate);
+    XSetIOErrorHandler(on_x_io_error);
     return true;
   }();
   if (!ready) {
@@ -40,8 +71,10 @@ void init_glfw() {
 
 }  // namespace
 
-Window::Window(std::uint32_t width, std::uint32_t height, const std::string& title) {
+Window::Window(std::uint32_t width, std::uint32_t height, const std::string& title,
+               std::function<void(const std::string&)> on_lost) {
   init_glfw();
+  lost_display() = std::move(on_lost);
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
   window_ = glfwCreateWindow(static_cast<int>(width), static_cast<int>(height), title.c_str(),
@@ -50,6 +83,7 @@ Window::Window(std::uint32_t width, std::uint32_t height, const std::string& tit
   // The overlay needs at least 2 x 2 pixels.
   glfwSetWindowSizeLimits(window_, 2, 2, GLFW_DONT_CARE, GLFW_DONT_CARE);
   glfwSetWindowUserPointer(window_, this);
+  guard_x_errors();
   glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
     if (action == GLFW_PRESS)
       static_cast<Window*>(glfwGetWindowUserPointer(w))->keys_.push_back(key);
@@ -57,6 +91,7 @@ Window::Window(std::uint32_t width, std::uint32_t height, const std::string& tit
 }
 
 Window::~Window() {
+  guard_x_errors();  // a window another program destroyed is refused as it closes
   if (window_ != nullptr) glfwDestroyWindow(window_);
 }
 
@@ -91,6 +126,7 @@ VkSurfaceKHR Window::create_surface(VkInstance instance) const {
 }
 
 void Window::poll(double timeout_s) {
+  guard_x_errors();
   if (timeout_s > 0) {
     glfwWaitEventsTimeout(timeout_s);
   } else {
@@ -102,6 +138,7 @@ bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLF
 
 void Window::framebuffer_size(std::uint32_t& width, std::uint32_t& height) const {
   int w = 0, h = 0;
+  guard_x_errors();
   glfwGetFramebufferSize(window_, &w, &h);
   width = static_cast<std::uint32_t>(w > 0 ? w : 0);
   height = static_cast<std::uint32_t>(h > 0 ? h : 0);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,11 @@ class Window {
  public:
   // Opens a window of width x height pixels. Throws Error(Device) when no
   // window system is available (no display) or it lacks Vulkan support.
-  Window(std::uint32_t width, std::uint32_t height, const std::string& title);
+  // `on_lost` hears why, where the display's connection is lost or the
+  // window destroyed by another program, before the process ends with
+  // status 3 (Xlib would end it, with several lines of its own).
+  Window(std::uint32_t width, std::uint32_t height, const std::string& title,
+         std::function<void(const std::string&)> on_lost = {});
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
   Window(Window&&) = delete;
