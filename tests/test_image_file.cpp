@@ -711,6 +711,41 @@ std::string one_bit_tiff(bool little, bool with_bits, const std::array<unsigned 
   return b.build();
 }
 
+// TIFFs of colour spaces libtiff converts: CIE L*a*b* is read as the 8-bit
+// RGB it gives, said in a note whatever the samples' depth (16 here); Y'CbCr
+// of 16 bits, which it refuses with no cause, is refused saying why.
+TEST_F(ImageFiles, LabTiffsSayTheirConversionAndDeepYCbCrIsRefused) {
+  const auto tiff = [](std::uint64_t photometric) {
+    test::TiffBuilder b;
+    b.field(256, 3, {2}).field(257, 3, {2}).field(258, 3, {16, 16, 16});
+    b.field(259, 3, {1}).field(262, 3, {photometric});
+    b.offsets(273, {b.blob(std::string(24, '\x40'))});
+    b.field(277, 3, {3}).field(278, 3, {2}).field(279, 4, {24}).field(284, 3, {1});
+    if (photometric == 6) b.field(530, 3, {1, 1});
+    return b.build();
+  };
+  const fs::path lab = dir_ / "lab16.tif";
+  std::ofstream(lab, std::ios::binary) << tiff(8);
+  const Image read = load_image(lab);
+  EXPECT_EQ(read.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+  ASSERT_EQ(read.notes.size(), 1U);
+  EXPECT_EQ(read.notes[0],
+            "its L*a*b* samples are read as the 8-bit RGB the image library converts them to");
+  const fs::path ycc = dir_ / "ycc16.tif";
+  std::ofstream(ycc, std::ios::binary) << tiff(6);
+  try {
+    (void)load_image(ycc);
+    FAIL() << "a 16-bit Y'CbCr TIFF was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_NE(std::string(e.what()).find(
+                  "cannot read image: a Y'CbCr TIFF of 16-bit samples, which the image library "
+                  "does not read"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A TIFF of 1-bit samples that leaves BitsPerSample to its default (the image
 // library read each byte of packed bits as a pixel, status 0) reads as the
 // same file with the field written: 0 and 255.

@@ -1317,6 +1317,16 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
                    " channels, which the image library does not convert to RGB (it converts "
                    "four-channel CMYK)");
   }
+  // libtiff converts Y'CbCr of 8 bits to RGB, and refuses deeper samples
+  // with no cause the library passes on.
+  const int photometric =
+      format == "tiff" ? spec.get_int_attribute("tiff:PhotometricInterpretation", -1) : -1;
+  if (photometric == 6 && spec.get_int_attribute("oiio:BitsPerSample", 8) > 8) {
+    fail(path, "cannot read image: a Y'CbCr TIFF of " +
+                   std::to_string(spec.get_int_attribute("oiio:BitsPerSample", 8)) +
+                   "-bit samples, which the image library does not read (it converts 8-bit "
+                   "Y'CbCr to RGB)");
+  }
   if (spec.alpha_channel == 2) {
     fail(path,
          "unsupported image: its third channel is alpha, after two colour channels (neither "
@@ -1354,6 +1364,12 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     noted.default_channel_names();
   }
   image.notes = sample_notes(noted, layout, no_alpha);
+  // CIE L*a*b* (8, 9 and 10: ICC's and ITU's too), which libtiff gives as RGB of 8 bits.
+  if (photometric >= 8 && photometric <= 10) {
+    image.notes.push_back(
+        "its L*a*b* samples are read as the 8-bit RGB the image library "
+        "converts them to");
+  }
   // A camera raw's pixels come turned upright (LibRaw): its tag no longer holds.
   const int orientation = format == "raw" ? 1 : spec.get_int_attribute("Orientation", 1);
   image.orientation =
