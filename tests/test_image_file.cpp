@@ -657,6 +657,30 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
   expect_refused(dir_ / "cut.ppm",
                  "corrupt or truncated image: its 20x10 raster takes 1200 bytes after its header, "
                  "and the file has 700");
+  // A PBM of packed bits, and a PFM of floats after its scale, the same.
+  std::ofstream(dir_ / "cut.pbm", std::ios::binary) << "P4\n20 10\n" << std::string(6, '\x10');
+  expect_refused(dir_ / "cut.pbm",
+                 "corrupt or truncated image: its 20x10 raster takes 30 bytes after its header, "
+                 "and the file has 6");
+  std::ofstream(dir_ / "cut.pfm", std::ios::binary) << "PF\n5 3\n-1.0\n" << std::string(100, '\0');
+  expect_refused(dir_ / "cut.pfm",
+                 "corrupt or truncated image: its 5x3 raster takes 180 bytes after its header, "
+                 "and the file has 100");
+}
+
+// A grey Targa with alpha (its descriptor's alpha bits set) is grey with
+// alpha, not two channels of which the second is left out with a note.
+TEST_F(ImageFiles, AGreyTargaWithAlphaIsGreyAndAlpha) {
+  // Uncompressed grey (type 3), 16 bits a pixel, 8 of them alpha, rows from the top.
+  std::string tga = std::string("\0\0\x03", 3) + std::string(9, '\0');
+  tga += std::string("\x03\x00\x02\x00\x10\x28", 6);  // 3x2, 16 bits, 8 alpha, top first
+  for (int i = 0; i < 6; ++i) tga += std::string{static_cast<char>(40 * i), '\x80'};
+  std::ofstream(dir_ / "la.tga", std::ios::binary) << tga;
+  const Image grey = load_image(dir_ / "la.tga");
+  EXPECT_EQ(grey.format, (PixelFormat{ChannelLayout::Grey, SampleType::U8}));
+  EXPECT_TRUE(grey.alpha);
+  EXPECT_TRUE(grey.notes.empty()) << grey.notes.front();
+  EXPECT_EQ(static_cast<int>(grey.view().row(1)[2]), 200);
 }
 
 // `image` (8-bit RGB) as a JPEG of libjpeg's defaults, `tune` changing them.

@@ -26,6 +26,13 @@ class Tokens {
     if (digits == 0) return std::nullopt;
     return static_cast<std::uint32_t>(value);
   }
+  // Any token, skipped (a PFM's scale, "-1.0"); false where there is none.
+  bool word() {
+    skip_space();
+    const std::size_t from = at_;
+    while (at_ < bytes_.size() && !space(bytes_[at_])) ++at_;
+    return at_ > from;
+  }
   // A plain PBM's pixel: one digit, 0 or 1, with or without whitespace
   // (and comments) before it.
   std::optional<unsigned> bit() {
@@ -81,15 +88,26 @@ std::vector<unsigned char> deep_pnm_file(const ImageView& image) {
 }
 
 std::string pnm_raster_shortfall(std::span<const unsigned char> head, std::uintmax_t file_bytes) {
-  if (head.size() < 2 || head[0] != 'P' || (head[1] != '5' && head[1] != '6')) return {};
+  if (head.size() < 2 || head[0] != 'P') return {};
+  const unsigned char kind = head[1];
+  if (kind != '4' && kind != '5' && kind != '6' && kind != 'F' && kind != 'f') return {};
   Tokens tokens(head);
   const auto width = tokens.number();
   const auto height = tokens.number();
-  const auto maximum = tokens.number();
+  if (!width || !height) return {};
+  std::uint64_t raster = 0;
+  if (kind == '4') {  // a bit a pixel, rows of whole bytes
+    raster = (std::uint64_t{*width} + 7) / 8 * *height;
+  } else if (kind == 'F' || kind == 'f') {  // 32-bit floats, after the scale
+    if (!tokens.word()) return {};
+    raster = std::uint64_t{*width} * *height * (kind == 'F' ? 3 : 1) * 4;
+  } else {
+    const auto maximum = tokens.number();
+    if (!maximum || *maximum == 0 || *maximum > 65535) return {};
+    raster = std::uint64_t{*width} * *height * (kind == '5' ? 1 : 3) * (*maximum > 255 ? 2 : 1);
+  }
   const auto start = tokens.raster_start();
-  if (!width || !height || !maximum || !start || *maximum == 0 || *maximum > 65535) return {};
-  const std::uint64_t raster =
-      std::uint64_t{*width} * *height * (head[1] == '5' ? 1 : 3) * (*maximum > 255 ? 2 : 1);
+  if (!start) return {};
   const std::uint64_t after = file_bytes > *start ? file_bytes - *start : 0;
   if (after >= raster) return {};
   return "its " + std::to_string(*width) + "x" + std::to_string(*height) + " raster takes " +

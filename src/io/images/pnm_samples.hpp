@@ -24,14 +24,14 @@ namespace gpuhist::images {
 [[nodiscard]] bool read_deep_pnm_samples(const std::filesystem::path& path,
                                          std::span<const unsigned char> head, Image& image);
 
-// Where a binary PNM (P5, P6) of `file_bytes` bytes, whose first bytes are
-// `head`, ends before its raster does: "its WxH raster takes N bytes after
-// its header, and the file has M", for the message of a file the library
-// could not read. Empty otherwise.
 // `image` (16-bit grey, RGB or RGBA, whose alpha is left out) as a binary
 // PNM file of maximum 65535: P5 for grey, P6 for colour.
 [[nodiscard]] std::vector<unsigned char> deep_pnm_file(const ImageView& image);
 
+// Where a binary PNM (P4, P5, P6) or PFM (PF, Pf) of `file_bytes` bytes,
+// whose first bytes are `head`, ends before its raster does: "its WxH raster
+// takes N bytes after its header, and the file has M", for the message of a
+// file the library could not read. Empty otherwise.
 [[nodiscard]] std::string pnm_raster_shortfall(std::span<const unsigned char> head,
                                                std::uintmax_t file_bytes);
 

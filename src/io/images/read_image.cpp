@@ -1258,6 +1258,11 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   }
   OIIO::ImageSpec spec = input->spec();
   spec.alpha_channel = alpha_channel_of(spec);
+  // A grey Targa whose descriptor gives its second channel alpha bits (the
+  // library names it G, and no alpha).
+  if (format == "targa" && spec.nchannels == 2 && head.size > 17 && (head.bytes[17] & 0x0F) != 0) {
+    spec.alpha_channel = 1;
+  }
   if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0) {
     fail(path, "image has zero size");
   }
