@@ -1,5 +1,6 @@
 #include "view_command.hpp"
 
+#include <cstdlib>
 #include <iostream>
 
 #include "common_options.hpp"
@@ -112,7 +113,12 @@ int run_view(const ViewArgs& args) {
     }
   }
   options.on_damage = [&](const std::string& cause) { print_error(args.input + ": " + cause); };
-  options.on_display_lost = [](const std::string& cause) { print_error(cause); };
+  // Xlib ends the process once this returns: said, and with the display's status.
+  options.on_display_lost = [](const std::string& cause) {
+    print_error(cause);
+    std::cerr.flush();
+    std::_Exit(kExitDevice);
+  };
   options.on_status = [](const std::string& line) {
     std::cerr << "gpuhist view: " << line << '\n';
   };

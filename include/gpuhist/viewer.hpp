@@ -44,9 +44,10 @@ struct ViewerOptions {
   // them (VideoReader's errors(), first_error(), error_hint()).
   std::function<void(std::int64_t, const std::string&, const std::string&)> on_stream_errors;
   // Called where the window system's connection is lost (the X server ended,
-  // the window was killed) or it refuses the window (another program destroyed
-  // it), with the cause: the process cannot go on, and ends with status 3
-  // once this returns.
+  // the window was killed), with the cause: the process cannot go on, and
+  // Xlib ends it (status 1) once this returns, so this is the place to say so
+  // and to end it with a status of the caller's choice. (A window another
+  // program destroyed is thrown as Error(Device).)
   std::function<void(const std::string&)> on_display_lost;
 };
 

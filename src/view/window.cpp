@@ -1,6 +1,7 @@
 #include "view/window.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -14,36 +15,48 @@
 
 // Last: Xlib's macros (None, Bool, Status) stay out of the headers above.
 #include <X11/Xlib.h>
+// GLFW's X11 display (glfw3native.h's, which needs the Xrandr headers too).
+extern "C" Display* glfwGetX11Display(void);
 
 namespace gpuhist::view {
 namespace {
 
-// Who hears that the display is gone (one viewer window at a time).
-std::function<void(const std::string&)>& lost_display() {
-  static std::function<void(const std::string&)> said;
-  return said;
-}
+// While a window is open (one at a time), Xlib's handlers are these:
+// Xlib's own print several lines and end the process with status 1.
+const std::function<void(const std::string&)>* on_lost_display = nullptr;  // the window's
+char refused[320] = {};  // the X error met since the last check, said by throwing
 
-[[noreturn]] void display_lost(const std::string& cause) {
-  if (const auto& said = lost_display()) said(cause);
-  std::_Exit(3);
-}
-
-// Xlib's own handlers print several lines and end the process with status 1.
+// The connection is gone: Xlib ends the process once this returns (status 1).
 int on_x_io_error(Display* /*display*/) {
-  display_lost(
-      "the connection to the X display was lost (the server ended, or the window was "
-      "killed)");
+  if (on_lost_display != nullptr && *on_lost_display) {
+    (*on_lost_display)(
+        "the connection to the X display was lost (the server ended, or the window was killed)");
+  }
+  return 0;
 }
+// A request refused (the window destroyed by another program): kept, and
+// thrown by the window's next call.
 int on_x_error(Display* display, XErrorEvent* event) {
-  char text[256] = {};
-  XGetErrorText(display, event->error_code, text, sizeof text);
-  display_lost(std::string("the X display refused a request for the window (") + text +
-               "): another program closed or destroyed it");
+  if (refused[0] == '\0') {
+    char text[200] = {};
+    XGetErrorText(display, event->error_code, text, sizeof text);
+    std::snprintf(refused, sizeof refused,
+                  "the X display refused a request for the window (%s): another program closed "
+                  "or destroyed it",
+                  text);
+  }
+  return 0;
 }
 
 // GLFW 3.3 sets Xlib's default error handler back after each call it guards.
 void guard_x_errors() { XSetErrorHandler(on_x_error); }
+
+void throw_refused() {
+  if (refused[0] == '\0') return;
+  const std::string cause = refused;
+  refused[0] = '\0';
+  throw Error(ErrorKind::Device, cause);
+}
 
 std::string glfw_error() {
   const char* description = nullptr;
@@ -56,7 +69,6 @@ void init_glfw() {
   static const bool ready = [] {
     if (glfwInit() != GLFW_TRUE) return false;
     std::atexit(glfwTerminate);
-    XSetIOErrorHandler(on_x_io_error);
     return true;
   }();
   if (!ready) {
@@ -74,7 +86,10 @@ void init_glfw() {
 Window::Window(std::uint32_t width, std::uint32_t height, const std::string& title,
                std::function<void(const std::string&)> on_lost) {
   init_glfw();
-  lost_display() = std::move(on_lost);
+  on_lost_ = std::move(on_lost);
+  on_lost_display = &on_lost_;
+  previous_io_ = reinterpret_cast<void (*)()>(XSetIOErrorHandler(on_x_io_error));
+  previous_error_ = reinterpret_cast<void (*)()>(XSetErrorHandler(on_x_error));
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
   window_ = glfwCreateWindow(static_cast<int>(width), static_cast<int>(height), title.c_str(),
@@ -91,8 +106,15 @@ Window::Window(std::uint32_t width, std::uint32_t height, const std::string& tit
 }
 
 Window::~Window() {
-  guard_x_errors();  // a window another program destroyed is refused as it closes
+  guard_x_errors();  // a window another program destroyed is refused quietly as it closes
   if (window_ != nullptr) glfwDestroyWindow(window_);
+  // The refusals of those requests arrive with the next reply: here, while
+  // the window's handler still takes them.
+  if (Display* display = glfwGetX11Display(); display != nullptr) XSync(display, False);
+  refused[0] = '\0';
+  XSetErrorHandler(reinterpret_cast<XErrorHandler>(previous_error_));
+  XSetIOErrorHandler(reinterpret_cast<XIOErrorHandler>(previous_io_));
+  on_lost_display = nullptr;
 }
 
 std::vector<const char*> Window::required_extensions() {
@@ -132,6 +154,7 @@ void Window::poll(double timeout_s) {
   } else {
     glfwPollEvents();
   }
+  throw_refused();
 }
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
@@ -140,6 +163,7 @@ void Window::framebuffer_size(std::uint32_t& width, std::uint32_t& height) const
   int w = 0, h = 0;
   guard_x_errors();
   glfwGetFramebufferSize(window_, &w, &h);
+  throw_refused();
   width = static_cast<std::uint32_t>(w > 0 ? w : 0);
   height = static_cast<std::uint32_t>(h > 0 ? h : 0);
 }

@@ -17,9 +17,11 @@ class Window {
  public:
   // Opens a window of width x height pixels. Throws Error(Device) when no
   // window system is available (no display) or it lacks Vulkan support.
-  // `on_lost` hears why, where the display's connection is lost or the
-  // window destroyed by another program, before the process ends with
-  // status 3 (Xlib would end it, with several lines of its own).
+  // While it is open, the display refusing a request for it (another
+  // program destroyed it) is thrown by poll() and framebuffer_size() as
+  // Error(Device); where the connection is lost, Xlib ends the process, and
+  // `on_lost` hears why first (Xlib's own handlers print several lines).
+  // Xlib's handlers are given back as the window closes.
   Window(std::uint32_t width, std::uint32_t height, const std::string& title,
          std::function<void(const std::string&)> on_lost = {});
   Window(const Window&) = delete;
@@ -44,6 +46,10 @@ class Window {
  private:
   GLFWwindow* window_ = nullptr;
   std::vector<int> keys_;
+  std::function<void(const std::string&)> on_lost_;
+  // Xlib's handlers before the window's (XIOErrorHandler, XErrorHandler).
+  void (*previous_io_)() = nullptr;
+  void (*previous_error_)() = nullptr;
 };
 
 }  // namespace gpuhist::view
