@@ -280,6 +280,15 @@ TEST_F(ImageFiles, AGifsTransparentPixelsHoldTheirPalettesColour) {
   EXPECT_EQ(bytes(rgb, 1, 6), (std::vector<std::uint8_t>{0, 200, 0, 0, 0, 250}));
   EXPECT_TRUE(rgb.alpha);
   EXPECT_TRUE(rgb.notes.empty()) << rgb.notes.front();
+  // On a screen twice as wide, the part the picture does not cover holds no
+  // colour of the file: it stays as the library reads it.
+  std::string wide = test::file_text(gif);
+  wide[6] = '\x04';
+  std::ofstream(dir_ / "wide.gif", std::ios::binary) << wide;
+  const Image screen = load_image(dir_ / "wide.gif", with_alpha);
+  ASSERT_EQ(screen.width, 4U);
+  EXPECT_EQ(bytes(screen, 1, 16),
+            (std::vector<std::uint8_t>{0, 200, 0, 255, 0, 0, 250, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
 }
 
 TEST_F(ImageFiles, AlphaIsIgnored) {

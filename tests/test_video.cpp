@@ -1193,8 +1193,6 @@ TEST_F(Video, ConcealedDamageIsAnError) {
   EXPECT_EQ(test::run_cli({"video", clip.string(), "--device", "cpu"}).status, 0);
 }
 
-// An MP4 whose index leads to no data: no frame is decoded, and no video of
-// no frames is left behind (its file is not made), whatever the container.
 // A video written to a pipe: Matroska streams; MP4, whose index points back
 // into the file, is refused as such before the pipe is written.
 TEST_F(Video, AVideoWrittenToAPipeIsOneThatStreams) {
@@ -1226,6 +1224,8 @@ TEST_F(Video, AVideoWrittenToAPipeIsOneThatStreams) {
   }
 }
 
+// An MP4 whose index leads to no data: no frame is decoded, and no video of
+// no frames is left behind (its file is not made), whatever the container.
 TEST_F(Video, NoFrameDecodedLeavesNoVideoBehind) {
   const fs::path whole = dir_ / "whole.mp4";
   ASSERT_TRUE(

@@ -133,7 +133,8 @@ std::optional<Image> load_option_image(std::string_view option, const std::files
       image = load_input(path, options);
     } catch (const Error& e) {
       // Which picture it was, where it may be one of the inputs too.
-      throw Error(e.kind(), std::string(option) + " " + e.what(), e.remedy());
+      throw Error(e.kind(), std::string(option) + " " + e.what(),
+                  options.optioned ? e.remedy() : Remedy::None);
     }
     warn_about_file(path, *image);
   });

@@ -41,6 +41,9 @@ struct ReadOptions {
   FormatSet formats = FormatSet::Common;
   bool isolate = false;  // every file decoded in a separate process
   bool alpha = false;    // RGBA files read with their alpha (to write it back)
+  // The command's --max-pixels and --formats set these (video reads its
+  // pictures with neither): errors name those options where they help.
+  bool optioned = true;
 };
 
 // Reads one image file, with the image library's own messages to stderr

@@ -37,7 +37,7 @@ int set_reference(const std::string& path, const Context& context, const Histogr
     reference = context.compute(image.view(), options, run);
   } catch (const Error& e) {
     // Which picture it was, where it may be one of the inputs too.
-    print_error("--compare " + describe(e));
+    print_error("--compare " + (read.optioned ? describe(e) : std::string(e.what())));
     return exit_status(e.kind());
   }
   fields.reference = &reference;

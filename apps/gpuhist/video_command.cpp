@@ -272,8 +272,10 @@ int run_video(const VideoArgs& args) {
   if (!context) return open_status;
   const Strategy strategy = *run.strategy;
   Histogram reference;
-  open_status = set_reference(args.compare, *context, counting->options, run, ReadOptions{},
-                              reference, fields);
+  ReadOptions pictures;
+  pictures.optioned = false;
+  open_status =
+      set_reference(args.compare, *context, counting->options, run, pictures, reference, fields);
   if (open_status != kExitOk) return open_status;
 
   std::optional<VideoReader> reader;

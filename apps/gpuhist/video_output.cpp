@@ -125,8 +125,10 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     }
     std::shared_ptr<const Image> reference;
     if (!args.reference.empty()) {
+      ReadOptions pictures;  // video has no --max-pixels or --formats for pictures
+      pictures.optioned = false;
       std::optional<Image> loaded =
-          load_option_image("--reference", args.reference, ReadOptions{}, status);
+          load_option_image("--reference", args.reference, pictures, status);
       if (!loaded) return status;
       if (loaded->format.sample != sample) {
         return usage_error(args.shown() + ": " + (sample == SampleType::U8 ? "8" : "16") +
@@ -153,7 +155,10 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   batch.add(rejected.load());
   const std::int64_t errors = report_stream_errors(args.shown(), reader, batch);
   if (written && result.frames == 0) {
-    print_error(args.shown() + ": no frame could be decoded (" + args.output + " is not written)");
+    // (A pipe has had the container's header already.)
+    print_error(
+        args.shown() + ": no frame could be decoded" +
+        (written_in_place(args.output) ? std::string() : " (" + args.output + " is not written)"));
     batch.add(kExitInput);
   }
   if (written && !result.audio_note.empty() && reader.has_audio()) {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstring>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "core/binning.hpp"
@@ -202,10 +203,12 @@ Histogram count_parallel(const ImageView& image, const HistogramOptions& options
   const std::uint32_t block =
       poll ? std::max<std::uint32_t>(1, (1U << 20) / image.width) : image.height;
   std::atomic<bool> stop{false};
+  // (Parts with no thread of their own run on the calling thread too.)
+  const std::thread::id caller = std::this_thread::get_id();
   for_row_parts(image.height, threads, [&](std::uint32_t t, std::uint32_t y0, std::uint32_t y1) {
     for (std::uint32_t y = y0; y < y1; y += std::min(block, y1 - y)) {
       if (stop.load(std::memory_order_relaxed)) return;
-      if (t == 0 && poll) {
+      if (poll && std::this_thread::get_id() == caller) {
         try {
           poll();
         } catch (...) {

@@ -15,6 +15,7 @@ struct FirstPicture {
   bool read = false;           // the header and blocks up to the descriptor are in `head`
   bool picture = false;        // there is one (no trailer before it)
   bool covers = false;         // it covers the whole screen
+  std::uint32_t left = 0, top = 0, width = 0, height = 0;  // its place
   int transparent = -1;        // its transparent index, or -1
   std::size_t table = 0;       // where its colour table starts (0: none in `head`)
   std::size_t table_size = 0;  // entries
@@ -46,9 +47,12 @@ FirstPicture first_picture(std::span<const unsigned char> head) {
       // The image's place and size, then its own colour table where its flag is set.
       if (at + 10 > head.size()) return out;
       out.read = out.picture = true;
-      out.covers = little16(&head[at + 1]) == 0 && little16(&head[at + 3]) == 0 &&
-                   little16(&head[at + 5]) == screen_width &&
-                   little16(&head[at + 7]) == screen_height;
+      out.left = little16(&head[at + 1]);
+      out.top = little16(&head[at + 3]);
+      out.width = little16(&head[at + 5]);
+      out.height = little16(&head[at + 7]);
+      out.covers =
+          out.left == 0 && out.top == 0 && out.width == screen_width && out.height == screen_height;
       if ((head[at + 9] & 0x80) != 0) {
         out.table = at + 10;
         out.table_size = std::size_t{1} << ((head[at + 9] & 7) + 1);
@@ -80,8 +84,7 @@ bool gif_may_be_transparent(std::span<const unsigned char> head) {
   return first.picture && (first.transparent >= 0 || !first.covers);
 }
 
-std::optional<std::array<unsigned char, 3>> gif_transparent_colour(
-    std::span<const unsigned char> head) {
+std::optional<GifTransparency> gif_transparency(std::span<const unsigned char> head) {
   const FirstPicture first = first_picture(head);
   const auto index = static_cast<std::size_t>(first.transparent);
   if (!first.picture || first.transparent < 0 || first.table == 0 || index >= first.table_size ||
@@ -89,7 +92,8 @@ std::optional<std::array<unsigned char, 3>> gif_transparent_colour(
     return std::nullopt;
   }
   const unsigned char* entry = &head[first.table + 3 * index];
-  return std::array<unsigned char, 3>{entry[0], entry[1], entry[2]};
+  return GifTransparency{
+      first.left, first.top, first.width, first.height, {entry[0], entry[1], entry[2]}};
 }
 
 }  // namespace gpuhist::images

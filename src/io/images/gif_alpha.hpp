@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 
@@ -15,10 +16,14 @@ namespace gpuhist::images {
 // transparent), or `head` does not say (a damaged file, blocks past it).
 [[nodiscard]] bool gif_may_be_transparent(std::span<const unsigned char> head);
 
-// The colour of the first picture's transparent index (from its own colour
-// table, else the global one), where `head` declares one: the colour stored
-// under its transparent pixels, which the image library reads as black.
-[[nodiscard]] std::optional<std::array<unsigned char, 3>> gif_transparent_colour(
-    std::span<const unsigned char> head);
+// The first picture's place on the screen and the colour of its transparent
+// index (from its own colour table, else the global one), where `head`
+// declares one: the colour stored under its transparent pixels, which the
+// image library reads as black.
+struct GifTransparency {
+  std::uint32_t left = 0, top = 0, width = 0, height = 0;
+  std::array<unsigned char, 3> colour{};
+};
+[[nodiscard]] std::optional<GifTransparency> gif_transparency(std::span<const unsigned char> head);
 
 }  // namespace gpuhist::images

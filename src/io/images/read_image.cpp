@@ -635,19 +635,22 @@ int alpha_channel_of(const OIIO::ImageSpec& spec) {
 }
 
 // A GIF's RGBA pixels as read (transparent ones black) into `out`, RGB or
-// RGBA, with `colour` under every transparent pixel: the colour the file
-// stores there, as a PNG's palette and tRNS give it.
-void colour_transparent_pixels(const Image& rgba, const std::array<unsigned char, 3>& colour,
-                               Image& out) {
+// RGBA, with the transparent index's colour under the first picture's
+// transparent pixels: the colour the file stores there, as a PNG's palette
+// and tRNS give it. (The screen the picture does not cover holds none.)
+void colour_transparent_pixels(const Image& rgba, const GifTransparency& first, Image& out) {
   const std::size_t channels = channel_count(out.format.layout);
+  const std::uint64_t right = std::uint64_t{first.left} + first.width;
+  const std::uint64_t bottom = std::uint64_t{first.top} + first.height;
   for (std::uint32_t y = 0; y < rgba.height; ++y) {
     const auto* from = reinterpret_cast<const unsigned char*>(rgba.storage.data()) +
                        static_cast<std::size_t>(y) * rgba.stride;
     auto* to = reinterpret_cast<unsigned char*>(out.storage.data()) +
                static_cast<std::size_t>(y) * out.stride;
+    const bool row_in = y >= first.top && y < bottom;
     for (std::uint32_t x = 0; x < rgba.width; ++x, from += 4, to += channels) {
-      const bool transparent = from[3] == 0;
-      for (int c = 0; c < 3; ++c) to[c] = transparent ? colour[c] : from[c];
+      const bool transparent = from[3] == 0 && row_in && x >= first.left && x < right;
+      for (int c = 0; c < 3; ++c) to[c] = transparent ? first.colour[c] : from[c];
       if (channels == 4) to[3] = from[3];
     }
   }
@@ -1260,7 +1263,8 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   spec.alpha_channel = alpha_channel_of(spec);
   // A grey Targa whose descriptor gives its second channel alpha bits (the
   // library names it G, and no alpha).
-  if (format == "targa" && spec.nchannels == 2 && head.size > 17 && (head.bytes[17] & 0x0F) != 0) {
+  if (std::string_view(input->format_name()) == "targa" && spec.nchannels == 2 && head.size > 17 &&
+      (head.bytes[17] & 0x0F) != 0) {
     spec.alpha_channel = 1;
   }
   if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0) {
@@ -1300,9 +1304,9 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   const bool opaque_gif =
       format == "gif" && !gif_may_be_transparent(std::span(head.bytes.data(), head.size));
   // The colour under a GIF's transparent pixels, which the library reads as black.
-  const std::optional<std::array<unsigned char, 3>> under_transparent =
+  const std::optional<GifTransparency> under_transparent =
       format == "gif" && spec.nchannels == 4 && spec.format == OIIO::TypeDesc::UINT8
-          ? gif_transparent_colour(std::span(head.bytes.data(), head.size))
+          ? gif_transparency(std::span(head.bytes.data(), head.size))
           : std::nullopt;
   // A 32-bit BMP's bytes as its header lays them out (io/images/bmp_pixels.hpp):
   // read whole where they are reordered, alpha may be kept or the fourth byte
@@ -1369,8 +1373,8 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     noted.default_channel_names();
   }
   image.notes = sample_notes(noted, layout, no_alpha);
-  // CIE L*a*b* (8, 9 and 10: ICC's and ITU's too), which libtiff gives as RGB of 8 bits.
-  if (photometric >= 8 && photometric <= 10) {
+  // CIE L*a*b* (8), which libtiff gives as RGB of 8 bits (it refuses ICC's and ITU's).
+  if (photometric == 8) {
     image.notes.push_back(
         "its L*a*b* samples are read as the 8-bit RGB the image library "
         "converts them to");
