@@ -47,7 +47,7 @@ Image read_file(const FilePath& path, Whole max_pixels, bool all_formats, bool a
 // A Histogram, or with space="ycbcr" the dict of a JPEG's PlaneHistograms.
 py::object histogram_file(const SharedContext& shared, const FilePath& path, Whole bins,
                           const Name& luma, const std::optional<std::string>& strategy,
-                          Whole max_pixels, const std::string& space) {
+                          Whole max_pixels, const std::string& space, bool all_formats) {
   const HistogramOptions options = SharedContext::options(bins, luma);
   const RunOptions run = shared.run(strategy);
   if (frame_space(space) == FrameSpace::YCbCr) {
@@ -65,7 +65,7 @@ py::object histogram_file(const SharedContext& shared, const FilePath& path, Who
     }
     return plane_histograms(std::move(counts));
   }
-  const Image image = read_file(path, max_pixels, false);
+  const Image image = read_file(path, max_pixels, all_formats);
   Histogram counts;
   {
     const py::gil_scoped_release release;
@@ -98,21 +98,23 @@ void register_file_functions(py::module_& m,
       std::string(
           "The histograms of an image file: its stored values, counted as "
           "gpuhist.histogram counts an array.") +
-      kSpaceDoc + " Raises FileNotFoundError or OSError naming the file and the cause.";
+      kSpaceDoc +
+      " all_formats=True reads every format the image library reads, as read(). Raises "
+      "FileNotFoundError or OSError naming the file and the cause.";
   context.def("histogram_file", &histogram_file, "path"_a, "bins"_a = 256, py::kw_only(),
               "luma"_a = "709", "strategy"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
-              "space"_a = "rgb", context_doc.c_str());
+              "space"_a = "rgb", "all_formats"_a = false, context_doc.c_str());
   m.def(
       "histogram_file",
       [](const FilePath& path, Whole bins, const Name& luma,
          const std::optional<std::string>& strategy, const std::optional<Name>& device,
-         Whole max_pixels, const std::string& space) {
+         Whole max_pixels, const std::string& space, bool all_formats) {
         return histogram_file(*default_context(device), path, bins, luma, strategy, max_pixels,
-                              space);
+                              space, all_formats);
       },
       "path"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
       "device"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels, "space"_a = "rgb",
-      module_doc.c_str());
+      "all_formats"_a = false, module_doc.c_str());
   m.def(
       "read",
       [](const FilePath& path, Whole max_pixels, bool all_formats, bool upright_, bool alpha) {

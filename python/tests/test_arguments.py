@@ -269,6 +269,15 @@ def test_formats_are_named_by_the_argument(tmp_path):
         gpuhist.read(unknown)
     (failed,) = gpuhist.histogram_files([psd])
     assert "all_formats=True" in str(failed.error) and "--formats" not in str(failed.error)
+    # histogram_file takes the argument its error names, as read() does.
+    sgi = tmp_path / "picture.sgi"
+    subprocess.run(["oiiotool", "--pattern", "fill:topleft=0,0,0:bottomright=1,0.5,0.2", "16x8",
+                    "3", "-d", "uint8", "-o", str(sgi)], check=True)
+    with pytest.raises(OSError, match=re.escape("(all_formats=True tries every format")):
+        gpuhist.histogram_file(sgi)
+    for counted in (gpuhist.histogram_file(sgi, all_formats=True),
+                    gpuhist.Context("cpu").histogram_file(sgi, all_formats=True)):
+        assert counted == gpuhist.histogram(gpuhist.read(sgi, all_formats=True))
 
 
 @pytest.mark.parametrize("array,name", [
