@@ -63,28 +63,36 @@ void Rgb8Counter::count_pixels(const ImageView& image, std::uint32_t y0, std::ui
   // With 256 bins every offset is a constant.
   const std::size_t bins = Identity ? 256 : bins_;
   const std::uint32_t last = Identity ? 255 : bins_ - 1;
-  // kCopies copies of the 4 x bins counters; pixel x counts into copy x % kCopies.
+  // kCopies copies of the counters; pixel x counts into copy x % kCopies. A
+  // copy holds red, green and blue by sample value (256 each: their bins
+  // are looked up once, at the flush) and then the luminance bins.
   constexpr std::size_t kCopies = 4;
-  const std::size_t block = 4 * bins;
+  const std::size_t block = 3 * 256 + bins;
   std::vector<std::uint32_t> local(kCopies * block, 0);
+  const std::uint32_t* cb = channel_bin_.data();
   const auto flush = [&] {
     for (std::size_t i = 0; i < block; ++i) {
       std::uint64_t sum = 0;
       for (std::size_t k = 0; k < kCopies; ++k) sum += local[k * block + i];
-      counts[i] += sum;
+      if (sum == 0) continue;
+      if (i < 3 * 256) {
+        const std::size_t value = i % 256;
+        counts[(i / 256) * bins + (Identity ? value : cb[value])] += sum;
+      } else {
+        counts[3 * bins + (i - 3 * 256)] += sum;
+      }
     }
     std::fill(local.begin(), local.end(), 0);
   };
-  const std::uint32_t* cb = channel_bin_.data();
   const std::uint64_t* lr = luma_.r.data();
   const std::uint64_t* lg = luma_.g.data();
   const std::uint64_t* lb = luma_.b.data();
   const auto add = [&](std::uint32_t* h, std::uint32_t r, std::uint32_t g, std::uint32_t b) {
-    ++h[Identity ? r : cb[r]];
-    ++h[bins + (Identity ? g : cb[g])];
-    ++h[2 * bins + (Identity ? b : cb[b])];
+    ++h[r];
+    ++h[256 + g];
+    ++h[512 + b];
     const auto l = static_cast<std::uint32_t>((lr[r] + lg[g] + lb[b]) >> kShift);
-    ++h[3 * bins + std::min(l, last)];
+    ++h[768 + std::min(l, last)];
   };
   const auto one = [&](std::uint32_t* h, const std::uint8_t* p) { add(h, p[0], p[1], p[2]); };
   std::uint64_t pending = 0;

@@ -1,7 +1,8 @@
-// The fast path of the `cpu` strategy for 8-bit RGB and RGBA pixels: channel
-// bins and luminance terms from 256-entry tables, the luminance bin by an exact
-// multiply-shift, and four private copies of the counters so that runs of equal
-// pixels do not stall on one counter.
+// The fast path of the `cpu` strategy for 8-bit RGB and RGBA pixels: red,
+// green and blue counted by sample value (given their bins when the counters
+// are added up), luminance terms from 256-entry tables and its bin by an exact
+// multiply-shift, and four private copies of the counters so that runs of
+// equal pixels do not stall on one counter.
 #pragma once
 
 #include <array>
