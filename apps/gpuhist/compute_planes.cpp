@@ -37,7 +37,7 @@ int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const C
   const bool many = inputs.files.size() != 1 || inputs.from_folder || args.merge;
   if (many) out << "[\n";
   std::size_t written = 0;
-  const auto write = [&](const nlohmann::ordered_json& entry) {
+  const auto write = [&](const JsonRow& entry) {
     if (many && written > 0) out << ",\n";
     out << json_text(entry);
     if (!many) out << '\n';
@@ -56,10 +56,10 @@ int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const C
       for (const ImageView& plane : frame.planes) {
         planes.push_back(context.compute(plane, options, run));
       }
-      nlohmann::ordered_json entry;
-      entry["file"] = path.string();
+      JsonRow entry;
+      entry.object["file"] = path.string();
       add_planes_json(entry, frame, planes, fields);
-      entry["bins"] = options.bins;
+      entry.object["bins"] = options.bins;
       progress.clear();
       write(entry);
       if (args.merge) {
@@ -74,12 +74,12 @@ int run_compute_planes(const ComputeArgs& args, const ReadOptions& read, const C
   // The total comes last, of no files too (zero counts of Y', Cb and Cr).
   if (args.merge) {
     if (merged == 0) total.assign(3, Histogram(options.bins, false));
-    nlohmann::ordered_json entry;
-    entry["file"] = "(total)";
-    entry["files"] = merged;
-    entry["space"] = "ycbcr";
+    JsonRow entry;
+    entry.object["file"] = "(total)";
+    entry.object["files"] = merged;
+    entry.object["space"] = "ycbcr";
     add_plane_counts_json(entry, total, fields);
-    entry["bins"] = options.bins;
+    entry.object["bins"] = options.bins;
     write(entry);
   }
   if (many) out << (written > 0 ? "\n]\n" : "]\n");

@@ -1,5 +1,6 @@
 #include "entry_json.hpp"
 
+#include <charconv>
 #include <string>
 
 namespace gpuhist::cli {
@@ -10,8 +11,68 @@ std::string json_text(const nlohmann::ordered_json& value) {
   return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-nlohmann::ordered_json entry_json(const Entry& entry, const ReportFields& fields) {
-  nlohmann::ordered_json object;
+namespace {
+
+// {"name":[count,...],...}
+void append_counts(std::string& text, const JsonRow& row) {
+  std::size_t bins = 0;
+  for (const auto& named : row.histograms) bins += named.second.size();
+  text.reserve(text.size() + bins * 3 + 64);
+  text += '{';
+  for (std::size_t i = 0; i < row.histograms.size(); ++i) {
+    if (i > 0) text += ',';
+    text += json_text(row.histograms[i].first);
+    text += ":[";
+    char digits[24];
+    bool first = true;
+    for (const std::uint64_t count : row.histograms[i].second) {
+      if (!first) text += ',';
+      first = false;
+      const auto end = std::to_chars(digits, digits + sizeof digits, count).ptr;
+      text.append(digits, end);
+    }
+    text += ']';
+  }
+  text += '}';
+}
+
+}  // namespace
+
+std::string json_text(const JsonRow& row) {
+  if (!row.object.is_object() || !row.object.contains("histograms")) return json_text(row.object);
+  std::string text = "{";
+  bool first = true;
+  for (const auto& item : row.object.items()) {
+    if (!first) text += ',';
+    first = false;
+    text += json_text(item.key());
+    text += ':';
+    if (item.key() == "histograms") {
+      append_counts(text, row);
+    } else {
+      text += json_text(item.value());
+    }
+  }
+  text += '}';
+  return text;
+}
+
+void add_counted_json(JsonRow& row, const Histogram& histogram, const ReportFields& fields) {
+  nlohmann::ordered_json stats = nlohmann::ordered_json::object();
+  row.object["histograms"] = nullptr;  // written from row.histograms
+  for (Channel channel : histogram.channels()) {
+    std::string name(to_string(channel));
+    const auto counts = histogram.counts(channel);
+    stats[name] = stats_json(counts, fields.percentiles);
+    row.histograms.emplace_back(std::move(name), counts);
+  }
+  row.object["stats"] = std::move(stats);
+  if (fields.reference != nullptr) row.object["comparison"] = comparison_json(histogram, fields);
+}
+
+JsonRow entry_json(const Entry& entry, const ReportFields& fields) {
+  JsonRow row;
+  nlohmann::ordered_json& object = row.object;
   object["file"] = entry.file;
   if (entry.files) {
     object["files"] = *entry.files;
@@ -23,18 +84,8 @@ nlohmann::ordered_json entry_json(const Entry& entry, const ReportFields& fields
   if (entry.alpha) object["alpha"] = "not counted";
   object["strategy"] = std::string(to_string(entry.strategy));
   object["bins"] = entry.histogram.bins();
-  nlohmann::ordered_json histograms = nlohmann::ordered_json::object();
-  nlohmann::ordered_json stats = nlohmann::ordered_json::object();
-  for (Channel channel : entry.histogram.channels()) {
-    const std::string name(to_string(channel));
-    const auto counts = entry.histogram.counts(channel);
-    histograms[name] = counts;
-    stats[name] = stats_json(counts, fields.percentiles);
-  }
-  object["histograms"] = std::move(histograms);
-  object["stats"] = std::move(stats);
-  if (fields.reference != nullptr) object["comparison"] = comparison_json(entry.histogram, fields);
-  return object;
+  add_counted_json(row, entry.histogram, fields);
+  return row;
 }
 
 }  // namespace gpuhist::cli

@@ -8,28 +8,29 @@ namespace {
 constexpr const char* kPlaneNames[] = {"y", "cb", "cr"};
 }  // namespace
 
-void add_planes_json(nlohmann::ordered_json& row, const VideoFrame& frame,
-                     const std::vector<Histogram>& planes, const ReportFields& fields) {
-  row["width"] = frame.planes[0].width;
-  row["height"] = frame.planes[0].height;
-  row["space"] = "ycbcr";
-  row["pixel_format"] = frame.pixel_format;
-  row["depth"] = frame.depth;
-  row["range"] = frame.colour.range;
-  row["matrix"] = frame.colour.matrix;
+void add_planes_json(JsonRow& row, const VideoFrame& frame, const std::vector<Histogram>& planes,
+                     const ReportFields& fields) {
+  nlohmann::ordered_json& object = row.object;
+  object["width"] = frame.planes[0].width;
+  object["height"] = frame.planes[0].height;
+  object["space"] = "ycbcr";
+  object["pixel_format"] = frame.pixel_format;
+  object["depth"] = frame.depth;
+  object["range"] = frame.colour.range;
+  object["matrix"] = frame.colour.matrix;
   add_plane_counts_json(row, planes, fields);
 }
 
-void add_plane_counts_json(nlohmann::ordered_json& row, const std::vector<Histogram>& planes,
+void add_plane_counts_json(JsonRow& row, const std::vector<Histogram>& planes,
                            const ReportFields& fields) {
-  nlohmann::ordered_json histograms, stats;
+  nlohmann::ordered_json stats;
+  row.object["histograms"] = nullptr;  // written from row.histograms
   for (std::size_t i = 0; i < planes.size() && i < std::size(kPlaneNames); ++i) {
     const auto counts = planes[i].counts(Channel::Luminance);
-    histograms[kPlaneNames[i]] = std::vector<std::uint64_t>(counts.begin(), counts.end());
+    row.histograms.emplace_back(kPlaneNames[i], counts);
     stats[kPlaneNames[i]] = stats_json(counts, fields.percentiles);
   }
-  row["histograms"] = std::move(histograms);
-  row["stats"] = std::move(stats);
+  row.object["stats"] = std::move(stats);
 }
 
 void add_planes(std::vector<Histogram>& total, const std::vector<Histogram>& planes) {

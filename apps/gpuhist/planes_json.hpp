@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "entry_json.hpp"
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/video_file.hpp"
 #include "report_fields.hpp"
@@ -15,12 +16,12 @@ namespace gpuhist::cli {
 // Adds "width", "height" (of Y'), "space": "ycbcr", "pixel_format", "depth",
 // "range", "matrix", "histograms": {"y", "cb", "cr"} and "stats" of each plane (the
 // luminance channel of each of `planes`, in the order Y', Cb, Cr; Y' alone
-// for grey) to `row`.
-void add_planes_json(nlohmann::ordered_json& row, const VideoFrame& frame,
-                     const std::vector<Histogram>& planes, const ReportFields& fields);
+// for grey) to `row`; `planes` must outlive it.
+void add_planes_json(JsonRow& row, const VideoFrame& frame, const std::vector<Histogram>& planes,
+                     const ReportFields& fields);
 
 // Adds "histograms": {"y", "cb", "cr"} and "stats" alone (a total over files).
-void add_plane_counts_json(nlohmann::ordered_json& row, const std::vector<Histogram>& planes,
+void add_plane_counts_json(JsonRow& row, const std::vector<Histogram>& planes,
                            const ReportFields& fields);
 
 // Adds each of `planes` into `total` (one histogram a plane; a plane the

@@ -38,34 +38,25 @@ struct FrameCounts {
 };
 
 // {"frame", "time", "width", "height", "histograms", "stats"}, and "comparison"
-// with a reference.
-nlohmann::ordered_json frame_json(const FrameCounts& frame, Strategy strategy,
-                                  const ReportFields& fields) {
-  Entry entry;
-  entry.width = frame.width;
-  entry.height = frame.height;
-  entry.strategy = strategy;
-  entry.histogram = frame.histogram;
-  nlohmann::ordered_json full = entry_json(entry, fields);
-  nlohmann::ordered_json row;
-  row["frame"] = frame.index;
-  row["time"] = frame.time;
-  row["width"] = frame.width;
-  row["height"] = frame.height;
-  for (const char* key : {"histograms", "stats", "comparison"}) {
-    if (full.contains(key)) row[key] = std::move(full[key]);
-  }
+// with a reference; `frame` must outlive the row.
+JsonRow frame_json(const FrameCounts& frame, const ReportFields& fields) {
+  JsonRow row;
+  row.object["frame"] = frame.index;
+  row.object["time"] = frame.time;
+  row.object["width"] = frame.width;
+  row.object["height"] = frame.height;
+  add_counted_json(row, frame.histogram, fields);
   return row;
 }
 
 // A frame counted plane by plane (--space ycbcr): {"frame", "time", then
 // add_planes_json's "width", "height", "space", "pixel_format", "depth",
 // "range", "matrix", "histograms": {"y", "cb", "cr"}, "stats"}.
-nlohmann::ordered_json planes_json(const VideoFrame& frame, const std::vector<Histogram>& planes,
-                                   const ReportFields& fields) {
-  nlohmann::ordered_json row;
-  row["frame"] = frame.index;
-  row["time"] = frame.time;
+JsonRow planes_json(const VideoFrame& frame, const std::vector<Histogram>& planes,
+                    const ReportFields& fields) {
+  JsonRow row;
+  row.object["frame"] = frame.index;
+  row.object["time"] = frame.time;
   add_planes_json(row, frame, planes, fields);
   return row;
 }
@@ -334,7 +325,7 @@ int run_video(const VideoArgs& args) {
       if (args.format == "csv") {
         csv_row(out, row, row_fields, metrics);
       } else {
-        out << json_text(frame_json(row, strategy, row_fields)) << '\n';
+        out << json_text(frame_json(row, row_fields)) << '\n';
       }
       if (args.compare_previous) {
         previous = std::move(row.histogram);
