@@ -219,6 +219,89 @@ ArrayPixels::ArrayPixels(const py::handle& array, Dtypes accepted) {
     view_.stride =
         height > 1 ? static_cast<std::size_t>(row_stride) : static_cast<std::size_t>(row_bytes);
   }
+  plan_counting();
+}
+
+void ArrayPixels::plan_counting() {
+  const auto item = static_cast<std::ptrdiff_t>(info_.itemsize);
+  const std::size_t channels = info_.ndim == 3 ? static_cast<std::size_t>(info_.shape[2]) : 1;
+  const auto pixel = static_cast<std::ptrdiff_t>(channels) * item;
+  base_ = static_cast<const std::byte*>(info_.ptr);
+  rows_ = view_.height;
+  columns_ = view_.width;
+  row_stride_ = rows_ > 1 ? info_.strides[0] : 0;
+  column_stride_ = columns_ > 1 ? info_.strides[1] : pixel;
+  channel_stride_ = channels > 1 ? info_.strides[2] : item;
+  // Rows or columns all alike: one, counted `times` times.
+  if (rows_ > 1 && row_stride_ == 0) {
+    counted_.times *= rows_;
+    rows_ = 1;
+  }
+  if (columns_ > 1 && column_stride_ == 0) {
+    counted_.times *= columns_;
+    columns_ = 1;
+    column_stride_ = pixel;
+  }
+  // Rows reversed: read from the last up.
+  if (rows_ > 1 && row_stride_ < 0) {
+    base_ += static_cast<std::ptrdiff_t>(rows_ - 1) * row_stride_;
+    row_stride_ = -row_stride_;
+  }
+  const std::ptrdiff_t row_bytes = pixel * static_cast<std::ptrdiff_t>(columns_);
+  const bool packed_row = channel_stride_ == item && column_stride_ == pixel;
+  in_place_ = packed_row && (rows_ == 1 || (row_stride_ >= row_bytes && row_stride_ % item == 0)) &&
+              reinterpret_cast<std::uintptr_t>(base_) % static_cast<std::uintptr_t>(item) == 0;
+  if (in_place_ || empty_) return;
+  const auto row = static_cast<std::size_t>(row_bytes);
+  if (row <= kBlockBytes) {
+    rows_per_block_ = static_cast<std::uint32_t>(std::min<std::size_t>(rows_, kBlockBytes / row));
+    counted_.blocks = (rows_ + rows_per_block_ - 1) / rows_per_block_;
+  } else {
+    columns_per_block_ = static_cast<std::uint32_t>(kBlockBytes / static_cast<std::size_t>(pixel));
+    const std::size_t per_row = (columns_ + columns_per_block_ - 1) / columns_per_block_;
+    counted_.blocks = rows_ * per_row;
+  }
+}
+
+ImageView ArrayPixels::block(std::size_t i) {
+  ImageView out{nullptr, columns_, rows_, 0, view_.format};
+  const std::size_t item = static_cast<std::size_t>(info_.itemsize);
+  const std::size_t channels = channel_count(view_.format.layout);
+  const std::size_t pixel = item * channels;
+  if (in_place_) {
+    out.data = base_;
+    out.stride = rows_ > 1 ? static_cast<std::size_t>(row_stride_) : columns_ * pixel;
+    return out;
+  }
+  // Rows [y0, y0 + rows) and columns [x0, x0 + columns) of the plan, packed.
+  std::uint32_t y0 = 0, x0 = 0;
+  if (rows_per_block_ != 0) {
+    y0 = static_cast<std::uint32_t>(i * rows_per_block_);
+    out.height = std::min(rows_per_block_, rows_ - y0);
+  } else {
+    const std::size_t per_row = (columns_ + columns_per_block_ - 1) / columns_per_block_;
+    y0 = static_cast<std::uint32_t>(i / per_row);
+    x0 = static_cast<std::uint32_t>((i % per_row) * columns_per_block_);
+    out.height = 1;
+    out.width = std::min(columns_per_block_, columns_ - x0);
+  }
+  const std::size_t row_bytes = std::size_t{out.width} * pixel;
+  block_.resize(row_bytes * out.height);
+  for (std::uint32_t y = 0; y < out.height; ++y) {
+    std::byte* dst = block_.data() + y * row_bytes;
+    const std::byte* row = base_ + static_cast<std::ptrdiff_t>(y0 + y) * row_stride_ +
+                           static_cast<std::ptrdiff_t>(x0) * column_stride_;
+    for (std::uint32_t x = 0; x < out.width; ++x) {
+      const std::byte* in = row + static_cast<std::ptrdiff_t>(x) * column_stride_;
+      for (std::size_t c = 0; c < channels; ++c) {
+        std::memcpy(dst + (x * channels + c) * item,
+                    in + static_cast<std::ptrdiff_t>(c) * channel_stride_, item);
+      }
+    }
+  }
+  out.data = block_.data();
+  out.stride = row_bytes;
+  return out;
 }
 
 void ArrayPixels::pack() {

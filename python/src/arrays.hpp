@@ -17,7 +17,8 @@ namespace gpuhist::python {
 // Pixels of an array: (H, W) grey, (H, W, 1) grey, (H, W, 3) RGB or (H, W, 4)
 // RGBA, of uint8, uint16 or float32. Read in place when each row's pixels are
 // packed (rows may be any positive distance apart); otherwise (columns or
-// channels strided, rows reversed or overlapping) copied into `copy`. The
+// channels strided, rows reversed or overlapping) copied by pack(). Counting
+// reads more in place, or copies a block at a time (counted(), block()). The
 // buffer is held for as long as this lives.
 class ArrayPixels {
  public:
@@ -38,12 +39,41 @@ class ArrayPixels {
   // No pixels (a height or width of 0): view() is 0 x 0, of the array's format.
   [[nodiscard]] bool empty() const noexcept { return empty_; }
 
+  // Counting reads the pixels in any order, so more arrays are read in place
+  // for it: rows reversed (a negative row stride) from the last up, and rows
+  // or columns all alike (a stride of 0, as np.broadcast_to makes) as one
+  // row or column whose counts are multiplied. Others are copied a block at
+  // a time (at most kBlockBytes, or one row), so that memory stays bounded.
+  static constexpr std::size_t kBlockBytes = std::size_t{16} << 20;
+  struct Counted {
+    std::size_t blocks = 1;   // views to count, each by block(i)
+    std::uint64_t times = 1;  // what each count is multiplied by
+  };
+  // Call without the GIL, as pack().
+  [[nodiscard]] Counted counted() const noexcept { return counted_; }
+  // Block `i` of counted().blocks: in place where the array allows, else
+  // copied (the last view returned is overwritten by the next call).
+  [[nodiscard]] ImageView block(std::size_t i);
+
  private:
+  void plan_counting();
+
   pybind11::buffer_info info_;
   ImageView view_;
   bool needs_copy_ = false;
   bool empty_ = false;
   std::vector<std::byte> copy_;
+  // What counting reads: `rows` x `columns` pixels from `base` by these
+  // strides; in place (`in_place`) or copied `rows_per_block` rows (or,
+  // where one row is over kBlockBytes, `columns_per_block` pixels of one
+  // row) at a time.
+  Counted counted_;
+  const std::byte* base_ = nullptr;
+  std::ptrdiff_t row_stride_ = 0, column_stride_ = 0, channel_stride_ = 0;
+  std::uint32_t rows_ = 0, columns_ = 0;
+  bool in_place_ = false;
+  std::uint32_t rows_per_block_ = 0, columns_per_block_ = 0;
+  std::vector<std::byte> block_;
 };
 
 // The numpy name of a sample type's dtype: "uint8", "uint16" or "float32".

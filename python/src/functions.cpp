@@ -183,8 +183,18 @@ Histogram SharedContext::histogram(const ArrayLike& image, Whole bins, const Nam
   // No pixels, no counts, as numpy counts an empty array.
   if (pixels.empty()) return Histogram(options.bins, is_colour(pixels.view().format.layout));
   py::gil_scoped_release release;
-  pixels.pack();
-  return counter->compute(pixels.view(), options, run);
+  const ArrayPixels::Counted plan = pixels.counted();
+  Histogram total = counter->compute(pixels.block(0), options, run);
+  for (std::size_t i = 1; i < plan.blocks; ++i) {
+    if (run.poll) run.poll();
+    total += counter->compute(pixels.block(i), options, run);
+  }
+  if (plan.times > 1) {
+    for (Channel channel : total.channels()) {
+      for (std::uint64_t& count : total.counts(channel)) count *= plan.times;
+    }
+  }
+  return total;
 }
 
 py::array SharedContext::draw(const Histogram& histogram, WholePair size, const std::string& scale,

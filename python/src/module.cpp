@@ -33,7 +33,9 @@ image: a numpy array, a CPU tensor with __dlpack__ (PyTorch, JAX; a tensor on
     a GPU is a TypeError), or anything numpy.asarray shares, of uint8, uint16
     or float32, shaped (H, W) or (H, W, 1) grey,
     (H, W, 3) RGB or (H, W, 4) RGBA (alpha is not counted). Read in place when
-    each row's pixels are packed; other strides are copied first.
+    each row's pixels are packed, in any row order; rows or columns repeated
+    (a stride of 0, as numpy.broadcast_to makes) are counted once and their
+    counts multiplied; other strides are copied 16 MiB at a time.
 bins: 1 to 65536. An integer sample v falls in bin min(v * bins // M, bins - 1),
     M = 255 for uint8 and 65535 for uint16; a float sample, clamped to [0, 1]
     (NaN as 0), in bin min(floor(float32(v * bins)), bins - 1). Luminance of

@@ -70,6 +70,10 @@ def test_every_gpu_strategy_gives_the_same_counts(dtype):
     lambda a: a[..., ::-1],           # BGR as RGB: channels reversed
     lambda a: a.transpose(1, 0, 2),   # Fortran order
     lambda a: np.broadcast_to(a[:1], a.shape),  # every row the same memory
+    lambda a: np.broadcast_to(a[:, :1], a.shape),  # every column the same memory
+    lambda a: np.broadcast_to(a[:1, :1], a.shape),  # one pixel everywhere
+    lambda a: np.broadcast_to(a[:1, ::-1], a.shape)[::-1, ::2],  # both, strided
+    lambda a: np.broadcast_to(a[..., :1], a.shape[:2] + (3,)),  # grey as RGB
     lambda a: a[:, :, :3],            # RGB out of RGBA
 ])
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -79,6 +83,21 @@ def test_strided_views_are_read_correctly(view, dtype):
     expected = histograms(np.ascontiguousarray(image))
     np.testing.assert_array_equal(gpuhist.histogram(image).counts, expected)
     np.testing.assert_array_equal(gpuhist.histogram(image, strategy="gpu").counts, expected)
+
+
+def test_large_strided_arrays_are_counted_a_block_at_a_time():
+    # Over 16 MiB of strided pixels (copied a block of rows at a time), a row
+    # over 16 MiB (a part of a row at a time), and a broadcast of 10^10 pixels
+    # (one pixel, counted 10^10 times): the same counts as a packed copy.
+    rows = random_image((1500, 1500, 4), np.uint8)[::-1, ::-1]
+    row = random_image((1, 1_200_000, 4), np.float32)[:, ::-1]
+    for image in (rows, row):
+        expected = gpuhist.histogram(np.ascontiguousarray(image), strategy="cpu")
+        assert gpuhist.histogram(image, strategy="cpu") == expected
+    huge = np.broadcast_to(np.array([10, 20, 30], np.uint8), (100_000, 100_000, 3))
+    counts = gpuhist.histogram(huge, strategy="cpu").counts
+    assert counts[:3, [10, 20, 30]].diagonal().tolist() == [10**10] * 3
+    assert counts.sum() == 4 * 10**10
 
 
 def test_non_numpy_buffers_and_array_likes():
