@@ -207,8 +207,10 @@ TEST_F(Cli, InputErrorsExitWithOne) {
     in.read(half.data(), 150000);
     std::ofstream(dir_ / "truncated.png", std::ios::binary) << half;
   }
+  std::filesystem::create_symlink("loop.png", dir_ / "loop.png");
   const std::pair<std::string, std::string> cases[] = {
       {(dir_ / "missing.png").string(), "no such file"},
+      {(dir_ / "loop.png").string(), "loop.png: too many levels of symbolic links"},
       {(dir_ / "empty.png").string(), "empty"},
       {(dir_ / "text.tif").string(), "text.tif"},
       {(dir_ / "truncated.png").string(), "truncated"},

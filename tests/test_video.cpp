@@ -1351,6 +1351,7 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::ofstream(dir_ / "half.mp4", std::ios::binary) << data.substr(0, data.size() / 2);
   }
+  fs::create_symlink("loop.mp4", dir_ / "loop.mp4");
   const fs::path pcm = dir_ / "pcm.mov";
   ASSERT_TRUE(
       test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440 -t 1 "
@@ -1380,6 +1381,7 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
         (dir_ / "t.mp4").string()},
        {2, "match needs a reference of the frames' bit depth"}},
       {{"video", (dir_ / "missing.mp4").string()}, {1, "no such file"}},
+      {{"video", (dir_ / "loop.mp4").string()}, {1, "loop.mp4: too many levels of symbolic links"}},
       {{"video", (dir_ / "text.mp4").string()}, {1, "text.mp4"}},
       {{"video", (dir_ / "text.jpg").string()},
        {1, "text.jpg: not a video, or a damaged one: its mjpeg stream has no picture size"}},

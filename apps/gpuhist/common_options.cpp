@@ -121,6 +121,20 @@ std::optional<Counting> parse_counting(std::uint32_t bins, const std::string& lu
   return counting;
 }
 
+std::optional<bool> parse_space(const std::string& space, const std::string& luma) {
+  if (space != "rgb" && space != "ycbcr") {
+    usage_error("unknown --space '" + space + "' (rgb, ycbcr)");
+    return std::nullopt;
+  }
+  if (space == "ycbcr" && luma != "709") {
+    usage_error(
+        "--luma weighs red, green and blue into luminance; --space ycbcr counts "
+        "the Y' plane as decoded");
+    return std::nullopt;
+  }
+  return space == "ycbcr";
+}
+
 std::optional<Context> open_for(const std::string& device, RunOptions& run, int& status) {
   // CPU strategies need no Vulkan device unless one was asked for by name.
   const bool cpu_only = run.strategy && !runs_on_gpu(*run.strategy) && device == "auto";

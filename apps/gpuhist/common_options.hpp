@@ -55,6 +55,11 @@ struct Counting {
 [[nodiscard]] std::optional<Counting> parse_counting(std::uint32_t bins, const std::string& luma,
                                                      const std::string& strategy);
 
+// --space: whether the planes are counted as decoded (ycbcr) rather than as
+// RGB. On an unknown value, or --luma other than 709 with ycbcr (the Y' plane
+// is counted as decoded, not weighed), prints why and returns nullopt.
+[[nodiscard]] std::optional<bool> parse_space(const std::string& space, const std::string& luma);
+
 // Opens `device` and checks that the chosen strategy (the device's default
 // when none was given) can run there; fills in run.strategy. On failure prints
 // one line and sets `status` (usage or device), returning nullopt.

@@ -97,20 +97,14 @@ int run_compute(const ComputeArgs& args) {
     return usage_error("--percentiles and --compare need --format table or json");
   }
 
-  if (args.space != "rgb" && args.space != "ycbcr") {
-    return usage_error("unknown --space '" + args.space + "' (rgb, ycbcr)");
-  }
-  const bool planes = args.space == "ycbcr";
+  const std::optional<bool> counts_planes = parse_space(args.space, args.luma);
+  if (!counts_planes) return kExitUsage;
+  const bool planes = *counts_planes;
   if (planes && (*format != OutputFormat::Json || !args.plot.empty() || !args.compare.empty() ||
                  read.isolate || read.formats != FormatSet::Common)) {
     return usage_error(
         "--space ycbcr gives --format json (its default), without --plot, --compare, --isolate "
         "or --formats all");
-  }
-  if (planes && args.luma != "709") {
-    return usage_error(
-        "--luma weighs red, green and blue into luminance; --space ycbcr counts "
-        "the Y' plane as decoded");
   }
 
   int status = kExitOk;

@@ -91,6 +91,8 @@ std::string describe(const Error& e) {
       return std::string(e.what()) + " (--formats all tries every format the image library reads)";
     case Remedy::CountRgb:
       return std::string(e.what()) + " (leave out --space ycbcr to count it as RGB)";
+    case Remedy::ReadAsVideo:
+      return std::string(e.what()) + " (gpuhist video reads videos)";
   }
   return e.what();
 }

@@ -236,20 +236,14 @@ int run_video(const VideoArgs& args) {
   if (args.compare_previous && !args.compare.empty()) {
     return usage_error("--compare and --compare-previous do not go together");
   }
-  if (args.space != "rgb" && args.space != "ycbcr") {
-    return usage_error("unknown --space '" + args.space + "' (rgb, ycbcr)");
-  }
-  const bool planes = args.space == "ycbcr";
+  const std::optional<bool> counts_planes = parse_space(args.space, args.luma);
+  if (!counts_planes) return kExitUsage;
+  const bool planes = *counts_planes;
   if (planes && (writes_video || args.format != "jsonl" || !args.compare.empty() ||
                  args.compare_previous)) {
     return usage_error(
         "--space ycbcr gives jsonl rows, without --overlay, --adjust, --compare or "
         "--compare-previous");
-  }
-  if (planes && args.luma != "709") {
-    return usage_error(
-        "--luma weighs red, green and blue into luminance; --space ycbcr counts "
-        "the Y' plane as decoded");
   }
   // A missing output folder is said before the input is read (its status
   // outranks the input's).
@@ -351,10 +345,8 @@ int run_video(const VideoArgs& args) {
   if (!counted_all) return batch.status();
   if (frames == 0) {
     // Said unless the stream's errors were, and no file is left as it was.
-    const bool to_file = !args.output.empty() && args.output != "-";
-    if (to_file || batch.status() == kExitOk) {
-      print_error(args.shown() + ": no frame could be decoded" +
-                  (to_file ? " (" + args.output + " is not written)" : std::string()));
+    if (output_left_as_it_was(args) || batch.status() == kExitOk) {
+      print_error(no_frame_decoded(args));
     }
     batch.add(kExitInput);
     return batch.status();

@@ -64,6 +64,15 @@ std::function<void(VideoFrame&)> frame_adjuster(const Context& context, Adjustme
   };
 }
 
+bool output_left_as_it_was(const VideoArgs& args) {
+  return !args.output.empty() && args.output != "-" && !written_in_place(args.output);
+}
+
+std::string no_frame_decoded(const VideoArgs& args) {
+  return args.shown() + ": no frame could be decoded" +
+         (output_left_as_it_was(args) ? " (" + args.output + " is not written)" : std::string());
+}
+
 int write_video(const VideoArgs& args, const Context& context, VideoReader& reader,
                 const HistogramOptions& options, const RunOptions& run) {
   if (args.output.empty()) {
@@ -156,9 +165,7 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   const std::int64_t errors = report_stream_errors(args.shown(), reader, batch);
   if (written && result.frames == 0) {
     // (A pipe has had the container's header already.)
-    print_error(
-        args.shown() + ": no frame could be decoded" +
-        (written_in_place(args.output) ? std::string() : " (" + args.output + " is not written)"));
+    print_error(no_frame_decoded(args));
     batch.add(kExitInput);
   }
   if (written && !result.audio_note.empty() && reader.has_audio()) {

@@ -61,6 +61,14 @@ std::int64_t report_stream_errors(const std::string& input, const VideoReader& r
 [[nodiscard]] std::string stream_errors_line(const std::string& input, std::int64_t errors,
                                              const std::string& first, const std::string& hint);
 
+// Whether -o names a file that a failed run leaves as it was (not standard
+// output, a pipe or a device, which have had what was written).
+[[nodiscard]] bool output_left_as_it_was(const VideoArgs& args);
+
+// "INPUT: no frame could be decoded", and " (OUTPUT is not written)" where
+// output_left_as_it_was.
+[[nodiscard]] std::string no_frame_decoded(const VideoArgs& args);
+
 // What the closing line adds for `errors`: nothing, or "; N errors in the stream".
 [[nodiscard]] std::string errors_note(std::int64_t errors);
 

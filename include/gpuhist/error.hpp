@@ -20,9 +20,10 @@ enum class ErrorKind {
 // option, Python an argument).
 enum class Remedy {
   None,
-  MaxPixels,   // a larger pixel limit (LoadOptions::max_pixels, the readers' max_pixels)
-  AllFormats,  // every format the image library reads (FormatSet::All)
-  CountRgb,    // counting the frames as RGB instead of their planes as decoded
+  MaxPixels,    // a larger pixel limit (LoadOptions::max_pixels, the readers' max_pixels)
+  AllFormats,   // every format the image library reads (FormatSet::All)
+  CountRgb,     // counting the frames as RGB instead of their planes as decoded
+  ReadAsVideo,  // reading the file as a video (VideoReader) rather than an image
 };
 
 // An error with its kind, a one-line human-readable cause and its remedy.

@@ -46,6 +46,8 @@ std::string_view argument_for(Remedy remedy) {
       return " (all_formats=True tries every format the image library reads)";
     case Remedy::CountRgb:
       return " (count it with space=\"rgb\" instead)";
+    case Remedy::ReadAsVideo:
+      return " (gpuhist.video reads videos)";
   }
   return {};
 }
@@ -75,6 +77,7 @@ int errno_of(const std::string& what) {
   if (ends("is a directory")) return EISDIR;
   if (ends("not a directory")) return ENOTDIR;
   if (ends("file name too long")) return ENAMETOOLONG;
+  if (ends("too many levels of symbolic links")) return ELOOP;
   if (ends("ermission denied")) return EACCES;
   return 0;
 }

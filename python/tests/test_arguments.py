@@ -280,6 +280,22 @@ def test_formats_are_named_by_the_argument(tmp_path):
         assert counted == gpuhist.histogram(gpuhist.read(sgi, all_formats=True))
 
 
+def test_a_link_that_leads_back_to_itself_is_said_as_open_says_it(tmp_path):
+    loop = tmp_path / "loop.png"
+    loop.symlink_to("loop.png")
+    for call in (gpuhist.read, gpuhist.histogram_file, gpuhist.video):
+        with pytest.raises(OSError) as raised:
+            call(loop)
+        assert raised.value.errno == errno.ELOOP and raised.value.filename == str(loop)
+
+
+def test_a_video_given_as_an_image_names_the_module_s_video_reader(tmp_path):
+    clip = tmp_path / "clip.mp4"
+    clip.write_bytes(bytes(64))
+    with pytest.raises(OSError, match=re.escape("named as a video (gpuhist.video reads videos)")):
+        gpuhist.read(clip)
+
+
 @pytest.mark.parametrize("array,name", [
     (np.zeros((2, 2), np.float32), "float32"),
     (np.zeros((2, 2), np.int32), "int32"),

@@ -59,7 +59,7 @@ struct ImageLibraryAbi {
 };
 [[nodiscard]] constexpr ImageLibraryAbi image_library_abi() {
   return {
-      9,
+      10,
       {static_cast<std::uint32_t>(sizeof(ImageLibrary)), static_cast<std::uint32_t>(sizeof(Image)),
        static_cast<std::uint32_t>(sizeof(LoadOptions)),
        static_cast<std::uint32_t>(sizeof(ImageView)), static_cast<std::uint32_t>(sizeof(Picture)),

@@ -10,6 +10,7 @@
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "io/missing_file.hpp"
 
 namespace gpuhist {
 namespace {
@@ -28,10 +29,7 @@ std::string display_name(const std::string& format) {
 std::string unreadable(const std::filesystem::path& path) {
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (ec == std::errc::permission_denied) return "permission denied";
-  if (ec == std::errc::no_such_file_or_directory) return "no such file";
-  if (ec == std::errc::not_a_directory) return "not a directory";  // "a.png/x", as open() says
-  if (ec) return ec.message();
+  if (ec) return io::missing_file_cause(ec);
   if (std::filesystem::is_directory(status)) return "is a directory";
   if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, ec) == 0 &&
       !ec) {

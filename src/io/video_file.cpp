@@ -30,6 +30,7 @@ extern "C" {
 #include "gpuhist/error.hpp"
 #include "io/av_error.hpp"
 #include "io/file_url.hpp"
+#include "io/missing_file.hpp"
 #include "io/picked_stream.hpp"
 #include "io/turn_frame.hpp"
 #include "io/video_colour.hpp"
@@ -391,9 +392,7 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   std::error_code ec;
   // (status keeps the cause that exists() clears: a file on the way named as a folder.)
   if (!std::filesystem::exists(std::filesystem::status(path, ec))) {
-    s.fail(ec == std::errc::permission_denied ? "cannot open: " + ec.message()
-           : ec == std::errc::not_a_directory ? "not a directory"  // "a.mp4/x", as open() says
-                                              : "no such file");
+    s.fail(io::missing_file_cause(ec));
   }
   if (std::filesystem::is_directory(path, ec)) s.fail("is a directory");
   if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0) {

@@ -43,6 +43,7 @@
 #include "io/images/tiff_colormap.hpp"
 #include "io/images/tiff_strips.hpp"
 #include "io/images/webp_colour.hpp"
+#include "io/missing_file.hpp"
 
 namespace gpuhist::images {
 namespace {
@@ -629,7 +630,9 @@ int alpha_channel_of(const OIIO::ImageSpec& spec) {
   if (spec.alpha_channel >= 0 && spec.alpha_channel < spec.nchannels) return spec.alpha_channel;
   for (int c = 1; c < spec.nchannels && static_cast<std::size_t>(c) < spec.channelnames.size();
        ++c) {
-    if (spec.channelnames[c] == "A" || spec.channelnames[c] == "Alpha") return c;
+    if (spec.channelnames[static_cast<std::size_t>(c)] == "A" ||
+        spec.channelnames[static_cast<std::size_t>(c)] == "Alpha")
+      return c;
   }
   return -1;
 }
@@ -650,7 +653,7 @@ void colour_transparent_pixels(const Image& rgba, const GifTransparency& first, 
     const bool row_in = y >= first.top && y < bottom;
     for (std::uint32_t x = 0; x < rgba.width; ++x, from += 4, to += channels) {
       const bool transparent = from[3] == 0 && row_in && x >= first.left && x < right;
-      for (int c = 0; c < 3; ++c) to[c] = transparent ? first.colour[c] : from[c];
+      for (std::size_t c = 0; c < 3; ++c) to[c] = transparent ? first.colour[c] : from[c];
       if (channels == 4) to[3] = from[3];
     }
   }
@@ -1102,12 +1105,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) {
-    // A folder on the way that may not be entered is not a missing file.
-    // A file on the way, named as a folder ("a.png/x"): said as open() says it.
-    fail(path, ec == std::errc::filename_too_long   ? "file name too long"
-               : ec == std::errc::permission_denied ? "cannot open: " + ec.message()
-               : ec == std::errc::not_a_directory   ? "not a directory"
-                                                    : "no such file");
+    fail(path, io::missing_file_cause(ec));
   }
   if (std::filesystem::is_directory(status)) fail(path, "is a directory");
   // A pipe or a device would be read twice (signature, then decoder).
@@ -1136,7 +1134,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     // The image library reads videos' first frames through FFmpeg: a video
     // given as an image is named as one.
     if (by_extension == "ffmpeg") {
-      fail(path, "cannot read image: it is named as a video (gpuhist video reads videos)");
+      fail(path, "cannot read image: it is named as a video", Remedy::ReadAsVideo);
     }
     if (!by_extension.empty()) {
       fail(path, "cannot read image: " + by_extension + " files are not read by default",
