@@ -25,6 +25,7 @@ is a failure, the others are counted.
 """
 import argparse
 import csv
+from collections.abc import Iterable
 from concurrent.futures import CancelledError
 import fnmatch
 import glob as globbing
@@ -141,7 +142,15 @@ def expand(paths, problems=None):
 def _expand(paths):
     """expand()'s files, and (path, cause) for each folder that could not be listed."""
     files, problems = [], []
-    for p in ([paths] if isinstance(paths, (str, bytes, os.PathLike)) else paths):
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    elif not isinstance(paths, Iterable):
+        raise TypeError("gpuhist: paths is a folder, a glob or a list of paths (str, bytes or "
+                        f"os.PathLike), not {type(paths).__name__}")
+    for p in paths:
+        if not isinstance(p, (str, bytes, os.PathLike)):
+            raise TypeError("gpuhist: a path is a str, bytes or os.PathLike, not "
+                            f"{type(p).__name__}")
         text = os.fsdecode(p)
         if "\0" in text:  # no file has such a name: said here, not by every try of a task
             problems.append((text, "no such file (a file name holds no NUL character)"))
@@ -718,9 +727,13 @@ WORKER_WAIT_SECONDS = 30
 def _ready(device):
     """A worker's answer before the tasks: the device named opened (and kept for them) on
     the worker, where the tasks run, not where the data set is asked for (a login node
-    without the cluster's GPUs); then allowed_cores()."""
+    without the cluster's GPUs); then allowed_cores(). The device's error is returned, not
+    raised, so that the worker does not log it with its traceback as well."""
     if device is not None:
-        _context(device)
+        try:
+            _context(device)
+        except (ValueError, _gpuhist.GpuError) as error:
+            return error
     return allowed_cores()
 
 

@@ -114,6 +114,9 @@ void register_errors(pybind11::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
+      // A call that failed as a signal came (a read interrupted by Ctrl-C)
+      // raises the signal's exception.
+      if (PyErr_CheckSignals() != 0) return;
       // Arguments and devices are the module's own errors, said as its others
       // are; a file's error keeps the "PATH: cause" form open() gives.
       std::string what = e.what();
@@ -138,13 +141,15 @@ pybind11::object exception_object(const std::exception_ptr& error,
   auto out = pybind11::reinterpret_steal<pybind11::object>(made);
   // A cause with an errno is raised as open() raises it: OSError(errno,
   // strerror, filename), which is FileNotFoundError, IsADirectoryError, ….
-  const int number =
-      file != nullptr && PyObject_IsInstance(made, PyExc_OSError) == 1 ? errno_of(raised.what) : 0;
+  const bool os_error = file != nullptr && PyObject_IsInstance(made, PyExc_OSError) == 1;
+  if (!os_error) return out;
+  const auto name = pybind11::reinterpret_steal<pybind11::object>(PyUnicode_DecodeFSDefaultAndSize(
+      file->c_str(), static_cast<Py_ssize_t>(file->native().size())));
+  if (!name) throw pybind11::error_already_set();
+  // (No errno, no filename: OSError's str() would then read
+  // "[Errno None] None: 'NAME'"; the message names the file.)
+  const int number = errno_of(raised.what);
   if (number != 0) {
-    const auto name =
-        pybind11::reinterpret_steal<pybind11::object>(PyUnicode_DecodeFSDefaultAndSize(
-            file->c_str(), static_cast<Py_ssize_t>(file->native().size())));
-    if (!name) throw pybind11::error_already_set();
     PyObject* with_errno =
         PyObject_CallFunction(PyExc_OSError, "isO", number, std::strerror(number), name.ptr());
     if (with_errno == nullptr) throw pybind11::error_already_set();

@@ -34,6 +34,9 @@ auto reading(const std::filesystem::path& file, Read&& read) -> decltype(read())
   } catch (const pybind11::builtin_exception&) {
     throw;
   } catch (...) {
+    // Interrupted (Ctrl-C while a read waited: "Interrupted system call"):
+    // the signal's exception, not the read's.
+    if (PyErr_CheckSignals() != 0) throw pybind11::error_already_set();
     const pybind11::object raised = exception_object(std::current_exception(), &file);
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(raised.ptr())), raised.ptr());
     throw pybind11::error_already_set();

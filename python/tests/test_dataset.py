@@ -59,7 +59,7 @@ def check(result, expected, root):
     assert len(set(paths)) == len(paths)  # none counted twice
 
 
-def test_a_local_cluster_of_two_workers(dataset, cli):
+def test_a_local_cluster_of_two_workers(dataset, cli, capfd):
     root, expected = dataset
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
@@ -93,6 +93,11 @@ def test_a_local_cluster_of_two_workers(dataset, cli):
                 rocket["dtype"]) == ("jpeg", 640, 427, 3, "uint8")
         assert rocket["bytes"] == os.path.getsize(root / "rocket.jpg")
         assert by_name["img05.png"]["format"] == "png" and by_name["img05.png"]["height"] == 22
+        # A device no worker has: the caller's ValueError, with no worker's traceback.
+        capfd.readouterr()
+        with pytest.raises(ValueError, match="no Vulkan device matches 'no-such-device'"):
+            ds.histograms(str(root), client=client, device="no-such-device")
+        assert "Traceback" not in capfd.readouterr().err
         # Nothing to count.
         assert ds.histograms([], client=client).total is None
         with pytest.raises(ValueError):
@@ -181,6 +186,11 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
     assert ds._expand(["a\0b.png"]) == ([], [("a\0b.png", "no such file (a file name holds no "
                                                            "NUL character)")])
     assert ds._expand([""]) == ([], [("", "an empty file name")])
+    # What is no path at all: a TypeError in the module's words.
+    with pytest.raises(TypeError, match="paths is a folder, a glob or a list of paths .* not int"):
+        ds.histograms(3)
+    with pytest.raises(TypeError, match="a path is a str, bytes or os.PathLike, not NoneType"):
+        ds.histograms(["a.png", None])
     # An output that is one of the inputs: refused before anything is counted.
     shutil.copy(root / "coffee.png", tmp_path / "input.png")
     onto = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(tmp_path),

@@ -2,6 +2,7 @@
 import os
 import re
 import subprocess
+import sys
 import threading
 import time
 
@@ -114,6 +115,23 @@ def test_a_file_that_is_not_a_video(tmp_path, data):
         list(gpuhist.video(str(junk)))
     with pytest.raises(ValueError):
         next(iter(gpuhist.video(str(data / "coffee.png"), bins=0)))
+
+
+def test_ctrl_c_while_a_video_opens_is_a_keyboard_interrupt(tmp_path):
+    # A pipe no one writes to: opening it waits until Ctrl-C, which must come
+    # back as KeyboardInterrupt, not as the read's "Interrupted system call".
+    fifo = tmp_path / "waits.mp4"
+    os.mkfifo(fifo)
+    script = (
+        "import os, signal, threading, gpuhist\n"
+        "threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+        "try:\n"
+        f"    gpuhist.video({str(fifo)!r})\n"
+        "except KeyboardInterrupt:\n"
+        "    print('KeyboardInterrupt')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout == "KeyboardInterrupt\n", done.stdout + done.stderr
 
 
 def test_frames_are_converted_with_the_matrix_the_stream_declares(tmp_path):

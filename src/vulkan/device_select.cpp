@@ -62,11 +62,15 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
     }
     return best;
   }
-  unsigned index = 0;
+  long long index = 0;
   const auto [end, error] = std::from_chars(spec.data(), spec.data() + spec.size(), index);
-  if (error == std::errc{} && end == spec.data() + spec.size()) {
+  // (An index too large to parse is an index all the same.)
+  const bool digits = spec.find_first_not_of("0123456789") == std::string_view::npos ||
+                      (spec.size() > 1 && spec[0] == '-' &&
+                       spec.find_first_not_of("0123456789", 1) == std::string_view::npos);
+  if ((error == std::errc{} && end == spec.data() + spec.size()) || digits) {
     for (std::size_t i = 0; i < devices.size(); ++i) {
-      if (devices[i].index == index) return i;
+      if (error == std::errc{} && static_cast<long long>(devices[i].index) == index) return i;
     }
     throw Error(
         devices.empty() ? ErrorKind::Device : ErrorKind::InvalidArgument,
