@@ -1763,6 +1763,37 @@ TEST_F(ImageFiles, DecoderFaultsSeenByMemcheckAreRefusedFirst) {
   }
 }
 
+// DPX files as FFmpeg writes them, their pixels from byte 1664 (no film or
+// television header) and 8- and 16-bit rows padded to a 32-bit word, read
+// sample for sample as FFmpeg's own decoder reads them.
+TEST_F(ImageFiles, DpxFilesOfFfmpegReadAsItDecodesThem) {
+  struct Case {
+    const char* pixels;  // written
+    const char* raw;     // FFmpeg's decode, as gpuhist reads it (alpha apart)
+    std::size_t channels, bytes;
+  };
+  for (const Case c :
+       {Case{"rgb24", "rgb24", 3, 1}, Case{"rgba", "rgb24", 3, 1}, Case{"gray", "gray", 1, 1},
+        Case{"rgb48le", "rgb48le", 3, 2}, Case{"gbrp10le", "rgb48le", 3, 2}}) {
+    {
+      const std::string size = "67:41";  // rows of 201 and 402 bytes, padded
+      const fs::path dpx = dir_ / "ffmpeg.dpx", raw = dir_ / "ffmpeg.raw";
+      ASSERT_TRUE(test::ffmpeg("-y -f lavfi -i testsrc2=size=68x42,scale=" + std::string(size) +
+                               " -frames:v 1 -pix_fmt " + c.pixels + " '" + dpx.string() + "'"));
+      ASSERT_TRUE(test::ffmpeg("-y -i '" + dpx.string() + "' -f rawvideo -pix_fmt " + c.raw + " '" +
+                               raw.string() + "'"));
+      const Image read = load_image(dpx);
+      const std::string want = test::file_text(raw);
+      const std::size_t row = std::size_t{read.width} * c.channels * c.bytes;
+      ASSERT_EQ(want.size(), row * read.height) << c.pixels << " " << size;
+      for (std::uint32_t y = 0; y < read.height; ++y) {
+        ASSERT_EQ(std::memcmp(read.storage.data() + y * read.stride, want.data() + y * row, row), 0)
+            << c.pixels << " " << size << ", row " << y;
+      }
+    }
+  }
+}
+
 // BMPs of every depth and coding FFmpeg writes read; a coding the depth does
 // not take (24-bit pixels run-length coded crashed the reader) and pixels
 // placed past the end of the file are refused from the header.

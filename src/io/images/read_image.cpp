@@ -490,15 +490,85 @@ struct DpxFields {
   [[nodiscard]] unsigned u8(std::size_t at) const { return h.bytes[at]; }
 };
 
+// Samples a pixel of an element holds, by its descriptor, as the DPX reader
+// counts them; nullopt for a descriptor it counts by the channels it reports.
+std::optional<std::uint64_t> dpx_samples(unsigned descriptor) {
+  if (descriptor >= 1 && descriptor <= 8) return 1;
+  if (descriptor == 50 || descriptor == 101 || descriptor == 102) return 3;
+  if (descriptor == 51 || descriptor == 52 || descriptor == 103) return 4;
+  if (descriptor == 100) return 2;
+  if (descriptor >= 150 && descriptor <= 156) return descriptor - 148;
+  return std::nullopt;
+}
+
 // OpenImageIO's DPX reader hands the header's text fields to strlen. DPX lets
 // a text fill its field with no NUL after it, and a crafted header runs such a
 // string on through the fields after it and past the header into memory never
 // written (valgrind, fuzz_image, 2026-12-03). The pixels do not depend on the
 // text: the file is decoded from a copy whose every text field ends in a NUL.
+// Where the pixels start within the 2048 bytes of those headers (the film and
+// television headers are optional: FFmpeg writes pixels from byte 1664),
+// the copy holds the whole 2048 bytes and then the pixels, its offsets moved
+// by as much, so that no NUL falls on a pixel.
 // (Offsets of SMPTE 268M's file, image, orientation and film headers.)
 void read_dpx_with_ended_text(const std::filesystem::path& path, std::uintmax_t file_bytes,
                               std::vector<unsigned char>& bytes) {
   read_whole_file(path, file_bytes, bytes);
+  constexpr std::size_t kHeaders = 2048, kElements = 780, kElement = 72, kDataOffset = 28;
+  const bool big = bytes.size() >= 4 && std::memcmp(bytes.data(), "SDPX", 4) == 0;
+  const auto get32 = [&](std::size_t at) {
+    return big ? big32(bytes.data() + at) : little32(bytes.data() + at);
+  };
+  const auto put32 = [&](std::size_t at, std::uint32_t value) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      const std::size_t shift = big ? 24 - 8 * i : 8 * i;
+      bytes[at + i] = static_cast<unsigned char>(value >> shift);
+    }
+  };
+  if (bytes.size() >= kElements + 8 * kElement) {
+    // The pixels' start: the file header's image offset, or an element's before it.
+    std::uint32_t start = get32(4);
+    for (std::size_t e = 0; e < 8; ++e) {
+      const std::uint32_t at = get32(kElements + e * kElement + kDataOffset);
+      if (at != 0 && at != 0xFFFFFFFF && at < start) start = at;
+    }
+    if (start < kHeaders && start < bytes.size()) {
+      const std::uint32_t moved = static_cast<std::uint32_t>(kHeaders - start);
+      std::vector<unsigned char> header(kHeaders, 0);
+      std::copy_n(bytes.begin(), std::min(bytes.size(), kHeaders), header.begin());
+      bytes.insert(bytes.begin() + start, header.begin() + start, header.end());
+      if (get32(4) >= start) put32(4, get32(4) + moved);
+      for (std::size_t e = 0; e < 8; ++e) {
+        const std::size_t field = kElements + e * kElement + kDataOffset;
+        const std::uint32_t at = get32(field);
+        if (at != 0xFFFFFFFF && at >= start) put32(field, at + moved);
+      }
+      put32(16, get32(16) + moved);  // the file's size
+    }
+    // Rows of 8- or 16-bit samples that do not end on a 32-bit word, in a
+    // file long enough for rows that do (FFmpeg writes them so) and that
+    // names no end-of-line padding: read as padded to the word, as FFmpeg
+    // reads them, where the image library would read them as unpadded.
+    const std::size_t element = kElements;
+    const unsigned bits = bytes[element + 23];
+    const std::uint32_t encoding =
+        big ? (std::uint32_t{bytes[element + 26]} << 8 | bytes[element + 27])
+            : little16(bytes.data() + element + 26);
+    const std::uint32_t padding = get32(element + 32);
+    const std::optional<std::uint64_t> samples = dpx_samples(bytes[element + 20]);
+    if ((bits == 8 || bits == 16) && encoding == 0 && (padding == 0 || padding == 0xFFFFFFFF) &&
+        samples) {
+      const std::uint64_t width = get32(772), height = get32(776);
+      const std::uint64_t row = width * *samples * (bits / 8);
+      const std::uint64_t padded = (row + 3) / 4 * 4;
+      const std::uint64_t offset =
+          get32(element + kDataOffset) != 0 ? get32(element + kDataOffset) : get32(4);
+      if (width <= 0xFFFFFF && height <= 0xFFFFFF && row % 4 != 0 && offset <= bytes.size() &&
+          padded * height <= bytes.size() - offset) {
+        put32(element + 32, static_cast<std::uint32_t>(padded - row));
+      }
+    }
+  }
   struct Text {
     std::size_t at, size;
   };
@@ -549,13 +619,8 @@ void check_dpx_element(const std::filesystem::path& path, const Head& h, std::ui
                    " pixels, not a multiple of 3, which the image library decodes wrongly");
   }
   if (encoding != 0) return;  // run-length coded: no fixed size
-  // Samples a pixel of the element holds, as the DPX reader counts them.
-  std::uint64_t samples = static_cast<std::uint64_t>(spec.nchannels);
-  if (descriptor >= 1 && descriptor <= 8) samples = 1;
-  if (descriptor == 50 || descriptor == 101 || descriptor == 102) samples = 3;
-  if (descriptor == 51 || descriptor == 52 || descriptor == 103) samples = 4;
-  if (descriptor == 100) samples = 2;
-  if (descriptor >= 150 && descriptor <= 156) samples = descriptor - 148;
+  const std::uint64_t samples =
+      dpx_samples(descriptor).value_or(static_cast<std::uint64_t>(spec.nchannels));
   const std::uint64_t per_row = samples * static_cast<std::uint64_t>(spec.width);
   std::uint64_t row_bytes = 0;
   if (bits == 10 && packing != 0) {
