@@ -1804,6 +1804,38 @@ TEST_F(ImageFiles, BmpCodingsAndOffsetsAreCheckedFromTheHeader) {
                              std::string(pixels) + " '" + path.string() + "'"));
     EXPECT_EQ(load_image(path).width, 40U) << pixels;
   }
+  // Run-length 8-bit pixels of a grey palette (which the image library's
+  // grey reading garbled: three bytes a pixel written into rows of one) and
+  // of a colour one: runs, an absolute run, ends of line and of bitmap.
+  for (const bool grey : {true, false}) {
+    std::string bmp = "BM";
+    const auto u16 = [&](std::uint32_t v) { bmp += {char(v & 0xFF), char(v >> 8)}; };
+    const auto u32 = [&](std::uint32_t v) { u16(v & 0xFFFF), u16(v >> 16); };
+    const std::string palette = grey ? std::string("\0\0\0\0<<<\0xxx\0\xB4\xB4\xB4\0", 16)
+                                     : std::string("\0\0\0\0\x10\x20\x30\0xxx\0\x01\x02\x03\0", 16);
+    const std::string pixels("\x02\x02\x02\x03\0\0\0\x04\x01\x02\x03\x01\0\x01", 14);
+    u32(14 + 40 + 16 + 14), u32(0), u32(14 + 40 + 16);  // file header
+    u32(40), u32(4), u32(2), u16(1), u16(8), u32(1), u32(14), u32(2835), u32(2835), u32(4), u32(0);
+    std::ofstream(dir_ / "rle8.bmp", std::ios::binary) << bmp + palette + pixels;
+    const Image read = load_image(dir_ / "rle8.bmp");
+    ASSERT_EQ(read.format.layout, grey ? ChannelLayout::Grey : ChannelLayout::RGB);
+    // Top row (stored second) 1 2 3 1, bottom row 2 2 3 3: palette entries
+    // as stored (blue, green, red), read as red, green, blue.
+    const std::uint8_t rows[2][4] = {{1, 2, 3, 1}, {2, 2, 3, 3}};
+    const std::size_t channels = grey ? 1 : 3;
+    for (std::uint32_t y = 0; y < 2; ++y) {
+      const auto* row =
+          reinterpret_cast<const unsigned char*>(read.storage.data()) + y * read.stride;
+      for (std::uint32_t x = 0; x < 4; ++x) {
+        for (std::size_t c = 0; c < channels; ++c) {
+          const auto entry = static_cast<std::size_t>(rows[y][x]) * 4;
+          EXPECT_EQ(row[x * channels + c],
+                    static_cast<unsigned char>(palette[entry + (grey ? 0 : 2 - c)]))
+              << (grey ? "grey" : "colour") << " row " << y << " pixel " << x;
+        }
+      }
+    }
+  }
   std::ifstream in(dir_ / "bgr24.bmp", std::ios::binary);
   const std::string plain((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto patched = [&](const std::string& name, std::size_t at, std::uint32_t value) {

@@ -109,6 +109,22 @@ bool bmp_is_run_length(std::span<const unsigned char> head) {
   return coding == 1 || coding == 2;
 }
 
+bool bmp_palette_is_grey(std::span<const unsigned char> head) {
+  if (head.size() < 50 || head[0] != 'B' || head[1] != 'M') return false;
+  const std::uint32_t info = little32(&head[14]);
+  const std::uint32_t bits = little16(&head[28]);
+  if (info < 40 || bits == 0 || bits > 8) return false;
+  const std::uint32_t used = little32(&head[46]);
+  const std::uint64_t colours = used != 0 ? used : std::uint64_t{1} << bits;
+  const std::uint64_t at = 14 + std::uint64_t{info};
+  if (colours > (std::uint64_t{1} << bits) || at + 4 * colours > head.size()) return false;
+  for (std::uint64_t i = 0; i < colours; ++i) {
+    const unsigned char* entry = &head[at + 4 * i];  // blue, green, red, unused
+    if (entry[0] != entry[1] || entry[1] != entry[2]) return false;
+  }
+  return true;
+}
+
 bool end_run_length_at_last_row(std::vector<unsigned char>& bytes) {
   if (!bmp_is_run_length(bytes)) return false;
   const bool four = little32(&bytes[30]) == 2;

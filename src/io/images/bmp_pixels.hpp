@@ -47,6 +47,12 @@ bool arrange_bmp_pixels(const BmpPixels& pixels, bool keep_alpha, Image& image);
 // 4-bit).
 [[nodiscard]] bool bmp_is_run_length(std::span<const unsigned char> head);
 
+// Whether the palette of the BMP `head` (its first bytes) is all grey, as
+// OpenImageIO 2.4 decides it to read a BMP as one channel: every entry (the
+// count its header says, else 2^bits) with equal red, green and blue. False
+// where the palette is not within `head`.
+[[nodiscard]] bool bmp_palette_is_grey(std::span<const unsigned char> head);
+
 // `bytes`, a whole run-length BMP, with an end of line that ends the last row
 // just before the end of the bitmap made an end of bitmap itself (as GIMP and
 // ImageMagick end their files): OpenImageIO 2.4 refuses the pair after the

@@ -1262,9 +1262,15 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // A run-length BMP whose last row ends with an end of line before the end
   // of the bitmap, given to the library with the end one pair early
   // (io/images/bmp_pixels.hpp).
+  // One of grey colours is read as RGB: the library's reading of it as grey
+  // writes three bytes a pixel into rows of one (levels of the pixels after
+  // it, and past the row); made grey once read.
+  bool run_length_grey = false;
   if (format == "bmp" && bmp_is_run_length(std::span(head.bytes.data(), head.size))) {
     read_whole_file(path, file_bytes, stripped);
     if (end_run_length_at_last_row(stripped)) memory.emplace(stripped.data(), stripped.size());
+    run_length_grey = bmp_palette_is_grey(std::span(head.bytes.data(), head.size));
+    if (run_length_grey) config.attribute("bmp:monochrome_detect", 0);
   }
   // A TIFF of 1-bit samples that leaves BitsPerSample to its default, given
   // to the library with the field (io/images/tiff_bits.hpp).
@@ -1519,6 +1525,14 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   if (bmp_whole) {
     const bool alpha = arrange_bmp_pixels(*bmp, options.alpha, image);
     image.alpha = alpha && image.format.layout != ChannelLayout::RGBA;
+  }
+  if (run_length_grey && image.format == PixelFormat{ChannelLayout::RGB, SampleType::U8}) {
+    for (std::uint32_t y = 0; y < image.height; ++y) {
+      auto* row = reinterpret_cast<unsigned char*>(image.storage.data()) +
+                  static_cast<std::size_t>(y) * image.stride;
+      for (std::uint32_t x = 0; x < image.width; ++x) row[x] = row[3 * std::size_t{x}];
+    }
+    image.format.layout = ChannelLayout::Grey;
   }
   // A still WebP's colour under alpha as stored, not premultiplied (an animated
   // one's first frame stays as the library gives it: a note says so).
