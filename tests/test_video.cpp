@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -1222,6 +1224,28 @@ TEST_F(Video, AVideoWrittenToAPipeIsOneThatStreams) {
                                   "pipe (write .mkv or .ts to a pipe)");
     }
   }
+  // A pipe no program reads yet: refused before it is opened (the opening
+  // would wait for a reader). A watchdog reads it after 30 s if it waits.
+  const fs::path unread = dir_ / "unread.mp4";
+  ASSERT_EQ(::mkfifo(unread.c_str(), 0600), 0);
+  std::atomic<bool> done{false}, released{false};
+  std::thread watchdog([&] {
+    for (int i = 0; i < 300 && !done; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!done) {
+      released = true;
+      std::ifstream in(unread, std::ios::binary);
+      const std::string ignored((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+    }
+  });
+  const auto r = test::run_cli(
+      {"video", clip.string(), "--overlay", "-o", unread.string(), "--device", "cpu"});
+  done = true;
+  watchdog.join();
+  EXPECT_FALSE(released) << "the command waited for a reader";
+  EXPECT_EQ(r.status, 2);
+  test::expect_one_line_error(r, "unread.mp4: an MP4 or MOV file is written to a file, not a pipe");
 }
 
 // An MP4 whose index leads to no data: no frame is decoded, and no video of

@@ -7,6 +7,8 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -27,6 +29,13 @@ namespace gpuhist {
 namespace {
 
 using io::av_message;
+
+// Whether `path` names a pipe or a socket (a FIFO, /dev/stdout of a command
+// piped on), which a file cannot be written back into.
+bool is_pipe(const std::filesystem::path& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && (S_ISFIFO(info.st_mode) || S_ISSOCK(info.st_mode));
+}
 
 struct CodecSpec {
   const char* name;     // as --codec takes it
@@ -585,6 +594,18 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
       }
     }
   }
+  // MP4 and QuickTime files end with an index that points back into them:
+  // refused for a pipe before it is opened (the opening of one that no
+  // program reads yet would wait for a reader), or by the header's write.
+  const bool index_at_end =
+      muxer == "mp4" || muxer == "mov" || muxer == "ipod" || muxer == "3gp" || muxer == "3g2";
+  const auto refuse_pipe = [&] {
+    throw Error(ErrorKind::InvalidArgument,
+                path.string() +
+                    ": an MP4 or MOV file is written to a file, not a pipe "
+                    "(write .mkv or .ts to a pipe)");
+  };
+  if (index_at_end && is_pipe(path)) refuse_pipe();
   s.file.emplace(path);
   s.check(avio_open(&s.format->pb, io::file_url(s.file->path()).c_str(), AVIO_FLAG_WRITE),
           "opening the file");
@@ -612,14 +633,9 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
                                 : AV_CODEC_ID_NONE;
     throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id, audio));
   }
-  // MP4 and QuickTime files end with an index that points back into them.
   if (header == AVERROR(EINVAL) && wrote_well && s.format->pb != nullptr &&
-      s.format->pb->seekable == 0 &&
-      (muxer == "mp4" || muxer == "mov" || muxer == "ipod" || muxer == "3gp" || muxer == "3g2")) {
-    throw Error(ErrorKind::InvalidArgument,
-                path.string() +
-                    ": an MP4 or MOV file is written to a file, not a pipe "
-                    "(write .mkv or .ts to a pipe)");
+      s.format->pb->seekable == 0 && index_at_end) {
+    refuse_pipe();  // (a device that cannot seek)
   }
   s.check(header, "writing the header");
   s.header_written = true;
