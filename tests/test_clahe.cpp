@@ -159,6 +159,12 @@ TEST(Clahe, EqualisesWithinTiles) {
   EXPECT_GE(at(9, 0), 250);   // 19, its highest
   EXPECT_LE(at(60, 0), 30);   // 200, the bright tile's lowest
   EXPECT_GE(at(63, 6), 250);  // 209, its highest
+  // A limit larger than any count clips nothing, however large (1e19 and
+  // above once clipped the most).
+  for (const double limit : {1e6, 1e19, 1e30, 1e308}) {
+    options.clip_limit = limit;
+    EXPECT_EQ(run_cpu(view, options), out) << limit;
+  }
 }
 
 TEST(Clahe, RefusesBadOptionsAndFloatAndNeedsADeviceForTheGpu) {

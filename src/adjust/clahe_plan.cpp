@@ -134,8 +134,12 @@ ClaheLimits clahe_limits(const ClaheOptions& options, const ClaheGeometry& g) {
   const std::int64_t total = std::int64_t{g.tile_w} * g.tile_h;
   limits.scale = static_cast<float>(g.size - 1) / static_cast<float>(total);
   if (options.clip_limit > 0.0) {
-    limits.clip = std::max<std::int64_t>(
-        static_cast<std::int64_t>(options.clip_limit * static_cast<double>(total) / g.size), 1);
+    // A limit of a tile's pixels or more clips nothing: held there, as a
+    // larger one would not fit the integer (1e19 clipped the most).
+    const double clip = options.clip_limit * static_cast<double>(total) / g.size;
+    limits.clip = clip >= static_cast<double>(total) ? total
+                                                     : std::max<std::int64_t>(
+                                                           static_cast<std::int64_t>(clip), 1);
   }
   return limits;
 }
