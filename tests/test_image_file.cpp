@@ -675,6 +675,15 @@ TEST_F(ImageFiles, BadFilesThrowInputErrors) {
   expect_refused(dir_ / "cut.pfm",
                  "corrupt or truncated image: its 5x3 raster takes 180 bytes after its header, "
                  "and the file has 100");
+  // A maximum value outside the format's 1..65535, which the library read
+  // all the same (every sample its brightest).
+  std::ofstream(dir_ / "zero.ppm", std::ios::binary) << "P6 2 2 0\n" << std::string(12, '\x10');
+  expect_refused(dir_ / "zero.ppm", "corrupt image: its maximum value is 0, not one of 1 to 65535");
+  std::ofstream(dir_ / "big.pgm", std::ios::binary) << "P5 2 1 70000\n" << std::string(4, '\xFF');
+  expect_refused(dir_ / "big.pgm",
+                 "corrupt image: its maximum value is 70000, not one of 1 to 65535");
+  std::ofstream(dir_ / "huge.pgm", std::ios::binary) << "P2 2 1 99999999999999999999\n1 2\n";
+  expect_refused(dir_ / "huge.pgm", "corrupt image: its maximum value is over 65535");
 }
 
 // A grey Targa with alpha (its descriptor's alpha bits set) is grey with

@@ -20,12 +20,17 @@ class Tokens {
     std::size_t digits = 0;
     while (at_ < bytes_.size() && bytes_[at_] >= '0' && bytes_[at_] <= '9') {
       value = value * 10 + (bytes_[at_++] - '0');
-      if (value > 0xFFFFFFFFULL) return std::nullopt;
+      if (value > 0xFFFFFFFFULL) {
+        overflowed_ = true;
+        return std::nullopt;
+      }
       ++digits;
     }
     if (digits == 0) return std::nullopt;
     return static_cast<std::uint32_t>(value);
   }
+  // Whether number() met a number over 2^32 - 1.
+  [[nodiscard]] bool overflowed() const noexcept { return overflowed_; }
   // Any token, skipped (a PFM's scale, "-1.0"); false where there is none.
   bool word() {
     skip_space();
@@ -63,6 +68,7 @@ class Tokens {
   }
   std::span<const unsigned char> bytes_;
   std::size_t at_ = 2;  // past the magic number
+  bool overflowed_ = false;
 };
 
 }  // namespace
@@ -113,6 +119,21 @@ std::string pnm_raster_shortfall(std::span<const unsigned char> head, std::uintm
   return "its " + std::to_string(*width) + "x" + std::to_string(*height) + " raster takes " +
          std::to_string(raster) + " bytes after its header, and the file has " +
          std::to_string(after);
+}
+
+std::string pnm_bad_maximum(std::span<const unsigned char> head) {
+  if (head.size() < 2 || head[0] != 'P') return {};
+  const unsigned char kind = head[1];
+  if (kind != '2' && kind != '3' && kind != '5' && kind != '6') return {};
+  Tokens tokens(head);
+  const auto width = tokens.number();
+  const auto height = tokens.number();
+  if (!width || !height) return {};
+  const auto maximum = tokens.number();
+  if (!maximum && tokens.overflowed())
+    return "its maximum value is over 65535, not one of 1 to 65535";
+  if (!maximum || (*maximum != 0 && *maximum <= 65535)) return {};
+  return "its maximum value is " + std::to_string(*maximum) + ", not one of 1 to 65535";
 }
 
 bool read_deep_pnm_samples(const std::filesystem::path& path, std::span<const unsigned char> head,

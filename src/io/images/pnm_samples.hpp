@@ -35,6 +35,11 @@ namespace gpuhist::images {
 [[nodiscard]] std::string pnm_raster_shortfall(std::span<const unsigned char> head,
                                                std::uintmax_t file_bytes);
 
+// Where a PGM or PPM (P2, P3, P5, P6) whose first bytes are `head` states a
+// maximum value outside the format's 1..65535: "its maximum value is M, not
+// one of 1 to 65535"; empty otherwise (or where the header is not in `head`).
+[[nodiscard]] std::string pnm_bad_maximum(std::span<const unsigned char> head);
+
 // The pixels of the plain (ASCII) PBM file at `path` into `image`, already
 // sized as grey 8-bit by the image library from the same file: 1 black (0),
 // 0 white (255). Whitespace between pixels is optional (the netpbm format's

@@ -1272,6 +1272,12 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     run_length_grey = bmp_palette_is_grey(std::span(head.bytes.data(), head.size));
     if (run_length_grey) config.attribute("bmp:monochrome_detect", 0);
   }
+  // A PGM or PPM of a maximum value the format does not have (0, or over
+  // 65535), which the library reads all the same (every sample its brightest).
+  if (format == "pnm") {
+    const std::string bad = pnm_bad_maximum(std::span(head.bytes.data(), head.size));
+    if (!bad.empty()) fail(path, "corrupt image: " + bad);
+  }
   // A TIFF of 1-bit samples that leaves BitsPerSample to its default, given
   // to the library with the field (io/images/tiff_bits.hpp).
   if (format == "tiff" && tiff_lacks_bits_per_sample(path)) {
