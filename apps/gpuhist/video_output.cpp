@@ -157,9 +157,12 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   };
   const auto start = std::chrono::steady_clock::now();
   OverlayResult result;
-  const bool written = batch.run(args.shown(), [&] {
+  // (Whether the video was written whole: a failed write has said why.)
+  bool written = false;
+  (void)batch.run(args.shown(), [&] {
     result = write_overlay_video(context, reader, args.output, width, height, options, run,
                                  gpu_renderer, report_damage, args.input, edit);
+    written = true;
   });
   batch.add(rejected.load());
   const std::int64_t errors = report_stream_errors(args.shown(), reader, batch);
