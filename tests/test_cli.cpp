@@ -232,6 +232,7 @@ TEST_F(Cli, UsageErrorsExitWithTwo) {
       {{kCoffee, "--bins", "65537"}, "--bins"},
       {{kCoffee, "--bins", "many"}, "--bins"},
       {{kCoffee, "--bins", "0x10"}, "--bins"},
+      {{kCoffee, "--bins", "4294967552"}, "--bins: '4294967552' is too large (65536 at most)"},
       {{kCoffee, "--percentiles", "0x10"}, "--percentiles"},
       {{"clahe", kCoffee, "-o", "c.png", "--clip-limit", ""}, "--clip-limit"},
       {{"autolevel", kCoffee, "-o", "c.png", "--clip", "0x10"}, "--clip"},

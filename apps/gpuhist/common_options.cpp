@@ -14,9 +14,9 @@
 
 namespace gpuhist::cli {
 
-CLI::Validator whole_number(unsigned from) {
+CLI::Validator whole_number(unsigned from, std::uint64_t most) {
   return CLI::Validator(
-      [from](std::string& text) -> std::string {
+      [from, most](std::string& text) -> std::string {
         const bool digits =
             !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
         if (!digits || (from > 0 && text.find_first_not_of('0') == std::string::npos)) {
@@ -30,6 +30,8 @@ CLI::Validator whole_number(unsigned from) {
         if (std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc{}) {
           return "'" + text + "' is too large (2^64 - 1 at most)";
         }
+        if (value > most)
+          return "'" + text + "' is too large (" + std::to_string(most) + " at most)";
         return {};
       },
       "N");

@@ -19,7 +19,7 @@ namespace gpuhist::cli {
 // Checks an option's text is a whole number from `from` (0 or 1) up, written
 // in decimal digits (CLI11 would take "-1" for an unsigned option as its
 // wrapped value, "010" as octal), and drops its leading zeros: a transform.
-[[nodiscard]] CLI::Validator whole_number(unsigned from = 1);
+[[nodiscard]] CLI::Validator whole_number(unsigned from = 1, std::uint64_t most = UINT64_MAX);
 // --device's text with the words "cpu" and "auto" in lower case, as the
 // library takes them in any case (device names match in any case): a transform.
 [[nodiscard]] CLI::Validator device_name();

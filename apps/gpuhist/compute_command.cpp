@@ -46,7 +46,7 @@ CLI::App* add_compute_command(CLI::App& app, ComputeArgs& args) {
   cmd->add_option("-o,--output", args.output, "Write to FILE instead of standard output");
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
       ->capture_default_str()
-      ->transform(whole_number());
+      ->transform(whole_number(1, 65536));
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 (sRGB) or 601")
       ->capture_default_str();
   cmd->add_option(

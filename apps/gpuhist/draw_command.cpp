@@ -87,7 +87,7 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
       ->capture_default_str();
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
       ->capture_default_str()
-      ->transform(whole_number());
+      ->transform(whole_number(1, 65536));
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,14 @@ int main(int argc, char** argv) {
       return flushed(*done);
     }
     return flushed(command_line.run());
+  } catch (const std::bad_alloc& e) {
+    // Out of memory outside a file's run (a benchmark's images): status 1,
+    // as it is for a file.
+    print_error(describe(e));
+    return kExitInput;
+  } catch (const std::length_error& e) {
+    print_error(describe(e));
+    return kExitInput;
   } catch (const std::exception& e) {
     print_error(describe(e));
   } catch (...) {

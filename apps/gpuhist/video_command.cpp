@@ -125,7 +125,7 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
                   "Write to FILE instead of standard output (-: standard output)");
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
       ->capture_default_str()
-      ->transform(whole_number());
+      ->transform(whole_number(1, 65536));
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (see compute)");
   cmd->add_option("--device", args.device, "auto, cpu, a device index or a name substring")
@@ -151,7 +151,7 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_option("--crf", args.encoding.crf,
                   "Constant quality of the written video: 0..51 (h264, hevc), 0..63 (vp9), 1..63 "
                   "(av1); lower is better; 0 is lossless for h264")
-      ->transform(whole_number(0));
+      ->transform(whole_number(0, 63));
   cmd->add_option("--preset", args.encoding.preset,
                   "Encoder speed: ultrafast .. veryfast (default) .. placebo (h264, hevc), "
                   "8..13 (av1)");

@@ -27,7 +27,7 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
   cmd->add_option("--size", args.size, "Window size WxH (default: the picture's, up to 1600x900)");
   cmd->add_option("--bins", args.bins, "Number of bins, 1..65536")
       ->capture_default_str()
-      ->transform(whole_number());
+      ->transform(whole_number(1, 65536));
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (default: gpu)");
   cmd->add_option("--scale", args.scale, "First scale mode: seed, max or log")
