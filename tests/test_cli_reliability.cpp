@@ -870,6 +870,17 @@ TEST_F(Reliability, LinksInAFolder) {
   ASSERT_EQ(rows.size(), 2U);  // a.png and the link b.png, once each
   EXPECT_EQ(rows[0]["file"], path("set/a.png").string());
   EXPECT_EQ(rows[1]["file"], path("set/b.png").string());
+  // A link that leads back to itself and a pipe named as an image are said
+  // as they are when named on their own, not passed over.
+  fs::remove(path("set/dangling.png"));
+  fs::create_symlink("loop.png", path("set/loop.png"));
+  ASSERT_EQ(::mkfifo(path("set/pipe.png").c_str(), 0600), 0);
+  const auto odd = run_cli({"compute", path("set").string(), "--format", "json", "--device", "cpu"});
+  EXPECT_EQ(odd.status, 1) << odd.err;
+  EXPECT_EQ(odd.err, "gpuhist: error: " + path("set/loop.png").string() +
+                         ": too many levels of symbolic links\ngpuhist: error: " +
+                         path("set/pipe.png").string() + ": not a regular file\n");
+  EXPECT_EQ(json::parse(odd.out).size(), 2U);
 }
 
 TEST_F(Reliability, TheCommandLinesRoughEdges) {

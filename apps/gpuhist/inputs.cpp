@@ -27,9 +27,10 @@ void search(const std::filesystem::path& folder, FormatSet formats,
     std::error_code type;
     if (it->is_directory(type)) {
       if (!it->is_symlink(type)) subfolders.push_back(it->path());
-    } else if ((it->is_regular_file(type) || (it->is_symlink(type) && !it->exists(type))) &&
-               has_image_extension(it->path(), formats)) {
-      // A link to a file that is not there is kept, to be reported as missing.
+    } else if (has_image_extension(it->path(), formats)) {
+      // A link to a file that is not there is kept, to be reported as
+      // missing, and a pipe or device named as an image, to be reported as
+      // not a regular file, as either is when named on its own.
       found.push_back(it->path());
     }
   }

@@ -292,8 +292,8 @@ def _add_folder(folder, files, problems):
 def _search(folder, problems):
     """The files under `folder` with the common formats' extensions, sorted, named as
     pathlib's rglob names them; links to folders are not followed, a link to a missing file
-    or one that cannot be followed (a loop) is kept (to be reported, as the command line
-    reports it); a folder that cannot be listed goes to `problems` with its cause, as the
+    or one that cannot be followed (a loop), a pipe or a device is kept (to be reported, as
+    the command line reports it); a folder that cannot be listed goes to `problems` with its cause, as the
     command line says it. os.scandir knows most entries' types without a stat call each."""
     found = []
     pending = [folder]
@@ -313,9 +313,9 @@ def _search(folder, problems):
                     try:
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(path)
-                        elif entry.is_file() or (entry.is_symlink()
-                                                 and not os.path.exists(entry.path)):
-                            # A link to a missing file is kept, to be reported as missing.
+                        else:
+                            # A link to a missing file is kept, to be reported as missing,
+                            # and a pipe or device, to be reported as not a regular file.
                             found.append(path)
                     except OSError:  # a link that cannot be followed (a loop): reported
                         if entry.is_symlink():
