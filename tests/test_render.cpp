@@ -308,6 +308,19 @@ TEST(Overlay, CoverShowsTheExactPartOfTheFrame) {
   const render::Cover strip(8000, 16, 320, 240);
   EXPECT_EQ(strip.source_x(159), 3999U);
   EXPECT_EQ(strip.source_x(160), 4000U);
+  // Pixels twice as wide as high: a 4x2 frame is shown 8x2, so over 8x2 it
+  // shows every pixel twice across and nothing is cropped; PAL DV's 720x576
+  // of 16:15 pixels (shown 768x576) over 768x576 maps each target column to
+  // the source column 15/16 of its way, and each row to itself.
+  const render::Cover doubled(4, 2, 8, 2, 2, 1);
+  for (std::uint32_t x = 0; x < 8; ++x) EXPECT_EQ(doubled.source_x(x), x / 2) << x;
+  for (std::uint32_t y = 0; y < 2; ++y) EXPECT_EQ(doubled.source_y(y), y);
+  const render::Cover pal(720, 576, 768, 576, 16, 15);
+  for (std::uint32_t x = 0; x < 768; ++x) EXPECT_EQ(pal.source_x(x), (2 * x + 1) * 15 / 32) << x;
+  for (std::uint32_t y = 0; y < 576; ++y) EXPECT_EQ(pal.source_y(y), y) << y;
+  // No aspect declared (0:1): square pixels.
+  const render::Cover undeclared(3, 2, 250, 100, 0, 1);
+  for (std::uint32_t x = 0; x < 250; ++x) EXPECT_EQ(undeclared.source_x(x), tall.source_x(x));
 }
 
 }  // namespace

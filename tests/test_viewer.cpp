@@ -455,6 +455,35 @@ TEST_F(Viewer, PlaysThePortraitAndOddShapesAsFfmpegDecodesThem) {
   }
 }
 
+// Pixels twice as wide as high (an anamorphic clip's): the window opens at
+// the shape players show, and the frame covers it as shown, each pixel
+// twice across.
+TEST_F(Viewer, AnAnamorphicClipIsShownWithItsPixelsShape) {
+  const fs::path clip = fs::path(dir_) / "wide.mkv";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10,setsar=2 -frames:v 2 -c:v ffv1 '" +
+                   clip.string() + "'"));
+  VideoReader reader(clip);
+  ASSERT_EQ(reader.pixel_aspect(), (PixelAspect{2, 1}));
+  VideoFrame frame, last;
+  while (reader.next(frame)) last = frame;
+  const ImageView source = last.image.view();
+  std::vector<std::uint8_t> doubled(std::size_t{128} * 48 * 3);
+  for (std::uint32_t y = 0; y < 48; ++y) {
+    const auto* row = reinterpret_cast<const std::uint8_t*>(source.row(y));
+    for (std::uint32_t x = 0; x < 128; ++x) {
+      std::memcpy(&doubled[(std::size_t{y} * 128 + x) * 3], row + (x / 2) * 3, 3);
+    }
+  }
+  const ImageView shown =
+      ImageView::packed(doubled.data(), 128, 48, {ChannelLayout::RGB, SampleType::U8});
+  const Picture expected = draw_overlay_cpu(shown, cpu::count_reference(source, {}), 128, 48);
+  auto viewer = start_viewer({clip.string()});
+  EXPECT_EQ(wait_for_picture("gpuhist: wide.mkv", expected), 0U) << log();
+  key("gpuhist: wide.mkv", "Escape");
+  EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
+}
+
 TEST_F(Viewer, ExitsAtTheEndWhenAsked) {
   const fs::path clip = fs::path(dir_) / "short.mp4";
   ASSERT_TRUE(test::ffmpeg(

@@ -151,7 +151,7 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
   cmd->add_option("--crf", args.encoding.crf,
                   "Constant quality of the written video: 0..51 (h264, hevc), 0..63 (vp9), 1..63 "
                   "(av1); lower is better; 0 is lossless for h264")
-      ->transform(whole_number(0, 63));
+      ->transform(whole_number(0, 2147483647));  // (each codec says its range)
   cmd->add_option("--preset", args.encoding.preset,
                   "Encoder speed: ultrafast .. veryfast (default) .. placebo (h264, hevc), "
                   "8..13 (av1)");

@@ -29,7 +29,8 @@ OverlayRenderer::OverlayRenderer(const vk::Device& device, VkFormat format,
       passes_(device, 4, sizeof(OverlayParams), spirv::overlay_frag, format, final_layout) {}
 
 void OverlayRenderer::set_frame(const ImageView& frame, const Histogram& histogram,
-                                std::uint32_t width, std::uint32_t height) {
+                                std::uint32_t width, std::uint32_t height, std::uint32_t aspect_num,
+                                std::uint32_t aspect_den) {
   validate_overlay(frame, width, height);
   if (histogram.bins() == 0)
     throw Error(ErrorKind::InvalidArgument, "cannot draw an empty histogram");
@@ -57,7 +58,7 @@ void OverlayRenderer::set_frame(const ImageView& frame, const Histogram& histogr
   vk::ensure_buffer(map_, device_, (VkDeviceSize{width} + height) * 4, kStorage,
                     vk::MemoryUse::Upload);
   auto* map = static_cast<std::uint32_t*>(map_.mapped());
-  const Cover cover(frame.width, frame.height, width, height);
+  const Cover cover(frame.width, frame.height, width, height, aspect_num, aspect_den);
   for (std::uint32_t x = 0; x < width; ++x) {
     map[x] = cover.source_x(x) * 3 * sample_bytes + (sample_bytes - 1);
   }

@@ -33,8 +33,10 @@ class OverlayRenderer {
   // Copies the frame, its histogram and the cover tables for a width x height
   // target where the GPU reads them. The GPU must not be drawing a previous
   // frame. Throws Error(InvalidArgument) for a frame that is not 8- or 16-bit RGB.
+  // Pixels aspect_num:aspect_den wide over high (an anamorphic video's; 0:1
+  // or 1:1 square) cover the target as they are shown.
   void set_frame(const ImageView& frame, const Histogram& histogram, std::uint32_t width,
-                 std::uint32_t height);
+                 std::uint32_t height, std::uint32_t aspect_num = 1, std::uint32_t aspect_den = 1);
 
   // Records the scale pass and the drawing of the last set_frame into `framebuffer`.
   void record(VkCommandBuffer cmd, VkFramebuffer framebuffer, const OverlayStyle& style);

@@ -142,8 +142,21 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       }
     }
   } say_errors{source, options};
+  // The pixels' shape as players show it (an anamorphic clip's pixels are
+  // wider or narrower than square), across the frames as turned upright.
+  PixelAspect aspect{1, 1};
+  if (const VideoReader* reader = source.reader(); reader != nullptr) {
+    const PixelAspect declared = reader->pixel_aspect();
+    const bool sane = declared.num != 0 && declared.den != 0 &&
+                      declared.num <= 256ULL * declared.den &&
+                      declared.den <= 256ULL * declared.num;
+    if (sane)
+      aspect = reader->rotation() % 180 == 0 ? declared : PixelAspect{declared.den, declared.num};
+  }
   std::uint32_t width = 0, height = 0;
-  initial_size(options, source.width(), source.height(), width, height);
+  const auto shown_width = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+      1, (std::uint64_t{source.width()} * aspect.num + aspect.den / 2) / aspect.den));
+  initial_size(options, shown_width, source.height(), width, height);
   view::Window window(width, height, "gpuhist: " + path.filename().string(),
                       options.on_display_lost);
   const Context context = ContextAccess::open_for_window(
@@ -238,7 +251,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
                          [&](VkCommandBuffer cmd, VkFramebuffer target, VkExtent2D extent) {
                            overlay.set_frame(adjusted ? adjusted->view() : shown.view(),
                                              adjusted ? adjustments.histogram() : histogram,
-                                             extent.width, extent.height);
+                                             extent.width, extent.height, aspect.num, aspect.den);
                            overlay.record(cmd, target, style);
                          })) {
         if (fresh) ++presented;
