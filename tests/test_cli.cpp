@@ -240,6 +240,7 @@ TEST_F(Cli, UsageErrorsExitWithTwo) {
       {{kCoffee, "--device", "no-such-gpu"}, "no-such-gpu"},
       {{kCoffee, "--device", "99"}, "no Vulkan device with index 99 ("},
       {{kCoffee, "--device", "-1"}, "no Vulkan device with index -1 ("},
+      {{kCoffee, "--device", "-0"}, "no Vulkan device with index -0 ("},
       {{kCoffee, "--device", "99999999999999999999"}, "with index 99999999999999999999 ("},
       {{kCoffee, "--format", "xml"}, "xml"},
       {{kCoffee, "--luma", "2020"}, "2020"},

@@ -313,7 +313,7 @@ def _search(folder, problems):
                     try:
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(path)
-                        else:
+                        elif not entry.is_dir():  # (a link to a folder is not followed)
                             # A link to a missing file is kept, to be reported as missing,
                             # and a pipe or device, to be reported as not a regular file.
                             found.append(path)

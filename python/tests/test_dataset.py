@@ -359,6 +359,7 @@ def test_folders_that_cannot_be_listed_links_that_loop_and_globs_of_folders(
     shutil.copy(data / "coffee.png", tmp_path / "set" / "a.png")
     shutil.copy(data / "coffee.png", tmp_path / "set" / "sub" / "b.png")
     (tmp_path / "set" / "loop.png").symlink_to("loop.png")
+    (tmp_path / "set" / "folder.png").symlink_to("sub")  # a link to a folder: not followed
     scandir = os.scandir
 
     def refusing(path="."):

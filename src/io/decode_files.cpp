@@ -18,7 +18,12 @@ DecodeFiles::DecodeFiles(std::vector<std::filesystem::path> files, Load load, un
     for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
   } catch (...) {
     // No more threads to be had (the process's limit, or memory for their
-    // stacks): the files are decoded by those started, or by next() itself.
+    // stacks): the files are decoded by those started, or by next() itself,
+    // and as many held ahead as for the threads there are.
+    if (ahead == 0) {
+      const std::lock_guard lock(mutex_);
+      ahead_ = std::max<std::size_t>(1, 2 * workers_.size());
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -143,15 +144,20 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
     }
   } say_errors{source, options};
   // The pixels' shape as players show it (an anamorphic clip's pixels are
-  // wider or narrower than square), across the frames as turned upright.
+  // wider or narrower than square), of the frames as turned upright (the
+  // reader turns it with them); one past 1:256 or 256:1, or of terms over
+  // 65535 once reduced, is taken as square.
   PixelAspect aspect{1, 1};
   if (const VideoReader* reader = source.reader(); reader != nullptr) {
-    const PixelAspect declared = reader->pixel_aspect();
-    const bool sane = declared.num != 0 && declared.den != 0 &&
-                      declared.num <= 256ULL * declared.den &&
-                      declared.den <= 256ULL * declared.num;
-    if (sane)
-      aspect = reader->rotation() % 180 == 0 ? declared : PixelAspect{declared.den, declared.num};
+    PixelAspect declared = reader->pixel_aspect();
+    if (declared.num != 0 && declared.den != 0) {
+      const std::uint32_t common = std::gcd(declared.num, declared.den);
+      declared = {declared.num / common, declared.den / common};
+      const bool sane = declared.num <= 65535 && declared.den <= 65535 &&
+                        declared.num <= 256ULL * declared.den &&
+                        declared.den <= 256ULL * declared.num;
+      if (sane) aspect = declared;
+    }
   }
   std::uint32_t width = 0, height = 0;
   const auto shown_width = static_cast<std::uint32_t>(std::max<std::uint64_t>(

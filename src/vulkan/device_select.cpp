@@ -70,7 +70,10 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
                        spec.find_first_not_of("0123456789", 1) == std::string_view::npos);
   if ((error == std::errc{} && end == spec.data() + spec.size()) || digits) {
     for (std::size_t i = 0; i < devices.size(); ++i) {
-      if (error == std::errc{} && static_cast<long long>(devices[i].index) == index) return i;
+      if (error == std::errc{} && spec[0] != '-' &&
+          static_cast<long long>(devices[i].index) == index) {
+        return i;
+      }
     }
     throw Error(
         devices.empty() ? ErrorKind::Device : ErrorKind::InvalidArgument,

@@ -545,21 +545,27 @@ void read_dpx_with_ended_text(const std::filesystem::path& path, std::uintmax_t 
       }
       put32(16, get32(16) + moved);  // the file's size
     }
-    // Rows of 8- or 16-bit samples that do not end on a 32-bit word, in a
-    // file long enough for rows that do (FFmpeg writes them so) and that
-    // names no end-of-line padding: read as padded to the word, as FFmpeg
-    // reads them, where the image library would read them as unpadded.
+    // Rows of 8- or 16-bit samples (or 12-bit ones filled into 16 bits each)
+    // that do not end on a 32-bit word, in a file long enough for rows that
+    // do (FFmpeg writes them so) and that names no end-of-line padding: read
+    // as padded to the word, as FFmpeg reads them, where the image library
+    // would read them as unpadded.
     const std::size_t element = kElements;
     const unsigned bits = bytes[element + 23];
     const std::uint32_t encoding =
         big ? (std::uint32_t{bytes[element + 26]} << 8 | bytes[element + 27])
             : little16(bytes.data() + element + 26);
+    const std::uint32_t packing =
+        big ? (std::uint32_t{bytes[element + 24]} << 8 | bytes[element + 25])
+            : little16(bytes.data() + element + 24);
     const std::uint32_t padding = get32(element + 32);
     const std::optional<std::uint64_t> samples = dpx_samples(bytes[element + 20]);
-    if ((bits == 8 || bits == 16) && encoding == 0 && (padding == 0 || padding == 0xFFFFFFFF) &&
-        samples) {
+    const std::uint64_t sample_bytes = bits == 8                                    ? 1
+                                       : bits == 16 || (bits == 12 && packing != 0) ? 2
+                                                                                    : 0;
+    if (sample_bytes != 0 && encoding == 0 && (padding == 0 || padding == 0xFFFFFFFF) && samples) {
       const std::uint64_t width = get32(772), height = get32(776);
-      const std::uint64_t row = width * *samples * (bits / 8);
+      const std::uint64_t row = width * *samples * sample_bytes;
       const std::uint64_t padded = (row + 3) / 4 * 4;
       const std::uint64_t offset =
           get32(element + kDataOffset) != 0 ? get32(element + kDataOffset) : get32(4);
