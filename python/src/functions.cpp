@@ -216,7 +216,8 @@ py::array SharedContext::draw(const Histogram& histogram, WholePair size, const 
     else if (c == "luminance")
       options.channels |= kDrawLuminance;
     else
-      throw py::value_error("gpuhist: unknown channel '" + c + "'");
+      throw py::value_error("gpuhist: unknown channel '" + c +
+                            "' (red, green, blue or luminance, named in full)");
   }
   options.background = static_cast<std::uint32_t>(within(background, "background", 0, 0xFFFFFF));
   validate(options);

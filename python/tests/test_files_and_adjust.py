@@ -98,7 +98,9 @@ def test_channels_to_draw_are_a_name_or_a_list_of_names():
     for bad, named in ((b"red", "not bytes"), (5, "not int"), (["red", 3], "not a list holding int")):
         with pytest.raises(TypeError, match=f"channels is a channel's name or a list of them .*{named}"):
             gpuhist.draw(h, channels=bad)
-    with pytest.raises(ValueError, match="unknown channel 'rgb'"):
+    # Names in full: the command line's letters ("rgb") are not names.
+    with pytest.raises(ValueError, match=r"unknown channel 'rgb' \(red, green, blue or "
+                                         r"luminance, named in full\)"):
         gpuhist.draw(h, channels="rgb")
 
 
