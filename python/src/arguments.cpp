@@ -155,6 +155,30 @@ bool type_caster<gpuhist::python::ChannelNames>::load(handle src, bool /*convert
   return true;
 }
 
+bool type_caster<gpuhist::python::Percentiles>::load(handle src, bool convert) {
+  value.values.clear();
+  // A sequence of numbers (a list, a tuple, a numpy array), not a str or bytes.
+  const bool sequence_given = PySequence_Check(src.ptr()) != 0 && PyUnicode_Check(src.ptr()) == 0 &&
+                              PyBytes_Check(src.ptr()) == 0 && PyByteArray_Check(src.ptr()) == 0;
+  type_caster<gpuhist::python::Real> number;
+  if (!sequence_given) {
+    if (PyUnicode_Check(src.ptr()) != 0 || PyBytes_Check(src.ptr()) != 0) {
+      throw type_error("gpuhist: percentiles is a number or a list of numbers, not " +
+                       gpuhist::python::type_name(src));
+    }
+    (void)number.load(src, convert);  // (TypeError for what is no number)
+    value.values.push_back(static_cast<gpuhist::python::Real&>(number).value);
+    return true;
+  }
+  const auto items = reinterpret_borrow<sequence>(src);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const object item = items[i];
+    (void)number.load(item, convert);
+    value.values.push_back(static_cast<gpuhist::python::Real&>(number).value);
+  }
+  return true;
+}
+
 bool type_caster<gpuhist::python::FilePath>::load(handle src, bool /*convert*/) {
   // os.fspath's rules: str, bytes, or an object whose __fspath__ gives one.
   const auto text = reinterpret_steal<object>(PyOS_FSPath(src.ptr()));

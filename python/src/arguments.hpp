@@ -6,6 +6,7 @@
 // - Name: a str, or a whole number as its digits (luma=601, device=0).
 // - ChannelNames: a channel's name, or a sequence of names (TypeError
 //   otherwise, a str's characters never taken for names).
+// - Percentiles: a number, or a sequence of numbers (TypeError otherwise).
 // - FilePath: str (non-UTF-8 names included), bytes or os.PathLike (TypeError
 //   otherwise); an embedded NUL is a ValueError, as Python's open() says.
 // - The module's classes refuse an object made by cls.__new__(cls) without
@@ -50,6 +51,11 @@ struct FilePath {
 // The channels to draw: "red", or ["red", "luminance"].
 struct ChannelNames {
   std::vector<std::string> names;
+};
+
+// The percentiles asked for: 50, or [5, 50, 99.9].
+struct Percentiles {
+  std::vector<double> values;
 };
 
 // A name that may be written as a number: `luma` ("709" or 709) and `device`
@@ -130,6 +136,18 @@ struct type_caster<gpuhist::python::ChannelNames> {
                      handle /*parent*/) {
     list out;
     for (const std::string& name : c.names) out.append(str(name));
+    return out.release();
+  }
+};
+
+template <>
+struct type_caster<gpuhist::python::Percentiles> {
+  PYBIND11_TYPE_CASTER(gpuhist::python::Percentiles, const_name("Union[float, Sequence[float]]"));
+  bool load(handle src, bool convert);
+  static handle cast(const gpuhist::python::Percentiles& p, return_value_policy /*policy*/,
+                     handle /*parent*/) {
+    list out;
+    for (const double v : p.values) out.append(float_(v));
     return out.release();
   }
 };

@@ -198,13 +198,19 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
           "total", [](const Histogram& h) { return h.total(Channel::Luminance); },
           "The pixels counted: the luminance row's sum, to which every image adds (a grey "
           "image merged into a colour total adds to luminance alone).")
-      .def("stats", &stats_dict, py::arg("percentiles") = std::vector<double>{},
-           "The statistics of each channel, as `gpuhist compute --format json` gives them: count, "
-           "min, max, mean, stddev, median, p1, p99, shadows, highlights, and pNN for each "
-           "percentile asked for (0 to 100).")
+      .def(
+          "stats",
+          [](const Histogram& h, const Percentiles& percentiles) {
+            return stats_dict(h, percentiles.values);
+          },
+          py::arg("percentiles") = Percentiles{},
+          "The statistics of each channel, as `gpuhist compute --format json` gives them: count, "
+          "min, max, mean, stddev, median, p1, p99, shadows, highlights, and pNN for each "
+          "percentile asked for (0 to 100: one number, or a list of them).")
       .def(
           "to_dict",
-          [](const Histogram& h, const std::vector<double>& percentiles) {
+          [](const Histogram& h, const Percentiles& asked) {
+            const std::vector<double>& percentiles = asked.values;
             py::dict out;
             out["bins"] = h.bins();
             py::dict histograms;
@@ -217,7 +223,7 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
             out["stats"] = stats_dict(h, percentiles);
             return out;
           },
-          py::arg("percentiles") = std::vector<double>{},
+          py::arg("percentiles") = Percentiles{},
           "bins, histograms and stats in the shape of `gpuhist compute --format json`.")
       .def("__add__", &merged, py::is_operator(), py::arg("other"))
       .def(

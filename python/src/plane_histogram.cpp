@@ -137,12 +137,18 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
       .def(
           "total", [](const PlaneHistogram& h) { return h.total(Channel::Luminance); },
           "The samples counted (a chroma plane of 4:2:0 video has a quarter of the pixels).")
-      .def("stats", &plane_stats, py::arg("percentiles") = std::vector<double>{},
-           "The statistics of the plane, keyed by its name, as `gpuhist video --space ycbcr` "
-           "gives them.")
+      .def(
+          "stats",
+          [](const PlaneHistogram& h, const Percentiles& percentiles) {
+            return plane_stats(h, percentiles.values);
+          },
+          py::arg("percentiles") = Percentiles{},
+          "The statistics of the plane, keyed by its name, as `gpuhist video --space ycbcr` "
+          "gives them.")
       .def(
           "to_dict",
-          [](const PlaneHistogram& h, const std::vector<double>& percentiles) {
+          [](const PlaneHistogram& h, const Percentiles& asked) {
+            const std::vector<double>& percentiles = asked.values;
             py::dict out;
             out["bins"] = h.bins();
             const auto counts = h.counts(Channel::Luminance);
@@ -152,7 +158,7 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
             out["stats"] = plane_stats(h, percentiles);
             return out;
           },
-          py::arg("percentiles") = std::vector<double>{},
+          py::arg("percentiles") = Percentiles{},
           "bins, histograms and stats, keyed by the plane's name.")
       .def("__add__", &plane_sum, py::is_operator(), py::arg("other"))
       .def(

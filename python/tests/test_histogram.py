@@ -232,6 +232,14 @@ def test_the_same_counts_as_the_command_line(cli, data, tmp_path):
         assert d["histograms"] == entry["histograms"]
         assert d["stats"] == entry["stats"]
         assert d["bins"] == entry["bins"] == 64
+        # One percentile as a number, or a numpy array of them, as a list of them.
+        assert h.stats(percentiles=50) == h.stats(percentiles=[50])
+        assert h.to_dict(np.array([50, 99.5])) == d
+        for bad in ("50", b"50", ["50"], [None], True):
+            with pytest.raises(TypeError, match="percentiles is a number or a list|a number is"):
+                h.stats(percentiles=bad)
+        with pytest.raises(ValueError, match="percentiles are 0 to 100"):
+            h.stats(percentiles=101)
         # The array read, counted, equals the file counted.
         assert gpuhist.histogram(gpuhist.read(str(path)), 64) == h
 
