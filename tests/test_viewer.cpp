@@ -482,6 +482,37 @@ TEST_F(Viewer, AnAnamorphicClipIsShownWithItsPixelsShape) {
   EXPECT_EQ(wait_for_picture("gpuhist: wide.mkv", expected), 0U) << log();
   key("gpuhist: wide.mkv", "Escape");
   EXPECT_EQ(viewer->wait_for(30s), std::optional<int>(0)) << log();
+
+  // The same pixels in a clip shown turned a quarter: upright 48x64 of 1:2
+  // pixels, shown 24x64, each target column the centre of two.
+  const fs::path coded = fs::path(dir_) / "coded.mp4", turned = fs::path(dir_) / "turned.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10,setsar=2 -frames:v 2 "
+                   "-c:v libx264 -preset ultrafast '" +
+                   coded.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-i '" + coded.string() + "' -c copy -metadata:s:v:0 rotate=90 '" +
+                           turned.string() + "'"));
+  VideoReader upright(turned);
+  upright.set_upright(true);
+  ASSERT_EQ(upright.pixel_aspect(), (PixelAspect{1, 2}));
+  VideoFrame last_upright;
+  while (upright.next(frame)) last_upright = frame;
+  const ImageView stood = last_upright.image.view();
+  ASSERT_EQ(stood.width, 48U);
+  std::vector<std::uint8_t> halved(std::size_t{24} * 64 * 3);
+  for (std::uint32_t y = 0; y < 64; ++y) {
+    const auto* row = reinterpret_cast<const std::uint8_t*>(stood.row(y));
+    for (std::uint32_t x = 0; x < 24; ++x) {
+      std::memcpy(&halved[(std::size_t{y} * 24 + x) * 3], row + (2 * x + 1) * 3, 3);
+    }
+  }
+  const Picture narrow = draw_overlay_cpu(
+      ImageView::packed(halved.data(), 24, 64, {ChannelLayout::RGB, SampleType::U8}),
+      cpu::count_reference(stood, {}), 24, 64);
+  auto second = start_viewer({turned.string()});
+  EXPECT_EQ(wait_for_picture("gpuhist: turned.mp4", narrow), 0U) << log();
+  key("gpuhist: turned.mp4", "Escape");
+  EXPECT_EQ(second->wait_for(30s), std::optional<int>(0)) << log();
 }
 
 TEST_F(Viewer, ExitsAtTheEndWhenAsked) {
