@@ -146,6 +146,36 @@ Requested request(const py::handle& array, ArrayPixels::Dtypes accepted) {
   return {py::reinterpret_borrow<py::object>(array), buffer_of(array)};
 }
 
+// Whether `rows` x `columns` pixels of `channels` samples of `item` bytes at
+// `base`, by these strides in bytes, can be read in place: packed pixels, rows
+// forward, apart by whole samples, not overlapping, the first aligned.
+bool readable_in_place(const void* base, std::size_t rows, std::size_t columns,
+                       std::size_t channels, std::ptrdiff_t item, std::ptrdiff_t row_stride,
+                       std::ptrdiff_t column_stride, std::ptrdiff_t channel_stride) {
+  const auto pixel = static_cast<std::ptrdiff_t>(channels) * item;
+  const bool packed_row =
+      (channels == 1 || channel_stride == item) && (columns == 1 || column_stride == pixel);
+  const auto row_bytes = pixel * static_cast<std::ptrdiff_t>(columns);
+  const bool rows_apart = rows == 1 || (row_stride >= row_bytes && row_stride % item == 0);
+  return packed_row && rows_apart &&
+         reinterpret_cast<std::uintptr_t>(base) % static_cast<std::uintptr_t>(item) == 0;
+}
+
+// Copies those pixels into packed rows at `to`.
+void copy_packed(const std::byte* from, std::size_t rows, std::size_t columns, std::size_t channels,
+                 std::size_t item, std::ptrdiff_t row_stride, std::ptrdiff_t column_stride,
+                 std::ptrdiff_t channel_stride, std::byte* to) {
+  for (std::size_t y = 0; y < rows; ++y) {
+    const std::byte* row = from + static_cast<std::ptrdiff_t>(y) * row_stride;
+    for (std::size_t x = 0; x < columns; ++x) {
+      const std::byte* in = row + static_cast<std::ptrdiff_t>(x) * column_stride;
+      for (std::size_t c = 0; c < channels; ++c, to += item) {
+        std::memcpy(to, in + static_cast<std::ptrdiff_t>(c) * channel_stride, item);
+      }
+    }
+  }
+}
+
 // One of the buffer protocol's codes for the native-order type `code`: "B",
 // "@B", "=B" (and "<B" on this little-endian target).
 bool is(const std::string& format, char code) {
@@ -199,17 +229,12 @@ ArrayPixels::ArrayPixels(const py::handle& array, Dtypes accepted) {
     throw py::value_error("gpuhist: the image is too large");
   }
   const auto item = static_cast<py::ssize_t>(info_.itemsize);
-  const py::ssize_t pixel = item * channels;
   const py::ssize_t row_stride = info_.strides[0];
-  const py::ssize_t column_stride = info_.strides[1];
-  const py::ssize_t channel_stride = info_.ndim == 3 ? info_.strides[2] : item;
-  const py::ssize_t row_bytes = pixel * width;
-  // In place: packed pixels, rows forward, apart by whole samples, not overlapping.
-  const bool packed_row =
-      (channel_stride == item || channels == 1) && (column_stride == pixel || width == 1);
+  const py::ssize_t row_bytes = item * channels * width;
   needs_copy_ =
-      !packed_row || (height > 1 && (row_stride < row_bytes || row_stride % item != 0)) ||
-      reinterpret_cast<std::uintptr_t>(info_.ptr) % static_cast<std::uintptr_t>(item) != 0;
+      !readable_in_place(info_.ptr, static_cast<std::size_t>(height),
+                         static_cast<std::size_t>(width), static_cast<std::size_t>(channels), item,
+                         row_stride, info_.strides[1], info_.ndim == 3 ? info_.strides[2] : item);
   const PixelFormat format{layout, sample};
   view_.width = static_cast<std::uint32_t>(width);
   view_.height = static_cast<std::uint32_t>(height);
@@ -247,12 +272,10 @@ void ArrayPixels::plan_counting() {
     base_ += static_cast<std::ptrdiff_t>(rows_ - 1) * row_stride_;
     row_stride_ = -row_stride_;
   }
-  const std::ptrdiff_t row_bytes = pixel * static_cast<std::ptrdiff_t>(columns_);
-  const bool packed_row = channel_stride_ == item && column_stride_ == pixel;
-  in_place_ = packed_row && (rows_ == 1 || (row_stride_ >= row_bytes && row_stride_ % item == 0)) &&
-              reinterpret_cast<std::uintptr_t>(base_) % static_cast<std::uintptr_t>(item) == 0;
+  in_place_ = readable_in_place(base_, rows_, columns_, channels, item, row_stride_, column_stride_,
+                                channel_stride_);
   if (in_place_ || empty_) return;
-  const auto row = static_cast<std::size_t>(row_bytes);
+  const auto row = static_cast<std::size_t>(pixel) * columns_;
   if (row <= kBlockBytes) {
     rows_per_block_ = static_cast<std::uint32_t>(std::min<std::size_t>(rows_, kBlockBytes / row));
     counted_.blocks = (rows_ + rows_per_block_ - 1) / rows_per_block_;
@@ -287,18 +310,10 @@ ImageView ArrayPixels::block(std::size_t i) {
   }
   const std::size_t row_bytes = std::size_t{out.width} * pixel;
   block_.resize(row_bytes * out.height);
-  for (std::uint32_t y = 0; y < out.height; ++y) {
-    std::byte* dst = block_.data() + y * row_bytes;
-    const std::byte* row = base_ + static_cast<std::ptrdiff_t>(y0 + y) * row_stride_ +
-                           static_cast<std::ptrdiff_t>(x0) * column_stride_;
-    for (std::uint32_t x = 0; x < out.width; ++x) {
-      const std::byte* in = row + static_cast<std::ptrdiff_t>(x) * column_stride_;
-      for (std::size_t c = 0; c < channels; ++c) {
-        std::memcpy(dst + (x * channels + c) * item,
-                    in + static_cast<std::ptrdiff_t>(c) * channel_stride_, item);
-      }
-    }
-  }
+  copy_packed(base_ + static_cast<std::ptrdiff_t>(y0) * row_stride_ +
+                  static_cast<std::ptrdiff_t>(x0) * column_stride_,
+              out.height, out.width, channels, item, row_stride_, column_stride_, channel_stride_,
+              block_.data());
   out.data = block_.data();
   out.stride = row_bytes;
   return out;
@@ -312,20 +327,9 @@ void ArrayPixels::pack() {
   const std::size_t height = view_.height;
   const std::size_t row_bytes = width * channels * item;
   copy_.resize(row_bytes * height);
-  const auto* base = static_cast<const std::byte*>(info_.ptr);
-  const py::ssize_t rs = info_.strides[0];
-  const py::ssize_t cs = info_.strides[1];
-  const py::ssize_t ks = info_.ndim == 3 ? info_.strides[2] : 0;
-  for (std::size_t y = 0; y < height; ++y) {
-    std::byte* out = copy_.data() + y * row_bytes;
-    for (std::size_t x = 0; x < width; ++x) {
-      for (std::size_t c = 0; c < channels; ++c) {
-        const std::byte* in = base + static_cast<py::ssize_t>(y) * rs +
-                              static_cast<py::ssize_t>(x) * cs + static_cast<py::ssize_t>(c) * ks;
-        std::memcpy(out + (x * channels + c) * item, in, item);
-      }
-    }
-  }
+  copy_packed(static_cast<const std::byte*>(info_.ptr), height, width, channels, item,
+              info_.strides[0], info_.strides[1], info_.ndim == 3 ? info_.strides[2] : 0,
+              copy_.data());
   view_.data = copy_.data();
   view_.stride = row_bytes;
 }

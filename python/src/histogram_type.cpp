@@ -96,7 +96,7 @@ Histogram histogram_from_state(const py::tuple& state) {
   return h;
 }
 
-py::dict stats_dict(const Histogram& histogram, const std::vector<double>& percentiles) {
+py::dict stats_dict(const Histogram& histogram, const Percentiles& percentiles) {
   py::dict out;
   for (Channel c : histogram.channels()) {
     const auto counts = histogram.counts(c);
@@ -116,7 +116,7 @@ py::dict stats_dict(const Histogram& histogram, const std::vector<double>& perce
     d["p99"] = value(s.p99);
     d["shadows"] = value(s.shadows);
     d["highlights"] = value(s.highlights);
-    for (double p : percentiles) {
+    for (const double p : percentiles.values) {
       if (!std::isfinite(p) || p < 0 || p > 100) {
         throw py::value_error("gpuhist: percentiles are 0 to 100");
       }
@@ -198,19 +198,13 @@ luminance for colour images, luminance alone for grey ones, each of `bins`
           "total", [](const Histogram& h) { return h.total(Channel::Luminance); },
           "The pixels counted: the luminance row's sum, to which every image adds (a grey "
           "image merged into a colour total adds to luminance alone).")
-      .def(
-          "stats",
-          [](const Histogram& h, const Percentiles& percentiles) {
-            return stats_dict(h, percentiles.values);
-          },
-          py::arg("percentiles") = Percentiles{},
-          "The statistics of each channel, as `gpuhist compute --format json` gives them: count, "
-          "min, max, mean, stddev, median, p1, p99, shadows, highlights, and pNN for each "
-          "percentile asked for (0 to 100: one number, or a list of them).")
+      .def("stats", &stats_dict, py::arg("percentiles") = Percentiles{},
+           "The statistics of each channel, as `gpuhist compute --format json` gives them: count, "
+           "min, max, mean, stddev, median, p1, p99, shadows, highlights, and pNN for each "
+           "percentile asked for (0 to 100: one number, or a list of them).")
       .def(
           "to_dict",
-          [](const Histogram& h, const Percentiles& asked) {
-            const std::vector<double>& percentiles = asked.values;
+          [](const Histogram& h, const Percentiles& percentiles) {
             py::dict out;
             out["bins"] = h.bins();
             py::dict histograms;

@@ -23,8 +23,7 @@ void register_histogram(pybind11::module_& m);
 
 // The channels' statistics as `gpuhist compute --format json` gives them,
 // with the percentiles asked for (keys "p50", "p99.9", …).
-[[nodiscard]] pybind11::dict stats_dict(const Histogram& histogram,
-                                        const std::vector<double>& percentiles);
+[[nodiscard]] pybind11::dict stats_dict(const Histogram& histogram, const Percentiles& percentiles);
 
 }  // namespace gpuhist::python
 

@@ -52,7 +52,7 @@ py::object plane_sum(const PlaneHistogram& h, const py::object& other) {
 }
 
 // The plane's stats() as Histogram.stats gives its one row, keyed by the plane.
-py::dict plane_stats(const PlaneHistogram& h, const std::vector<double>& percentiles) {
+py::dict plane_stats(const PlaneHistogram& h, const Percentiles& percentiles) {
   py::dict out;
   out[py::str(h.plane)] = stats_dict(h, percentiles)["luminance"];
   return out;
@@ -137,18 +137,12 @@ Histogram.from_dict loads its to_dict() back as a PlaneHistogram.
       .def(
           "total", [](const PlaneHistogram& h) { return h.total(Channel::Luminance); },
           "The samples counted (a chroma plane of 4:2:0 video has a quarter of the pixels).")
-      .def(
-          "stats",
-          [](const PlaneHistogram& h, const Percentiles& percentiles) {
-            return plane_stats(h, percentiles.values);
-          },
-          py::arg("percentiles") = Percentiles{},
-          "The statistics of the plane, keyed by its name, as `gpuhist video --space ycbcr` "
-          "gives them.")
+      .def("stats", &plane_stats, py::arg("percentiles") = Percentiles{},
+           "The statistics of the plane, keyed by its name, as `gpuhist video --space ycbcr` "
+           "gives them.")
       .def(
           "to_dict",
-          [](const PlaneHistogram& h, const Percentiles& asked) {
-            const std::vector<double>& percentiles = asked.values;
+          [](const PlaneHistogram& h, const Percentiles& percentiles) {
             py::dict out;
             out["bins"] = h.bins();
             const auto counts = h.counts(Channel::Luminance);

@@ -62,18 +62,15 @@ std::optional<std::size_t> select_device(std::span<const DeviceInfo> devices,
     }
     return best;
   }
-  long long index = 0;
-  const auto [end, error] = std::from_chars(spec.data(), spec.data() + spec.size(), index);
-  // (An index too large to parse is an index all the same.)
-  const bool digits = spec.find_first_not_of("0123456789") == std::string_view::npos ||
-                      (spec.size() > 1 && spec[0] == '-' &&
-                       spec.find_first_not_of("0123456789", 1) == std::string_view::npos);
-  if ((error == std::errc{} && end == spec.data() + spec.size()) || digits) {
+  // Digits, with a minus sign or too many for an index too: an index, of a
+  // device or of none.
+  const std::string_view digits = spec.substr(spec[0] == '-' ? 1 : 0);
+  if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos) {
+    unsigned index = 0;
+    const auto [end, error] = std::from_chars(spec.data(), spec.data() + spec.size(), index);
+    const bool parsed = error == std::errc{} && end == spec.data() + spec.size();
     for (std::size_t i = 0; i < devices.size(); ++i) {
-      if (error == std::errc{} && spec[0] != '-' &&
-          static_cast<long long>(devices[i].index) == index) {
-        return i;
-      }
+      if (parsed && devices[i].index == index) return i;
     }
     throw Error(
         devices.empty() ? ErrorKind::Device : ErrorKind::InvalidArgument,

@@ -476,18 +476,21 @@ void drop_jpeg_metadata(std::vector<unsigned char>& bytes) {
 }
 
 // A DPX header's fields, in the byte order its magic number shows ("SDPX":
-// big-endian). `h` holds at least the 2048 bytes of the headers.
+// big-endian). `bytes` holds the fields read (a Head: all 2048 bytes of the
+// headers).
 struct DpxFields {
-  const Head& h;
-  [[nodiscard]] bool big() const { return h.starts("SDPX"); }
+  std::span<const unsigned char> bytes;
+  [[nodiscard]] bool big() const {
+    return bytes.size() >= 4 && std::memcmp(bytes.data(), "SDPX", 4) == 0;
+  }
   [[nodiscard]] std::uint32_t u16(std::size_t at) const {
-    const unsigned char* p = h.bytes.data() + at;
+    const unsigned char* p = bytes.data() + at;
     return big() ? (std::uint32_t{p[0]} << 8 | p[1]) : little16(p);
   }
   [[nodiscard]] std::uint32_t u32(std::size_t at) const {
-    return big() ? big32(h.bytes.data() + at) : little32(h.bytes.data() + at);
+    return big() ? big32(bytes.data() + at) : little32(bytes.data() + at);
   }
-  [[nodiscard]] unsigned u8(std::size_t at) const { return h.bytes[at]; }
+  [[nodiscard]] unsigned u8(std::size_t at) const { return bytes[at]; }
 };
 
 // Samples a pixel of an element holds, by its descriptor, as the DPX reader
@@ -515,10 +518,9 @@ void read_dpx_with_ended_text(const std::filesystem::path& path, std::uintmax_t 
                               std::vector<unsigned char>& bytes) {
   read_whole_file(path, file_bytes, bytes);
   constexpr std::size_t kHeaders = 2048, kElements = 780, kElement = 72, kDataOffset = 28;
-  const bool big = bytes.size() >= 4 && std::memcmp(bytes.data(), "SDPX", 4) == 0;
-  const auto get32 = [&](std::size_t at) {
-    return big ? big32(bytes.data() + at) : little32(bytes.data() + at);
-  };
+  // (The fields of the copy as it is: its bytes move as it grows.)
+  const auto get32 = [&](std::size_t at) { return DpxFields{bytes}.u32(at); };
+  const bool big = DpxFields{bytes}.big();
   const auto put32 = [&](std::size_t at, std::uint32_t value) {
     for (std::size_t i = 0; i < 4; ++i) {
       const std::size_t shift = big ? 24 - 8 * i : 8 * i;
@@ -551,15 +553,11 @@ void read_dpx_with_ended_text(const std::filesystem::path& path, std::uintmax_t 
     // as padded to the word, as FFmpeg reads them, where the image library
     // would read them as unpadded.
     const std::size_t element = kElements;
-    const unsigned bits = bytes[element + 23];
-    const std::uint32_t encoding =
-        big ? (std::uint32_t{bytes[element + 26]} << 8 | bytes[element + 27])
-            : little16(bytes.data() + element + 26);
-    const std::uint32_t packing =
-        big ? (std::uint32_t{bytes[element + 24]} << 8 | bytes[element + 25])
-            : little16(bytes.data() + element + 24);
-    const std::uint32_t padding = get32(element + 32);
-    const std::optional<std::uint64_t> samples = dpx_samples(bytes[element + 20]);
+    const DpxFields dpx{bytes};
+    const unsigned bits = dpx.u8(element + 23);
+    const std::uint32_t packing = dpx.u16(element + 24), encoding = dpx.u16(element + 26);
+    const std::uint32_t padding = dpx.u32(element + 32);
+    const std::optional<std::uint64_t> samples = dpx_samples(dpx.u8(element + 20));
     const std::uint64_t sample_bytes = bits == 8                                    ? 1
                                        : bits == 16 || (bits == 12 && packing != 0) ? 2
                                                                                     : 0;
@@ -617,7 +615,7 @@ void read_dpx_with_ended_text(const std::filesystem::path& path, std::uintmax_t 
 void check_dpx_element(const std::filesystem::path& path, const Head& h, std::uintmax_t file_bytes,
                        const OIIO::ImageSpec& spec) {
   constexpr std::size_t kElement = 780;
-  const DpxFields dpx{h};
+  const DpxFields dpx{h.bytes};
   const unsigned descriptor = dpx.u8(kElement + 20), bits = dpx.u8(kElement + 23);
   const std::uint32_t packing = dpx.u16(kElement + 24), encoding = dpx.u16(kElement + 26);
   if (spec.nchannels == 1 && bits == 10 && (packing == 1 || packing == 2) && spec.width % 3 != 0) {
@@ -1021,7 +1019,7 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
                      " bytes, shorter than the 2048 bytes of its headers");
     }
     // User data and the image itself lie within the file.
-    const DpxFields dpx{h};
+    const DpxFields dpx{h.bytes};
     const std::uint32_t image_offset = dpx.u32(4), user_size = dpx.u32(32);
     if (image_offset > file_bytes || (user_size != 0xFFFFFFFFU && user_size > file_bytes)) {
       fail(path, "corrupt DPX header: it places data beyond the end of the file");
