@@ -300,15 +300,27 @@ TEST_F(Reliability, WritesToAFullDiskFailWithTheCauseAndLeaveNothingBehind) {
     EXPECT_EQ(r.status, 4) << args[0] << ": " << r.err;
     expect_one_line_error(r, "No space left on device");
   }
-  // Standard output too, whatever the command writes there.
-  const std::vector<std::string> to_stdout = {"compute '" + kCoffee.string() + "' --device cpu",
-                                              "devices", "--version", "compute --help"};
+  // Standard output too, whatever the command writes there, with the write's
+  // own cause (threshold's rows are followed by warnings on stderr, which is
+  // tied to stdout and flushes it first).
+  const std::vector<std::string> to_stdout = {
+      "compute '" + kCoffee.string() + "' --device cpu", "devices", "--version", "compute --help",
+      "threshold '" + kCoffee.string() + "' '" + kRocket.string() + "' --device cpu -o '" +
+          path("t.jpg").string() + "'"};
   for (const std::string& args : to_stdout) {
+    const std::string err = path("stderr.txt").string();
     const std::string command =
-        std::string("'") + GPUHIST_BINARY + "' " + args + " > /dev/full 2>/dev/null";
+        std::string("'") + GPUHIST_BINARY + "' " + args + " > /dev/full 2>'" + err + "'";
     const int raw = std::system(command.c_str());
     EXPECT_EQ(WEXITSTATUS(raw), 4) << args;
+    const std::string said = read_file(err);
+    EXPECT_NE(said.find("gpuhist: error: <stdout>: cannot write: No space left on device\n"),
+              std::string::npos)
+        << args << ": " << said;
   }
+  // The pictures were written all the same.
+  EXPECT_EQ(load_image(path("t-coffee.jpg")).width, load_image(kCoffee).width);
+  EXPECT_EQ(load_image(path("t-rocket.jpg")).width, load_image(kRocket).width);
 }
 
 TEST_F(Reliability, APlotThatCannotBeWrittenKeepsTheHistograms) {

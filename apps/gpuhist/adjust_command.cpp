@@ -310,6 +310,8 @@ int run_adjust(const AdjustArgs& args) {
       if (threshold) {
         std::cout << one_line(path.string()) << ": threshold " << *threshold << " ("
                   << args.params.method << ")\n";
+        // Seen by the next reader now; a failure's cause is kept for the last line.
+        static_cast<void>(flush_stdout());
       }
       print_renamed_output(args.output, path, outputs[i]);
       if (!left_out.empty()) {

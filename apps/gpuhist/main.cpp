@@ -2,7 +2,6 @@
 // and turns every error into one line on stderr and a documented exit status.
 #include <signal.h>
 
-#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <exception>
@@ -32,11 +31,9 @@ extern "C" void on_fatal_signal(int signal) {
 // reached it: a failed write is status 4, as a failed output file is, unless
 // something more serious already decided the status.
 int flushed(int status) {
-  errno = 0;
-  std::cout.flush();
-  if (!std::cout.fail()) return status;
-  const int cause = errno != 0 ? errno : EIO;
-  gpuhist::cli::print_error(std::string("<stdout>: cannot write: ") + std::strerror(cause));
+  if (gpuhist::cli::flush_stdout()) return status;
+  gpuhist::cli::print_error(std::string("<stdout>: cannot write: ") +
+                            std::strerror(gpuhist::cli::stdout_failure()));
   return status == 0 || status == gpuhist::cli::kExitInput ? gpuhist::cli::kExitOutput : status;
 }
 

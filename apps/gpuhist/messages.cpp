@@ -1,6 +1,7 @@
 #include "messages.hpp"
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 #include <new>
@@ -71,6 +72,21 @@ std::string valid_utf8(std::string_view text) {
   }
   return out;
 }
+
+namespace {
+int first_stdout_failure = 0;
+}  // namespace
+
+bool flush_stdout() {
+  if (first_stdout_failure != 0) return false;
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout.fail()) return true;
+  first_stdout_failure = errno != 0 ? errno : EIO;
+  return false;
+}
+
+int stdout_failure() { return first_stdout_failure; }
 
 void print_error(std::string_view message) {
   std::cerr << "gpuhist: error: " << one_line(message) << '\n';

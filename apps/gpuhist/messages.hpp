@@ -20,6 +20,15 @@ namespace gpuhist::cli {
 // Prints "gpuhist: error: MESSAGE" as one line.
 void print_error(std::string_view message);
 
+// Flushes std::cout and says whether everything written to it reached it.
+// The cause of the first failed write is kept (a later write to std::cerr,
+// tied to std::cout, would find it failed with errno lost).
+[[nodiscard]] bool flush_stdout();
+
+// errno of the first failed write to std::cout seen by flush_stdout (EIO
+// when the cause was not known), or 0 while none failed.
+[[nodiscard]] int stdout_failure();
+
 // Prints the message and returns the usage status (2).
 int usage_error(std::string_view message);
 
