@@ -140,6 +140,14 @@ TEST_F(Reliability, AnUnknownOptionIsNamed) {
     EXPECT_EQ(r.status, 2) << args[0];
     expect_one_line_error(r, "--bogus");
   }
+  // An option the verb does not have, where the verb takes no further value,
+  // and arguments left over, named in the order given.
+  const auto bench = run_cli({"bench", "--video", "--bins", "5"});
+  EXPECT_EQ(bench.status, 2);
+  expect_one_line_error(bench, "unknown option '--bins' (see gpuhist bench --help)");
+  const auto extra = run_cli({"devices", "a", "b", "-3"});
+  EXPECT_EQ(extra.status, 2);
+  expect_one_line_error(extra, "unexpected arguments 'a' 'b' '-3' (see gpuhist devices --help)");
   // A missing file, with nothing unknown, is that.
   const auto missing = run_cli({"draw"});
   EXPECT_EQ(missing.status, 2);

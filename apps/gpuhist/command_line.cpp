@@ -1,6 +1,7 @@
 #include "command_line.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -144,6 +145,24 @@ std::optional<int> CommandLine::parse(const std::vector<std::string>& arguments)
         if (left.size() > 1 && left[0] == '-') {
           return usage_error("unknown option '" + left + "' (see " + help + ")");
         }
+      }
+    }
+    // Arguments left over, in the order given (CLI11 writes them reversed).
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+      const CLI::App* verb = &app_;
+      for (const CLI::App* sub : app_.get_subcommands()) verb = sub;
+      const std::vector<std::string> left = verb->remaining(false);
+      for (const std::string& arg : left) {
+        if (arg == "--") break;
+        if (arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1]))) {
+          return usage_error("unknown option '" + arg + "' (see " + help + ")");
+        }
+      }
+      if (!left.empty()) {
+        std::string listed;
+        for (const std::string& arg : left) listed += (listed.empty() ? "'" : " '") + arg + "'";
+        return usage_error((left.size() > 1 ? "unexpected arguments " : "unexpected argument ") +
+                           listed + " (see " + help + ")");
       }
     }
     // An option of one value given twice, in CLI11's words "--bins: At Most 1
