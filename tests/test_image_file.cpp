@@ -713,8 +713,10 @@ std::string libjpeg_encode(const ImageView& image,
   jpeg_mem_dest(&info, &out, &size);
   info.image_width = image.width;
   info.image_height = image.height;
-  info.input_components = 3;
-  info.in_color_space = JCS_RGB;
+  // Four channels are written as CMYK (libjpeg adds Adobe's marker).
+  const bool inks = image.format.layout == ChannelLayout::RGBA;
+  info.input_components = inks ? 4 : 3;
+  info.in_color_space = inks ? JCS_CMYK : JCS_RGB;
   jpeg_set_defaults(&info);
   tune(info);
   jpeg_start_compress(&info, TRUE);
@@ -1409,6 +1411,81 @@ TEST_F(ImageFiles, CmykJpegsAreConvertedWithoutAProfile) {
       test::run_cli({"equalize", path.string(), "-o", written.string(), "--device", "cpu"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(io::jpeg_subsampling(as_bytes(test::file_text(written))), "4:4:4");
+}
+
+// CMYK and YCCK JPEGs are decoded as the others are: damage that libjpeg
+// finds is refused or named (it was passed over in silence when the image
+// library decoded them), and intact pixels are converted as before.
+TEST_F(ImageFiles, CmykAndYcckJpegsAreCheckedForDamageAsOthersAre) {
+  const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/rocket.jpg");
+  // Inks made from its colours: C', M', Y' its R, G, B, K' their largest.
+  Image inks = Image::allocate(photo.width, photo.height, {ChannelLayout::RGBA, SampleType::U8});
+  for (std::uint32_t y = 0; y < photo.height; ++y) {
+    const auto* from = reinterpret_cast<const unsigned char*>(photo.view().row(y));
+    auto* to = reinterpret_cast<unsigned char*>(inks.storage.data() + std::size_t{y} * inks.stride);
+    for (std::uint32_t x = 0; x < photo.width; ++x) {
+      std::copy_n(from + 3 * x, 3, to + 4 * x);
+      to[4 * x + 3] = std::max({from[3 * x], from[3 * x + 1], from[3 * x + 2]});
+    }
+  }
+  const auto write_file = [&](const std::string& name, const std::string& data) {
+    std::ofstream(dir_ / name, std::ios::binary)
+        .write(data.data(), static_cast<std::streamsize>(data.size()));
+    return dir_ / name;
+  };
+  for (const J_COLOR_SPACE space : {JCS_CMYK, JCS_YCCK}) {
+    SCOPED_TRACE(space == JCS_CMYK ? "CMYK" : "YCCK");
+    const std::string bytes = libjpeg_encode(inks.view(), [&](jpeg_compress_struct& info) {
+      jpeg_set_colorspace(&info, space);
+      jpeg_set_quality(&info, 90, TRUE);
+    });
+    // libjpeg's own decode to CMYK: the stored samples.
+    jpeg_decompress_struct in{};
+    jpeg_error_mgr errors{};
+    in.err = jpeg_std_error(&errors);
+    jpeg_create_decompress(&in);
+    jpeg_mem_src(&in, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    ASSERT_EQ(jpeg_read_header(&in, TRUE), JPEG_HEADER_OK);
+    ASSERT_EQ(in.jpeg_color_space, space);
+    in.out_color_space = JCS_CMYK;
+    jpeg_start_decompress(&in);
+    std::vector<unsigned char> stored(std::size_t{photo.width} * photo.height * 4);
+    while (in.output_scanline < photo.height) {
+      JSAMPROW row = stored.data() + std::size_t{in.output_scanline} * photo.width * 4;
+      (void)jpeg_read_scanlines(&in, &row, 1);
+    }
+    jpeg_finish_decompress(&in);
+    jpeg_destroy_decompress(&in);
+    const Image whole = load_image(write_file("inks.jpg", bytes));
+    EXPECT_TRUE(whole.warning.empty()) << whole.warning;
+    ASSERT_EQ(whole.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
+    std::vector<std::byte> expected;
+    for (std::size_t i = 0; i < stored.size(); i += 4) {
+      for (int c = 0; c < 3; ++c) {
+        expected.push_back(
+            static_cast<std::byte>(std::lround(stored[i + c] * stored[i + 3] / 255.0)));
+      }
+    }
+    EXPECT_EQ(test::pixel_bytes_of(whole.view()), expected);
+
+    const std::size_t scan = bytes.find("\xFF\xDA");
+    const std::size_t end = bytes.rfind("\xFF\xD9");
+    ASSERT_NE(scan, std::string::npos);
+    ASSERT_NE(end, std::string::npos);
+    // Cut in its coded data: refused.
+    expect_refused(write_file("cut.jpg", bytes.substr(0, scan + (end - scan) / 2)),
+                   "cut.jpg: corrupt or truncated image: Premature end of JPEG file");
+    // Codes overwritten in the middle: decoded, with the warning.
+    std::string overwritten = bytes;
+    for (std::size_t at = scan + (end - scan) / 2, k = 0; k < 12; ++k, at += 2) {
+      overwritten[at] = '\xFF';
+      overwritten[at + 1] = '\0';
+    }
+    const Image concealed = load_image(write_file("damaged.jpg", overwritten));
+    EXPECT_NE(concealed.warning.find("Corrupt JPEG data: "), std::string::npos)
+        << concealed.warning;
+    EXPECT_NE(test::pixel_bytes_of(concealed.view()), expected);
+  }
 }
 
 // The library's messages name no command-line option: the setting that gets

@@ -16,8 +16,10 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpuhist/error.hpp"
+#include "io/images/cmyk_rgb.hpp"
 #include "io/images/tiff_layout.hpp"
 
 namespace gpuhist::images {
@@ -248,11 +250,15 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
     refuse(d.errors, path);
   }
   JpegShape shape{d.info.image_width, d.info.image_height, 0};
+  bool cmyk = false;  // decoded as CMYK (libjpeg makes YCCK CMYK), converted to RGB here
   const J_COLOR_SPACE space = d.info.jpeg_color_space;
   if (d.info.num_components == 1 && space == JCS_GRAYSCALE) {
     shape.channels = 1;
   } else if (d.info.num_components == 3 && (space == JCS_YCbCr || space == JCS_RGB)) {
     shape.channels = 3;
+  } else if (d.info.num_components == 4 && (space == JCS_CMYK || space == JCS_YCCK)) {
+    shape.channels = 3;
+    cmyk = true;
   } else {
     return std::nullopt;
   }
@@ -269,20 +275,29 @@ std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
       break;
     }
   }
-  d.info.out_color_space = shape.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  d.info.out_color_space = cmyk ? JCS_CMYK : shape.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
   d.info.progress = &d.progress;
   source.in_scan = true;
   std::array<JSAMPROW, 16> rows{};
+  // CMYK rows are decoded here, then converted into the image's.
+  std::vector<unsigned char> inks(cmyk ? rows.size() * std::size_t{shape.width} * 4 : 0);
   if (!guarded(d.errors, [&] {
         (void)jpeg_start_decompress(&d.info);
         while (d.info.output_scanline < d.info.output_height) {
           const JDIMENSION first = d.info.output_scanline;
           const JDIMENSION count = std::min<JDIMENSION>(rows.size(), d.info.output_height - first);
+          const auto row_of = [&](JDIMENSION i) {
+            return reinterpret_cast<unsigned char*>(image.storage.data()) +
+                   std::size_t{first + i} * image.stride;
+          };
           for (JDIMENSION i = 0; i < count; ++i) {
-            rows[i] = reinterpret_cast<JSAMPROW>(image.storage.data() +
-                                                 std::size_t{first + i} * image.stride);
+            rows[i] = cmyk ? inks.data() + std::size_t{i} * shape.width * 4 : row_of(i);
           }
-          if (jpeg_read_scanlines(&d.info, rows.data(), count) == 0) return;  // (suspended)
+          const JDIMENSION read = jpeg_read_scanlines(&d.info, rows.data(), count);
+          if (read == 0) return;  // (suspended)
+          for (JDIMENSION i = 0; cmyk && i < read; ++i) {
+            jpeg_cmyk_row_to_rgb(rows[i], row_of(i), shape.width);
+          }
         }
       })) {
     // Cut short in its only scan: the decoder met the marker made up for the end.

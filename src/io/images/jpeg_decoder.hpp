@@ -22,7 +22,7 @@ namespace gpuhist::images {
 struct JpegShape {
   std::uint32_t width = 0;
   std::uint32_t height = 0;
-  int channels = 0;  // 1 (grey) or 3 (RGB, from Y'CbCr or RGB)
+  int channels = 0;  // 1 (grey) or 3 (RGB, from Y'CbCr, RGB, CMYK or YCCK)
 };
 
 // What the first directory (IFD0) of Exif data (an APP1 segment's: "Exif\0\0"
@@ -41,13 +41,13 @@ struct ExifIfd0 {
 
 // The JPEG file `bytes` decoded to 8-bit grey or RGB rows, as OpenImageIO's
 // reader decodes them (libjpeg's defaults: the accurate integer DCT, fancy
-// upsampling), or nothing for a colour space left to that reader (CMYK,
-// YCCK). `check` sees the shape once the header is read, before memory is
-// sized for the pixels, and throws to refuse it. Throws Error naming `path`
-// for a header or coded data that libjpeg finds corrupt, truncated or
-// damaged, and for more than 1000 scans (a crafted progressive file can make
-// each of thousands of scans cost a pass over the image); std::bad_alloc
-// when memory runs out.
+// upsampling; CMYK and YCCK converted as it converts them, io/images/cmyk_rgb.hpp),
+// or nothing for a colour space left to that reader (one libjpeg does not
+// name, of two or of more than four components). `check` sees the shape once the header is read,
+// before memory is sized for the pixels, and throws to refuse it. Throws Error naming `path` for a
+// header or coded data that libjpeg finds corrupt, truncated or damaged, and for more than 1000
+// scans (a crafted progressive file can make each of thousands of scans cost a pass over the
+// image); std::bad_alloc when memory runs out.
 [[nodiscard]] std::optional<Image> decode_jpeg(std::span<const unsigned char> bytes,
                                                const std::filesystem::path& path,
                                                const std::function<void(const JpegShape&)>& check);

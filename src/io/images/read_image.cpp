@@ -1220,10 +1220,10 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // Keep stored samples as they are: no premultiplication by alpha on read.
   OIIO::ImageSpec config;
   config.attribute("oiio:UnassociatedAlpha", 1);
-  // The bytes of a JPEG or DPX file, which are decoded from memory. A CMYK
-  // JPEG goes to the image library without its metadata segments, whose
-  // parsers there are not hardened (an IPTC block overran a buffer); the
-  // pixels do not depend on them. Declared before the reader, which uses
+  // The bytes of a JPEG or DPX file, which are decoded from memory. A JPEG
+  // libjpeg does not decode here goes to the image library without its
+  // metadata segments, whose parsers there are not hardened (an IPTC block
+  // overran a buffer); the pixels do not depend on them. Declared before the reader, which uses
   // them until it is destroyed.
   // Kept from file to file on each decoding thread: a fresh buffer a file
   // costs a page fault every 4 KiB. Let go of after a file over 16 MB.
@@ -1243,8 +1243,8 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
       read_dpx_with_ended_text(path, file_bytes, stripped);
     }
     if (format == "jpeg") {
-      // Grey and colour JPEGs are decoded by libjpeg here (which reads no
-      // metadata but JFIF's and Adobe's); CMYK ones by the image library.
+      // Grey, colour and CMYK JPEGs are decoded by libjpeg here (which reads
+      // no metadata but JFIF's and Adobe's); others by the image library.
       // (Not enough memory to decode it: said by load_image.)
       std::optional<Image> decoded = decode_jpeg(stripped, path, [&](const JpegShape& shape) {
         check_pixel_limit(path, shape.width, shape.height, options);

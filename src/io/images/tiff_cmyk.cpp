@@ -1,12 +1,11 @@
 #include "io/images/tiff_cmyk.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <optional>
 #include <vector>
 
+#include "io/images/cmyk_rgb.hpp"
 #include "io/images/tiff_layout.hpp"
 
 namespace gpuhist::images {
@@ -19,21 +18,6 @@ constexpr std::uint64_t kJpeg = 7;       // Compression
 constexpr std::uint64_t kOldJpeg = 6;
 constexpr std::uint16_t kSampleFormat = 339;
 
-// A level of `T` as a float in [0, 1], and back, rounded to the nearest:
-// OpenImageIO 2.4's convert_type of one value, in single precision.
-template <typename T>
-float unit(T level) {
-  const float scale = 1.0F / static_cast<float>(std::numeric_limits<T>::max());
-  return static_cast<float>(level) * scale;
-}
-template <typename T>
-T level(float v) {
-  const auto most = static_cast<float>(std::numeric_limits<T>::max());
-  float s = v * most;
-  s += s < 0 ? -0.5F : 0.5F;
-  return static_cast<T>(std::clamp(s, 0.0F, most));
-}
-
 template <typename T>
 void convert(const ImageView& inks, Image& rgb) {
   for (std::uint32_t y = 0; y < inks.height; ++y) {
@@ -42,9 +26,10 @@ void convert(const ImageView& inks, Image& rgb) {
     for (std::uint32_t x = 0; x < inks.width; ++x) {
       T in[4];
       std::memcpy(in, from + std::size_t{x} * sizeof in, sizeof in);
-      const float k = 1.0F - unit(in[3]);
-      const T out[3] = {level<T>((1.0F - unit(in[0])) * k), level<T>((1.0F - unit(in[1])) * k),
-                        level<T>((1.0F - unit(in[2])) * k)};
+      const float k = 1.0F - unit_level(in[3]);
+      const T out[3] = {nearest_level<T>((1.0F - unit_level(in[0])) * k),
+                        nearest_level<T>((1.0F - unit_level(in[1])) * k),
+                        nearest_level<T>((1.0F - unit_level(in[2])) * k)};
       std::memcpy(to + std::size_t{x} * sizeof out, out, sizeof out);
     }
   }
