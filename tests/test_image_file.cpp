@@ -1679,6 +1679,58 @@ std::size_t tiff_piece_at(const std::string& bytes, std::uint16_t tag, std::size
   return 0;
 }
 
+// Damage that libtiff's decoders conceal, saying so only in a message: a
+// CCITT Group 4 strip's codes that do not decode (the rest of the row made
+// up) and a JPEG-coded strip's damaged data (libjpeg's warning). Refused, as
+// a strip that fails to decode is; intact, both read as their source.
+TEST_F(ImageFiles, TiffDamageItsDecoderConcealsIsRefused) {
+  const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png");
+  const ImageView source = photo.view();
+  // The photograph's green above 127, as 1-bit samples (0 black).
+  const std::uint32_t row_bytes = (source.width + 7) / 8;
+  std::string bits(std::size_t{row_bytes} * source.height, '\0');
+  for (std::uint32_t y = 0; y < source.height; ++y) {
+    const auto* row = reinterpret_cast<const unsigned char*>(source.row(y));
+    for (std::uint32_t x = 0; x < source.width; ++x) {
+      if (row[3 * x + 1] > 127) bits[y * row_bytes + x / 8] |= static_cast<char>(0x80 >> (x % 8));
+    }
+  }
+  test::TiffBuilder b;
+  b.field(256, 3, {source.width}).field(257, 3, {source.height}).field(258, 3, {1});
+  b.field(259, 3, {1}).field(262, 3, {1});
+  b.offsets(273, {b.blob(bits)}).field(279, 4, {bits.size()});
+  const fs::path plain = dir_ / "bilevel.tif", g4 = dir_ / "g4.tif";
+  std::ofstream(plain, std::ios::binary) << b.build();
+  ASSERT_EQ(std::system(("tiffcp -c g4 '" + plain.string() + "' '" + g4.string() + "'").c_str()), 0)
+      << "tiffcp (libtiff-tools) failed";
+  const std::vector<std::byte> levels = test::pixel_bytes_of(load_image(plain).view());
+  EXPECT_EQ(test::pixel_bytes_of(load_image(g4).view()), levels);
+
+  const fs::path rgb = dir_ / "rgb.tif", jpeg = dir_ / "jpeg.tif";
+  save_image(rgb, source);
+  ASSERT_EQ(
+      std::system(("tiffcp -c jpeg -r 64 '" + rgb.string() + "' '" + jpeg.string() + "'").c_str()),
+      0);
+  EXPECT_TRUE(load_image(jpeg).warning.empty());
+
+  // 64 bytes in the middle of the first strip overwritten: the fax codes
+  // flipped, the JPEG codes as (FF 00) pairs, as the JPEG files' test does.
+  const auto damage = [&](const fs::path& from, const std::string& name, bool pairs) {
+    std::string bytes = test::file_text(from);
+    const std::size_t strip = tiff_piece_at(bytes, 273, 0);
+    const std::size_t size = tiff_piece_at(bytes, 279, 0);
+    for (std::size_t i = strip + size / 2; i < strip + size / 2 + 64; ++i) {
+      bytes.at(i) = pairs ? (i % 2 == 0 ? '\xFF' : '\0') : static_cast<char>(bytes[i] ^ 0x5A);
+    }
+    std::ofstream(dir_ / name, std::ios::binary) << bytes;
+    return dir_ / name;
+  };
+  expect_refused(damage(g4, "g4-damaged.tif", false),
+                 "g4-damaged.tif: corrupt image: Fax4Decode: ");
+  expect_refused(damage(jpeg, "jpeg-damaged.tif", true),
+                 "jpeg-damaged.tif: corrupt image: JPEGLib: Corrupt JPEG data");
+}
+
 TEST_F(ImageFiles, DamagedOrCraftedTiffStripsAreRefused) {
   const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png");
   const ImageView source = photo.view();

@@ -41,6 +41,7 @@
 #include "io/images/tiff_bits.hpp"
 #include "io/images/tiff_cmyk.hpp"
 #include "io/images/tiff_colormap.hpp"
+#include "io/images/tiff_damage.hpp"
 #include "io/images/tiff_strips.hpp"
 #include "io/images/webp_colour.hpp"
 #include "io/missing_file.hpp"
@@ -1471,6 +1472,9 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // another image's pixels. JPEG's decoder writes every row and PNG's fails.
   if (format != "jpeg" && format != "png")
     std::memset(image.storage.data(), 0, image.storage.size());
+  // What libtiff's decoders conceal, heard while the pixels are read.
+  std::optional<TiffDamage> tiff_damage;
+  if (format == "tiff") tiff_damage.emplace();
   bool ok = false;
   try {
     // Samples stored as they are wanted are read straight into the rows
@@ -1513,6 +1517,9 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
       if (!short_by.empty()) cause = short_by;
     }
     fail(path, "corrupt or truncated image: " + cause);
+  }
+  if (tiff_damage && !tiff_damage->said().empty()) {
+    fail(path, "corrupt image: " + one_line(tiff_damage->said()));
   }
   // A grey TIFF whose 0 is white (MinIsWhite): the library turns 8-bit
   // samples (and 1, 2 and 4 bits, widened to 8) the other way up, not those
