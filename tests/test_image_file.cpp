@@ -291,6 +291,68 @@ TEST_F(ImageFiles, AGifsTransparentPixelsHoldTheirPalettesColour) {
             (std::vector<std::uint8_t>{0, 200, 0, 255, 0, 0, 250, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
 }
 
+// A GIF's first picture whose LZW codes do not decode: giflib decodes a
+// code past its table as if it were in it, making pixels up in silence; such
+// a file is refused, as FFmpeg's decoder refuses it. So is one whose codes
+// end before its last pixel. Intact ones read as before.
+TEST_F(ImageFiles, GifsWhoseCodesDoNotDecodeAreRefused) {
+  const test::TestImage rgb =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 300, 200, test::Content::Random, 5);
+  const fs::path png = dir_ / "source.png";
+  save_image(png, rgb.view);
+  const fs::path gif = dir_ / "whole.gif";
+  const auto r = test::run_cli(
+      {"equalize", png.string(), "-o", gif.string(), "--device", "cpu", "--channels", "each"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // FFmpeg's decoder says so, and decodes on (status 0).
+  const auto ffmpeg_says = [](const fs::path& path) {
+    return test::command_output("ffmpeg -nostdin -v warning -i '" + path.string() +
+                                "' -f null - 2>&1");
+  };
+  EXPECT_EQ(ffmpeg_says(gif), "");
+  EXPECT_EQ(load_image(gif).width, 300U);
+  const std::string bytes = test::file_text(gif);
+  const auto write_file = [&](const std::string& name, const std::string& data) {
+    std::ofstream(dir_ / name, std::ios::binary)
+        .write(data.data(), static_cast<std::streamsize>(data.size()));
+    return dir_ / name;
+  };
+  // Two bytes of its coded data flipped, a fifth of the way in.
+  std::string flipped = bytes;
+  for (std::size_t at = bytes.size() / 5; at < bytes.size() / 5 + 2; ++at) {
+    flipped[at] = static_cast<char>(flipped[at] ^ 0xFF);
+  }
+  const fs::path damaged = write_file("damaged.gif", flipped);
+  EXPECT_NE(ffmpeg_says(damaged).find("LZW decode failed"), std::string::npos);
+  expect_refused(damaged,
+                 "damaged.gif: corrupt image: the first picture's coded data does not "
+                 "decode (an LZW code past its table after ");
+  expect_refused(write_file("cut.gif", bytes.substr(0, bytes.size() / 2)),
+                 "cut.gif: corrupt or truncated image: the first picture's coded data ends after ");
+
+  // By hand: 2x2 pixels of 4 colours, 3-bit codes. Clear (4), 0, then 7,
+  // past the table's next code (6).
+  const std::string head = std::string(
+      "GIF89a\x02\x00\x02\x00\x81\x00\x00"                // screen, 4 colours
+      "\x0A\x14\x1E\xC8\x00\x00\x00\xC8\x00\x00\x00\xFA"  // the palette
+      "\x2C\x00\x00\x00\x00\x02\x00\x02\x00\x00\x02",     // the picture, 2x2; 2-bit
+      36);
+  expect_refused(write_file("past.gif", head + std::string("\x02\xC4\x0B\x00\x3B", 5)),
+                 "past.gif: corrupt image: the first picture's coded data does not decode (an "
+                 "LZW code past its table after 1 of its 4 pixels)");
+  // Clear, 0, 1, 2, then the end code (5, in 4 bits once the table reached 8): one pixel short.
+  expect_refused(write_file("short.gif", head + std::string("\x02\x44\x54\x00\x3B", 5)),
+                 "short.gif: corrupt image: the first picture's coded data ends after 3 of its 4 "
+                 "pixels");
+  // Clear, 0, 1, 2, 3, end: whole.
+  const Image whole =
+      load_image(write_file("four.gif", head + std::string("\x03\x44\x34\x05\x00\x3B", 6)));
+  EXPECT_EQ(test::pixel_bytes_of(whole.view()),
+            (std::vector<std::byte>{std::byte{10}, std::byte{20}, std::byte{30}, std::byte{200},
+                                    std::byte{0}, std::byte{0}, std::byte{0}, std::byte{200},
+                                    std::byte{0}, std::byte{0}, std::byte{0}, std::byte{250}}));
+}
+
 TEST_F(ImageFiles, AlphaIsIgnored) {
   const auto image =
       test::make_image({ChannelLayout::RGBA, SampleType::U8}, 20, 10, test::Content::Random);

@@ -19,6 +19,7 @@ struct FirstPicture {
   int transparent = -1;        // its transparent index, or -1
   std::size_t table = 0;       // where its colour table starts (0: none in `head`)
   std::size_t table_size = 0;  // entries
+  std::size_t descriptor = 0;  // where its image descriptor starts
 };
 
 FirstPicture first_picture(std::span<const unsigned char> head) {
@@ -47,6 +48,7 @@ FirstPicture first_picture(std::span<const unsigned char> head) {
       // The image's place and size, then its own colour table where its flag is set.
       if (at + 10 > head.size()) return out;
       out.read = out.picture = true;
+      out.descriptor = at;
       out.left = little16(&head[at + 1]);
       out.top = little16(&head[at + 3]);
       out.width = little16(&head[at + 5]);
@@ -82,6 +84,12 @@ bool gif_may_be_transparent(std::span<const unsigned char> head) {
   // One smaller than the screen leaves the rest of the first frame
   // transparent, as the image library reads it.
   return first.picture && (first.transparent >= 0 || !first.covers);
+}
+
+std::optional<std::size_t> gif_first_descriptor(std::span<const unsigned char> file) {
+  const FirstPicture first = first_picture(file);
+  if (!first.picture) return std::nullopt;
+  return first.descriptor;
 }
 
 std::optional<GifTransparency> gif_transparency(std::span<const unsigned char> head) {

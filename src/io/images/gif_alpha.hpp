@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,5 +26,9 @@ struct GifTransparency {
   std::array<unsigned char, 3> colour{};
 };
 [[nodiscard]] std::optional<GifTransparency> gif_transparency(std::span<const unsigned char> head);
+
+// Where the first picture's image descriptor (0x2C) starts in `file`, as the
+// blocks before it lead there, or nothing (no picture, or `file` ends first).
+[[nodiscard]] std::optional<std::size_t> gif_first_descriptor(std::span<const unsigned char> file);
 
 }  // namespace gpuhist::images

@@ -31,6 +31,7 @@
 #include "io/images/byte_order.hpp"
 #include "io/images/exr_chunks.hpp"
 #include "io/images/gif_alpha.hpp"
+#include "io/images/gif_coded_data.hpp"
 #include "io/images/icc_guard.hpp"
 #include "io/images/jpeg_decoder.hpp"
 #include "io/images/memory_reader.hpp"
@@ -1276,6 +1277,13 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     if (end_run_length_at_last_row(stripped)) memory.emplace(stripped.data(), stripped.size());
     run_length_grey = bmp_palette_is_grey(std::span(head.bytes.data(), head.size));
     if (run_length_grey) config.attribute("bmp:monochrome_detect", 0);
+  }
+  // A GIF whose first picture's codes do not decode, of which the library's
+  // decoder makes pixels up in silence (io/images/gif_coded_data.hpp).
+  if (format == "gif") {
+    if (!memory) read_whole_file(path, file_bytes, stripped);
+    if (const std::string fault = gif_coded_data_fault(stripped); !fault.empty()) fail(path, fault);
+    memory.emplace(stripped.data(), stripped.size());
   }
   // A PGM or PPM of a maximum value the format does not have (0, or over
   // 65535), which the library reads all the same (every sample its brightest).
