@@ -655,6 +655,28 @@ TEST_F(Video, RawStreamsAreTimedByTheirRate) {
     }
     EXPECT_NEAR(declared_rate(out, "r_frame_rate"), 30.0, 0.01) << codec;
   }
+  // H.264 with B-frames in AVI: its last two frames come out of the decoder
+  // with no time, a frame after the last that had one (0.36 + 0.04 at 0.4,
+  // not 0.39999999999999997).
+  const fs::path avi = dir_ / "b-frames.avi";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 10 -c:v libx264 "
+                   "-bf 2 '" +
+                   avi.string() + "'"));
+  ASSERT_NE(test::ffprobe("-show_entries frame=best_effort_timestamp -of csv=p=0", avi)
+                .value_or("")
+                .find("N/A\nN/A\n"),
+            std::string::npos);
+  const auto r = test::run_cli({"video", avi.string(), "--device", "cpu", "--no-progress"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<double> times;
+  for (std::string line; std::getline(lines, line);) times.push_back(json::parse(line)["time"]);
+  ASSERT_EQ(times.size(), 10U);
+  const auto first = static_cast<int>(std::lround(times[0] * 25));
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    EXPECT_EQ(times[i], static_cast<double>(first + static_cast<int>(i)) / 25) << "frame " << i;
+  }
 }
 
 // The shape of a pixel, as ffprobe reads it ("16:15").

@@ -162,7 +162,7 @@ struct VideoReader::Impl {
   // A frame that carries no time is shown at the time of the last one that
   // did (or 0) plus the durations since, summed exactly: frame 42 of a raw
   // 30 fps stream at 42/30 = 1.4, not at 42 additions of 1/30.
-  double anchor_time = 0.0;
+  long double anchor_time = 0.0L;
   AVRational since_anchor{0, 1};
 
   // Messages name /dev/stdin (what the command line opens for -) as what it is.
@@ -307,12 +307,15 @@ struct VideoReader::Impl {
     // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
     // A frame without a time (a raw H.264 or H.265 stream has none) is shown
     // a frame after the one before, as the ffmpeg command line shows it.
+    // (The sum in extended precision, rounded once: 0.36 + 0.04 is 0.4, not
+    // 0.39999999999999997.)
     if (pts != AV_NOPTS_VALUE) {
       out.time = static_cast<double>(pts) * base.num / base.den;
-      anchor_time = out.time;
+      anchor_time = static_cast<long double>(pts) * base.num / base.den;
       since_anchor = {0, 1};
     } else {
-      out.time = anchor_time + av_q2d(since_anchor);
+      out.time = static_cast<double>(anchor_time +
+                                     static_cast<long double>(since_anchor.num) / since_anchor.den);
     }
     AVRational duration{0, 1};
     if (decoded->pkt_duration > 0 && decoded->pkt_duration <= std::numeric_limits<int>::max()) {
