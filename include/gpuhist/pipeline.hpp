@@ -5,6 +5,7 @@
 // Part of the gpuhist::io library.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -45,6 +46,14 @@ class BoundedQueue {
     items_.pop_front();
     room_.notify_one();
     return item;
+  }
+
+  // Waits up to `timeout` for an item or the close: true when pop() would
+  // not wait.
+  template <class Rep, class Period>
+  bool wait_ready_for(const std::chrono::duration<Rep, Period>& timeout) {
+    std::unique_lock lock(mutex_);
+    return ready_.wait_for(lock, timeout, [&] { return closed_ || !items_.empty(); });
   }
 
   // No more pushes; pops drain what is queued, then end.
@@ -91,6 +100,14 @@ class DecodeAhead {
   // The next frame in order; nullopt after the last. Rethrows the error that
   // ended decoding or converting, after the frames before it.
   std::optional<VideoFrame> next();
+
+  // Waits up to `timeout` for the next frame (or the end): true when next()
+  // would not wait. A caller that must stay responsive (Python, hearing
+  // Ctrl-C) waits in steps while a source stalls.
+  template <class Rep, class Period>
+  bool wait_for(const std::chrono::duration<Rep, Period>& timeout) {
+    return frames_.wait_ready_for(timeout);
+  }
 
  private:
   BoundedQueue<DecodedFrame> decoded_;

@@ -2,6 +2,7 @@
 
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <iterator>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,8 @@ namespace py = pybind11;
 
 namespace gpuhist::python {
 namespace {
+
+constexpr std::chrono::milliseconds kSignalPoll{50};
 
 // The frames of one video: decoded and converted ahead on threads of their
 // own (DecodeAhead) from the moment it is opened, counted one at a time as
@@ -74,6 +77,12 @@ class VideoHistograms {
       // in order; the GIL is released first, then the lock taken.
       const py::gil_scoped_release release;
       const std::lock_guard lock(mutex_);
+      // A source that stalls (a pipe, a network stream) is waited for in
+      // steps, Python's signal handlers run between them: Ctrl-C is heard.
+      while (!frames_->wait_for(kSignalPoll)) {
+        const py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      }
       frame = frames_->next();
       if (frame && space_ == FrameSpace::Rgb) {
         counts.push_back(context_->count_unlocked(frame->image.view(), options_, run_));

@@ -134,6 +134,43 @@ def test_ctrl_c_while_a_video_opens_is_a_keyboard_interrupt(tmp_path):
     assert done.stdout == "KeyboardInterrupt\n", done.stdout + done.stderr
 
 
+def test_ctrl_c_while_a_stream_stalls_is_a_keyboard_interrupt(tmp_path):
+    # A stream that stops coming after its first frames (its writer waits):
+    # the next frame is waited for until Ctrl-C, which must end the wait.
+    clip = tmp_path / "clip.ts"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=32x32:rate=10", "-frames:v", "30", "-c:v", "libx264",
+                    str(clip)], check=True)
+    fifo = tmp_path / "stalls.ts"
+    os.mkfifo(fifo)
+    script = (
+        "import os, signal, sys, threading, time, gpuhist\n"
+        f"data = open({str(clip)!r}, 'rb').read()\n"
+        "def feed():\n"
+        f"    with open({str(fifo)!r}, 'wb') as pipe:\n"
+        "        pipe.write(data)\n"
+        "        pipe.flush()\n"
+        "        time.sleep(60)\n"
+        "threading.Thread(target=feed, daemon=True).start()\n"
+        f"video = gpuhist.video({str(fifo)!r})\n"
+        "frames = 0\n"
+        "started = time.monotonic()\n"
+        "threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+        "try:\n"
+        "    for _ in video:\n"
+        "        frames += 1\n"
+        "except KeyboardInterrupt:\n"
+        "    print('KeyboardInterrupt', frames, round(time.monotonic() - started))\n"
+        "sys.stdout.flush()\n"
+        "os._exit(0)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    words = done.stdout.split()
+    assert words[:1] == ["KeyboardInterrupt"], done.stdout + done.stderr
+    # Frames came before the stall; the interrupt was heard within seconds, not at the end.
+    assert int(words[1]) > 0 and int(words[2]) < 10, done.stdout
+
+
 def test_frames_are_converted_with_the_matrix_the_stream_declares(tmp_path):
     """An HD clip declaring Rec. 709, counted as the ffmpeg command line decodes it."""
     clip = tmp_path / "bt709.mp4"
