@@ -1212,6 +1212,38 @@ TEST_F(Video, ConcealedDamageIsAnError) {
     const auto r = test::run_cli({"video", damaged.string(), "--device", "cpu"});
     EXPECT_EQ(r.status, 1) << seed << ": " << r.err;
     EXPECT_NE(r.err.find("in the stream"), std::string::npos) << seed << ": " << r.err;
+    // On one decoding thread, the concealed frames are ffmpeg's on one thread,
+    // run after run (with frame threads they depend on the threads' timing).
+    const auto one = test::run_cli(
+        {"video", damaged.string(), "--device", "cpu", "--decode-threads", "1", "--no-progress"});
+    EXPECT_EQ(one.status, 1) << seed << ": " << one.err;
+    const fs::path raw = dir_ / ("damaged" + std::to_string(seed) + ".rgb");
+    ASSERT_TRUE(test::ffmpeg("-threads 1 -i '" + damaged.string() +
+                             "' -f rawvideo -pix_fmt rgb24 '" + raw.string() + "'"));
+    const std::string rgb = test::file_text(raw);
+    constexpr std::size_t kFrameBytes = 320 * 240 * 3;
+    std::istringstream rows(one.out);
+    std::size_t frames = 0;
+    for (std::string row; std::getline(rows, row); ++frames) {
+      ASSERT_LE((frames + 1) * kFrameBytes, rgb.size()) << seed;
+      const json histograms = json::parse(row)["histograms"];
+      std::array<std::vector<std::uint64_t>, 3> want;
+      for (auto& channel : want) channel.assign(256, 0);
+      for (std::size_t i = 0; i < kFrameBytes; ++i) {
+        ++want[i % 3][static_cast<unsigned char>(rgb[frames * kFrameBytes + i])];
+      }
+      EXPECT_EQ(histograms["red"].get<std::vector<std::uint64_t>>(), want[0])
+          << seed << " " << frames;
+      EXPECT_EQ(histograms["green"].get<std::vector<std::uint64_t>>(), want[1]) << seed;
+      EXPECT_EQ(histograms["blue"].get<std::vector<std::uint64_t>>(), want[2]) << seed;
+    }
+    EXPECT_EQ(frames * kFrameBytes, rgb.size()) << seed;
+    const auto again = test::run_cli(
+        {"video", damaged.string(), "--device", "cpu", "--decode-threads", "1", "--no-progress"});
+    EXPECT_EQ(again.out, one.out) << seed;
+    // The same errors said (the line after tells the run's speed).
+    EXPECT_EQ(again.err.substr(0, again.err.find('\n')), one.err.substr(0, one.err.find('\n')))
+        << seed;
   }
   EXPECT_GT(concealed, 0);
   EXPECT_EQ(test::run_cli({"video", clip.string(), "--device", "cpu"}).status, 0);

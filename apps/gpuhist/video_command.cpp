@@ -136,6 +136,12 @@ CLI::App* add_video_command(CLI::App& app, VideoArgs& args) {
                   "Refuse videos whose frames have more pixels than this")
       ->capture_default_str()
       ->transform(whole_number());
+  cmd->add_option(
+         "--decode-threads", args.decode_threads,
+         "FFmpeg's decoding threads, as ffmpeg -threads N (default: one per core, at most "
+         "16); a damaged stream's concealed frames depend on them, 1 decodes them the same "
+         "on every machine")
+      ->transform(whole_number(1, kMostDecodeThreads));
   cmd->add_flag("--overlay", args.overlay,
                 "Write -o as a video with the RGB and luminance histograms drawn on every frame");
   cmd->add_option("--space", args.space,
@@ -266,7 +272,8 @@ int run_video(const VideoArgs& args) {
   std::optional<VideoReader> reader;
   BatchStatus batch;
   if (!batch.run(args.shown(), [&] {
-        reader.emplace(args.input, args.max_pixels, planes ? FrameSpace::YCbCr : FrameSpace::Rgb);
+        reader.emplace(args.input, args.max_pixels, planes ? FrameSpace::YCbCr : FrameSpace::Rgb,
+                       args.decode_threads);
       })) {
     return batch.status();
   }

@@ -31,6 +31,7 @@ struct VideoArgs {
   std::uint64_t max_pixels = kDefaultMaxPixels;  // frames larger than this are refused
   bool overlay = false;                          // -o names an annotated video instead of the rows
   std::string space = "rgb";  // rgb | ycbcr: what is counted
+  unsigned decode_threads = 0;  // FFmpeg's decoding threads; 0: one per core
   VideoEncoding encoding;  // --codec, --crf, --preset of a written video
   std::string size;               // overlay video size WxH (default: the input's, made even)
   std::string renderer;           // overlay: cpu or gpu (default: gpu on a hardware GPU, else cpu)

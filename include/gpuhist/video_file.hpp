@@ -21,6 +21,9 @@ namespace gpuhist {
 // or the Y', Cb and Cr planes as the decoder produced them, with no conversion.
 enum class FrameSpace : std::uint8_t { Rgb, YCbCr };
 
+// The most decoding threads a VideoReader is given when asked for more.
+inline constexpr unsigned kMostDecodeThreads = 64;
+
 // One decoded frame. Rgb: `image` is RGB8 for sources of 8 bits per sample,
 // RGB16 for deeper ones (10-bit video goes through the 16-bit path). YCbCr:
 // `planes` views Y' (full size), then Cb and Cr at their subsampled size
@@ -57,9 +60,12 @@ class VideoReader {
   // and for every frame, whose size may change).
   // With FrameSpace::YCbCr, also for a stream that is not planar Y'CbCr or
   // grey (8 to 16 bits, little-endian): NV12, packed 4:2:2, RGB, palettes.
+  // FFmpeg decodes on `decode_threads` threads, as `ffmpeg -threads N`; 0:
+  // one per core the process may use, at most 16. (A damaged stream's
+  // concealed frames depend on them; one thread decodes the same everywhere.)
   explicit VideoReader(const std::filesystem::path& path,
                        std::uint64_t max_pixels = kDefaultMaxPixels,
-                       FrameSpace space = FrameSpace::Rgb);
+                       FrameSpace space = FrameSpace::Rgb, unsigned decode_threads = 0);
   VideoReader(const VideoReader&) = delete;
   VideoReader& operator=(const VideoReader&) = delete;
   VideoReader(VideoReader&&) noexcept;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "arguments.hpp"
 #include "errors.hpp"
 #include "file_functions.hpp"
 #include "functions.hpp"
@@ -33,7 +34,7 @@ class VideoHistograms {
  public:
   VideoHistograms(std::shared_ptr<SharedContext> context, const FilePath& path, Whole bins,
                   const Name& luma, const std::optional<std::string>& strategy, Whole max_pixels,
-                  const std::string& space)
+                  const std::string& space, std::optional<Whole> threads)
       : context_(std::move(context)),
         options_(context_->options(bins, luma)),
         run_(context_->run(strategy)),
@@ -42,9 +43,11 @@ class VideoHistograms {
     // --space ycbcr` counts them: the decoder's threads keep every core busy.
     if (space_ == FrameSpace::YCbCr) run_.threads = 1;
     const std::uint64_t limit = max_pixels_of(max_pixels);
+    const unsigned decode_threads =
+        threads ? static_cast<unsigned>(within(*threads, "threads", 1, kMostDecodeThreads)) : 0U;
     reading(path.path, [&] {
       const py::gil_scoped_release release;
-      reader_ = std::make_unique<VideoReader>(path.path, limit, space_);
+      reader_ = std::make_unique<VideoReader>(path.path, limit, space_, decode_threads);
     });
     const py::gil_scoped_release release;
     // What describes the stream, read before the decoding thread starts.
@@ -201,29 +204,34 @@ still gives every frame it can, so check errors at the end.
       "ycbcr` counts them: (index, time, {\"y\", \"cb\", \"cr\"}) of PlaneHistograms, "
       "levels deeper than 8 bits shifted up to 16 (bins=1024 gives a 10-bit "
       "stream one bin a level); a stream that is not planar Y'CbCr or grey raises OSError. "
+      "FFmpeg decodes on `threads` threads, as `ffmpeg -threads N` (default: one per core, "
+      "at most 16); a damaged stream's concealed frames depend on them, and threads=1 "
+      "decodes them the same on every machine. "
       "Raises FileNotFoundError or OSError naming the file for a file that cannot be opened, "
       "ValueError for bad options.";
   m.def(
       "video",
       [](const FilePath& path, Whole bins, const Name& luma,
          const std::optional<std::string>& strategy, const std::optional<Name>& device,
-         Whole max_pixels, const std::string& space) {
+         Whole max_pixels, const std::string& space, std::optional<Whole> threads) {
         return std::make_unique<VideoHistograms>(default_context(device), path, bins, luma,
-                                                 strategy, max_pixels, space);
+                                                 strategy, max_pixels, space, threads);
       },
       py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
       py::arg("strategy") = std::nullopt, py::arg("device") = std::nullopt,
-      py::arg("max_pixels") = kDefaultMaxPixels, py::arg("space") = "rgb", doc);
+      py::arg("max_pixels") = kDefaultMaxPixels, py::arg("space") = "rgb",
+      py::arg("threads") = std::nullopt, doc);
   context.def(
       "video",
       [](const py::object& self, const FilePath& path, Whole bins, const Name& luma,
-         const std::optional<std::string>& strategy, Whole max_pixels, const std::string& space) {
+         const std::optional<std::string>& strategy, Whole max_pixels, const std::string& space,
+         std::optional<Whole> threads) {
         return std::make_unique<VideoHistograms>(shared_of(self), path, bins, luma, strategy,
-                                                 max_pixels, space);
+                                                 max_pixels, space, threads);
       },
       py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
       py::arg("strategy") = std::nullopt, py::arg("max_pixels") = kDefaultMaxPixels,
-      py::arg("space") = "rgb", doc);
+      py::arg("space") = "rgb", py::arg("threads") = std::nullopt, doc);
 }
 
 }  // namespace gpuhist::python

@@ -1,4 +1,5 @@
 """gpuhist.video: every frame's histograms, against the frames themselves."""
+import json
 import os
 import re
 import subprocess
@@ -169,6 +170,33 @@ def test_ctrl_c_while_a_stream_stalls_is_a_keyboard_interrupt(tmp_path):
     assert words[:1] == ["KeyboardInterrupt"], done.stdout + done.stderr
     # Frames came before the stall; the interrupt was heard within seconds, not at the end.
     assert int(words[1]) > 0 and int(words[2]) < 10, done.stdout
+
+
+def test_one_decoding_thread_decodes_damage_as_the_command_does(tmp_path, cli):
+    """threads=1 decodes a damaged stream as `gpuhist video --decode-threads 1` (and `ffmpeg
+    -threads 1`) does, every time; threads out of range are a ValueError."""
+    clip = tmp_path / "clean.mkv"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=160x120:rate=25", "-t", "2", "-c:v", "libx264", "-g", "10",
+                    "-pix_fmt", "yuv420p", str(clip)], check=True)
+    data = bytearray(clip.read_bytes())
+    at = len(data) * 45 // 100
+    data[at:at + 300] = np.random.default_rng(1).integers(0, 256, 300, dtype=np.uint8).tobytes()
+    damaged = tmp_path / "damaged.mkv"
+    damaged.write_bytes(bytes(data))
+    rows = subprocess.run([cli, "video", str(damaged), "--device", "cpu", "--decode-threads", "1",
+                           "--no-progress"], capture_output=True, text=True).stdout.splitlines()
+    assert rows
+    for _ in range(2):
+        video = gpuhist.video(str(damaged), threads=1, device="cpu")
+        got = [h for _, _, h in video]
+        assert video.errors > 0
+        assert len(got) == len(rows)
+        for h, row in zip(got, rows):
+            assert h.to_dict()["histograms"] == json.loads(row)["histograms"]
+    for threads in (0, 65, -1):
+        with pytest.raises(ValueError, match="threads"):
+            gpuhist.video(str(clip), threads=threads)
 
 
 def test_frames_are_converted_with_the_matrix_the_stream_declares(tmp_path):

@@ -386,7 +386,7 @@ struct VideoReader::Impl {
 };
 
 VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pixels,
-                         FrameSpace space)
+                         FrameSpace space, unsigned decode_threads)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   s.path = path;
@@ -456,8 +456,10 @@ VideoReader::VideoReader(const std::filesystem::path& path, std::uint64_t max_pi
   // thread holds a decoder and a frame): decoding is most of a video job's
   // time. FFmpeg's own choice (0) starts one more than there are cores up to
   // 15, which measured 1-5% slower on two cores beside the counting. Frames
-  // still come out in order.
-  s.codec->thread_count = static_cast<int>(std::min(core_count(), 16U));
+  // still come out in order. The caller may name the number.
+  s.codec->thread_count =
+      static_cast<int>(decode_threads != 0 ? std::min(decode_threads, kMostDecodeThreads)
+                                           : std::min(core_count(), 16U));
   s.codec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
   // Frames over the limit are refused by the decoder too, before its threads
   // hold several of them (convert() names the limit). The decoder counts a
