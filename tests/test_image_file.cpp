@@ -1550,6 +1550,58 @@ TEST_F(ImageFiles, CmykAndYcckJpegsAreCheckedForDamageAsOthersAre) {
   }
 }
 
+// JPEGs whose planes `--space ycbcr` does not count say why, and whether
+// counting them as RGB reads them: arithmetic coding (FFmpeg's decoder has
+// none; libjpeg reads it as RGB), four inks (CMYK, YCCK), a lossless JPEG of
+// RGB samples (which libjpeg-turbo does not read either).
+TEST_F(ImageFiles, JpegsWhosePlanesAreNotCountedSaySo) {
+  const test::TestImage photo =
+      test::make_image({ChannelLayout::RGB, SampleType::U8}, 48, 32, test::Content::Random, 9);
+  const auto write_file = [&](const std::string& name, const std::string& data) {
+    std::ofstream(dir_ / name, std::ios::binary)
+        .write(data.data(), static_cast<std::streamsize>(data.size()));
+    return dir_ / name;
+  };
+  const auto planes = [](const fs::path& file) {
+    return test::run_cli({"compute", file.string(), "--space", "ycbcr", "--device", "cpu"});
+  };
+  const fs::path arithmetic = write_file("arith.jpg", jpeg_with_restarts(photo.view, 0, true));
+  const auto a = planes(arithmetic);
+  EXPECT_EQ(a.status, 1);
+  test::expect_one_line_error(a,
+                              "arith.jpg: an arithmetic-coded JPEG, whose planes FFmpeg's "
+                              "decoder does not read (leave out --space ycbcr to count it as "
+                              "RGB)");
+
+  Image inks = Image::allocate(8, 8, {ChannelLayout::RGBA, SampleType::U8});
+  std::memset(inks.storage.data(), 90, inks.storage.size());
+  for (const J_COLOR_SPACE space : {JCS_CMYK, JCS_YCCK}) {
+    const fs::path file = write_file(space == JCS_CMYK ? "cmyk.jpg" : "ycck.jpg",
+                                     libjpeg_encode(inks.view(), [&](jpeg_compress_struct& info) {
+                                       jpeg_set_colorspace(&info, space);
+                                     }));
+    const auto r = planes(file);
+    EXPECT_EQ(r.status, 1);
+    // (Read as RGB: CmykAndYcckJpegsAreCheckedForDamageAsOthersAre.)
+    test::expect_one_line_error(r, file.filename().string() +
+                                       ": a CMYK or YCCK JPEG, of four inks: its planes are not "
+                                       "a picture's Y'CbCr (leave out --space ycbcr to count it "
+                                       "as RGB)");
+  }
+
+  const fs::path lossless = dir_ / "lossless.jpg";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=32x32 -frames:v 1 -c:v ljpeg -pix_fmt "
+                   "bgr24 '" +
+                   lossless.string() + "'"));
+  const auto l = planes(lossless);
+  EXPECT_EQ(l.status, 1);
+  test::expect_one_line_error(l,
+                              "lossless.jpg: its planes are not Y'CbCr or grey: it decodes as "
+                              "bgr24 (a lossless JPEG, which is not read as RGB either)");
+  EXPECT_EQ(test::run_cli({"compute", lossless.string(), "--device", "cpu"}).status, 1);
+}
+
 // The library's messages name no command-line option: the setting that gets
 // past a refusal is its remedy, which each front end names.
 TEST_F(ImageFiles, MaxPixelsIsCheckedBeforeDecoding) {

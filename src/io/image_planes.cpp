@@ -7,9 +7,11 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "io/jpeg_segments.hpp"
 #include "io/missing_file.hpp"
 
 namespace gpuhist {
@@ -57,6 +59,32 @@ std::string of_a_picture(const std::string& cause) {
   return cause;
 }
 
+// What a JPEG's first frame header (SOF0 to SOF15) says of its coding.
+struct JpegKind {
+  bool arithmetic = false;  // SOF9 to SOF15
+  bool lossless = false;    // SOF3, SOF7, SOF11, SOF15
+  unsigned components = 0;  // 0 where its header is not read
+};
+
+JpegKind jpeg_kind(const std::filesystem::path& path) {
+  // The header up to the first scan, within the first 4 MiB (metadata
+  // segments come first; a header longer than that is left to the decoder).
+  constexpr std::size_t kMostHeaderBytes = std::size_t{4} << 20;
+  std::vector<unsigned char> head(kMostHeaderBytes);
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return {};
+  head.resize(std::fread(head.data(), 1, head.size(), file));
+  std::fclose(file);
+  const io::JpegHeader header = io::jpeg_header(head);
+  const io::JpegSegment* frame = io::jpeg_frame_header(header);
+  if (frame == nullptr) return {};
+  JpegKind kind;
+  kind.arithmetic = frame->marker >= 0xC9;
+  kind.lossless = (frame->marker & 3) == 3;
+  kind.components = io::jpeg_components(head, *frame);
+  return kind;
+}
+
 }  // namespace
 
 VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max_pixels) {
@@ -73,6 +101,22 @@ VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max
                                     : "this is a " + display_name(format) + " file"),
                 Remedy::CountRgb);
   }
+  // What its frame header says: coded so that FFmpeg's decoder does not read
+  // it, or samples that are no Y'CbCr.
+  const JpegKind kind = jpeg_kind(path);
+  if (kind.arithmetic && !kind.lossless) {
+    throw Error(ErrorKind::Input,
+                path.string() +
+                    ": an arithmetic-coded JPEG, whose planes FFmpeg's decoder does "
+                    "not read",
+                Remedy::CountRgb);
+  }
+  if (kind.components == 4) {
+    throw Error(ErrorKind::Input,
+                path.string() +
+                    ": a CMYK or YCCK JPEG, of four inks: its planes are not a picture's Y'CbCr",
+                Remedy::CountRgb);
+  }
   std::optional<VideoReader> opened;
   try {
     opened.emplace(path, max_pixels, FrameSpace::YCbCr);
@@ -80,6 +124,11 @@ VideoFrame read_jpeg_planes(const std::filesystem::path& path, std::uint64_t max
     const std::string prefix = path.string() + ": ";
     const std::string what = e.what();
     if (what.rfind(prefix, 0) != 0) throw;
+    // A lossless JPEG is not read as RGB either: no remedy to offer.
+    if (kind.lossless && e.remedy() == Remedy::CountRgb) {
+      throw Error(e.kind(), prefix + of_a_picture(what.substr(prefix.size())) +
+                                " (a lossless JPEG, which is not read as RGB either)");
+    }
     throw Error(e.kind(), prefix + of_a_picture(what.substr(prefix.size())), e.remedy());
   }
   VideoReader& reader = *opened;
