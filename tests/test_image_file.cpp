@@ -245,6 +245,12 @@ TEST_F(ImageFiles, GifsWithoutATransparentColourAreRgb) {
   const Image wider = load_image(partial, with_alpha);
   EXPECT_EQ(wider.format, (PixelFormat{ChannelLayout::RGBA, SampleType::U8}));
   EXPECT_EQ(wider.width, 32U);
+  // A note says so: pixels that hold no colour of the file are counted.
+  ASSERT_EQ(wider.notes.size(), 1U);
+  EXPECT_EQ(wider.notes[0],
+            "its first picture covers 30x20 of its 32x20 screen: the other 40 pixels, which hold "
+            "no colour of the file, are counted as transparent black");
+  EXPECT_TRUE(three.notes.empty());
 }
 
 // A GIF's transparent pixels hold the colour its palette gives their index,

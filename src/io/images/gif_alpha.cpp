@@ -1,5 +1,6 @@
 #include "io/images/gif_alpha.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -20,6 +21,7 @@ struct FirstPicture {
   std::size_t table = 0;       // where its colour table starts (0: none in `head`)
   std::size_t table_size = 0;  // entries
   std::size_t descriptor = 0;  // where its image descriptor starts
+  std::uint32_t screen_width = 0, screen_height = 0;
 };
 
 FirstPicture first_picture(std::span<const unsigned char> head) {
@@ -30,6 +32,8 @@ FirstPicture first_picture(std::span<const unsigned char> head) {
   if (head.size() < 13 || std::memcmp(head.data(), "GIF8", 4) != 0) return out;
   const std::uint32_t screen_width = little16(&head[6]);
   const std::uint32_t screen_height = little16(&head[8]);
+  out.screen_width = screen_width;
+  out.screen_height = screen_height;
   std::size_t at = 13;
   if ((head[10] & 0x80) != 0) {
     out.table = at;
@@ -84,6 +88,21 @@ bool gif_may_be_transparent(std::span<const unsigned char> head) {
   // One smaller than the screen leaves the rest of the first frame
   // transparent, as the image library reads it.
   return first.picture && (first.transparent >= 0 || !first.covers);
+}
+
+std::uint64_t GifPlace::uncovered() const {
+  const auto overlap = [](std::uint64_t from, std::uint64_t size, std::uint64_t screen) {
+    return from >= screen ? 0 : std::min(size, screen - from);
+  };
+  return std::uint64_t{screen_width} * screen_height -
+         overlap(left, width, screen_width) * overlap(top, height, screen_height);
+}
+
+std::optional<GifPlace> gif_first_place(std::span<const unsigned char> head) {
+  const FirstPicture first = first_picture(head);
+  if (!first.picture) return std::nullopt;
+  return GifPlace{first.left,   first.top,          first.width,
+                  first.height, first.screen_width, first.screen_height};
 }
 
 std::optional<std::size_t> gif_first_descriptor(std::span<const unsigned char> file) {

@@ -27,6 +27,16 @@ struct GifTransparency {
 };
 [[nodiscard]] std::optional<GifTransparency> gif_transparency(std::span<const unsigned char> head);
 
+// The first picture's place on its screen, where `head` gives both.
+struct GifPlace {
+  std::uint32_t left = 0, top = 0, width = 0, height = 0;
+  std::uint32_t screen_width = 0, screen_height = 0;
+  // The screen's pixels the picture does not cover (which hold no colour of
+  // the file: the image library reads them as transparent black).
+  [[nodiscard]] std::uint64_t uncovered() const;
+};
+[[nodiscard]] std::optional<GifPlace> gif_first_place(std::span<const unsigned char> head);
+
 // Where the first picture's image descriptor (0x2C) starts in `file`, as the
 // blocks before it lead there, or nothing (no picture, or `file` ends first).
 [[nodiscard]] std::optional<std::size_t> gif_first_descriptor(std::span<const unsigned char> file);

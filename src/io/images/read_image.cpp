@@ -1467,6 +1467,20 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
         "its L*a*b* samples are read as the 8-bit RGB the image library "
         "converts them to");
   }
+  // A GIF whose first picture leaves part of its screen uncovered: that part,
+  // which holds no colour of the file, is counted as read (transparent black).
+  if (format == "gif") {
+    if (const std::optional<GifPlace> place =
+            gif_first_place(std::span(head.bytes.data(), head.size));
+        place && place->uncovered() > 0) {
+      image.notes.push_back(
+          "its first picture covers " + std::to_string(place->width) + "x" +
+          std::to_string(place->height) + " of its " + std::to_string(place->screen_width) + "x" +
+          std::to_string(place->screen_height) + " screen: the other " +
+          std::to_string(place->uncovered()) +
+          " pixels, which hold no colour of the file, are counted as transparent black");
+    }
+  }
   // A camera raw's pixels come turned upright (LibRaw): its tag no longer holds.
   const int orientation = format == "raw" ? 1 : spec.get_int_attribute("Orientation", 1);
   image.orientation =
