@@ -2070,7 +2070,23 @@ TEST_F(ImageFiles, BmpCodingsAndOffsetsAreCheckedFromTheHeader) {
     const fs::path path = dir_ / (std::string(pixels) + ".bmp");
     ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=40x16 -frames:v 1 -pix_fmt " +
                              std::string(pixels) + " '" + path.string() + "'"));
-    EXPECT_EQ(load_image(path).width, 40U) << pixels;
+    const Image read = load_image(path);
+    EXPECT_EQ(read.width, 40U) << pixels;
+    // A grey palette (8-bit gray, 1-bit black and white) is grey, its levels
+    // FFmpeg's own decode's.
+    const bool grey = std::string(pixels) == "gray" || std::string(pixels) == "monob";
+    EXPECT_EQ(read.format.layout, grey ? ChannelLayout::Grey : ChannelLayout::RGB) << pixels;
+    if (grey) {
+      const fs::path raw = dir_ / (std::string(pixels) + ".grey");
+      ASSERT_TRUE(test::ffmpeg("-i '" + path.string() + "' -f rawvideo -pix_fmt gray '" +
+                               raw.string() + "'"));
+      const std::string want = test::file_text(raw);
+      EXPECT_EQ(
+          test::pixel_bytes_of(read.view()),
+          std::vector<std::byte>(reinterpret_cast<const std::byte*>(want.data()),
+                                 reinterpret_cast<const std::byte*>(want.data()) + want.size()))
+          << pixels;
+    }
   }
   // Run-length 8-bit pixels of a grey palette (which the image library's
   // grey reading garbled: three bytes a pixel written into rows of one) and

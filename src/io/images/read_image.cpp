@@ -1268,16 +1268,18 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // A run-length BMP whose last row ends with an end of line before the end
   // of the bitmap, given to the library with the end one pair early
   // (io/images/bmp_pixels.hpp).
-  // One of grey colours is read as RGB: the library's reading of it as grey
-  // writes three bytes a pixel into rows of one (levels of the pixels after
-  // it, and past the row); made grey once read.
-  bool run_length_grey = false;
   if (format == "bmp" && bmp_is_run_length(std::span(head.bytes.data(), head.size))) {
     read_whole_file(path, file_bytes, stripped);
     if (end_run_length_at_last_row(stripped)) memory.emplace(stripped.data(), stripped.size());
-    run_length_grey = bmp_palette_is_grey(std::span(head.bytes.data(), head.size));
-    if (run_length_grey) config.attribute("bmp:monochrome_detect", 0);
   }
+  // Every BMP of a grey palette is read as RGB and made grey once read: the
+  // library makes 8-bit ones grey itself, but not 1- or 4-bit ones (a
+  // black-and-white BMP would be colour where a 1-bit PNG, TIFF or PBM is
+  // grey), and its reading of a run-length one as grey writes three bytes a
+  // pixel into rows of one (levels of the pixels after it, and past the row).
+  const bool palette_grey =
+      format == "bmp" && bmp_palette_is_grey(std::span(head.bytes.data(), head.size));
+  if (palette_grey) config.attribute("bmp:monochrome_detect", 0);
   // A GIF whose first picture's codes do not decode, of which the library's
   // decoder makes pixels up in silence (io/images/gif_coded_data.hpp).
   if (format == "gif") {
@@ -1565,7 +1567,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
     const bool alpha = arrange_bmp_pixels(*bmp, options.alpha, image);
     image.alpha = alpha && image.format.layout != ChannelLayout::RGBA;
   }
-  if (run_length_grey && image.format == PixelFormat{ChannelLayout::RGB, SampleType::U8}) {
+  if (palette_grey && image.format == PixelFormat{ChannelLayout::RGB, SampleType::U8}) {
     for (std::uint32_t y = 0; y < image.height; ++y) {
       auto* row = reinterpret_cast<unsigned char*>(image.storage.data()) +
                   static_cast<std::size_t>(y) * image.stride;
