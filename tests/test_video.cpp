@@ -1249,6 +1249,40 @@ TEST_F(Video, ConcealedDamageIsAnError) {
   EXPECT_EQ(test::run_cli({"video", clip.string(), "--device", "cpu"}).status, 0);
 }
 
+// Damaged packets are said as they are met, the first ten of them, then
+// that there are more: the last line counts them all (a badly damaged file
+// does not flood the terminal).
+TEST_F(Video, ManyDamagedPacketsAreSaidOnce) {
+  const fs::path clip = dir_ / "clean.mp4";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc2=size=160x120:rate=25 -t 4 -c:v libx264 -g 5 '" +
+                           clip.string() + "'"));
+  std::string bytes = test::file_text(clip);
+  const std::size_t n = bytes.size();
+  for (std::size_t k = 0; k < 80; ++k) {
+    const std::size_t at = n / 20 + k * (n * 9 / 10 / 80);
+    for (std::size_t i = at; i < at + 300 && i < n; ++i) bytes[i] = '\x5A';
+  }
+  const fs::path damaged = dir_ / "damaged.mp4";
+  std::ofstream(damaged, std::ios::binary) << bytes;
+  const auto r = test::run_cli(
+      {"video", damaged.string(), "--device", "cpu", "--no-progress", "--decode-threads", "1"});
+  EXPECT_EQ(r.status, 1);
+  std::istringstream lines(r.err);
+  int skipped = 0, more = 0;
+  for (std::string line; std::getline(lines, line);) {
+    skipped += line.find(": damaged packet skipped: ") != std::string::npos ? 1 : 0;
+    more += line == "gpuhist: error: " + damaged.string() +
+                        ": more damage met than said here: the last line counts it"
+                ? 1
+                : 0;
+  }
+  EXPECT_EQ(skipped, 10) << r.err;
+  EXPECT_EQ(more, 1) << r.err;
+  EXPECT_NE(r.err.find(" errors in the stream (the file may be truncated or damaged)"),
+            std::string::npos)
+      << r.err;
+}
+
 // A video written to a pipe: Matroska streams; MP4, whose index points back
 // into the file, is refused as such before the pipe is written.
 TEST_F(Video, AVideoWrittenToAPipeIsOneThatStreams) {

@@ -292,10 +292,7 @@ int run_video(const VideoArgs& args) {
   if (args.compare_previous) row_fields.reference_file = "previous frame";
 
   std::atomic<int> rejected = kExitOk;
-  const auto report_damage = [&](const std::string& cause) {
-    print_error(args.shown() + ": " + cause);
-    rejected = kExitInput;
-  };
+  const auto report_damage = damage_reporter(args, rejected);
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t estimate = reader->frame_estimate();
   Progress progress(estimate > 0 ? static_cast<std::size_t>(estimate) : 0, !args.no_progress);

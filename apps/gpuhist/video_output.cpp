@@ -68,6 +68,19 @@ bool output_left_as_it_was(const VideoArgs& args) {
   return !args.output.empty() && args.output != "-" && !written_in_place(args.output);
 }
 
+std::function<void(const std::string&)> damage_reporter(const VideoArgs& args,
+                                                        std::atomic<int>& rejected) {
+  return [&args, &rejected, said = 0](const std::string& cause) mutable {
+    rejected = kExitInput;
+    if (said < kMostDamageLines) {
+      print_error(args.shown() + ": " + cause);
+    } else if (said == kMostDamageLines) {
+      print_error(args.shown() + ": more damage met than said here: the last line counts it");
+    }
+    ++said;
+  };
+}
+
 std::string no_frame_decoded(const VideoArgs& args) {
   return args.shown() + ": no frame could be decoded" +
          (output_left_as_it_was(args) ? " (" + args.output + " is not written)" : std::string());
@@ -151,10 +164,7 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   }
   BatchStatus batch;
   std::atomic<int> rejected = kExitOk;
-  const auto report_damage = [&](const std::string& cause) {
-    print_error(args.shown() + ": " + cause);
-    rejected = kExitInput;
-  };
+  const auto report_damage = damage_reporter(args, rejected);
   const auto start = std::chrono::steady_clock::now();
   OverlayResult result;
   // (Whether the video was written whole: a failed write has said why.)

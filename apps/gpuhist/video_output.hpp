@@ -2,6 +2,7 @@
 // adjusted by its histogram, cover-scaled, with its histograms drawn on it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -68,6 +69,14 @@ std::int64_t report_stream_errors(const std::string& input, const VideoReader& r
 // "INPUT: no frame could be decoded", and " (OUTPUT is not written)" where
 // output_left_as_it_was.
 [[nodiscard]] std::string no_frame_decoded(const VideoArgs& args);
+
+// Says each damaged packet the decoder skipped or read error it met, as it
+// happens ("FILE: damaged packet skipped: ..."), the first kMostDamageLines
+// of them, then that more are counted in the run's last line; sets
+// `rejected` to the input status. Called on the decoding thread.
+inline constexpr int kMostDamageLines = 10;
+[[nodiscard]] std::function<void(const std::string&)> damage_reporter(const VideoArgs& args,
+                                                                      std::atomic<int>& rejected);
 
 // What the closing line adds for `errors`: nothing, or "; N errors in the stream".
 [[nodiscard]] std::string errors_note(std::int64_t errors);
