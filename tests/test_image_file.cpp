@@ -350,6 +350,18 @@ TEST_F(ImageFiles, GifsWhoseCodesDoNotDecodeAreRefused) {
   expect_refused(write_file("short.gif", head + std::string("\x02\x44\x54\x00\x3B", 5)),
                  "short.gif: corrupt image: the first picture's coded data ends after 3 of its 4 "
                  "pixels");
+  // A minimum code size of 1 (two colours): its codes widen to 3 bits after
+  // the first code, as giflib's do. Clear (2), 0, then 1, 0, 1, end in 3 bits.
+  const Image two = load_image(
+      write_file("two.gif", std::string("GIF89a\x02\x00\x02\x00\x80\x00\x00"  // screen, 2 colours
+                                        "\x0A\x14\x1E\xC8\x00\x00"            // the palette
+                                        "\x2C\x00\x00\x00\x00\x02\x00\x02\x00\x00\x01"
+                                        "\x02\x12\x64\x00\x3B",
+                                        35)));
+  EXPECT_EQ(test::pixel_bytes_of(two.view()),
+            (std::vector<std::byte>{std::byte{10}, std::byte{20}, std::byte{30}, std::byte{200},
+                                    std::byte{0}, std::byte{0}, std::byte{10}, std::byte{20},
+                                    std::byte{30}, std::byte{200}, std::byte{0}, std::byte{0}}));
   // Clear, 0, 1, 2, 3, end: whole.
   const Image whole =
       load_image(write_file("four.gif", head + std::string("\x03\x44\x34\x05\x00\x3B", 6)));
@@ -1802,8 +1814,10 @@ std::size_t tiff_piece_at(const std::string& bytes, std::uint16_t tag, std::size
 // Damage that libtiff's decoders conceal, saying so only in a message: a
 // CCITT Group 4 strip's codes that do not decode (the rest of the row made
 // up) and a JPEG-coded strip's damaged data (libjpeg's warning). Refused, as
-// a strip that fails to decode is; intact, both read as their source.
-TEST_F(ImageFiles, TiffDamageItsDecoderConcealsIsRefused) {
+// a strip that fails to decode is, or, for coded data left over at a JPEG
+// strip's end, named in a warning as a JPEG file's is; intact, both read as
+// their source.
+TEST_F(ImageFiles, TiffDamageItsDecoderConcealsIsRefusedOrNamed) {
   const Image photo = load_image(fs::path(GPUHIST_SOURCE_DIR) / "data/coffee.png");
   const ImageView source = photo.view();
   // The photograph's green above 127, as 1-bit samples (0 black).
@@ -1849,6 +1863,19 @@ TEST_F(ImageFiles, TiffDamageItsDecoderConcealsIsRefused) {
                  "g4-damaged.tif: corrupt image: Fax4Decode: ");
   expect_refused(damage(jpeg, "jpeg-damaged.tif", true),
                  "jpeg-damaged.tif: corrupt image: JPEGLib: Corrupt JPEG data");
+  // A JPEG strip's codes zeroed: decoded on, the data out of step leaving
+  // bytes before the end marker, as a JPEG file's damage does: a warning.
+  std::string zeroed = test::file_text(jpeg);
+  const std::size_t strip = tiff_piece_at(zeroed, 273, 0);
+  const std::size_t size = tiff_piece_at(zeroed, 279, 0);
+  std::fill_n(zeroed.begin() + static_cast<std::ptrdiff_t>(strip + size / 4), 32, '\0');
+  std::ofstream(dir_ / "jpeg-zeroed.tif", std::ios::binary) << zeroed;
+  const Image concealed = load_image(dir_ / "jpeg-zeroed.tif");
+  EXPECT_NE(concealed.warning.find("JPEGLib: Corrupt JPEG data: "), std::string::npos)
+      << concealed.warning;
+  EXPECT_NE(concealed.warning.find(" extraneous bytes before marker 0xd9"), std::string::npos)
+      << concealed.warning;
+  EXPECT_NE(test::pixel_bytes_of(concealed.view()), test::pixel_bytes_of(load_image(jpeg).view()));
 }
 
 TEST_F(ImageFiles, DamagedOrCraftedTiffStripsAreRefused) {

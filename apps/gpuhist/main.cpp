@@ -41,6 +41,7 @@ int flushed(int status) {
 
 int main(int argc, char** argv) {
   using namespace gpuhist::cli;
+  keep_stdout_failures();
   if (argc == 2 && std::string(argv[1]) == kDecodeWorkerVerb) return run_decode_worker();
   // Every signal that ends a process by default, but for the ones that stop
   // it at once for a debugger or a crash; one ignored from the start (nohup's

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <streambuf>
 #include <system_error>
 
 #include "exit_codes.hpp"
@@ -74,19 +75,63 @@ std::string valid_utf8(std::string_view text) {
 }
 
 namespace {
-int first_stdout_failure = 0;
+
+// std::cout's own buffer behind one that keeps the errno of the first write
+// that failed: a failed write sets std::cout's badbit, after which a flush
+// does nothing and errno says nothing of the cause.
+class KeptCause final : public std::streambuf {
+ public:
+  explicit KeptCause(std::streambuf* inner) : inner_(inner) {}
+  [[nodiscard]] int error() const noexcept { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    errno = 0;
+    const int_type put = inner_->sputc(traits_type::to_char_type(c));
+    if (traits_type::eq_int_type(put, traits_type::eof())) keep();
+    return put;
+  }
+  std::streamsize xsputn(const char* data, std::streamsize size) override {
+    errno = 0;
+    const std::streamsize put = inner_->sputn(data, size);
+    if (put < size) keep();
+    return put;
+  }
+  int sync() override {
+    errno = 0;
+    const int synced = inner_->pubsync();
+    if (synced != 0) keep();
+    return synced;
+  }
+
+ private:
+  void keep() {
+    if (error_ == 0) error_ = errno != 0 ? errno : EIO;
+  }
+  std::streambuf* inner_;
+  int error_ = 0;
+};
+
+KeptCause* kept_cause = nullptr;
+
 }  // namespace
 
-bool flush_stdout() {
-  if (first_stdout_failure != 0) return false;
-  errno = 0;
-  std::cout.flush();
-  if (!std::cout.fail()) return true;
-  first_stdout_failure = errno != 0 ? errno : EIO;
-  return false;
+void keep_stdout_failures() {
+  if (kept_cause != nullptr) return;
+  // Never destroyed: std::cout is flushed at exit, after static objects go.
+  kept_cause = new KeptCause(std::cout.rdbuf());
+  std::cout.rdbuf(kept_cause);
 }
 
-int stdout_failure() { return first_stdout_failure; }
+bool flush_stdout() {
+  std::cout.flush();
+  return !std::cout.fail();
+}
+
+int stdout_failure() {
+  return kept_cause != nullptr && kept_cause->error() != 0 ? kept_cause->error() : EIO;
+}
 
 void print_error(std::string_view message) {
   std::cerr << "gpuhist: error: " << one_line(message) << '\n';

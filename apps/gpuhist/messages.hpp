@@ -20,13 +20,17 @@ namespace gpuhist::cli {
 // Prints "gpuhist: error: MESSAGE" as one line.
 void print_error(std::string_view message);
 
+// Puts a buffer in front of std::cout's that keeps the errno of the first
+// write to it that failed (once the stream has failed, a flush or a write to
+// std::cerr, tied to it, finds errno saying nothing of the cause). Called
+// once, first thing.
+void keep_stdout_failures();
+
 // Flushes std::cout and says whether everything written to it reached it.
-// The cause of the first failed write is kept (a later write to std::cerr,
-// tied to std::cout, would find it failed with errno lost).
 [[nodiscard]] bool flush_stdout();
 
-// errno of the first failed write to std::cout seen by flush_stdout (EIO
-// when the cause was not known), or 0 while none failed.
+// errno of the first failed write to std::cout (EIO where its cause was not
+// kept).
 [[nodiscard]] int stdout_failure();
 
 // Prints the message and returns the usage status (2).

@@ -2,12 +2,15 @@
 
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <chrono>
 #include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -78,8 +81,16 @@ class VideoHistograms {
     {
       // One thread takes and counts a frame at a time, so that frames come
       // in order; the GIL is released first, then the lock taken.
+      // (A signal handler run while this thread waits, calling next() again,
+      // would wait on itself.)
+      if (waiting_ == std::this_thread::get_id()) {
+        throw std::runtime_error(
+            "gpuhist: VideoHistograms.__next__ called again while it waits for a frame (from a "
+            "signal handler?)");
+      }
       const py::gil_scoped_release release;
       const std::lock_guard lock(mutex_);
+      const Waiting marked(waiting_);
       // A source that stalls (a pipe, a network stream) is waited for in
       // steps, Python's signal handlers run between them: Ctrl-C is heard.
       while (!frames_->wait_for(kSignalPoll)) {
@@ -124,6 +135,17 @@ class VideoHistograms {
   RunOptions run_;
   FrameSpace space_;
   std::mutex mutex_;  // one caller of next() at a time
+  // The thread in next(), while it holds mutex_.
+  std::atomic<std::thread::id> waiting_{};
+  struct Waiting {
+    explicit Waiting(std::atomic<std::thread::id>& id) : id_(id) {
+      id_ = std::this_thread::get_id();
+    }
+    Waiting(const Waiting&) = delete;
+    Waiting& operator=(const Waiting&) = delete;
+    ~Waiting() { id_ = std::thread::id{}; }
+    std::atomic<std::thread::id>& id_;
+  };
   std::uint32_t width_ = 0, height_ = 0;
   double frame_rate_ = 0.0;
   std::string codec_;

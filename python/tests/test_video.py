@@ -170,6 +170,15 @@ def test_ctrl_c_while_a_stream_stalls_is_a_keyboard_interrupt(tmp_path):
     assert words[:1] == ["KeyboardInterrupt"], done.stdout + done.stderr
     # Frames came before the stall; the interrupt was heard within seconds, not at the end.
     assert int(words[1]) > 0 and int(words[2]) < 10, done.stdout
+    # A signal handler that takes a frame from the iterator waiting for one is refused.
+    again = script.replace("os.kill(os.getpid(), signal.SIGINT)", "os.kill(os.getpid(), signal.SIGUSR1)")
+    again = again.replace("threading.Timer(", "signal.signal(signal.SIGUSR1, lambda *_: next(video))\n"
+                          "threading.Timer(", 1)
+    again = again.replace("except KeyboardInterrupt:\n    print('KeyboardInterrupt', frames,",
+                          "except RuntimeError as e:\n    print('RuntimeError', frames,")
+    done = subprocess.run([sys.executable, "-c", again], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.split()[:1] == ["RuntimeError"], done.stdout + done.stderr
 
 
 def test_one_decoding_thread_decodes_damage_as_the_command_does(tmp_path, cli):

@@ -67,15 +67,23 @@ struct JpegKind {
 };
 
 JpegKind jpeg_kind(const std::filesystem::path& path) {
-  // The header up to the first scan, within the first 4 MiB (metadata
-  // segments come first; a header longer than that is left to the decoder).
+  // The header up to the first scan: the first 64 KiB, more while the
+  // framing runs past them (metadata segments come first), up to 4 MiB (a
+  // longer header is left to the decoder).
+  constexpr std::size_t kFirstBytes = std::size_t{64} << 10;
   constexpr std::size_t kMostHeaderBytes = std::size_t{4} << 20;
-  std::vector<unsigned char> head(kMostHeaderBytes);
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return {};
-  head.resize(std::fread(head.data(), 1, head.size(), file));
+  std::vector<unsigned char> head;
+  io::JpegHeader header;
+  for (std::size_t want = kFirstBytes; want <= kMostHeaderBytes; want *= 4) {
+    const std::size_t had = head.size();
+    head.resize(want);
+    head.resize(had + std::fread(head.data() + had, 1, want - had, file));
+    header = io::jpeg_header(head);
+    if (!header.cut || head.size() < want) break;
+  }
   std::fclose(file);
-  const io::JpegHeader header = io::jpeg_header(head);
   const io::JpegSegment* frame = io::jpeg_frame_header(header);
   if (frame == nullptr) return {};
   JpegKind kind;

@@ -307,8 +307,8 @@ struct VideoReader::Impl {
     // One rounding: 42 / 30 is 1.4, where 42 * (1 / 30.0) is 1.4000000000000001.
     // A frame without a time (a raw H.264 or H.265 stream has none) is shown
     // a frame after the one before, as the ffmpeg command line shows it.
-    // (The sum in extended precision, rounded once: 0.36 + 0.04 is 0.4, not
-    // 0.39999999999999997.)
+    // (The sum in extended precision, then rounded to a double: 0.36 + 0.04
+    // is 0.4, where a sum of doubles gives 0.39999999999999997.)
     if (pts != AV_NOPTS_VALUE) {
       out.time = static_cast<double>(pts) * base.num / base.den;
       anchor_time = static_cast<long double>(pts) * base.num / base.den;

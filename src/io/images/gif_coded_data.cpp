@@ -1,9 +1,11 @@
 #include "io/images/gif_coded_data.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "io/images/byte_order.hpp"
 #include "io/images/gif_alpha.hpp"
@@ -13,56 +15,83 @@ namespace {
 
 constexpr unsigned kMostCodeBits = 12;
 constexpr std::uint32_t kTableSize = 1U << kMostCodeBits;
+// The blocks before the first picture are looked for within this much.
+constexpr std::size_t kHeadBytes = std::size_t{1} << 20;
+constexpr std::size_t kPartBytes = std::size_t{1} << 16;
 
 // The bytes of the data sub-blocks (a size byte, then that many bytes, to a
-// size of zero), one at a time.
+// size of zero) from `at`, one at a time, read from the file a part at a time.
 class SubBlocks {
  public:
-  SubBlocks(std::span<const unsigned char> file, std::size_t at) : file_(file), at_(at) {}
+  SubBlocks(ByteSource& file, std::uint64_t at) : file_(file), at_(at) {}
 
   // The next byte, or nothing where the sub-blocks (or the file) end.
   std::optional<unsigned char> next() {
     while (left_ == 0) {
-      if (ended_ || at_ >= file_.size()) return std::nullopt;
-      left_ = file_[at_++];
+      if (ended_) return std::nullopt;
+      const std::optional<unsigned char> size = byte();
+      if (!size) return std::nullopt;
+      left_ = *size;
       if (left_ == 0) ended_ = true;
     }
-    if (at_ >= file_.size()) return std::nullopt;
     --left_;
-    return file_[at_++];
+    return byte();
   }
 
  private:
-  std::span<const unsigned char> file_;
-  std::size_t at_;
+  std::optional<unsigned char> byte() {
+    if (used_ == part_.size()) {
+      const std::uint64_t left = at_ < file_.size() ? file_.size() - at_ : 0;
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, kPartBytes));
+      if (n == 0 || !file_.read(at_, n, part_)) return std::nullopt;
+      at_ += n;
+      used_ = 0;
+    }
+    return part_[used_++];
+  }
+
+  ByteSource& file_;
+  std::uint64_t at_;
+  std::vector<unsigned char> part_;
+  std::size_t used_ = 0;
   std::size_t left_ = 0;
   bool ended_ = false;
 };
 
 }  // namespace
 
-std::string gif_coded_data_fault(std::span<const unsigned char> file) {
-  const std::optional<std::size_t> descriptor = gif_first_descriptor(file);
+std::string gif_coded_data_fault(ByteSource& file) {
+  std::vector<unsigned char> head;
+  if (!file.read(0, static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), kHeadBytes)),
+                 head)) {
+    return {};
+  }
+  const std::optional<std::size_t> descriptor = gif_first_descriptor(head);
   if (!descriptor) return {};
-  std::size_t at = *descriptor;
+  std::uint64_t at = *descriptor;
   // The descriptor (10 bytes: its place and size, then packed fields), its
   // own colour table where the top flag says, then the minimum code size.
-  if (at + 10 > file.size()) return {};
-  const std::uint64_t pixels = std::uint64_t{little16(&file[at + 5])} * little16(&file[at + 7]);
-  const unsigned char packed = file[at + 9];
-  at += 10;
-  if ((packed & 0x80) != 0) at += 3 * (std::size_t{1} << ((packed & 7) + 1));
-  if (at >= file.size()) return {};
-  const unsigned least = file[at++];
+  unsigned char fields[10];
+  if (!file.read(at, sizeof fields, fields)) return {};
+  const std::uint64_t pixels = std::uint64_t{little16(&fields[5])} * little16(&fields[7]);
+  at += sizeof fields;
+  if ((fields[9] & 0x80) != 0) at += 3 * (std::uint64_t{1} << ((fields[9] & 7) + 1));
+  unsigned char least = 0;
+  if (!file.read(at, 1, &least)) return {};
+  ++at;
   if (least < 1 || least >= kMostCodeBits) return {};
 
   const std::uint32_t clear = 1U << least;
   const std::uint32_t end = clear + 1;
-  // The length of the string each code stands for (0: not in the table yet).
+  // The length of the string each code stands for (0: not in the table).
   std::array<std::uint32_t, kTableSize> length{};
   for (std::uint32_t c = 0; c < clear; ++c) length[c] = 1;
-  std::uint32_t next = clear + 2;
+  // As giflib counts: `running` goes up by one with every code read, from
+  // two past the end code (and back there at a clear code); the codes widen
+  // by a bit once it passes 2^bits. The entry a code defines (after the first
+  // since a clear code) is running - 2.
   unsigned bits = least + 1;
+  std::uint32_t running = clear + 2;
   constexpr std::uint32_t kNone = kTableSize;  // no code since the start or a clear code
   std::uint32_t previous = kNone;
   std::uint64_t made = 0;
@@ -85,32 +114,29 @@ std::string gif_coded_data_fault(std::span<const unsigned char> file) {
     const std::uint32_t code = held & ((1U << bits) - 1);
     held >>= bits;
     held_bits -= bits;
+    if (running < kTableSize + 1 && ++running > (1U << bits) && bits < kMostCodeBits) ++bits;
     if (code == clear) {
-      for (std::uint32_t c = clear + 2; c < next; ++c) length[c] = 0;
-      next = clear + 2;
+      std::fill(length.begin() + clear + 2, length.end(), 0);
       bits = least + 1;
+      running = clear + 2;
       previous = kNone;
       continue;
     }
     if (code == end) {
       return "corrupt image: the first picture's coded data ends after " + made_so_far();
     }
+    const std::uint32_t slot = running - 2;
     std::uint32_t stands_for = 0;
-    if (code < next && length[code] != 0) {
+    if (length[code] != 0) {
       stands_for = length[code];
-    } else if (code == next && previous != kNone) {
+    } else if (code == slot && previous != kNone) {
       stands_for = length[previous] + 1;
     } else {
       return "corrupt image: the first picture's coded data does not decode (an LZW code past "
              "its table after " +
              made_so_far() + ")";
     }
-    // A full table takes no more codes until a clear code (a deferred clear).
-    if (previous != kNone && next < kTableSize) {
-      length[next] = length[previous] + 1;
-      ++next;
-      if (next == (1U << bits) && bits < kMostCodeBits) ++bits;
-    }
+    if (previous != kNone && slot < kTableSize) length[slot] = length[previous] + 1;
     previous = code;
     made += stands_for;
   }

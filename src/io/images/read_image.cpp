@@ -1283,9 +1283,8 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   // A GIF whose first picture's codes do not decode, of which the library's
   // decoder makes pixels up in silence (io/images/gif_coded_data.hpp).
   if (format == "gif") {
-    if (!memory) read_whole_file(path, file_bytes, stripped);
-    if (const std::string fault = gif_coded_data_fault(stripped); !fault.empty()) fail(path, fault);
-    memory.emplace(stripped.data(), stripped.size());
+    ByteSource file(path);
+    if (const std::string fault = gif_coded_data_fault(file); !fault.empty()) fail(path, fault);
   }
   // A PGM or PPM of a maximum value the format does not have (0, or over
   // 65535), which the library reads all the same (every sample its brightest).
@@ -1545,6 +1544,7 @@ Image load_unguarded(const std::filesystem::path& path, const LoadOptions& optio
   if (tiff_damage && !tiff_damage->said().empty()) {
     fail(path, "corrupt image: " + one_line(tiff_damage->said()));
   }
+  if (tiff_damage && !tiff_damage->left_over().empty()) image.warning = tiff_damage->left_over();
   // A grey TIFF whose 0 is white (MinIsWhite): the library turns 8-bit
   // samples (and 1, 2 and 4 bits, widened to 8) the other way up, not those
   // it reads as 16-bit (9 to 16 bits), which are turned here as libtiff shows

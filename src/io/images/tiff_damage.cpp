@@ -2,6 +2,7 @@
 
 #include <tiffio.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -12,45 +13,61 @@ namespace gpuhist::images {
 namespace {
 
 // Encoders pad a JPEG's coded data with a few bytes at most (as JPEG files
-// are read: io/images/jpeg_decoder.hpp).
+// are read: io/images/jpeg_decoder.cpp).
 constexpr unsigned long kMostPaddingBytes = 16;
 
-thread_local std::string* watching = nullptr;
-TIFFErrorHandler previous_error = nullptr;
-TIFFErrorHandler previous_warning = nullptr;
+thread_local TiffDamage* watching = nullptr;
+std::atomic<TIFFErrorHandler> previous_error{nullptr};
+std::atomic<TIFFErrorHandler> previous_warning{nullptr};
 
-// Whether a message of libtiff's `module` says that pixels were made up.
-bool says_damage(std::string_view module, std::string_view text) {
-  // libjpeg's warnings on a JPEG-coded strip or tile, as a JPEG file's are read.
-  if (module == "JPEGLib") {
-    constexpr std::string_view kLeftOver = "Corrupt JPEG data: ";
-    if (text.starts_with(kLeftOver) &&
-        text.find("extraneous bytes before marker 0xd9") != std::string_view::npos) {
-      const unsigned long bytes =
-          std::strtoul(std::string(text.substr(kLeftOver.size())).c_str(), nullptr, 10);
-      return bytes > kMostPaddingBytes;
-    }
-    return text.starts_with(kLeftOver) || text.starts_with("Premature end of JPEG file") ||
-           text.starts_with("Inconsistent progression sequence");
+enum class Meaning { Nothing, LeftOver, Damage };
+
+// What a message of libtiff's `module` says of the pixels.
+Meaning meaning(std::string_view module, std::string_view text) {
+  // The CCITT fax decoders: a code that does not decode, a row of the wrong
+  // length, data that ends early; the row is made up and decoding goes on.
+  if (module == "Fax3Decode1D" || module == "Fax3Decode2D" || module == "Fax4Decode" ||
+      module == "Fax3DecodeRLE") {
+    return Meaning::Damage;
   }
-  // A decoder's own message (Fax3Decode1D, Fax3Decode2D, Fax4Decode, LZWDecode,
-  // PackBitsDecode, ZIPDecode, ...): codes that do not decode, rows of the
-  // wrong length, data that ends early. An LZW strip that lacks its end code
-  // decodes whole.
-  return module.find("Decode") != std::string_view::npos &&
-         text.find("not terminated with EOI code") == std::string_view::npos;
+  if (module != "JPEGLib") return Meaning::Nothing;
+  // libjpeg's warnings on a JPEG-coded strip or tile.
+  constexpr std::string_view kCorrupt = "Corrupt JPEG data: ";
+  if (text.starts_with("Premature end of JPEG file") ||
+      text.starts_with("Inconsistent progression sequence")) {
+    return Meaning::Damage;
+  }
+  if (!text.starts_with(kCorrupt)) return Meaning::Nothing;
+  // "Corrupt JPEG data: N extraneous bytes before marker 0xMM": before the end
+  // marker, left over (a few bytes of padding pass); before a header segment,
+  // junk between segments; before a scan or a restart marker, out of step.
+  constexpr std::string_view kBefore = "extraneous bytes before marker 0x";
+  const std::size_t at = text.find(kBefore);
+  if (at == std::string_view::npos) return Meaning::Damage;
+  const unsigned long marker =
+      std::strtoul(std::string(text.substr(at + kBefore.size())).c_str(), nullptr, 16);
+  if (marker == 0xD9) {
+    const unsigned long bytes =
+        std::strtoul(std::string(text.substr(kCorrupt.size())).c_str(), nullptr, 10);
+    return bytes > kMostPaddingBytes ? Meaning::LeftOver : Meaning::Nothing;
+  }
+  const bool scan_or_restart = marker == 0xDA || (marker >= 0xD0 && marker <= 0xD7);
+  return scan_or_restart ? Meaning::Damage : Meaning::Nothing;
 }
 
-void on_message(TIFFErrorHandler previous, const char* module, const char* format, va_list ap) {
-  if (watching != nullptr && watching->empty() && module != nullptr) {
+void on_message(const std::atomic<TIFFErrorHandler>& previous, const char* module,
+                const char* format, va_list ap) {
+  if (watching != nullptr && module != nullptr) {
     char text[512];
     va_list copy;
     va_copy(copy, ap);
     std::vsnprintf(text, sizeof text, format, copy);
     va_end(copy);
-    if (says_damage(module, text)) *watching = std::string(module) + ": " + text;
+    watching->heard(module, text);
   }
-  if (previous != nullptr) previous(module, format, ap);
+  if (const TIFFErrorHandler handler = previous.load(); handler != nullptr) {
+    handler(module, format, ap);
+  }
 }
 
 void on_error(const char* module, const char* format, va_list ap) {
@@ -69,9 +86,21 @@ TiffDamage::TiffDamage() {
     previous_error = TIFFSetErrorHandler(on_error);
     previous_warning = TIFFSetWarningHandler(on_warning);
   });
-  watching = &said_;
+  watching = this;
 }
 
 TiffDamage::~TiffDamage() { watching = nullptr; }
+
+void TiffDamage::heard(const char* module, const char* text) {
+  // (Called from libtiff's C frames: nothing may be thrown through them.)
+  try {
+    const Meaning said = meaning(module, text);
+    std::string& kept = said == Meaning::Damage     ? said_
+                        : said == Meaning::LeftOver ? left_over_
+                                                    : said_;
+    if (said != Meaning::Nothing && kept.empty()) kept = std::string(module) + ": " + text;
+  } catch (...) {  // not enough memory for the message: the pixels are still read
+  }
+}
 
 }  // namespace gpuhist::images
