@@ -235,7 +235,8 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
     if (!args.output.empty()) {
       file.open(args.output);
       if (!file) {
-        std::cerr << "gpuhist: error: " << args.output << ": cannot write: " << std::strerror(errno)
+        const int cause = errno;  // (before std::cerr flushes std::cout)
+        std::cerr << "gpuhist: error: " << args.output << ": cannot write: " << std::strerror(cause)
                   << '\n';
         return 4;
       }

@@ -85,29 +85,38 @@ class KeptCause final : public std::streambuf {
   [[nodiscard]] int error() const noexcept { return error_; }
 
  protected:
+  // Each leaves errno as it found it unless the write fails: a caller's
+  // errno survives the flush that writing to std::cerr makes first.
   int_type overflow(int_type c) override {
     if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const int before = errno;
     errno = 0;
     const int_type put = inner_->sputc(traits_type::to_char_type(c));
-    if (traits_type::eq_int_type(put, traits_type::eof())) keep();
+    settle(!traits_type::eq_int_type(put, traits_type::eof()), before);
     return put;
   }
   std::streamsize xsputn(const char* data, std::streamsize size) override {
+    const int before = errno;
     errno = 0;
     const std::streamsize put = inner_->sputn(data, size);
-    if (put < size) keep();
+    settle(put == size, before);
     return put;
   }
   int sync() override {
+    const int before = errno;
     errno = 0;
     const int synced = inner_->pubsync();
-    if (synced != 0) keep();
+    settle(synced == 0, before);
     return synced;
   }
 
  private:
-  void keep() {
-    if (error_ == 0) error_ = errno != 0 ? errno : EIO;
+  void settle(bool written, int before) {
+    if (written) {
+      errno = before;
+    } else if (error_ == 0) {
+      error_ = errno != 0 ? errno : EIO;
+    }
   }
   std::streambuf* inner_;
   int error_ = 0;

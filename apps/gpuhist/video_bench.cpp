@@ -64,7 +64,8 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
   if (!output.empty()) {
     file.open(output);
     if (!file) {
-      std::cerr << "gpuhist: error: " << output << ": cannot write: " << std::strerror(errno)
+      const int cause = errno;  // (before std::cerr flushes std::cout)
+      std::cerr << "gpuhist: error: " << output << ": cannot write: " << std::strerror(cause)
                 << '\n';
       return kExitOutput;
     }
