@@ -7,6 +7,7 @@ import pathlib
 import pickle
 import re
 import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -32,6 +33,26 @@ def test_read_gives_the_stored_values(tmp_path):
         np.testing.assert_array_equal(image, pixels)
         np.testing.assert_array_equal(gpuhist.histogram(image).counts, histograms(pixels))
         np.testing.assert_array_equal(gpuhist.histogram_file(str(png)).counts, histograms(pixels))
+
+
+def test_a_png_whose_data_fails_its_crc_says_so_in_one_exception(data, tmp_path):
+    """A damaged IDAT chunk is refused naming the chunk, before libpng reads it: no line of
+    libpng's own ("libpng error: IDAT: CRC error") on the process's stderr."""
+    png = bytearray((data / "coffee.png").read_bytes())
+    at = png.index(b"IDAT") + 4 + 1000
+    png[at] ^= 0xFF
+    damaged = tmp_path / "damaged.png"
+    damaged.write_bytes(bytes(png))
+    script = ("import sys, gpuhist\n"
+              "try:\n"
+              "    gpuhist.histogram_file(sys.argv[1], device='cpu')\n"
+              "except OSError as e:\n"
+              "    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(damaged)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout == (f"{damaged}: corrupt image: its PNG IDAT chunk's CRC does not match "
+                           "its bytes\n"), done.stdout + done.stderr
+    assert done.stderr == "", done.stderr
 
 
 def test_draw_gives_the_command_lines_picture(cli, data, tmp_path):

@@ -1,6 +1,10 @@
 #include "io/images/png_chunks.hpp"
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "io/images/byte_order.hpp"
 
@@ -26,6 +30,22 @@ std::optional<PngChunk> PngChunks::next() {
   // No chunk after one whose length PNG does not allow.
   at_ = chunk.length > PngChunk::kMostLength ? source_.size() : chunk.end();
   return chunk;
+}
+
+bool png_chunk_crc_matches(ByteSource& source, const PngChunk& chunk) {
+  if ((chunk.type[0] & 0x20) != 0) return true;  // ancillary
+  constexpr std::uint64_t kPart = std::uint64_t{1} << 20;
+  uLong crc = crc32(0L, chunk.type.data(), static_cast<uInt>(chunk.type.size()));
+  std::vector<unsigned char> part;
+  for (std::uint64_t done = 0; done < chunk.length;) {
+    const auto n = static_cast<std::size_t>(std::min(kPart, chunk.length - done));
+    if (!source.read(chunk.data_at() + done, n, part)) return true;
+    crc = crc32(crc, part.data(), static_cast<uInt>(n));
+    done += n;
+  }
+  unsigned char stored[4];
+  if (!source.read(chunk.data_at() + chunk.length, sizeof stored, stored)) return true;
+  return big32(stored) == static_cast<std::uint32_t>(crc);
 }
 
 }  // namespace gpuhist::images

@@ -46,4 +46,10 @@ class PngChunks {
   std::uint64_t at_ = 8;
 };
 
+// Whether `chunk`'s CRC (over its type and data) matches its bytes in
+// `source`; true for an ancillary chunk (its type's first letter lower
+// case), which a decoder passes over when it does not, and where the bytes
+// cannot be read (a check of its length says so).
+[[nodiscard]] bool png_chunk_crc_matches(ByteSource& source, const PngChunk& chunk);
+
 }  // namespace gpuhist::images

@@ -996,7 +996,10 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
     }
   }
   if (format == "png") {
-    // libpng allocates each chunk's claimed length before reading it.
+    // libpng allocates each chunk's claimed length before reading it. A
+    // critical chunk (IHDR, PLTE, IDAT) whose CRC does not match its bytes
+    // is refused here, saying which: libpng would refuse it too, printing
+    // its own line on stderr besides.
     ByteSource file(path);
     PngChunks chunks(file);
     while (const std::optional<PngChunk> chunk = chunks.next()) {
@@ -1006,6 +1009,10 @@ void check_header(const std::filesystem::path& path, const std::string& format, 
                        " bytes, past the end of the file");
       }
       if (chunk->is("IEND")) break;
+      if (!png_chunk_crc_matches(file, *chunk)) {
+        fail(path, "corrupt image: its PNG " + std::string(chunk->type.begin(), chunk->type.end()) +
+                       " chunk's CRC does not match its bytes");
+      }
     }
   }
   if (format == "tiff") {
