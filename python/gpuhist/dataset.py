@@ -79,7 +79,9 @@ class DatasetResult:
     speed; .rows and .files build the per-file dicts when asked for."""
 
     def __init__(self, total=None, records=None, stats=None, failed=None):
-        self.total = total  # a Histogram, or None when no file could be read
+        # A Histogram (histograms() gives a zero one of every channel where no file could
+        # be read; None within a task that read none)
+        self.total = total
         self.records = [] if records is None else records  # a tuple of FIELDS per file
         # float64 array (files, 4 channels, STATISTICS): _gpuhist._stats_table's rows
         self.stats = numpy.empty((0, 4, len(STATISTICS))) if stats is None else stats
@@ -532,8 +534,12 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
     """
     bins, batch, luma, max_pixels = _check_options(bins, batch, luma, device, max_pixels)
     files, problems = _expand(paths)
-    return _count(files, problems, client, scheduler, bins, batch, luma, device, max_pixels,
-                  progress)
+    result = _count(files, problems, client, scheduler, bins, batch, luma, device, max_pixels,
+                    progress)
+    # Nothing readable: a zero total of every channel, as `gpuhist compute --merge` gives.
+    if result.total is None:
+        result.total = _gpuhist.Histogram(bins)
+    return result
 
 
 def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pixels,

@@ -98,8 +98,10 @@ def test_a_local_cluster_of_two_workers(dataset, cli, capfd):
         with pytest.raises(ValueError, match="no Vulkan device matches 'no-such-device'"):
             ds.histograms(str(root), client=client, device="no-such-device")
         assert "Traceback" not in capfd.readouterr().err
-        # Nothing to count.
-        assert ds.histograms([], client=client).total is None
+        # Nothing to count: a zero total of every channel, as `gpuhist compute --merge` gives.
+        nothing = ds.histograms([], client=client, bins=64).total
+        assert nothing.channels == ("red", "green", "blue", "luminance")
+        assert nothing.counts.shape == (4, 64) and not nothing.counts.any()
         with pytest.raises(ValueError):
             ds.histograms(str(root), client=client, batch=0)
         # Bad options are the caller's error, not each file's.
@@ -375,7 +377,7 @@ def test_folders_that_cannot_be_listed_links_that_loop_and_globs_of_folders(
                          "cannot list the folder: Permission denied")]
     # A folder that cannot be listed, named alone: its cause, not "no image files".
     locked = ds.histograms(str(tmp_path / "set" / "locked"))
-    assert locked.total is None and locked.failed == problems
+    assert not locked.total.counts.any() and locked.failed == problems
     # A glob: its files, and the files of its folders, each once ("**" matches both); the
     # folder it cannot list is said (glob.glob passed it over in silence).
     for pattern in ("*", "**", "**/*.png", "*/*.png", "./**"):
