@@ -1620,6 +1620,31 @@ TEST_F(ImageFiles, JpegsWhosePlanesAreNotCountedSaySo) {
   EXPECT_EQ(test::run_cli({"compute", lossless.string(), "--device", "cpu"}).status, 1);
 }
 
+// A message the image library gives more than once for one failure is said
+// once ("Couldn't decode subimage 0", twice, of a damaged lossless WebP).
+TEST_F(ImageFiles, ARepeatedLibraryMessageIsSaidOnce) {
+  const fs::path webp = dir_ / "lossless.webp";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=200x150 -frames:v 1 -c:v libwebp "
+                   "-lossless 1 '" +
+                   webp.string() + "'"));
+  std::string bytes = test::file_text(webp);
+  for (std::size_t i = bytes.size() / 3; i < bytes.size() / 3 + 8; ++i) {
+    bytes[i] = static_cast<char>(bytes[i] ^ 0xFF);
+  }
+  std::ofstream(dir_ / "damaged.webp", std::ios::binary) << bytes;
+  try {
+    (void)load_image(dir_ / "damaged.webp");
+    ADD_FAILURE() << "damaged.webp read";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    const std::string message = "Couldn't decode subimage 0";
+    const std::size_t first = what.find(message);
+    ASSERT_NE(first, std::string::npos) << what;
+    EXPECT_EQ(what.find(message, first + 1), std::string::npos) << what;
+  }
+}
+
 // The library's messages name no command-line option: the setting that gets
 // past a refusal is its remedy, which each front end names.
 TEST_F(ImageFiles, MaxPixelsIsCheckedBeforeDecoding) {

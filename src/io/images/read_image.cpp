@@ -58,13 +58,16 @@ namespace {
 // OpenImageIO messages can span lines, and a reader may give one for every
 // strip or row it failed on (thousands of a truncated TIFF); the CLI prints
 // one line per error: the first messages, up to about 300 characters, then
-// how many more there were.
+// how many more there were; a message repeated is given once.
 std::string one_line(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
-    if (!line.empty()) lines.push_back(line);
+    // (The library repeats some: "Couldn't decode subimage 0" twice.)
+    if (!line.empty() && std::find(lines.begin(), lines.end(), line) == lines.end()) {
+      lines.push_back(line);
+    }
   }
   if (lines.empty()) return "unknown decoder error";
   std::string out = lines.front();
