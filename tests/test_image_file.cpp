@@ -202,18 +202,26 @@ TEST_F(ImageFiles, DeepPnmSamplesAreReadAsStored) {
   }
 }
 
+// A GIF of random pixels as gpuhist writes one (equalized, each channel
+// apart; its writer declares a transparent colour), in `dir`.
+fs::path gif_of_random_pixels(const fs::path& dir, const std::string& name, std::uint32_t width,
+                              std::uint32_t height, unsigned seed) {
+  const test::TestImage rgb = test::make_image({ChannelLayout::RGB, SampleType::U8}, width, height,
+                                               test::Content::Random, seed);
+  const fs::path png = dir / "source.png";
+  save_image(png, rgb.view);
+  const fs::path gif = dir / name;
+  const auto r = test::run_cli(
+      {"equalize", png.string(), "-o", gif.string(), "--device", "cpu", "--channels", "each"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  return gif;
+}
+
 // The image library gives every GIF four channels; a GIF whose first
 // picture declares no transparent colour (its Graphic Control Extension's
 // flag clear) is RGB, its pixels those of the same GIF with the flag set.
 TEST_F(ImageFiles, GifsWithoutATransparentColourAreRgb) {
-  const test::TestImage rgb =
-      test::make_image({ChannelLayout::RGB, SampleType::U8}, 30, 20, test::Content::Random, 3);
-  const fs::path png = dir_ / "source.png";
-  save_image(png, rgb.view);
-  const fs::path transparent = dir_ / "transparent.gif";
-  const auto r = test::run_cli({"equalize", png.string(), "-o", transparent.string(), "--device",
-                                "cpu", "--channels", "each"});
-  ASSERT_EQ(r.status, 0) << r.err;
+  const fs::path transparent = gif_of_random_pixels(dir_, "transparent.gif", 30, 20, 3);
   std::string bytes = test::file_text(transparent);
   const std::size_t gce = bytes.find("\x21\xF9\x04");
   ASSERT_NE(gce, std::string::npos);
@@ -302,14 +310,7 @@ TEST_F(ImageFiles, AGifsTransparentPixelsHoldTheirPalettesColour) {
 // a file is refused, as FFmpeg's decoder refuses it. So is one whose codes
 // end before its last pixel. Intact ones read as before.
 TEST_F(ImageFiles, GifsWhoseCodesDoNotDecodeAreRefused) {
-  const test::TestImage rgb =
-      test::make_image({ChannelLayout::RGB, SampleType::U8}, 300, 200, test::Content::Random, 5);
-  const fs::path png = dir_ / "source.png";
-  save_image(png, rgb.view);
-  const fs::path gif = dir_ / "whole.gif";
-  const auto r = test::run_cli(
-      {"equalize", png.string(), "-o", gif.string(), "--device", "cpu", "--channels", "each"});
-  ASSERT_EQ(r.status, 0) << r.err;
+  const fs::path gif = gif_of_random_pixels(dir_, "whole.gif", 300, 200, 5);
   // FFmpeg's decoder says so, and decodes on (status 0).
   const auto ffmpeg_says = [](const fs::path& path) {
     return test::command_output("ffmpeg -nostdin -v warning -i '" + path.string() +
