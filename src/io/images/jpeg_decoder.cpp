@@ -26,8 +26,6 @@ namespace gpuhist::images {
 namespace {
 
 constexpr int kMostScans = 1000;
-// Encoders that pad their coded data leave a few bytes before the end marker.
-constexpr int kMostPaddingBytes = 16;
 
 // libjpeg's error manager, and where its errors and damaging warnings go:
 // `manager` first, as libjpeg hands the callbacks a pointer to it.
@@ -77,7 +75,7 @@ Meaning meaning(j_common_ptr info) {
       // bytes pass, more are passed on as a warning, the pixels kept.
       if (reinterpret_cast<j_decompress_ptr>(info)->input_scan_number == 0) return Meaning::Nothing;
       if (err.msg_parm.i[1] != 0xD9) return Meaning::Damage;
-      return err.msg_parm.i[0] > kMostPaddingBytes ? Meaning::LeftOver : Meaning::Nothing;
+      return err.msg_parm.i[0] > kMostJpegPaddingBytes ? Meaning::LeftOver : Meaning::Nothing;
     }
     default:
       return Meaning::Nothing;

@@ -18,6 +18,11 @@
 
 namespace gpuhist::images {
 
+// Encoders and editors that pad a JPEG's coded data leave this many bytes
+// before the end marker at most: more is what damage leaves (a warning).
+// JPEG-coded TIFF strips are judged the same way (io/images/tiff_damage.hpp).
+inline constexpr int kMostJpegPaddingBytes = 16;
+
 // What the header of a JPEG file says of its pixels.
 struct JpegShape {
   std::uint32_t width = 0;

@@ -9,12 +9,10 @@
 #include <mutex>
 #include <string_view>
 
+#include "io/images/jpeg_decoder.hpp"
+
 namespace gpuhist::images {
 namespace {
-
-// Encoders pad a JPEG's coded data with a few bytes at most (as JPEG files
-// are read: io/images/jpeg_decoder.cpp).
-constexpr unsigned long kMostPaddingBytes = 16;
 
 thread_local TiffDamage* watching = nullptr;
 std::atomic<TIFFErrorHandler> previous_error{nullptr};
@@ -49,7 +47,8 @@ Meaning meaning(std::string_view module, std::string_view text) {
   if (marker == 0xD9) {
     const unsigned long bytes =
         std::strtoul(std::string(text.substr(kCorrupt.size())).c_str(), nullptr, 10);
-    return bytes > kMostPaddingBytes ? Meaning::LeftOver : Meaning::Nothing;
+    return bytes > static_cast<unsigned long>(kMostJpegPaddingBytes) ? Meaning::LeftOver
+                                                                     : Meaning::Nothing;
   }
   const bool scan_or_restart = marker == 0xDA || (marker >= 0xD0 && marker <= 0xD7);
   return scan_or_restart ? Meaning::Damage : Meaning::Nothing;
@@ -95,10 +94,9 @@ void TiffDamage::heard(const char* module, const char* text) {
   // (Called from libtiff's C frames: nothing may be thrown through them.)
   try {
     const Meaning said = meaning(module, text);
-    std::string& kept = said == Meaning::Damage     ? said_
-                        : said == Meaning::LeftOver ? left_over_
-                                                    : said_;
-    if (said != Meaning::Nothing && kept.empty()) kept = std::string(module) + ": " + text;
+    if (said == Meaning::Nothing) return;
+    std::string& kept = said == Meaning::Damage ? said_ : left_over_;
+    if (kept.empty()) kept = std::string(module) + ": " + text;
   } catch (...) {  // not enough memory for the message: the pixels are still read
   }
 }
