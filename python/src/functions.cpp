@@ -106,10 +106,8 @@ std::shared_ptr<const Context> shared_context(const std::string& device) {
   return shared_context_unlocked(device);
 }
 
-// RunOptions::poll for a count called from Python's main thread: every 20 ms
-// of counting, the GIL taken to run Python's signal handlers (Ctrl-C's raises
-// KeyboardInterrupt), whose error ends the count. None on other threads, which
-// signals do not reach. Called with the GIL held.
+}  // namespace
+
 std::function<void()> interrupt_poll() {
   static const unsigned long main_thread =
       py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
@@ -124,8 +122,6 @@ std::function<void()> interrupt_poll() {
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();
   };
 }
-
-}  // namespace
 
 std::uint64_t max_pixels_of(Whole max_pixels) {
   return static_cast<std::uint64_t>(within(max_pixels, "max_pixels", 1, INT64_MAX));

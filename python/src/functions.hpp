@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +79,12 @@ struct SharedContext {
 
 // The limit of pixels a file may have, checked (0 or more).
 [[nodiscard]] std::uint64_t max_pixels_of(Whole max_pixels);
+
+// RunOptions::poll for work called from Python's main thread: at most every
+// 20 ms, the GIL taken to run Python's signal handlers (Ctrl-C's raises
+// KeyboardInterrupt), whose error is thrown. Empty on other threads, which
+// signals do not reach. Called with the GIL held.
+[[nodiscard]] std::function<void()> interrupt_poll();
 
 [[nodiscard]] pybind11::dict compare_histograms(const Histogram& histogram,
                                                 const Histogram& reference);

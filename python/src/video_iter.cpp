@@ -88,14 +88,14 @@ class VideoHistograms {
             "gpuhist: VideoHistograms.__next__ called again while it waits for a frame (from a "
             "signal handler?)");
       }
+      // A source that stalls (a pipe, a network stream) is waited for in
+      // steps, Python's signal handlers run between them: Ctrl-C is heard.
+      const std::function<void()> poll = interrupt_poll();
       const py::gil_scoped_release release;
       const std::lock_guard lock(mutex_);
       const Waiting marked(waiting_);
-      // A source that stalls (a pipe, a network stream) is waited for in
-      // steps, Python's signal handlers run between them: Ctrl-C is heard.
       while (!frames_->wait_for(kSignalPoll)) {
-        const py::gil_scoped_acquire acquire;
-        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        if (poll) poll();
       }
       frame = frames_->next();
       if (frame && space_ == FrameSpace::Rgb) {
