@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "io/images/byte_order.hpp"
@@ -20,10 +21,19 @@ constexpr std::size_t kHeadBytes = std::size_t{1} << 20;
 constexpr std::size_t kPartBytes = std::size_t{1} << 16;
 
 // The bytes of the data sub-blocks (a size byte, then that many bytes, to a
-// size of zero) from `at`, one at a time, read from the file a part at a time.
+// size of zero) from `at`, one at a time: from `head` (the file's first
+// bytes, read already) while they last, then from the file a part at a time.
 class SubBlocks {
  public:
-  SubBlocks(ByteSource& file, std::uint64_t at) : file_(file), at_(at) {}
+  SubBlocks(ByteSource& file, std::vector<unsigned char> head, std::uint64_t at)
+      : file_(file), at_(at), part_(std::move(head)) {
+    if (at < part_.size()) {
+      used_ = static_cast<std::size_t>(at);
+      at_ = part_.size();
+    } else {
+      part_.clear();
+    }
+  }
 
   // The next byte, or nothing where the sub-blocks (or the file) end.
   std::optional<unsigned char> next() {
@@ -95,7 +105,7 @@ std::string gif_coded_data_fault(ByteSource& file) {
   constexpr std::uint32_t kNone = kTableSize;  // no code since the start or a clear code
   std::uint32_t previous = kNone;
   std::uint64_t made = 0;
-  SubBlocks data(file, at);
+  SubBlocks data(file, std::move(head), at);
   std::uint32_t held = 0;  // bits read ahead, the next code's first
   unsigned held_bits = 0;
   const auto made_so_far = [&] {
