@@ -1413,73 +1413,77 @@ TEST_F(ImageFiles, DamagedJpegDataIsRefusedOrNamed) {
                  "deep.jpg: cannot read image: Unsupported JPEG data precision 12");
 }
 
+// libjpeg's own decode of a four-component JPEG to CMYK (YCCK made CMYK):
+// its stored samples, four bytes a pixel, and what its header says.
+struct StoredInks {
+  J_COLOR_SPACE space = JCS_UNKNOWN;
+  bool adobe = false;  // Adobe's marker seen
+  std::vector<unsigned char> samples;
+};
+StoredInks libjpeg_inks(const std::string& bytes) {
+  jpeg_decompress_struct in{};
+  jpeg_error_mgr errors{};
+  in.err = jpeg_std_error(&errors);
+  jpeg_create_decompress(&in);
+  jpeg_mem_src(&in, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  StoredInks out;
+  if (jpeg_read_header(&in, TRUE) == JPEG_HEADER_OK) {
+    out.space = in.jpeg_color_space;
+    out.adobe = in.saw_Adobe_marker != FALSE;
+    in.out_color_space = JCS_CMYK;
+    jpeg_start_decompress(&in);
+    const std::size_t row_bytes = std::size_t{in.output_width} * 4;
+    out.samples.resize(row_bytes * in.output_height);
+    while (in.output_scanline < in.output_height) {
+      JSAMPROW row = out.samples.data() + std::size_t{in.output_scanline} * row_bytes;
+      (void)jpeg_read_scanlines(&in, &row, 1);
+    }
+    jpeg_finish_decompress(&in);
+  }
+  jpeg_destroy_decompress(&in);
+  return out;
+}
+
+// The RGB OpenImageIO makes of stored CMYK samples: each of R, G and B the
+// rounded C'K'/255 (Adobe's inverted samples), packed.
+std::vector<std::byte> rgb_of_inks(const std::vector<unsigned char>& stored) {
+  std::vector<std::byte> rgb;
+  rgb.reserve(stored.size() / 4 * 3);
+  for (std::size_t i = 0; i + 4 <= stored.size(); i += 4) {
+    for (int c = 0; c < 3; ++c) {
+      rgb.push_back(static_cast<std::byte>(std::lround(stored[i + c] * stored[i + 3] / 255.0)));
+    }
+  }
+  return rgb;
+}
+
 // CMYK JPEGs (libjpeg writes them with Adobe's marker, its samples stored
 // inverted as Photoshop stores them) come out RGB with no colour management:
 // R = C'K'/255, G = M'K'/255, B = Y'K'/255 on the stored samples, rounded, as
 // OpenImageIO converts them. libjpeg's own CMYK decode gives the stored samples.
 TEST_F(ImageFiles, CmykJpegsAreConvertedWithoutAProfile) {
   constexpr unsigned kWidth = 97, kHeight = 61;  // not a multiple of the MCU
-  std::vector<unsigned char> cmyk(std::size_t{kWidth} * kHeight * 4);
+  Image cmyk = Image::allocate(kWidth, kHeight, {ChannelLayout::RGBA, SampleType::U8});
   std::mt19937 random(7);
-  for (std::size_t i = 0; i < cmyk.size(); ++i) {
-    cmyk[i] = static_cast<unsigned char>((i / 4 % kWidth) * 3 + (i % 4) * 60 + random() % 8);
+  for (std::size_t y = 0; y < kHeight; ++y) {
+    auto* row = reinterpret_cast<unsigned char*>(cmyk.storage.data() + y * cmyk.stride);
+    for (std::size_t i = 0; i < std::size_t{kWidth} * 4; ++i) {
+      row[i] = static_cast<unsigned char>((i / 4) * 3 + (i % 4) * 60 + random() % 8);
+    }
   }
-  jpeg_compress_struct out{};
-  jpeg_error_mgr errors{};
-  out.err = jpeg_std_error(&errors);
-  jpeg_create_compress(&out);
-  unsigned char* bytes = nullptr;
-  unsigned long size = 0;
-  jpeg_mem_dest(&out, &bytes, &size);
-  out.image_width = kWidth;
-  out.image_height = kHeight;
-  out.input_components = 4;
-  out.in_color_space = JCS_CMYK;
-  jpeg_set_defaults(&out);
-  jpeg_set_quality(&out, 95, TRUE);
-  jpeg_start_compress(&out, TRUE);
-  while (out.next_scanline < kHeight) {
-    JSAMPROW row = cmyk.data() + std::size_t{out.next_scanline} * kWidth * 4;
-    (void)jpeg_write_scanlines(&out, &row, 1);
-  }
-  jpeg_finish_compress(&out);
-  jpeg_destroy_compress(&out);
+  const std::string bytes = libjpeg_encode(
+      cmyk.view(), [](jpeg_compress_struct& info) { jpeg_set_quality(&info, 95, TRUE); });
   const fs::path path = dir_ / "cmyk.jpg";
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes), size);
+  std::ofstream(path, std::ios::binary) << bytes;
 
-  // The samples as stored, decoded by libjpeg.
-  jpeg_decompress_struct in{};
-  in.err = jpeg_std_error(&errors);
-  jpeg_create_decompress(&in);
-  jpeg_mem_src(&in, bytes, size);
-  ASSERT_EQ(jpeg_read_header(&in, TRUE), JPEG_HEADER_OK);
-  ASSERT_EQ(in.jpeg_color_space, JCS_CMYK);
-  ASSERT_TRUE(in.saw_Adobe_marker);
-  in.out_color_space = JCS_CMYK;
-  jpeg_start_decompress(&in);
-  std::vector<unsigned char> stored(std::size_t{kWidth} * kHeight * 4);
-  while (in.output_scanline < kHeight) {
-    JSAMPROW row = stored.data() + std::size_t{in.output_scanline} * kWidth * 4;
-    (void)jpeg_read_scanlines(&in, &row, 1);
-  }
-  jpeg_finish_decompress(&in);
-  jpeg_destroy_decompress(&in);
-  std::free(bytes);
-
+  const StoredInks stored = libjpeg_inks(bytes);
+  ASSERT_EQ(stored.space, JCS_CMYK);
+  ASSERT_TRUE(stored.adobe);
   const Image image = load_image(path);
   ASSERT_EQ(image.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
   ASSERT_EQ(image.width, kWidth);
   ASSERT_EQ(image.height, kHeight);
-  for (unsigned y = 0; y < kHeight; ++y) {
-    const auto* row = reinterpret_cast<const unsigned char*>(image.view().row(y));
-    for (unsigned x = 0; x < kWidth; ++x) {
-      const unsigned char* s = stored.data() + (std::size_t{y} * kWidth + x) * 4;
-      for (int c = 0; c < 3; ++c) {
-        const auto expected = static_cast<int>(std::lround(s[c] * s[3] / 255.0));
-        ASSERT_EQ(row[x * 3 + c], expected) << x << "," << y << " channel " << c;
-      }
-    }
-  }
+  EXPECT_EQ(test::pixel_bytes_of(image.view()), rgb_of_inks(stored.samples));
   // Written back to JPEG with its chroma whole (all four components 1x1), as
   // a Y'CbCr JPEG keeps its subsampling.
   const std::string cmyk_bytes = test::file_text(path);
@@ -1520,33 +1524,12 @@ TEST_F(ImageFiles, CmykAndYcckJpegsAreCheckedForDamageAsOthersAre) {
       jpeg_set_colorspace(&info, space);
       jpeg_set_quality(&info, 90, TRUE);
     });
-    // libjpeg's own decode to CMYK: the stored samples.
-    jpeg_decompress_struct in{};
-    jpeg_error_mgr errors{};
-    in.err = jpeg_std_error(&errors);
-    jpeg_create_decompress(&in);
-    jpeg_mem_src(&in, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-    ASSERT_EQ(jpeg_read_header(&in, TRUE), JPEG_HEADER_OK);
-    ASSERT_EQ(in.jpeg_color_space, space);
-    in.out_color_space = JCS_CMYK;
-    jpeg_start_decompress(&in);
-    std::vector<unsigned char> stored(std::size_t{photo.width} * photo.height * 4);
-    while (in.output_scanline < photo.height) {
-      JSAMPROW row = stored.data() + std::size_t{in.output_scanline} * photo.width * 4;
-      (void)jpeg_read_scanlines(&in, &row, 1);
-    }
-    jpeg_finish_decompress(&in);
-    jpeg_destroy_decompress(&in);
+    const StoredInks stored = libjpeg_inks(bytes);
+    ASSERT_EQ(stored.space, space);
     const Image whole = load_image(write_file("inks.jpg", bytes));
     EXPECT_TRUE(whole.warning.empty()) << whole.warning;
     ASSERT_EQ(whole.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8}));
-    std::vector<std::byte> expected;
-    for (std::size_t i = 0; i < stored.size(); i += 4) {
-      for (int c = 0; c < 3; ++c) {
-        expected.push_back(
-            static_cast<std::byte>(std::lround(stored[i + c] * stored[i + 3] / 255.0)));
-      }
-    }
+    const std::vector<std::byte> expected = rgb_of_inks(stored.samples);
     EXPECT_EQ(test::pixel_bytes_of(whole.view()), expected);
 
     const std::size_t scan = bytes.find("\xFF\xDA");
