@@ -544,6 +544,9 @@ TEST_F(Reliability, AlphaAndPagesAreReported) {
     const json counted = json::parse(depth.out);
     EXPECT_EQ(counted["format"], "rgba32f");
     EXPECT_EQ(counted["alpha"], "not counted");
+    EXPECT_EQ(counted["notes"],
+              json::array({"its channel Z is not counted (R, G, B counted as RGB)"}));
+    EXPECT_FALSE(counted.contains("warning")) << counted;
     EXPECT_EQ(counted["histograms"]["blue"], json::parse("[0,0,0,24]")) << counted;
   }
   // An animated GIF, WebP or PNG: its first frame, with the warning; a still one has none.
@@ -671,8 +674,15 @@ TEST_F(Reliability, DamagedJpegDataIsAnErrorOrAWarning) {
     const json rows = json::parse(r.out);
     ASSERT_EQ(rows.size(), 2U);
     EXPECT_EQ(rows[0]["file"], path("padded.jpg").string());
-    // The padding decodes to the same pixels.
+    // The padding decodes to the same pixels; the row says what the decoder said.
     EXPECT_EQ(rows[0]["histograms"], rows[1]["histograms"]);
+    const std::string warning = rows[0].value("warning", "");
+    EXPECT_TRUE(warning.starts_with("Corrupt JPEG data: ")) << rows[0];
+    EXPECT_NE(r.err.find(path("padded.jpg").string() + ": " + warning + " (the file may be"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(rows[1].contains("warning")) << rows[1]["file"];
+    EXPECT_FALSE(rows[1].contains("notes")) << rows[1]["file"];
     EXPECT_NE(
         r.err.find("gpuhist: warning: " + path("padded.jpg").string() + ": Corrupt JPEG data: "),
         std::string::npos)

@@ -169,6 +169,8 @@ int run_compute(const ComputeArgs& args) {
       entry.height = image->height;
       entry.format = image->format;
       entry.alpha = image->alpha;
+      entry.warning = image->warning;
+      entry.notes = reading_notes(*image);
       entry.strategy = run.strategy.value_or(context->strategy_for(image->view()));
       entry.histogram = context->compute(image->view(), options, run);
       progress.clear();

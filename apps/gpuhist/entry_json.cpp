@@ -82,6 +82,8 @@ JsonRow entry_json(const Entry& entry, const ReportFields& fields) {
   }
   if (entry.format) object["format"] = file_format_name(*entry.format, entry.alpha);
   if (entry.alpha) object["alpha"] = "not counted";
+  if (!entry.warning.empty()) object["warning"] = entry.warning;
+  if (!entry.notes.empty()) object["notes"] = entry.notes;
   object["strategy"] = std::string(to_string(entry.strategy));
   object["bins"] = entry.histogram.bins();
   add_counted_json(row, entry.histogram, fields);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "gpuhist/histogram.hpp"
 #include "gpuhist/image_view.hpp"
@@ -26,6 +27,8 @@ struct Entry {
   std::optional<std::size_t> files;   // number of files summed, for a total
   Strategy strategy = Strategy::Cpu;
   Histogram histogram;
+  std::string warning;             // the decoder's warning of possible damage, or empty
+  std::vector<std::string> notes;  // reading_notes() of the image
 };
 
 enum class OutputFormat { Table, Json, Csv, Npy };
