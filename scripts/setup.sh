@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers glslang-tools
-  libopenimageio-dev openimageio-tools libjpeg62-turbo-dev zlib1g-dev libwebp-dev
+  libopenimageio-dev openimageio-tools libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
   fonts-dejavu-core
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
   libcli11-dev nlohmann-json3-dev

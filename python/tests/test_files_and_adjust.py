@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -52,6 +53,35 @@ def test_a_png_whose_data_fails_its_crc_says_so_in_one_exception(data, tmp_path)
                           text=True, timeout=60)
     assert done.stdout == (f"{damaged}: corrupt image: its PNG IDAT chunk's CRC does not match "
                            "its bytes\n"), done.stdout + done.stderr
+    assert done.stderr == "", done.stderr
+
+
+def test_a_png_that_libpng_refuses_says_so_in_one_exception(tmp_path):
+    """A row whose filter byte is not one of PNG's five (its chunks and zlib stream intact):
+    libpng refuses it, and the OSError is all that is said; libpng's own "libpng error: bad
+    adaptive filter value" does not reach the process's stderr."""
+    def chunk(kind, body):
+        return (len(body).to_bytes(4, "big") + kind + body +
+                zlib.crc32(kind + body).to_bytes(4, "big"))
+    rows = b"".join(bytes([7 if y == 2 else 0]) + bytes(range(y * 24, y * 24 + 24))
+                    for y in range(4))
+    damaged = tmp_path / "filter.png"
+    damaged.write_bytes(b"\x89PNG\r\n\x1a\n" +
+                        chunk(b"IHDR", (8).to_bytes(4, "big") + (4).to_bytes(4, "big") +
+                              bytes([8, 2, 0, 0, 0])) +
+                        chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    script = ("import sys, gpuhist\n"
+              "for read in (gpuhist.read, gpuhist.histogram_file):\n"
+              "    try:\n"
+              "        read(sys.argv[1])\n"
+              "    except OSError as e:\n"
+              "        print(e)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(damaged)], capture_output=True,
+                          text=True, timeout=60)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and all(line.startswith(f"{damaged}: corrupt") and
+                                   "bad adaptive filter value" in line for line in lines), \
+        done.stdout + done.stderr
     assert done.stderr == "", done.stderr
 
 
