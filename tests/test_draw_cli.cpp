@@ -333,7 +333,7 @@ TEST_F(KnownImages, OneColourDrawsThreeFullBars) {
   const fs::path image = write_png("one.png", 40, 30, [](int, int) {
     return std::array<std::uint8_t, 3>{200, 100, 50};
   });
-  for (const char* scale : {"seed", "max", "log"}) {
+  for (const char* scale : {"clip", "max", "log"}) {
     const auto h = heights(image, {"--scale", scale});
     for (std::uint32_t x = 0; x < 256; ++x) {
       EXPECT_EQ(h[x], (x == 200 || x == 100 || x == 50) ? 100U : 0U) << scale << " column " << x;
@@ -343,7 +343,7 @@ TEST_F(KnownImages, OneColourDrawsThreeFullBars) {
 
 // A 40x30 image: 22 rows (880 pixels) of red 10 and 8 rows (320 pixels) of
 // red 20, green and blue 0, 256 bins. max scale: heights 1 and 320/880 of 100
-// rows -> 100 and 36 rows (row centres below 36.4). seed scale: max(1/880,
+// rows -> 100 and 36 rows (row centres below 36.4). clip scale: max(1/880,
 // 0.2 * 256 / 1200) = 0.0427 per pixel, so both bars pass the top.
 TEST_F(KnownImages, TwoColoursFollowTheScaleFormulas) {
   const fs::path image = write_png("two.png", 40, 30, [](int, int y) {
@@ -353,9 +353,9 @@ TEST_F(KnownImages, TwoColoursFollowTheScaleFormulas) {
   EXPECT_EQ(max[10], 100U);
   EXPECT_EQ(max[20], 36U);
   EXPECT_EQ(max[30], 0U);
-  const auto seed = heights(image, {"--channels", "r"});
-  EXPECT_EQ(seed[10], 100U);
-  EXPECT_EQ(seed[20], 100U);
+  const auto clipped = heights(image, {"--channels", "r"});
+  EXPECT_EQ(clipped[10], 100U);
+  EXPECT_EQ(clipped[20], 100U);
 }
 
 // A full 0..255 ramp: every value once per row, so every column has a bar of

@@ -73,15 +73,15 @@ TEST_P(Renderers, GpuEqualsCpu) {
 
 INSTANTIATE_TEST_SUITE_P(
     All, Renderers,
-    ::testing::Values(RenderCase{256, 256, 100, ScaleMode::Seed, 7, true, false},
+    ::testing::Values(RenderCase{256, 256, 100, ScaleMode::Clip, 7, true, false},
                       RenderCase{256, 256, 100, ScaleMode::Max, 15, true, true},
                       RenderCase{256, 256, 100, ScaleMode::Log, 8, true, false},
-                      RenderCase{1000, 333, 77, ScaleMode::Seed, 15, true, true},
+                      RenderCase{1000, 333, 77, ScaleMode::Clip, 15, true, true},
                       RenderCase{16, 1000, 50, ScaleMode::Log, 7, true, true},
                       RenderCase{65536, 512, 128, ScaleMode::Max, 8, false, false},
-                      RenderCase{3, 7, 1, ScaleMode::Seed, 15, true, false},
-                      RenderCase{256, 1, 300, ScaleMode::Seed, 15, false, true},
-                      RenderCase{256, 256, 100, ScaleMode::Seed, 7, false, false}));
+                      RenderCase{3, 7, 1, ScaleMode::Clip, 15, true, false},
+                      RenderCase{256, 1, 300, ScaleMode::Clip, 15, false, true},
+                      RenderCase{256, 256, 100, ScaleMode::Clip, 7, false, false}));
 
 // One colour (R=200, G=100, B=50, 1000 pixels): one bar per channel, each the
 // full height under every scale, and nothing else.
@@ -91,7 +91,7 @@ TEST(Pictures, OneColour) {
   h.counts(Channel::Green)[100] = 1000;
   h.counts(Channel::Blue)[50] = 1000;
   h.counts(Channel::Luminance)[110] = 1000;
-  for (ScaleMode scale : {ScaleMode::Seed, ScaleMode::Max, ScaleMode::Log}) {
+  for (ScaleMode scale : {ScaleMode::Clip, ScaleMode::Max, ScaleMode::Log}) {
     DrawOptions options;
     options.scale = scale;
     const Picture p = draw_cpu(h, options);
@@ -130,7 +130,7 @@ TEST(Pictures, GreyShowsItsLuminance) {
 
 // Two colours, 3 and 1 pixels in red bins 10 and 20 (green and blue at 0).
 // max: heights 100 and 33.3 -> rows whose centre (r + 0.5) / 100 < 1/3: 33.
-// seed: scale max(1/3, 0.2 * 256 / 4 = 12.8): every bar is full height.
+// clip: scale max(1/3, 0.2 * 256 / 4 = 12.8): every bar is full height.
 TEST(Pictures, TwoColoursAndScales) {
   Histogram h(256, true);
   h.counts(Channel::Red)[10] = 3;
@@ -144,7 +144,7 @@ TEST(Pictures, TwoColoursAndScales) {
   Picture p = draw_cpu(h, options);
   EXPECT_EQ(bar_height(p, 10), 100U);
   EXPECT_EQ(bar_height(p, 20), 33U);
-  options.scale = ScaleMode::Seed;
+  options.scale = ScaleMode::Clip;
   p = draw_cpu(h, options);
   EXPECT_EQ(bar_height(p, 10), 100U);
   EXPECT_EQ(bar_height(p, 20), 100U);
@@ -159,7 +159,7 @@ TEST(Pictures, TwoColoursAndScales) {
   EXPECT_EQ(pixel(p, 10, 99), 0xFF0000U);
 }
 
-// A full ramp, one pixel of every 8-bit value: with the seed scale
+// A full ramp, one pixel of every 8-bit value: with the clip scale
 // max(1/1, 0.2 * 256 / 256) = 1 every bar is full; narrower pictures sample the bins.
 TEST(Pictures, RampAndResampling) {
   Histogram h(256, true);
@@ -385,12 +385,11 @@ constexpr std::uint32_t kRgb = kDrawRed | kDrawGreen | kDrawBlue;
 
 INSTANTIATE_TEST_SUITE_P(
     Frames, GpuOverlay,
-    testing::Values(OverlayCase{64, 48, 64, 48, false, 0, ScaleMode::Seed, kRgb},
+    testing::Values(OverlayCase{64, 48, 64, 48, false, 0, ScaleMode::Clip, kRgb},
                     OverlayCase{160, 90, 96, 96, false, 3, ScaleMode::Max, kRgb},
                     OverlayCase{90, 160, 200, 60, true, 2, ScaleMode::Log, kRgb},
-                    OverlayCase{33, 17, 2, 2, false, 1, ScaleMode::Seed, kDrawGreen},
-                    OverlayCase{41, 29, 301, 157, true, 0, ScaleMode::Seed,
-                                kRgb | kDrawLuminance}),
+                    OverlayCase{33, 17, 2, 2, false, 1, ScaleMode::Clip, kDrawGreen},
+                    OverlayCase{41, 29, 301, 157, true, 0, ScaleMode::Clip, kRgb | kDrawLuminance}),
     overlay_case_name);
 
 // A grey picture's histogram has only luminance: both panels draw it, on the

@@ -80,7 +80,7 @@ CLI::App* add_draw_command(CLI::App& app, DrawArgs& args) {
           ->capture_default_str();
   CLI::Option* size = cmd->add_option("--size", args.size, "Picture size WxH, up to 16384x16384")
                           ->capture_default_str();
-  cmd->add_option("--scale", args.scale, "seed, max or log")->capture_default_str();
+  cmd->add_option("--scale", args.scale, "clip, max or log")->capture_default_str();
   cmd->add_option("--renderer", args.renderer,
                   "cpu or gpu (default: gpu on a hardware GPU, else cpu)");
   cmd->add_option("--background", args.background, "Background colour #RRGGBB")
@@ -113,7 +113,7 @@ int run_draw(const DrawArgs& args) {
   if (!channels) return usage_error("bad --channels '" + args.channels + "' (rgb, l, rgbl)");
   options.channels = *channels;
   const auto scale = parse_scale_mode(args.scale);
-  if (!scale) return usage_error("unknown --scale '" + args.scale + "' (seed, max, log)");
+  if (!scale) return usage_error("unknown --scale '" + args.scale + "' (clip, max, log)");
   options.scale = *scale;
   const auto background = parse_colour(args.background);
   if (!background) return usage_error("bad --background '" + args.background + "' (#RRGGBB)");

@@ -22,7 +22,7 @@ struct DrawArgs {
   std::string output;
   std::string channels = "rgb";
   std::string size = "256x100";
-  std::string scale = "seed";
+  std::string scale = "clip";
   std::string renderer;  // empty: gpu when a Vulkan device is available, else cpu
   std::string background = "#333333";
   std::uint32_t bins = 256;

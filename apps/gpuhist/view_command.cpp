@@ -30,7 +30,7 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs& args) {
       ->transform(whole_number(1, 65536));
   cmd->add_option("--luma", args.luma, "Luminance weights: 709 or 601")->capture_default_str();
   cmd->add_option("--strategy", args.strategy, "Counting strategy (default: gpu)");
-  cmd->add_option("--scale", args.scale, "First scale mode: seed, max or log")
+  cmd->add_option("--scale", args.scale, "First scale mode: clip, max or log")
       ->capture_default_str();
   cmd->add_flag("--exit-at-end", args.exit_at_end,
                 "Close after a video's last frame instead of holding it");
@@ -60,7 +60,7 @@ int run_view(const ViewArgs& args) {
   options.histogram = counting->options;
   options.run = counting->run;
   const auto scale = parse_scale_mode(args.scale);
-  if (!scale) return usage_error("unknown --scale '" + args.scale + "' (seed, max, log)");
+  if (!scale) return usage_error("unknown --scale '" + args.scale + "' (clip, max, log)");
   options.style.scale = *scale;
   if (!args.size.empty()) {
     const auto size = parse_overlay_size(args.size);

@@ -19,7 +19,7 @@ struct ViewArgs {
   std::uint32_t bins = 256;
   std::string luma = "709";
   std::string strategy;  // default: gpu
-  std::string scale = "seed";
+  std::string scale = "clip";
   bool exit_at_end = false;
   std::string adjust;     // the first adjustment shown
   std::string reference;  // the picture match matches to

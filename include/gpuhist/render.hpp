@@ -13,11 +13,13 @@
 namespace gpuhist {
 
 // How counts become bar heights, per channel:
-//   Seed: count * max(1 / max_count, 0.2 * bins / pixel_count) (the default)
+//   Clip: count * max(1 / max_count, 0.2 * bins / pixel_count) (the default):
+//         the tallest bar fills the picture, or, where it is more than five
+//         times the mean bin, bars of five times the mean and over do
 //   Max:  count / max_count
 //   Log:  log2(1 + count) / log2(1 + max_count), with log2 in 16.16 fixed point
 //         (integer part plus the linear fraction between powers of two)
-enum class ScaleMode : std::uint8_t { Seed, Max, Log };
+enum class ScaleMode : std::uint8_t { Clip, Max, Log };
 [[nodiscard]] std::string_view to_string(ScaleMode mode);
 [[nodiscard]] std::optional<ScaleMode> parse_scale_mode(std::string_view name);
 
@@ -32,7 +34,7 @@ inline constexpr std::uint32_t kMaxDrawSize = 16384;
 struct DrawOptions {
   std::uint32_t width = 256;   // 1..16384; column x shows bin floor((2x + 1) * bins / (2 * width))
   std::uint32_t height = 100;  // 1..16384
-  ScaleMode scale = ScaleMode::Seed;
+  ScaleMode scale = ScaleMode::Clip;
   std::uint32_t channels = kDrawRed | kDrawGreen | kDrawBlue;
   std::uint32_t background = 0x333333;  // 0xRRGGBB
 };
@@ -93,7 +95,7 @@ void compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t 
 // How the overlay draws its two panels: scale mode, channels of the left panel
 // (RGB by default) and of the right one (luminance), background colour.
 struct OverlayStyle {
-  ScaleMode scale = ScaleMode::Seed;
+  ScaleMode scale = ScaleMode::Clip;
   std::uint32_t left_channels = kDrawRed | kDrawGreen | kDrawBlue;
   std::uint32_t right_channels = kDrawLuminance;
   std::uint32_t background = 0x333333;  // 0xRRGGBB

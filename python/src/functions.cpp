@@ -199,7 +199,7 @@ py::array SharedContext::draw(const Histogram& histogram, WholePair size, const 
   options.width = static_cast<std::uint32_t>(within(size.first, "width", 1, kMaxDrawSize));
   options.height = static_cast<std::uint32_t>(within(size.second, "height", 1, kMaxDrawSize));
   const auto mode = parse_scale_mode(scale);
-  if (!mode) throw py::value_error("gpuhist: scale is 'seed', 'max' or 'log', not '" + scale + "'");
+  if (!mode) throw py::value_error("gpuhist: scale is 'clip', 'max' or 'log', not '" + scale + "'");
   options.scale = *mode;
   options.channels = 0;
   for (const std::string& c : channels) {

@@ -110,7 +110,7 @@ normal exit for the parent's threads).
             return self.draw(h, size, scale, drawn_plane(h, channels.names), background);
           },
           "histogram"_a, py::kw_only(),
-          "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
+          "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "clip",
           "channels"_a = ChannelNames{{"red", "green", "blue"}}, "background"_a = 0x333333)
       .def(
           "draw",
@@ -118,7 +118,7 @@ normal exit for the parent's threads).
              const std::string& scale, const ChannelNames& channels,
              Whole background) { return self.draw(h, size, scale, channels.names, background); },
           "histogram"_a, py::kw_only(),
-          "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "seed",
+          "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100}, "scale"_a = "clip",
           "channels"_a = ChannelNames{{"red", "green", "blue"}}, "background"_a = 0x333333,
           "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array.");
 
@@ -161,7 +161,7 @@ normal exit for the parent's threads).
             ->draw(h, size, scale, drawn_plane(h, channels.names), background);
       },
       "histogram"_a, py::kw_only(), "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100},
-      "scale"_a = "seed", "channels"_a = ChannelNames{{"red", "green", "blue"}},
+      "scale"_a = "clip", "channels"_a = ChannelNames{{"red", "green", "blue"}},
       "background"_a = 0x333333, "device"_a = std::nullopt);
   m.def(
       "draw",
@@ -171,7 +171,7 @@ normal exit for the parent's threads).
             ->draw(h, size, scale, channels.names, background);
       },
       "histogram"_a, py::kw_only(), "size"_a = std::pair<std::uint32_t, std::uint32_t>{256, 100},
-      "scale"_a = "seed", "channels"_a = ChannelNames{{"red", "green", "blue"}},
+      "scale"_a = "clip", "channels"_a = ChannelNames{{"red", "green", "blue"}},
       "background"_a = 0x333333, "device"_a = std::nullopt,
       "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array of "
       "size=(W, H); drawn on the CPU unless a device is named (the same bytes either way). "

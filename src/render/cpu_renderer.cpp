@@ -10,8 +10,8 @@ namespace gpuhist {
 
 std::string_view to_string(ScaleMode mode) {
   switch (mode) {
-    case ScaleMode::Seed:
-      return "seed";
+    case ScaleMode::Clip:
+      return "clip";
     case ScaleMode::Max:
       return "max";
     case ScaleMode::Log:
@@ -21,7 +21,7 @@ std::string_view to_string(ScaleMode mode) {
 }
 
 std::optional<ScaleMode> parse_scale_mode(std::string_view name) {
-  if (name == "seed") return ScaleMode::Seed;
+  if (name == "clip") return ScaleMode::Clip;
   if (name == "max") return ScaleMode::Max;
   if (name == "log") return ScaleMode::Log;
   return std::nullopt;

@@ -63,7 +63,7 @@ struct ColumnBins {
   switch (mode) {
     case ScaleMode::Max:
       return std::uint64_t{a} * scale.max < two_h * count;
-    case ScaleMode::Seed:
+    case ScaleMode::Clip:
       // max(1 / max, 0.2 N / P): covered under either scale.
       return std::uint64_t{a} * scale.max < two_h * count ||
              std::uint64_t{a} * 5 * scale.sum < two_h * bins * count;

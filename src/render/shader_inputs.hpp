@@ -14,7 +14,7 @@
 namespace gpuhist::render {
 
 inline std::uint32_t shader_scale_mode(ScaleMode mode) {
-  return mode == ScaleMode::Seed ? 0U : mode == ScaleMode::Max ? 1U : 2U;
+  return mode == ScaleMode::Clip ? 0U : mode == ScaleMode::Max ? 1U : 2U;
 }
 
 inline void write_gpu_counts(const Histogram& histogram, std::uint32_t* out) {

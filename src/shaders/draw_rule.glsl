@@ -1,7 +1,7 @@
 // The drawing rule of src/render/draw_rule.hpp in GLSL: integers only, with
 // 64-bit products from umulExtended, so the GPU draws exactly what the CPU does.
 
-const uint SCALE_SEED = 0u;
+const uint SCALE_CLIP = 0u;
 const uint SCALE_MAX = 1u;
 const uint SCALE_LOG = 2u;
 
@@ -42,7 +42,7 @@ bool covers(uint mode, uint count, uint maxCount, uint sum, uint a, uint height,
   if (count == 0u) return false;
   uint twoH = 2u * height;
   if (mode == SCALE_MAX) return productLess(a, maxCount, twoH, count);
-  if (mode == SCALE_SEED) {
+  if (mode == SCALE_CLIP) {
     return productLess(a, maxCount, twoH, count) || productLess(a * 5u, sum, twoH * bins, count);
   }
   return productLess(a, fixedLog2(maxCount), twoH, fixedLog2(count));

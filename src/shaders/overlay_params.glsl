@@ -4,7 +4,7 @@ layout(push_constant) uniform OverlayParams {
   uint width;        // target size in pixels
   uint height;
   uint bins;
-  uint scaleMode;    // SCALE_SEED, SCALE_MAX, SCALE_LOG
+  uint scaleMode;    // SCALE_CLIP, SCALE_MAX, SCALE_LOG
   uint leftChannels; // channel bits of the left panel: 1 red, 2 green, 4 blue, 8 luminance
   uint background;   // 0xRRGGBB
   uint rightChannels;

@@ -212,9 +212,9 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
           break;
         }
         case Action::Scale:
-          style.scale = style.scale == ScaleMode::Seed  ? ScaleMode::Max
+          style.scale = style.scale == ScaleMode::Clip  ? ScaleMode::Max
                         : style.scale == ScaleMode::Max ? ScaleMode::Log
-                                                        : ScaleMode::Seed;
+                                                        : ScaleMode::Clip;
           status("scale: " + std::string(to_string(style.scale)));
           break;
         case Action::Adjustment: {
