@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Per-channel statistics of a folder of images, exactly: each file's
 histograms counted by gpuhist, merged in 64 bits, the mean and standard
-deviation taken from the merged counts (not averaged over files).
+deviation of every pixel taken from the merged counts (not averaged over
+files), as fractions of the top level (of 255 for 8-bit images).
 
     PYTHONPATH=build/python examples/dataset_stats.py FOLDER [--bins 256]
 
@@ -11,8 +12,6 @@ import argparse
 import os
 import pathlib
 import sys
-
-import numpy as np
 
 import gpuhist
 from gpuhist.dataset import expand
@@ -41,12 +40,16 @@ def main():
         print(f"skipped: {error}", file=sys.stderr)  # the message names its file
     if total is None:
         sys.exit(f"no readable image in {args.folder}")
-    centres = (np.arange(args.bins) + 0.5) / args.bins  # bin centres, 0..1
-    for name, counts in zip(total.channels, total.counts):
-        n = counts.sum()
-        mean = float((counts * centres).sum() / n)
-        std = float(np.sqrt((counts * (centres - mean) ** 2).sum() / n))
-        print(f"{name:>9}: {n} pixels, mean {mean:.5f}, std {std:.5f} (of 1.0)")
+    # Each channel's mean and standard deviation over every pixel of the set, from
+    # the merged counts, as fractions of the top level: bin b stands for b / (bins - 1),
+    # the sample value itself (of 255) where a bin holds one level, as 8-bit images
+    # at the default 256 bins have it. What normalising inputs by them needs.
+    stats = total.stats()
+    top = args.bins - 1 if args.bins > 1 else 1
+    for name in total.channels:
+        s = stats[name]
+        print(f"{name:>9}: {s['count']} pixels, mean {s['mean'] / top:.5f}, "
+              f"std {s['stddev'] / top:.5f} (of 1.0)")
     return 1 if failed else 0
 
 
