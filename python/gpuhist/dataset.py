@@ -27,6 +27,7 @@ import argparse
 import csv
 from collections.abc import Iterable
 from concurrent.futures import CancelledError
+import contextlib
 import fnmatch
 import glob as globbing
 import io
@@ -548,81 +549,111 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
     listed, among the failures first."""
     if not files:
         return DatasetResult(None, failed=problems)
-    from distributed import Client, KilledWorker, LocalCluster
+    from distributed import Client, LocalCluster
     own_cluster = None
     own_client = None
-    if client is None:
-        if scheduler is not None:
-            own_client = client = Client(scheduler)
-        else:
-            gpus = _hardware_gpus()
-            workers = gpus if gpus > 1 else len(allowed_cores())
-            # Dask's dashboard on a free port of this machine alone (None still starts one,
-            # on every interface at 8787, with a warning when that port is taken). The worker
-            # processes ignore the terminal's interrupt (Ctrl-C reaches its whole process
-            # group): this process closes them on its way out, without their tracebacks.
-            # (Left alone where the handler is not Python's, which could not be put back.)
-            previous = None
-            if threading.current_thread() is threading.main_thread():
-                previous = signal.getsignal(signal.SIGINT)
-                if previous is not None:
-                    signal.signal(signal.SIGINT, signal.SIG_IGN)
-            try:
-                own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                           processes=True, dashboard_address="127.0.0.1:0")
-            finally:
-                if previous is not None:
-                    signal.signal(signal.SIGINT, previous)
-            own_client = client = Client(own_cluster)
-            if gpus > 1 and device is None:
-                client.register_worker_plugin(_AssignDevices(gpus))
     try:
-        # Read by absolute names, as a worker's own folder may be another (a dask-worker
-        # started elsewhere), joined as given (not normalised: "link/../x.png" is where the
-        # link leads); reported by the names given.
-        here = os.getcwd()
-        absolute = [os.path.join(here, f) for f in files]
-        batches = [absolute[i:i + batch] for i in range(0, len(absolute), batch)]
-        names = [files[i:i + batch] for i in range(0, len(files), batch)]
-        answers = _check_workers(client, device)
-        sharing = core_sharing(client, answers)
-        # Workers that cannot run gpuhist (a shared cluster's others) are given no task: one
-        # would stop on the first it cannot unpickle. Where every worker can, none is
-        # singled out, so that a worker restarted under another address takes tasks too.
-        unable = {a: c for a, c in answers.items() if not isinstance(c, tuple)}
-        where = {} if not unable else {"workers": [a for a in answers if a not in unable],
-                                       "allow_other_workers": False}
-        if unable:
-            cause = next(iter(unable.values()))
-            warnings.warn(f"{len(unable)} of the cluster's {len(answers)} workers cannot run "
-                          f"gpuhist ({_error_text(cause)}): the others count the data set",
-                          ClusterWarning, stacklevel=3)
-        # One message to the scheduler for every task, not one each.
-        parts = list(zip(batches, names))
-        options = dict(bins=bins, luma=luma, device=device, max_pixels=max_pixels,
-                       sharing=sharing, pure=False, retries=2, **where)
-        futures = client.map(_count_task, parts, **options)
-        while True:
-            top = _merge_tree(client, futures, where)
-            bar = _progress_bar(futures) if progress else None
-            try:
-                result = _result(client, top, where.get("workers"))
-                if bar is not None:
-                    bar.join(timeout=10)  # its last state drawn, before the output
-                break
-            except KilledWorker:
-                # Tasks whose every try lost its worker (a file that takes more memory than
-                # a worker may have): their files are counted again one a task, and a file
-                # whose own task loses its workers too is a failure, not the whole run's.
-                split = _split_killed(client, futures, parts, options, where)
-                if split is None:
-                    raise
-                futures, parts = split
+        if client is None:
+            if scheduler is not None:
+                own_client = client = Client(scheduler)
+            else:
+                with _interrupt_held():
+                    gpus = _hardware_gpus()
+                    workers = gpus if gpus > 1 else len(allowed_cores())
+                    # Dask's dashboard on a free port of this machine alone (None still
+                    # starts one, on every interface at 8787, with a warning when that port
+                    # is taken).
+                    own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                               processes=True, dashboard_address="127.0.0.1:0")
+                    own_client = client = Client(own_cluster)
+                    if gpus > 1 and device is None:
+                        client.register_worker_plugin(_AssignDevices(gpus))
+        return _count_on(client, files, problems, bins, batch, luma, device, max_pixels,
+                         progress)
     finally:
         if own_client is not None:
             own_client.close()
         if own_cluster is not None:
             own_cluster.close()
+
+
+@contextlib.contextmanager
+def _interrupt_held():
+    """While a LocalCluster starts: the terminal's interrupt (Ctrl-C) reaches the whole
+    process group, and the worker processes must not take it (this process closes them on
+    its way out, without their tracebacks), while this one must, once the cluster is up.
+
+    SIGINT is blocked on this thread: the threads the cluster starts (its event loop, its
+    processes' watchers) inherit the mask, and so do the worker processes they spawn, which
+    never take it. multiprocessing's resource tracker unblocks SIGINT on the thread that
+    first starts it, so it is started first. On the main thread, an interrupt that another
+    thread takes meanwhile (one a gpuhist context started before) is held rather than raised
+    inside Dask's start; held or pending, it is raised on the way out, once the caller has the
+    cluster to close."""
+    from multiprocessing import resource_tracker
+    resource_tracker.ensure_running()
+    taken = []
+    handler = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.getsignal(signal.SIGINT)
+        if callable(previous):
+            handler = previous
+            signal.signal(signal.SIGINT, lambda signum, frame: taken.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending interrupt is taken
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+            if taken:
+                handler(signal.SIGINT, None)
+
+
+def _count_on(client, files, problems, bins, batch, luma, device, max_pixels, progress):
+    """_count's work on a running `client`."""
+    from distributed import KilledWorker
+    # Read by absolute names, as a worker's own folder may be another (a dask-worker
+    # started elsewhere), joined as given (not normalised: "link/../x.png" is where the
+    # link leads); reported by the names given.
+    here = os.getcwd()
+    absolute = [os.path.join(here, f) for f in files]
+    batches = [absolute[i:i + batch] for i in range(0, len(absolute), batch)]
+    names = [files[i:i + batch] for i in range(0, len(files), batch)]
+    answers = _check_workers(client, device)
+    sharing = core_sharing(client, answers)
+    # Workers that cannot run gpuhist (a shared cluster's others) are given no task: one
+    # would stop on the first it cannot unpickle. Where every worker can, none is
+    # singled out, so that a worker restarted under another address takes tasks too.
+    unable = {a: c for a, c in answers.items() if not isinstance(c, tuple)}
+    where = {} if not unable else {"workers": [a for a in answers if a not in unable],
+                                   "allow_other_workers": False}
+    if unable:
+        cause = next(iter(unable.values()))
+        warnings.warn(f"{len(unable)} of the cluster's {len(answers)} workers cannot run "
+                      f"gpuhist ({_error_text(cause)}): the others count the data set",
+                      ClusterWarning, stacklevel=4)
+    # One message to the scheduler for every task, not one each.
+    parts = list(zip(batches, names))
+    options = dict(bins=bins, luma=luma, device=device, max_pixels=max_pixels,
+                   sharing=sharing, pure=False, retries=2, **where)
+    futures = client.map(_count_task, parts, **options)
+    while True:
+        top = _merge_tree(client, futures, where)
+        bar = _progress_bar(futures) if progress else None
+        try:
+            result = _result(client, top, where.get("workers"))
+            if bar is not None:
+                bar.join(timeout=10)  # its last state drawn, before the output
+            break
+        except KilledWorker:
+            # Tasks whose every try lost its worker (a file that takes more memory than
+            # a worker may have): their files are counted again one a task, and a file
+            # whose own task loses its workers too is a failure, not the whole run's.
+            split = _split_killed(client, futures, parts, options, where)
+            if split is None:
+                raise
+            futures, parts = split
     # The folders that could not be listed among the failures, first.
     result.failed = problems + result.failed
     return result
@@ -1031,8 +1062,13 @@ if __name__ == "__main__":
     try:
         sys.exit(_main())
     except KeyboardInterrupt:
-        # Ended by the interrupt, as the command line's tools end, without Python's
-        # traceback (the cluster started here is closed on the way out).
-        sys.stderr.flush()
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGINT)
+        pass
+    # Ended by the interrupt, as the command line's tools end, without Python's traceback
+    # (the cluster started here is closed on the way out). Out of the handler, the
+    # interrupted frames are gone: collected, the cluster's queues release their semaphores,
+    # which the signal's end would leave to multiprocessing's tracker to warn of.
+    import gc
+    gc.collect()
+    sys.stderr.flush()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)

@@ -523,6 +523,55 @@ def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path
     assert alone.failed == [(str(tmp_path / "empty"), "no image files in this folder")]
 
 
+def session_processes(session):
+    """(pid, command line) of each process of the session `session`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat_line = pathlib.Path(f"/proc/{entry}/stat").read_text()
+            cmdline = pathlib.Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue  # gone meanwhile
+        # pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
+        fields = stat_line.rsplit(")", 1)[1].split()
+        if int(fields[3]) == session:
+            found.append((int(entry), cmdline.replace(b"\0", b" ").decode(errors="replace")))
+    return found
+
+
+def test_an_interrupt_while_the_cluster_starts_ends_the_run(dataset, tmp_path):
+    """Ctrl-C reaches the whole process group, while the LocalCluster starts too: the run ends
+    by the signal (it went on to the end before), with no output, no worker's traceback and
+    no process left behind."""
+    root, _ = dataset
+    out = tmp_path / "total.json"
+    run = subprocess.Popen([sys.executable, "-m", "gpuhist.dataset", str(root), "--device", "cpu",
+                            "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        # The first worker process spawned: the cluster is starting.
+        while not any("spawn_main" in c for _, c in session_processes(run.pid)):
+            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+            time.sleep(0.005)
+        os.killpg(run.pid, signal.SIGINT)
+        said, complaints = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == -signal.SIGINT, said + complaints
+    assert complaints == ""
+    assert not out.exists()
+    deadline = time.monotonic() + 10
+    while session_processes(run.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert session_processes(run.pid) == []
+
+
 def test_the_example_script_gives_the_merged_statistics(data, tmp_path):
     (tmp_path / "sub").mkdir()
     shutil.copy(data / "coffee.png", tmp_path / "sub" / "coffee.png")
