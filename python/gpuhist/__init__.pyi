@@ -9,7 +9,8 @@ __version__: str
 # no read, histogram_file, histogram_files, video or their classes.
 has_files: bool
 
-# luma ("709" or 709) and device ("auto", "cpu", a piece of a name, or an index: "0" or 0).
+# luma ("709" or 709; None, where it may be, is "709" with space="rgb" and goes unsaid with
+# space="ycbcr") and device ("auto", "cpu", a piece of a name, or an index: "0" or 0).
 _Name = Union[str, int]
 
 # A file's name: str (with os.fsdecode's escapes for undecodable bytes), bytes or os.PathLike.
@@ -55,15 +56,15 @@ class Context:
     def histogram(self, image: ArrayLike, bins: int = 256, *, luma: _Name = "709",
                   strategy: Optional[str] = None) -> Histogram: ...
     @overload
-    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
+    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: Optional[_Name] = None,
                        strategy: Optional[str] = None, max_pixels: int = ...,
                        space: Literal["rgb"] = "rgb", all_formats: bool = False) -> Histogram: ...
     @overload
-    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
+    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: Optional[_Name] = None,
                        strategy: Optional[str] = None, max_pixels: int = ...,
                        space: Literal["ycbcr"], all_formats: bool = False) -> Dict[str, PlaneHistogram]: ...
     @overload
-    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
+    def histogram_file(self, path: PathLike, bins: int = 256, *, luma: Optional[_Name] = None,
                        strategy: Optional[str] = None, max_pixels: int = ...,
                        space: str = "rgb", all_formats: bool = False) -> Union[Histogram, Dict[str, PlaneHistogram]]: ...
     def histogram_files(self, paths: Iterable[PathLike], bins: int = 256, *,
@@ -87,23 +88,23 @@ class Context:
                   luma: _Name = "709", return_level: Literal[True]) -> Tuple[np.ndarray, int]: ...
     def match(self, image: ArrayLike, reference: ArrayLike, *, channels: str = "luminance",
               luma: _Name = "709") -> np.ndarray: ...
-    def video(self, path: PathLike, bins: int = 256, *, luma: _Name = "709",
+    def video(self, path: PathLike, bins: int = 256, *, luma: Optional[_Name] = None,
               strategy: Optional[str] = None, max_pixels: int = ...,
               space: str = "rgb", threads: Optional[int] = None) -> "VideoHistograms": ...
 
 def histogram(image: ArrayLike, bins: int = 256, *, luma: _Name = "709",
               strategy: Optional[str] = None, device: Optional[_Name] = None) -> Histogram: ...
 @overload
-def histogram_file(path: PathLike, bins: int = 256, *, luma: _Name = "709",
+def histogram_file(path: PathLike, bins: int = 256, *, luma: Optional[_Name] = None,
                    strategy: Optional[str] = None, device: Optional[_Name] = None,
                    max_pixels: int = ..., space: Literal["rgb"] = "rgb", all_formats: bool = False) -> Histogram: ...
 @overload
-def histogram_file(path: PathLike, bins: int = 256, *, luma: _Name = "709",
+def histogram_file(path: PathLike, bins: int = 256, *, luma: Optional[_Name] = None,
                    strategy: Optional[str] = None, device: Optional[_Name] = None,
                    max_pixels: int = ...,
                    space: Literal["ycbcr"], all_formats: bool = False) -> Dict[str, PlaneHistogram]: ...
 @overload
-def histogram_file(path: PathLike, bins: int = 256, *, luma: _Name = "709",
+def histogram_file(path: PathLike, bins: int = 256, *, luma: Optional[_Name] = None,
                    strategy: Optional[str] = None, device: Optional[_Name] = None,
                    max_pixels: int = ...,
                    space: str = "rgb", all_formats: bool = False) -> Union[Histogram, Dict[str, PlaneHistogram]]: ...
@@ -193,6 +194,6 @@ class VideoHistograms:
     @property
     def first_error(self) -> str: ...
 
-def video(path: PathLike, bins: int = 256, *, luma: _Name = "709", strategy: Optional[str] = None,
+def video(path: PathLike, bins: int = 256, *, luma: Optional[_Name] = None, strategy: Optional[str] = None,
           device: Optional[_Name] = None, max_pixels: int = ...,
           space: str = "rgb", threads: Optional[int] = None) -> VideoHistograms: ...

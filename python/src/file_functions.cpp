@@ -46,9 +46,10 @@ Image read_file(const FilePath& path, Whole max_pixels, bool all_formats, bool a
 
 // A Histogram, or with space="ycbcr" the dict of a JPEG's PlaneHistograms.
 py::object histogram_file(const SharedContext& shared, const FilePath& path, Whole bins,
-                          const Name& luma, const std::optional<std::string>& strategy,
-                          Whole max_pixels, const std::string& space, bool all_formats) {
-  const HistogramOptions options = SharedContext::options(bins, luma);
+                          const std::optional<Name>& luma,
+                          const std::optional<std::string>& strategy, Whole max_pixels,
+                          const std::string& space, bool all_formats) {
+  const HistogramOptions options = SharedContext::options(bins, luma_in(frame_space(space), luma));
   const RunOptions run = shared.run(strategy);
   if (frame_space(space) == FrameSpace::YCbCr) {
     const std::uint64_t most = max_pixels_of(max_pixels);
@@ -78,7 +79,8 @@ const char* const kSpaceDoc =
     " With space=\"ycbcr\", a JPEG's Y', Cb and Cr planes as decoded, with no colour "
     "conversion, as `gpuhist compute --space ycbcr` counts them: {\"y\", \"cb\", \"cr\"} of "
     "PlaneHistograms (\"y\" alone for a grey JPEG), the levels `ffmpeg -i F -f rawvideo` "
-    "writes; another format is an OSError.";
+    "writes; another format is an OSError. luma (default \"709\") weighs RGB's luminance: "
+    "with space=\"ycbcr\" it is a ValueError.";
 
 }  // namespace
 
@@ -86,6 +88,15 @@ FrameSpace frame_space(const std::string& space) {
   if (space == "rgb") return FrameSpace::Rgb;
   if (space == "ycbcr") return FrameSpace::YCbCr;
   throw py::value_error("gpuhist: space must be \"rgb\" or \"ycbcr\", not \"" + space + "\"");
+}
+
+Name luma_in(FrameSpace space, const std::optional<Name>& luma) {
+  if (space == FrameSpace::YCbCr && luma) {
+    throw py::value_error(
+        "gpuhist: luma goes with space=\"rgb\": Y'CbCr planes are counted as decoded, with no "
+        "luminance of RGB to weigh");
+  }
+  return luma.value_or(Name{"709"});
 }
 
 void register_file_functions(py::module_& m,
@@ -102,17 +113,18 @@ void register_file_functions(py::module_& m,
       " all_formats=True reads every format the image library reads, as read(). Raises "
       "FileNotFoundError or OSError naming the file and the cause.";
   context.def("histogram_file", &histogram_file, "path"_a, "bins"_a = 256, py::kw_only(),
-              "luma"_a = "709", "strategy"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels,
-              "space"_a = "rgb", "all_formats"_a = false, context_doc.c_str());
+              "luma"_a = std::nullopt, "strategy"_a = std::nullopt,
+              "max_pixels"_a = kDefaultMaxPixels, "space"_a = "rgb", "all_formats"_a = false,
+              context_doc.c_str());
   m.def(
       "histogram_file",
-      [](const FilePath& path, Whole bins, const Name& luma,
+      [](const FilePath& path, Whole bins, const std::optional<Name>& luma,
          const std::optional<std::string>& strategy, const std::optional<Name>& device,
          Whole max_pixels, const std::string& space, bool all_formats) {
         return histogram_file(*default_context(device), path, bins, luma, strategy, max_pixels,
                               space, all_formats);
       },
-      "path"_a, "bins"_a = 256, py::kw_only(), "luma"_a = "709", "strategy"_a = std::nullopt,
+      "path"_a, "bins"_a = 256, py::kw_only(), "luma"_a = std::nullopt, "strategy"_a = std::nullopt,
       "device"_a = std::nullopt, "max_pixels"_a = kDefaultMaxPixels, "space"_a = "rgb",
       "all_formats"_a = false, module_doc.c_str());
   m.def(

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "functions.hpp"
@@ -15,6 +16,11 @@ namespace gpuhist::python {
 
 // FrameSpace::Rgb for "rgb", FrameSpace::YCbCr for "ycbcr"; ValueError else.
 [[nodiscard]] FrameSpace frame_space(const std::string& space);
+
+// The luminance weights of a count in `space`: `luma`, "709" where it is not
+// given; ValueError where it is given with Y'CbCr planes, which have no
+// luminance of RGB to weigh (as `--luma` with `--space ycbcr` is refused).
+[[nodiscard]] Name luma_in(FrameSpace space, const std::optional<Name>& luma);
 
 // Registers gpuhist.read, gpuhist.histogram_file and Context.histogram_file.
 void register_file_functions(

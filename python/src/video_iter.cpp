@@ -36,10 +36,10 @@ constexpr std::chrono::milliseconds kSignalPoll{50};
 class VideoHistograms {
  public:
   VideoHistograms(std::shared_ptr<SharedContext> context, const FilePath& path, Whole bins,
-                  const Name& luma, const std::optional<std::string>& strategy, Whole max_pixels,
-                  const std::string& space, std::optional<Whole> threads)
+                  const std::optional<Name>& luma, const std::optional<std::string>& strategy,
+                  Whole max_pixels, const std::string& space, std::optional<Whole> threads)
       : context_(std::move(context)),
-        options_(context_->options(bins, luma)),
+        options_(context_->options(bins, luma_in(frame_space(space), luma))),
         run_(context_->run(strategy)),
         space_(frame_space(space)) {
     // Planes are counted on the calling thread alone, as `gpuhist video
@@ -225,33 +225,34 @@ still gives every frame it can, so check errors at the end.
       "the Y', Cb and Cr planes as decoded, with no conversion, as `gpuhist video --space "
       "ycbcr` counts them: (index, time, {\"y\", \"cb\", \"cr\"}) of PlaneHistograms, "
       "levels deeper than 8 bits shifted up to 16 (bins=1024 gives a 10-bit "
-      "stream one bin a level); a stream that is not planar Y'CbCr or grey raises OSError. "
-      "FFmpeg decodes on `threads` threads, as `ffmpeg -threads N` (default: one per core, "
+      "stream one bin a level); a stream that is not planar Y'CbCr or grey raises OSError, "
+      "luma (default \"709\", RGB's luminance weights) with it a ValueError. FFmpeg decodes on "
+      "`threads` threads, as `ffmpeg -threads N` (default: one per core, "
       "at most 16); a damaged stream's concealed frames depend on them, and threads=1 "
       "decodes them the same on every machine. "
       "Raises FileNotFoundError or OSError naming the file for a file that cannot be opened, "
       "ValueError for bad options.";
   m.def(
       "video",
-      [](const FilePath& path, Whole bins, const Name& luma,
+      [](const FilePath& path, Whole bins, const std::optional<Name>& luma,
          const std::optional<std::string>& strategy, const std::optional<Name>& device,
          Whole max_pixels, const std::string& space, std::optional<Whole> threads) {
         return std::make_unique<VideoHistograms>(default_context(device), path, bins, luma,
                                                  strategy, max_pixels, space, threads);
       },
-      py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
+      py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = std::nullopt,
       py::arg("strategy") = std::nullopt, py::arg("device") = std::nullopt,
       py::arg("max_pixels") = kDefaultMaxPixels, py::arg("space") = "rgb",
       py::arg("threads") = std::nullopt, doc);
   context.def(
       "video",
-      [](const py::object& self, const FilePath& path, Whole bins, const Name& luma,
+      [](const py::object& self, const FilePath& path, Whole bins, const std::optional<Name>& luma,
          const std::optional<std::string>& strategy, Whole max_pixels, const std::string& space,
          std::optional<Whole> threads) {
         return std::make_unique<VideoHistograms>(shared_of(self), path, bins, luma, strategy,
                                                  max_pixels, space, threads);
       },
-      py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = "709",
+      py::arg("path"), py::arg("bins") = 256, py::kw_only(), py::arg("luma") = std::nullopt,
       py::arg("strategy") = std::nullopt, py::arg("max_pixels") = kDefaultMaxPixels,
       py::arg("space") = "rgb", py::arg("threads") = std::nullopt, doc);
 }

@@ -424,6 +424,24 @@ def test_a_jpegs_planes_are_its_decoded_levels(tmp_path, data, cli, pix_fmt, chr
     assert json.loads(run.stdout)["histograms"] == {n: h.counts[0].tolist() for n, h in got.items()}
 
 
+def test_luminance_weights_go_with_rgb_alone(data):
+    """luma weighs RGB's luminance: with Y'CbCr planes, which have none, it is refused as
+    `--luma` with `--space ycbcr` is, before any file is opened; unsaid, it is "709"."""
+    said = re.escape('luma goes with space="rgb"')
+    for luma in (601, "709"):
+        with pytest.raises(ValueError, match=said):
+            gpuhist.histogram_file(data / "rocket.jpg", space="ycbcr", luma=luma)
+        with pytest.raises(ValueError, match=said):
+            gpuhist.Context("cpu").histogram_file(data / "rocket.jpg", space="ycbcr", luma=luma)
+        with pytest.raises(ValueError, match=said):
+            gpuhist.video(data / "missing.mp4", space="ycbcr", luma=luma)
+        with pytest.raises(ValueError, match=said):
+            gpuhist.Context("cpu").video(data / "missing.mp4", space="ycbcr", luma=luma)
+    unsaid = gpuhist.histogram_file(data / "rocket.jpg", device="cpu")
+    np.testing.assert_array_equal(
+        unsaid.counts, gpuhist.histogram_file(data / "rocket.jpg", device="cpu", luma=709).counts)
+
+
 def test_a_jpegs_planes_refuse_other_files(tmp_path, data):
     with pytest.raises(OSError, match=re.escape(
             "counted from JPEG files, and this is a PNG file (count it with space=\"rgb\" instead)")):
