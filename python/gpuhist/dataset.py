@@ -130,20 +130,38 @@ def _stats_dict(table):
     return out
 
 
-def expand(paths, problems=None):
+def expand(paths, problems=None, *, all_formats=False):
     """The files of `paths`: a list of files and folders, a folder (searched recursively
-    for the common formats' extensions) or a glob pattern (its folders searched too), sorted
-    as the command line sorts them. A folder with no image files is kept, to be reported as
-    such; folders that cannot be listed are left out, and (path, cause) of each is appended
-    to the list `problems` where one is given (histograms() reports them in .failed)."""
-    files, found = _expand(paths)
+    for the common formats' extensions, or with all_formats every format's the image library
+    reads, as `gpuhist compute --formats all` searches it) or a glob pattern (its folders
+    searched too), sorted as the command line sorts them. A folder with no image files is
+    kept, to be reported as such; folders that cannot be listed are left out, and (path,
+    cause) of each is appended to the list `problems` where one is given (histograms()
+    reports them in .failed)."""
+    files, found = _expand(paths, all_formats)
     if problems is not None:
         problems.extend(found)
     return files
 
 
-def _expand(paths):
+def _known_extensions(all_formats):
+    """Whether a folder's search takes a file of an extension (".png", lower case): the
+    common formats', or with all_formats every format's the image library reads."""
+    if not all_formats:
+        return EXTENSIONS.__contains__
+    known = dict.fromkeys(EXTENSIONS, True)
+
+    def taken(extension):
+        if extension not in known:
+            known[extension] = bool(extension) and _gpuhist._has_image_extension(
+                "file" + extension, True)
+        return known[extension]
+    return taken
+
+
+def _expand(paths, all_formats=False):
     """expand()'s files, and (path, cause) for each folder that could not be listed."""
+    known = _known_extensions(all_formats)
     files, problems = [], []
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
@@ -160,7 +178,7 @@ def _expand(paths):
         elif text == "":  # not the current folder, which a worker would read it as
             problems.append((text, "an empty file name"))
         elif os.path.isdir(text):
-            _add_folder(text, files, problems)
+            _add_folder(text, files, problems, known)
         elif not os.path.lexists(text) and any(c in text for c in "*?["):
             # A file is the file named, even one named like a pattern ("shot[1].png"); a
             # pattern that matches nothing is kept, to be reported as a file not found.
@@ -172,7 +190,7 @@ def _expand(paths):
             found = []
             for match in sorted(matches, key=os.path.islink):
                 if os.path.isdir(match):
-                    _add_folder(match, found, problems)
+                    _add_folder(match, found, problems, known)
                 else:
                     found.append(match)
             files.extend(_each_once(found))
@@ -281,19 +299,19 @@ def _each_once(names):
     return list(seen.values())
 
 
-def _add_folder(folder, files, problems):
+def _add_folder(folder, files, problems, known):
     """A folder's image files into `files`, searched as the command line searches it; the
     folder itself where it holds none (reported as such), unless it could not be listed."""
     before = len(problems)
-    found = _search(str(pathlib.Path(folder)), problems)
+    found = _search(str(pathlib.Path(folder)), problems, known)
     if found:
         files.extend(found)
     elif len(problems) == before:
         files.append(folder)
 
 
-def _search(folder, problems):
-    """The files under `folder` with the common formats' extensions, sorted, named as
+def _search(folder, problems, known=EXTENSIONS.__contains__):
+    """The files under `folder` whose extensions `known` takes, sorted, named as
     pathlib's rglob names them; links to folders are not followed, a link to a missing file
     or one that cannot be followed (a loop), a pipe or a device is kept (to be reported, as
     the command line reports it); a folder that cannot be listed goes to `problems` with its cause, as the
@@ -306,7 +324,7 @@ def _search(folder, problems):
             with os.scandir(here) as entries:
                 for entry in entries:
                     path = entry.name if here == "." else entry.path
-                    if os.path.splitext(entry.name)[1].lower() not in EXTENSIONS:
+                    if not known(os.path.splitext(entry.name)[1].lower()):
                         try:
                             if entry.is_dir(follow_symlinks=False):
                                 pending.append(path)
@@ -427,7 +445,8 @@ def _said(error):
     return text[len("gpuhist: "):] if text.startswith("gpuhist: ") else text
 
 
-def count_batch(paths, bins, luma, device, max_pixels, sharing=None, names=None):
+def count_batch(paths, bins, luma, device, max_pixels, sharing=None, names=None,
+                all_formats=False):
     """One task: the merged histogram of `paths`, their rows and their failures, named
     by `names` (the names given, one a path; default: the paths)."""
     # The device is opened before any file: a device that cannot be had, or that fails
@@ -435,7 +454,7 @@ def count_batch(paths, bins, luma, device, max_pixels, sharing=None, names=None)
     context = _context(_worker_device(device))
     total, records, histograms, failed = None, [], [], []
     files = context.histogram_files(paths, bins, luma=luma, max_pixels=max_pixels,
-                                    threads=_decode_threads(sharing))
+                                    threads=_decode_threads(sharing), all_formats=all_formats)
     for i, f in enumerate(files):  # one a path, in order
         name = f.path if names is None else names[i]
         if f.error is not None:
@@ -453,10 +472,10 @@ def count_batch(paths, bins, luma, device, max_pixels, sharing=None, names=None)
     return DatasetResult(total, records, _gpuhist._stats_table(histograms), failed)
 
 
-def _count_task(batch, bins, luma, device, max_pixels, sharing=None):
+def _count_task(batch, bins, luma, device, max_pixels, sharing=None, all_formats=False):
     """count_batch of a (paths, names) pair: what client.map hands each task."""
     paths, names = batch
-    return count_batch(paths, bins, luma, device, max_pixels, sharing, names)
+    return count_batch(paths, bins, luma, device, max_pixels, sharing, names, all_formats)
 
 
 def merge_results(*results):
@@ -523,20 +542,22 @@ def _check_options(bins, batch, luma, device, max_pixels):
 
 
 def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="709",
-               device=None, max_pixels=1 << 28, progress=False):
+               device=None, max_pixels=1 << 28, progress=False, all_formats=False):
     """The exact histograms of a data set, counted on a Dask cluster.
 
     paths: a list of files and folders, a folder or a glob. client: a distributed.Client;
     scheduler: the address of one to connect to; neither: a LocalCluster with
     one worker process per core (one per GPU on a machine with several), started
     and stopped here. batch: files per task. device: the device every worker
-    opens (default: its own GPU, else "auto"). Files that cannot be read are in
-    .failed, never fatal and never dropped.
+    opens (default: its own GPU, else "auto"). all_formats: folders are searched for, and
+    files read in, every format the image library reads, as `gpuhist compute --formats all`
+    (the common ones alone by default). Files that cannot be read are in .failed, never
+    fatal and never dropped.
     """
     bins, batch, luma, max_pixels = _check_options(bins, batch, luma, device, max_pixels)
-    files, problems = _expand(paths)
+    files, problems = _expand(paths, bool(all_formats))
     result = _count(files, problems, client, scheduler, bins, batch, luma, device, max_pixels,
-                    progress)
+                    progress, bool(all_formats))
     # Nothing readable: a zero total of every channel, as `gpuhist compute --merge` gives.
     if result.total is None:
         result.total = _gpuhist.Histogram(bins)
@@ -544,7 +565,7 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
 
 
 def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pixels,
-           progress):
+           progress, all_formats=False):
     """histograms() of files expanded already; `problems`: the folders that could not be
     listed, among the failures first."""
     if not files:
@@ -569,7 +590,7 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
                     if gpus > 1 and device is None:
                         client.register_worker_plugin(_AssignDevices(gpus))
         return _count_on(client, files, problems, bins, batch, luma, device, max_pixels,
-                         progress)
+                         progress, all_formats)
     finally:
         if own_client is not None:
             own_client.close()
@@ -610,7 +631,8 @@ def _interrupt_held():
                 handler(signal.SIGINT, None)
 
 
-def _count_on(client, files, problems, bins, batch, luma, device, max_pixels, progress):
+def _count_on(client, files, problems, bins, batch, luma, device, max_pixels, progress,
+              all_formats):
     """_count's work on a running `client`."""
     from distributed import KilledWorker
     # Read by absolute names, as a worker's own folder may be another (a dask-worker
@@ -636,7 +658,7 @@ def _count_on(client, files, problems, bins, batch, luma, device, max_pixels, pr
     # One message to the scheduler for every task, not one each.
     parts = list(zip(batches, names))
     options = dict(bins=bins, luma=luma, device=device, max_pixels=max_pixels,
-                   sharing=sharing, pure=False, retries=2, **where)
+                   sharing=sharing, all_formats=all_formats, pure=False, retries=2, **where)
     futures = client.map(_count_task, parts, **options)
     while True:
         top = _merge_tree(client, futures, where)
@@ -958,6 +980,10 @@ def main(argv=None):
                         "piece of a name (default: each worker its own GPU, else auto)")
     parser.add_argument("--max-pixels", type=int, default=1 << 28,
                         help="files of more pixels than this are failures, as compute's")
+    parser.add_argument("--formats", choices=("common", "all"), default="common",
+                        help="common: JPEG, PNG, TIFF, WebP, OpenEXR, GIF, BMP, PNM, HDR, Targa, "
+                        "DPX; all: also every other format the image library reads, as "
+                        "compute's")
     parser.add_argument("--percentiles", type=_percentiles, default=(),
                         help="also give these percentiles of every channel, e.g. 5,25,75,95 "
                         "(json)")
@@ -972,7 +998,8 @@ def main(argv=None):
     # Standard output, by any of its names: written to, not replaced (a log it appends to).
     if args.output in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
         args.output = "-"
-    files, problems = _expand(args.paths)
+    all_formats = args.formats == "all"
+    files, problems = _expand(args.paths, all_formats)
     # The output, before anything is counted: not one of the inputs (it would be
     # replaced), and in a folder that exists.
     if args.output and args.output != "-":
@@ -991,7 +1018,8 @@ def main(argv=None):
             with warnings.catch_warnings(record=True) as said:
                 warnings.simplefilter("always", ClusterWarning)
                 result = _count(files, problems, None, args.scheduler, args.bins, args.batch,
-                                args.luma, args.device, args.max_pixels, sys.stderr.isatty())
+                                args.luma, args.device, args.max_pixels, sys.stderr.isatty(),
+                                all_formats)
         finally:
             for warning in said:
                 if issubclass(warning.category, ClusterWarning):
@@ -1037,8 +1065,10 @@ def main(argv=None):
         for note in (record[8] if len(record) > 8 else ()):
             _say("warning", f"{_shown(record[0])}: {note}")
     for path, error in result.failed:
-        # (The module names its max_pixels argument; this command's option is --max-pixels.)
-        error = error.replace("(max_pixels)", "(--max-pixels)")
+        # (The module names its arguments; this command's options are --max-pixels and
+        # --formats.)
+        error = error.replace("(max_pixels)", "(--max-pixels)").replace(
+            "(all_formats=True tries", "(--formats all tries")
         _say("error", f"{_shown(path)}: {error}")
     if args.output and args.output != "-":
         written = _write_output(args.output, text.getvalue())

@@ -103,6 +103,14 @@ void register_file_functions(py::module_& m,
                              py::class_<SharedContext, std::shared_ptr<SharedContext>>& context) {
   m.def("_damage_warning", &damage_warning,
         "A decoder's warning as the command line words it, for gpuhist.dataset.");
+  m.def(
+      "_has_image_extension",
+      [](const FilePath& path, bool all_formats) {
+        return has_image_extension(path.path, all_formats ? FormatSet::All : FormatSet::Common);
+      },
+      "path"_a, "all_formats"_a,
+      "Whether a folder's search takes the file by its extension, as `gpuhist compute FOLDER "
+      "[--formats all]` does, for gpuhist.dataset.");
   const std::string context_doc =
       std::string("The histograms of an image file (read as gpuhist.read reads it).") + kSpaceDoc;
   const std::string module_doc =

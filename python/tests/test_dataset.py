@@ -523,6 +523,39 @@ def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path
     assert alone.failed == [(str(tmp_path / "empty"), "no image files in this folder")]
 
 
+def test_every_format_the_library_reads_as_computes_formats_all(cli, data, tmp_path):
+    """all_formats (--formats all) searches folders for, and reads, every format the image
+    library reads, as `gpuhist compute --formats all`; without it, such a file named is a
+    failure whose message names the option that reads it."""
+    subprocess.run(["oiiotool", str(data / "coffee.png"), "-o", str(tmp_path / "c.sgi")],
+                   check=True)
+    shutil.copy(data / "rocket.jpg", tmp_path / "rocket.jpg")
+    sgi = str(tmp_path / "c.sgi")
+    assert ds.expand(str(tmp_path)) == [str(tmp_path / "rocket.jpg")]
+    assert ds.expand(str(tmp_path), all_formats=True) == [sgi, str(tmp_path / "rocket.jpg")]
+    refused = ds.count_batch([sgi], 256, "709", "cpu", 1 << 28)
+    assert refused.total is None and refused.failed[0][0] == sgi
+    assert "(all_formats=True tries every format" in refused.failed[0][1]
+    read = ds.count_batch([sgi], 256, "709", "cpu", 1 << 28, all_formats=True)
+    np.testing.assert_array_equal(read.total.counts,
+                                  histograms(gpuhist.read(sgi, all_formats=True)))
+    run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(tmp_path), "--formats",
+                          "all", "--device", "cpu"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stderr == ""
+    merged = subprocess.run([cli, "compute", str(tmp_path), "--formats", "all", "--merge",
+                             "--format", "json", "--device", "cpu"], capture_output=True,
+                            text=True, check=True)
+    total = json.loads(merged.stdout)[-1]
+    got = json.loads(run.stdout)
+    assert got["files"] == total["files"] == 2 and got["histograms"] == total["histograms"]
+    named = subprocess.run([sys.executable, "-m", "gpuhist.dataset", sgi, "--device", "cpu"],
+                           capture_output=True, text=True, timeout=120)
+    assert named.returncode == 1
+    assert named.stderr.splitlines()[0] == (
+        f"gpuhist: error: {sgi}: cannot read image: sgi files are not read by default "
+        "(--formats all tries every format the image library reads)")
+
+
 def session_processes(session):
     """(pid, command line) of each process of the session `session`."""
     found = []
