@@ -196,8 +196,9 @@ Histogram SharedContext::histogram(const ArrayLike& image, Whole bins, const Nam
 py::array SharedContext::draw(const Histogram& histogram, WholePair size, const std::string& scale,
                               const std::vector<std::string>& channels, Whole background) const {
   DrawOptions options;
-  options.width = static_cast<std::uint32_t>(within(size.first, "width", 1, kMaxDrawSize));
-  options.height = static_cast<std::uint32_t>(within(size.second, "height", 1, kMaxDrawSize));
+  options.width = static_cast<std::uint32_t>(within(size.first, "size's width", 1, kMaxDrawSize));
+  options.height =
+      static_cast<std::uint32_t>(within(size.second, "size's height", 1, kMaxDrawSize));
   const auto mode = parse_scale_mode(scale);
   if (!mode) throw py::value_error("gpuhist: scale is 'clip', 'max' or 'log', not '" + scale + "'");
   options.scale = *mode;
