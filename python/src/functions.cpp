@@ -212,9 +212,18 @@ py::array SharedContext::draw(const Histogram& histogram, WholePair size, const 
       options.channels |= kDrawBlue;
     else if (c == "luminance")
       options.channels |= kDrawLuminance;
+    else if (!c.empty() && c.find_first_not_of("rgbl") == std::string::npos)
+      // The command line's letters: "rgb", "l", "rgbl".
+      for (const char letter : c) {
+        options.channels |= letter == 'r'   ? kDrawRed
+                            : letter == 'g' ? kDrawGreen
+                            : letter == 'b' ? kDrawBlue
+                                            : kDrawLuminance;
+      }
     else
       throw py::value_error("gpuhist: unknown channel '" + c +
-                            "' (red, green, blue or luminance, named in full)");
+                            "' (red, green, blue or luminance, or letters of 'rgbl' as the "
+                            "command line's --channels)");
   }
   options.background = static_cast<std::uint32_t>(within(background, "background", 0, 0xFFFFFF));
   validate(options);

@@ -175,10 +175,12 @@ normal exit for the parent's threads).
       "background"_a = 0x333333, "device"_a = std::nullopt,
       "The histogram drawn as `gpuhist draw` draws it: an (H, W, 4) uint8 RGBA array of "
       "size=(W, H); drawn on the CPU unless a device is named (the same bytes either way). "
-      "channels: any of red, green, blue, luminance; a grey histogram shows its luminance "
+      "channels: a name or a list of names of red, green, blue, luminance, or letters of "
+      "'rgbl' as the command line's --channels ('rgb', 'l'); a grey histogram shows its luminance "
       "whichever are named, a PlaneHistogram its plane (which channels may name: 'y', 'cb' "
       "or 'cr').");
-  m.def("devices", &devices, "The Vulkan devices: index, name, type, hardware, vulkan, driver.");
+  m.def("devices", &devices,
+        "The Vulkan devices: index, name, type, hardware, vulkan, driver, device_local_memory.");
 
   register_adjustments(m, context);
 }

@@ -149,10 +149,16 @@ def test_channels_to_draw_are_a_name_or_a_list_of_names():
     for bad, named in ((b"red", "not bytes"), (5, "not int"), (["red", 3], "not a list holding int")):
         with pytest.raises(TypeError, match=f"channels is a channel's name or a list of them .*{named}"):
             gpuhist.draw(h, channels=bad)
-    # Names in full: the command line's letters ("rgb") are not names.
-    with pytest.raises(ValueError, match=r"unknown channel 'rgb' \(red, green, blue or "
-                                         r"luminance, named in full\)"):
-        gpuhist.draw(h, channels="rgb")
+    # The command line's letters too: "rgb", "l", "rgbl".
+    np.testing.assert_array_equal(gpuhist.draw(h, channels="rgb"),
+                                  gpuhist.draw(h, channels=["red", "green", "blue"]))
+    np.testing.assert_array_equal(gpuhist.draw(h, channels="l"), gpuhist.draw(h, channels="luminance"))
+    np.testing.assert_array_equal(gpuhist.draw(h, channels=["rg", "luminance"]),
+                                  gpuhist.draw(h, channels=["red", "green", "luminance"]))
+    for bad in ("rgbx", "", "Red"):
+        with pytest.raises(ValueError, match=f"unknown channel '{bad}' \\(red, green, blue or "
+                                             "luminance, or letters of 'rgbl'"):
+            gpuhist.draw(h, channels=bad)
 
 
 def test_compare_gives_the_command_lines_metrics(cli, data):
