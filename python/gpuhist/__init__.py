@@ -165,7 +165,8 @@ def _histogram_from_dict(d):
     `gpuhist compute --format json` give (``{"bins": N, "histograms": {"red": [...],
     ..., "luminance": [...]}}``; other keys, such as "file" and "stats", are ignored), so
     that saved totals load back and merge exactly; a PlaneHistogram's (one row named "y",
-    "cb" or "cr") loads as a PlaneHistogram. ValueError for anything else: other
+    "cb" or "cr") loads as a PlaneHistogram (a `compute --space ycbcr` object holds three:
+    load each as {"bins": N, "histograms": {"cb": [...]}}). ValueError for anything else: other
     channels, rows of other lengths, counts that are not whole numbers from 0 to 2**64 - 1
     or that add up to more than 2**64 - 1 in a channel, red, green and blue counting
     different numbers of pixels or luminance fewer, a "bins" that is not the rows' length as
