@@ -19,6 +19,7 @@ namespace gpuhist {
 //   Max:  count / max_count
 //   Log:  log2(1 + count) / log2(1 + max_count), with log2 in 16.16 fixed point
 //         (integer part plus the linear fraction between powers of two)
+// (parse_scale_mode also takes "seed", Clip's name in 0.1.0.)
 enum class ScaleMode : std::uint8_t { Clip, Max, Log };
 [[nodiscard]] std::string_view to_string(ScaleMode mode);
 [[nodiscard]] std::optional<ScaleMode> parse_scale_mode(std::string_view name);

@@ -212,14 +212,8 @@ py::array SharedContext::draw(const Histogram& histogram, WholePair size, const 
       options.channels |= kDrawBlue;
     else if (c == "luminance")
       options.channels |= kDrawLuminance;
-    else if (!c.empty() && c.find_first_not_of("rgbl") == std::string::npos)
-      // The command line's letters: "rgb", "l", "rgbl".
-      for (const char letter : c) {
-        options.channels |= letter == 'r'   ? kDrawRed
-                            : letter == 'g' ? kDrawGreen
-                            : letter == 'b' ? kDrawBlue
-                                            : kDrawLuminance;
-      }
+    else if (const auto letters = parse_draw_channels(c))  // the command line's: "rgb", "l"
+      options.channels |= *letters;
     else
       throw py::value_error("gpuhist: unknown channel '" + c +
                             "' (red, green, blue or luminance, or letters of 'rgbl' as the "

@@ -155,7 +155,7 @@ def test_channels_to_draw_are_a_name_or_a_list_of_names():
     np.testing.assert_array_equal(gpuhist.draw(h, channels="l"), gpuhist.draw(h, channels="luminance"))
     np.testing.assert_array_equal(gpuhist.draw(h, channels=["rg", "luminance"]),
                                   gpuhist.draw(h, channels=["red", "green", "luminance"]))
-    for bad in ("rgbx", "", "Red"):
+    for bad in ("rgbx", "", "Red", "rr"):
         with pytest.raises(ValueError, match=f"unknown channel '{bad}' \\(red, green, blue or "
                                              "luminance, or letters of 'rgbl'"):
             gpuhist.draw(h, channels=bad)

@@ -24,6 +24,7 @@ std::optional<ScaleMode> parse_scale_mode(std::string_view name) {
   if (name == "clip") return ScaleMode::Clip;
   if (name == "max") return ScaleMode::Max;
   if (name == "log") return ScaleMode::Log;
+  if (name == "seed") return ScaleMode::Clip;  // its name in 0.1.0, still taken
   return std::nullopt;
 }
 
