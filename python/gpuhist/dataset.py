@@ -555,6 +555,8 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
     fatal and never dropped.
     """
     bins, batch, luma, max_pixels = _check_options(bins, batch, luma, device, max_pixels)
+    if not isinstance(all_formats, (bool, numpy.bool_)):
+        raise TypeError(f"gpuhist: all_formats is a bool, not {type(all_formats).__name__}")
     files, problems = _expand(paths, bool(all_formats))
     result = _count(files, problems, client, scheduler, bins, batch, luma, device, max_pixels,
                     progress, bool(all_formats))
@@ -658,7 +660,9 @@ def _count_on(client, files, problems, bins, batch, luma, device, max_pixels, pr
     # One message to the scheduler for every task, not one each.
     parts = list(zip(batches, names))
     options = dict(bins=bins, luma=luma, device=device, max_pixels=max_pixels,
-                   sharing=sharing, all_formats=all_formats, pure=False, retries=2, **where)
+                   sharing=sharing, pure=False, retries=2, **where)
+    if all_formats:  # (named only then: a worker of an older gpuhist takes the rest)
+        options["all_formats"] = True
     futures = client.map(_count_task, parts, **options)
     while True:
         top = _merge_tree(client, futures, where)

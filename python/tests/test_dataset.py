@@ -536,6 +536,8 @@ def test_every_format_the_library_reads_as_computes_formats_all(cli, data, tmp_p
     refused = ds.count_batch([sgi], 256, "709", "cpu", 1 << 28)
     assert refused.total is None and refused.failed[0][0] == sgi
     assert "(all_formats=True tries every format" in refused.failed[0][1]
+    with pytest.raises(TypeError, match="all_formats is a bool, not str"):
+        ds.histograms([sgi], all_formats="common")  # before any cluster starts
     read = ds.count_batch([sgi], 256, "709", "cpu", 1 << 28, all_formats=True)
     np.testing.assert_array_equal(read.total.counts,
                                   histograms(gpuhist.read(sgi, all_formats=True)))

@@ -9,8 +9,12 @@
 // version script): OpenImageIO, loaded with the module, binds to it ahead of
 // libpng, and each error function it sets is wrapped in one that calls it and
 // then gives up on the file as libpng's default does, but without printing.
-// Where the binding goes to libpng instead (libpng already global in the
-// process), messages are printed as before; nothing else changes.
+// That is the reader's: OpenImageIO's writer hands its function to
+// png_create_write_struct alone, which sets it inside libpng, so a write that
+// fails still prints libpng's line. Where the binding goes to libpng instead
+// (libpng already in the process's global scope, as in the command line,
+// whose executable's own libraries load it, and whose stderr is silenced
+// while decoding), messages are printed as before; nothing else changes.
 #include <dlfcn.h>
 #include <png.h>
 
