@@ -6,12 +6,16 @@ files), as fractions of the top level (of 255 for 8-bit images).
 
     PYTHONPATH=build/python examples/dataset_stats.py FOLDER [--bins 256]
 
+Exact for 8-bit images at 256 bins (and 16-bit ones at 65536).
+
 Exit status 1 when a file could not be read (each named on stderr).
 """
 import argparse
 import os
 import pathlib
 import sys
+
+import numpy as np
 
 import gpuhist
 from gpuhist.dataset import expand
@@ -41,15 +45,21 @@ def main():
     if total is None:
         sys.exit(f"no readable image in {args.folder}")
     # Each channel's mean and standard deviation over every pixel of the set, from
-    # the merged counts, as fractions of the top level: bin b stands for b / (bins - 1),
-    # the sample value itself (of 255) where a bin holds one level, as 8-bit images
-    # at the default 256 bins have it. What normalising inputs by them needs.
-    stats = total.stats()
-    top = args.bins - 1 if args.bins > 1 else 1
-    for name in total.channels:
-        s = stats[name]
-        print(f"{name:>9}: {s['count']} pixels, mean {s['mean'] / top:.5f}, "
-              f"std {s['stddev'] / top:.5f} (of 1.0)")
+    # the merged counts, as fractions of the top level (what normalising inputs by
+    # them needs): bin b stands for the mean of the levels it holds, of L levels,
+    # ((b + 0.5) * L / bins - 0.5) / (L - 1). Exact where a bin holds one level
+    # (8-bit files at the default 256 bins, 16-bit ones at 65536); otherwise the
+    # levels within a bin are taken as even. Floats, or files of several depths
+    # mixed: the bin's centre of 0..1.
+    depths = {f.dtype for f in files if f.error is None}
+    levels = {"uint8": 256, "uint16": 65536}.get(depths.pop()) if len(depths) == 1 else None
+    b = np.arange(args.bins)
+    value = ((b + 0.5) * levels / args.bins - 0.5) / (levels - 1) if levels else (b + 0.5) / args.bins
+    for name, counts in zip(total.channels, total.counts):
+        n = int(counts.sum())
+        mean = float((counts * value).sum() / n)
+        std = float(np.sqrt((counts * (value - mean) ** 2).sum() / n))
+        print(f"{name:>9}: {n} pixels, mean {mean:.5f}, std {std:.5f} (of 1.0)")
     return 1 if failed else 0
 
 

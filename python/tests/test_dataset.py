@@ -622,6 +622,21 @@ def test_the_example_script_gives_the_merged_statistics(data, tmp_path):
     line = next(x for x in run.stdout.splitlines() if x.strip().startswith("red:"))
     # The statistics of the values themselves, as inputs are normalised (of 255).
     assert f"red: {red.size} pixels, mean {red.mean() / 255:.5f}, std {red.std() / 255:.5f}" in line
+    # 16-bit images at a bin a level: exact too (of 65535).
+    deep = tmp_path / "deep"
+    deep.mkdir()
+    pixels = np.random.default_rng(3).integers(0, 65536, (9, 13, 3), dtype=np.uint16)
+    (deep / "p.raw").write_bytes(pixels.astype(">u2").tobytes())
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb48be",
+                    "-s", "13x9", "-i", str(deep / "p.raw"), "-frames:v", "1",
+                    str(deep / "p.png")], check=True)
+    (deep / "p.raw").unlink()
+    run = subprocess.run([sys.executable, str(script), str(deep), "--bins", "65536"],
+                         capture_output=True, text=True, env=dict(os.environ))
+    assert run.returncode == 0, run.stderr
+    red = pixels[..., 0].astype(np.float64) / 65535
+    line = next(x for x in run.stdout.splitlines() if x.strip().startswith("red:"))
+    assert f"red: {red.size} pixels, mean {red.mean():.5f}, std {red.std():.5f}" in line
     # A folder without images is said to be one, not taken for a file.
     (tmp_path / "empty").mkdir()
     empty = subprocess.run([sys.executable, str(script), str(tmp_path / "empty")],
