@@ -610,22 +610,32 @@ def _interrupt_held():
     processes' watchers) inherit the mask, and so do the worker processes they spawn, which
     never take it. multiprocessing's resource tracker unblocks SIGINT on the thread that
     first starts it, so it is started first. On the main thread, an interrupt that another
-    thread takes meanwhile (one a gpuhist context started before) is held rather than raised
-    inside Dask's start; held or pending, it is raised on the way out, once the caller has the
-    cluster to close."""
+    thread takes meanwhile is held rather than raised inside Dask's start; held or pending,
+    it is raised on the way out, once the caller has the cluster to close. A thread started
+    here, before the mask, takes them, so that a second interrupt ends a start that hangs,
+    raised inside it when it next wakes (Dask's waits last ten seconds at most); the workers
+    then end when they see this process go."""
     from multiprocessing import resource_tracker
     resource_tracker.ensure_running()
     taken = []
     handler = None
+    done = threading.Event()
     if threading.current_thread() is threading.main_thread():
         previous = signal.getsignal(signal.SIGINT)
         if callable(previous):
             handler = previous
-            signal.signal(signal.SIGINT, lambda signum, frame: taken.append(signum))
+
+            def held(signum, frame):
+                taken.append(signum)
+                if len(taken) > 1:
+                    raise KeyboardInterrupt
+            signal.signal(signal.SIGINT, held)
+            threading.Thread(target=done.wait, name="gpuhist interrupts", daemon=True).start()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
+        done.set()
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending interrupt is taken
         if handler is not None:
             signal.signal(signal.SIGINT, handler)

@@ -576,10 +576,11 @@ def session_processes(session):
     return found
 
 
-def test_an_interrupt_while_the_cluster_starts_ends_the_run(dataset, tmp_path):
+@pytest.mark.parametrize("presses", [1, 2])
+def test_an_interrupt_while_the_cluster_starts_ends_the_run(dataset, tmp_path, presses):
     """Ctrl-C reaches the whole process group, while the LocalCluster starts too: the run ends
     by the signal (it went on to the end before), with no output, no worker's traceback and
-    no process left behind."""
+    no process left behind; pressed twice (the second ends a start that hangs), the same."""
     root, _ = dataset
     out = tmp_path / "total.json"
     run = subprocess.Popen([sys.executable, "-m", "gpuhist.dataset", str(root), "--device", "cpu",
@@ -592,7 +593,9 @@ def test_an_interrupt_while_the_cluster_starts_ends_the_run(dataset, tmp_path):
         while not any("spawn_main" in c for _, c in session_processes(run.pid)):
             assert run.poll() is None and time.monotonic() < deadline, run.communicate()
             time.sleep(0.005)
-        os.killpg(run.pid, signal.SIGINT)
+        for press in range(presses):
+            time.sleep(0.1 * press)
+            os.killpg(run.pid, signal.SIGINT)
         said, complaints = run.communicate(timeout=60)
     finally:
         if run.poll() is None:
