@@ -44,16 +44,23 @@ def test_a_png_whose_data_fails_its_crc_says_so_in_one_exception(data, tmp_path)
     png[at] ^= 0xFF
     damaged = tmp_path / "damaged.png"
     damaged.write_bytes(bytes(png))
-    script = ("import sys, gpuhist\n"
-              "try:\n"
-              "    gpuhist.histogram_file(sys.argv[1], device='cpu')\n"
-              "except OSError as e:\n"
-              "    print(e)\n")
-    done = subprocess.run([sys.executable, "-c", script, str(damaged)], capture_output=True,
-                          text=True, timeout=60)
-    assert done.stdout == (f"{damaged}: corrupt image: its PNG IDAT chunk's CRC does not match "
-                           "its bytes\n"), done.stdout + done.stderr
+    done = read_in_a_process_of_its_own(damaged)
+    assert done.stdout == 2 * (f"{damaged}: corrupt image: its PNG IDAT chunk's CRC does not "
+                               "match its bytes\n"), done.stdout + done.stderr
     assert done.stderr == "", done.stderr
+
+
+def read_in_a_process_of_its_own(path):
+    """gpuhist.read and histogram_file of `path` in a fresh python3, each OSError printed:
+    what reaches the process's stdout and stderr."""
+    script = ("import sys, gpuhist\n"
+              "for read in (gpuhist.read, gpuhist.histogram_file):\n"
+              "    try:\n"
+              "        read(sys.argv[1])\n"
+              "    except OSError as e:\n"
+              "        print(e)\n")
+    return subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                          text=True, timeout=60)
 
 
 def test_a_png_that_libpng_refuses_says_so_in_one_exception(tmp_path):
@@ -70,14 +77,7 @@ def test_a_png_that_libpng_refuses_says_so_in_one_exception(tmp_path):
                         chunk(b"IHDR", (8).to_bytes(4, "big") + (4).to_bytes(4, "big") +
                               bytes([8, 2, 0, 0, 0])) +
                         chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
-    script = ("import sys, gpuhist\n"
-              "for read in (gpuhist.read, gpuhist.histogram_file):\n"
-              "    try:\n"
-              "        read(sys.argv[1])\n"
-              "    except OSError as e:\n"
-              "        print(e)\n")
-    done = subprocess.run([sys.executable, "-c", script, str(damaged)], capture_output=True,
-                          text=True, timeout=60)
+    done = read_in_a_process_of_its_own(damaged)
     lines = done.stdout.splitlines()
     assert len(lines) == 2 and all(line.startswith(f"{damaged}: corrupt") and
                                    "bad adaptive filter value" in line for line in lines), \
