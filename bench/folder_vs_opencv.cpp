@@ -1,9 +1,11 @@
 // A folder of image files to histograms, against decoding alone and against
 // OpenCV, in one run on the same cores: what `gpuhist compute FOLDER` does
 // (decoding on every core, in order, counting on the caller's thread), the
-// same files only decoded on every core, and a plain OpenCV program
+// same files only decoded on every core (by gpuhist's readers, by OpenImageIO's
+// ImageInput and by cv::imread, a thread per core), and a plain OpenCV program
 // (cv::imread, calcHist of the three planes, cvtColor to grey and its
-// calcHist) on one thread and on a thread per core. OpenCV is a yardstick only.
+// calcHist) on one thread and on a thread per core. OpenImageIO's and OpenCV's
+// rows are yardsticks only.
 //
 //   bench_folder FOLDER [REPETITIONS]     (best of REPETITIONS, default 3)
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include <OpenImageIO/imageio.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -56,13 +59,30 @@ std::uint64_t opencv_histograms(const fs::path& path) {
   return static_cast<std::uint64_t>(cv::sum(hist[3])[0]);
 }
 
-std::uint64_t opencv_on_threads(const std::vector<fs::path>& files, unsigned threads) {
+// The file's pixels as OpenImageIO reads them, its stored format; their count.
+std::uint64_t oiio_decode(const fs::path& path) {
+  auto in = OIIO::ImageInput::open(path.string());
+  if (!in) return 0;
+  const OIIO::ImageSpec& spec = in->spec();
+  std::vector<unsigned char> pixels(spec.image_bytes());
+  if (!in->read_image(0, 0, 0, spec.nchannels, spec.format, pixels.data())) return 0;
+  return static_cast<std::uint64_t>(spec.width) * static_cast<std::uint64_t>(spec.height);
+}
+
+std::uint64_t opencv_decode(const fs::path& path) {
+  const cv::Mat bgr = cv::imread(path.string(), cv::IMREAD_COLOR);
+  return bgr.total();
+}
+
+// `work` of every file on `threads` threads, each taking the next file; the sum.
+std::uint64_t on_threads(const std::vector<fs::path>& files, unsigned threads,
+                         std::uint64_t (*work)(const fs::path&)) {
   std::atomic<std::size_t> next{0};
   std::atomic<std::uint64_t> pixels{0};
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) {
     pool.emplace_back([&] {
-      for (std::size_t i; (i = next++) < files.size();) pixels += opencv_histograms(files[i]);
+      for (std::size_t i; (i = next++) < files.size();) pixels += work(files[i]);
     });
   }
   for (std::thread& thread : pool) thread.join();
@@ -111,13 +131,25 @@ int main(int argc, char** argv) {
   const double on_cpu = counting(cpu, 0);
   const double on_auto = counting(automatic, 0);
   const double one_thread = counting(cpu, 1);
-  const double opencv_one = best_seconds(repetitions, [&] { opencv_pixels = opencv_on_threads(files, 1); });
-  const double opencv_all = best_seconds(repetitions, [&] { (void)opencv_on_threads(files, cores); });
-  if (counted_pixels != decoded_pixels || opencv_pixels != decoded_pixels) {
-    std::fprintf(stderr, "bench_folder: pixel totals differ: decoded %llu, counted %llu, OpenCV %llu\n",
+  std::uint64_t oiio_pixels = 0, imread_pixels = 0;
+  const double oiio =
+      best_seconds(repetitions, [&] { oiio_pixels = on_threads(files, cores, &oiio_decode); });
+  const double imread =
+      best_seconds(repetitions, [&] { imread_pixels = on_threads(files, cores, &opencv_decode); });
+  const double opencv_one =
+      best_seconds(repetitions, [&] { opencv_pixels = on_threads(files, 1, &opencv_histograms); });
+  const double opencv_all =
+      best_seconds(repetitions, [&] { (void)on_threads(files, cores, &opencv_histograms); });
+  if (counted_pixels != decoded_pixels || opencv_pixels != decoded_pixels ||
+      oiio_pixels != decoded_pixels || imread_pixels != decoded_pixels) {
+    std::fprintf(stderr,
+                 "bench_folder: pixel totals differ: decoded %llu, counted %llu, OpenCV %llu, "
+                 "OpenImageIO %llu, imread %llu\n",
                  static_cast<unsigned long long>(decoded_pixels),
                  static_cast<unsigned long long>(counted_pixels),
-                 static_cast<unsigned long long>(opencv_pixels));
+                 static_cast<unsigned long long>(opencv_pixels),
+                 static_cast<unsigned long long>(oiio_pixels),
+                 static_cast<unsigned long long>(imread_pixels));
     return 1;
   }
   const double n = static_cast<double>(files.size());
@@ -131,9 +163,13 @@ int main(int argc, char** argv) {
   row("gpuhist: the same, --device auto", on_auto);
   row("gpuhist: decode on one thread + count (cpu)", one_thread);
   row("decode only, every core (gpuhist's readers)", decode);
+  row("decode only, every core (OpenImageIO)", oiio);
+  row("decode only, every core (OpenCV imread)", imread);
   row("OpenCV imread + calcHist x4, one thread", opencv_one);
   row("OpenCV imread + calcHist x4, every core", opencv_all);
-  std::printf("throughput vs decode only: %.2f; vs OpenCV one thread: %.2fx; every core: %.2fx\n",
-              decode / on_cpu, opencv_one / on_cpu, opencv_all / on_cpu);
+  std::printf(
+      "throughput vs decode only: %.2f (gpuhist's readers), %.2f (OpenImageIO), %.2f (OpenCV "
+      "imread); vs OpenCV one thread: %.2fx; every core: %.2fx\n",
+      decode / on_cpu, oiio / on_cpu, imread / on_cpu, opencv_one / on_cpu, opencv_all / on_cpu);
   return 0;
 }
