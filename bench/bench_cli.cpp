@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -71,13 +72,16 @@ void add_bench_options(CLI::App& app, BenchArgs& args) {
   app.add_option("--stream-queues", args.stream_queues,
                  "Queues the stream's frames take in turn, 1 or 2 (default 1; 2 where the "
                  "device has them)")
+      ->check(CLI::Range(1U, 2U))
       ->transform(decimal());
   app.add_option("--stream-batch", args.stream_batch,
                  "Frames counted by one submission of the stream, 1 to 64 (default 1)")
+      ->check(CLI::Range(1U, 64U))
       ->transform(decimal());
   app.add_option("--stream-copy-threads", args.stream_copy_threads,
                  "Threads copying each frame into its slot in the push mode, 1 to 256 (default: "
                  "one per 4 MiB, up to the hardware threads)")
+      ->check(CLI::Range(1U, 256U))
       ->transform(decimal());
   app.add_option("--adjust-sizes", args.adjust_sizes,
                  "Frame sizes of the adjustments (equalize, clahe, autolevel, threshold, match), "
@@ -122,23 +126,50 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
   config.tune = args.tune;
   if (args.repetitions > 0) config.repetitions = args.repetitions;
   using Sizes = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
-  const auto parse_sizes = [](const std::vector<std::string>& texts,
-                              Sizes& sizes) -> std::optional<std::string> {
+  // WxH, each side 1..kMostSide and at most kMostPixels in all (a 16384x65536
+  // RGBA8 image is 4 GiB); digits alone (no sign).
+  constexpr std::uint32_t kMostSide = 65536;
+  constexpr std::uint64_t kMostPixels = std::uint64_t{1} << 30;
+  const auto parse_sizes = [&](const std::vector<std::string>& texts,
+                               Sizes& sizes) -> std::optional<std::string> {
     sizes.clear();
     for (const std::string& text : texts) {
-      unsigned w = 0, h = 0;
-      char x = 0;
-      std::istringstream in(text);
-      if (!(in >> w >> x >> h) || x != 'x' || w == 0 || h == 0 || !in.eof()) return text;
+      std::uint32_t w = 0, h = 0;
+      const char* const end = text.data() + text.size();
+      const auto [after_w, w_error] = std::from_chars(text.data(), end, w);
+      if (w_error != std::errc{} || after_w == end || *after_w != 'x') return text;
+      const auto [after_h, h_error] = std::from_chars(after_w + 1, end, h);
+      if (h_error != std::errc{} || after_h != end || w == 0 || h == 0 || w > kMostSide ||
+          h > kMostSide || std::uint64_t{w} * h > kMostPixels) {
+        return text;
+      }
       sizes.emplace_back(w, h);
     }
     return std::nullopt;
   };
+  const std::string size_rule =
+      "WxH, each side from 1 to " + std::to_string(kMostSide) + ", at most 2^30 pixels";
+  // "none" names no sizes, and is given alone.
+  const auto none_among = [](const std::vector<std::string>& texts) -> std::optional<std::string> {
+    if (texts.size() < 2 || std::find(texts.begin(), texts.end(), "none") == texts.end()) {
+      return std::nullopt;
+    }
+    std::string list;
+    for (const std::string& text : texts) list += (list.empty() ? "" : ",") + text;
+    return list;
+  };
+  for (const auto& [option, texts] : {std::pair{"--stream-sizes", &args.stream_sizes},
+                                      std::pair{"--adjust-sizes", &args.adjust_sizes}}) {
+    if (const auto list = none_among(*texts)) {
+      return usage(std::string("bad ") + option + " '" + *list +
+                   "' (none takes no sizes beside it)");
+    }
+  }
   config.host_only = args.e2e;
   if (args.e2e && args.tune) return usage("--e2e and --tune are separate runs");
   if (!args.sizes.empty()) {
     if (const auto bad = parse_sizes(args.sizes, config.sizes)) {
-      return usage("bad --sizes entry '" + *bad + "' (expected WxH)");
+      return usage("bad --sizes entry '" + *bad + "' (expected " + size_rule + ")");
     }
     config.host_sizes = config.sizes;
     config.stream_sizes = {*std::min_element(
@@ -151,14 +182,14 @@ int run_bench(const BenchArgs& args, const std::function<Photo(const std::string
     config.adjust_sizes.clear();
   } else if (!args.adjust_sizes.empty()) {
     if (const auto bad = parse_sizes(args.adjust_sizes, config.adjust_sizes)) {
-      return usage("bad --adjust-sizes entry '" + *bad + "' (expected WxH or none)");
+      return usage("bad --adjust-sizes entry '" + *bad + "' (expected " + size_rule + "; or none)");
     }
   }
   if (args.stream_sizes == std::vector<std::string>{"none"}) {
     config.stream_sizes.clear();
   } else if (!args.stream_sizes.empty()) {
     if (const auto bad = parse_sizes(args.stream_sizes, config.stream_sizes)) {
-      return usage("bad --stream-sizes entry '" + *bad + "' (expected WxH or none)");
+      return usage("bad --stream-sizes entry '" + *bad + "' (expected " + size_rule + "; or none)");
     }
   }
   if (args.stream_frames > 0) config.stream_frames = args.stream_frames;

@@ -390,10 +390,26 @@ TEST(CliBench, BadOptionsExitWithTwo) {
         std::vector<std::string>{"bench", "--cases", "rgba8"},
         std::vector<std::string>{"bench", "--cases", "rgba9:256"},
         std::vector<std::string>{"bench", "--cases", "rgba8:0"},
-        std::vector<std::string>{"bench", "--cases", "rgb16:65537"}}) {
+        std::vector<std::string>{"bench", "--cases", "rgb16:65537"},
+        // A sign is no size (unsigned parsing took -64 for 2^32 - 64); nor are sides or
+        // pixels past the bench's bounds, refused at once rather than allocated.
+        std::vector<std::string>{"bench", "--sizes", "-64x64"},
+        std::vector<std::string>{"bench", "--sizes", "64x+64"},
+        std::vector<std::string>{"bench", "--stream-sizes", "64x-64"},
+        std::vector<std::string>{"bench", "--adjust-sizes", "-8x8"},
+        std::vector<std::string>{"bench", "--sizes", "65537x1"},
+        std::vector<std::string>{"bench", "--sizes", "65536x65536"},
+        std::vector<std::string>{"bench", "--stream-sizes", "64x64,none"},
+        // 0 is out of the documented ranges too, not "the default".
+        std::vector<std::string>{"bench", "--stream-batch", "0"},
+        std::vector<std::string>{"bench", "--stream-queues", "0"},
+        std::vector<std::string>{"bench", "--stream-copy-threads", "0"},
+        std::vector<std::string>{"bench", "--video", "--sizes", "16386x64"},
+        std::vector<std::string>{"bench", "--video", "--sizes", "65x64"}}) {
     const auto r = test::run_cli(args);
-    EXPECT_EQ(r.status, 2) << args[2] << ": " << r.err;
-    expect_one_line_error(r, args[2]);
+    const std::string& named = args.back();
+    EXPECT_EQ(r.status, 2) << named << ": " << r.err;
+    expect_one_line_error(r, named);
   }
 }
 

@@ -45,9 +45,13 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
   std::vector<std::pair<std::uint32_t, std::uint32_t>> dims;
   for (const std::string& text :
        sizes.empty() ? std::vector<std::string>{"1920x1080", "3840x2160"} : sizes) {
+    // The test clip is H.264 4:2:0, as libx264 makes it: even sides up to 16384.
     const auto size = parse_size(text);
-    if (!size || size->first < 2 || size->second < 2) {
-      std::cerr << "gpuhist: error: bad --sizes entry '" << text << "' (expected WxH)\n";
+    const auto side = [](std::uint32_t n) { return n >= 2 && n <= 16384 && n % 2 == 0; };
+    if (!size || !side(size->first) || !side(size->second)) {
+      std::cerr << "gpuhist: error: bad --sizes entry '" << text
+                << "' (expected WxH of even sides from 2 to 16384: the test clip is H.264 "
+                   "4:2:0)\n";
       return kExitUsage;
     }
     dims.push_back(*size);
@@ -95,8 +99,8 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
          << ":rate=30 -frames:v " << args.frames
          << " -c:v libx264 -preset ultrafast -pix_fmt yuv420p '" << clip.string() << "'";
     if (!run_quietly(make.str())) {
-      std::cerr
-          << "gpuhist: error: cannot make the test clip (is the ffmpeg command line installed?)\n";
+      std::cerr << "gpuhist: error: the ffmpeg command line could not make a " << w << 'x' << h
+                << " H.264 test clip (is it installed, with libx264?)\n";
       status = kExitInput;
       break;
     }
