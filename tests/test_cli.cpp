@@ -413,6 +413,20 @@ TEST(CliBench, BadOptionsExitWithTwo) {
   }
 }
 
+// A video benchmark that cannot make its clip (no ffmpeg command line on the
+// PATH) says so and leaves no output file behind, whole or absent.
+TEST(CliBench, AVideoRunThatFailsLeavesNoOutput) {
+  const std::string dir = test::temp_dir();
+  const std::string out = dir + "/bench.txt";
+  const auto r = test::run_cli(
+      {"bench", "--video", "--sizes", "64x64", "--video-frames", "2", "--device", "cpu", "-o", out},
+      {"PATH=" + dir});
+  EXPECT_EQ(r.status, 1) << r.err;
+  test::expect_one_line_error(r, "could not make a 64x64 H.264 test clip");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::filesystem::remove_all(dir);
+}
+
 // --cases picks the formats and bin counts: the first on every size, the
 // others on the largest only.
 TEST(CliBench, CasesPickFormatsAndBins) {

@@ -173,6 +173,12 @@ int run_video_bench(const VideoBenchArgs& args, const std::vector<std::string>& 
     }
   }
   fs::remove_all(dir);
+  // An output file is whole or absent: a run that failed leaves none.
+  if (status != kExitOk && file.is_open()) {
+    file.close();
+    std::error_code ignored;
+    fs::remove(output, ignored);
+  }
   return status;
 }
 
