@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "bench_runner.hpp"
+#include "gpuhist/version.hpp"
 
 namespace gpuhist::bench {
 namespace {
@@ -107,6 +108,8 @@ void print_json(const Report& report, std::ostream& out) {
   const auto measured = [](double v) { return v > 0 ? nlohmann::ordered_json(v) : nullptr; };
   nlohmann::ordered_json j;
   j["date"] = report.date;
+  j["gpuhist"] = gpuhist::kVersion;  // what made the figures, and how many runs each took
+  j["repetitions"] = report.repetitions;
   if (report.device) {
     j["device"] = {{"name", report.device->name},
                    {"type", gpuhist::to_string(report.device->type)},

@@ -51,6 +51,7 @@ Config default_config(bool quick) {
 Report run(const Config& config, const std::function<void(const Row&)>& progress) {
   Report report;
   report.date = now_utc();
+  report.repetitions = config.repetitions;
   auto instance = vk::Instance::create();
   std::unique_ptr<vk::Device> device;
   if (instance && config.device != "cpu") device = vk::open_device(*instance, config.device);

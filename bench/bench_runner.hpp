@@ -120,6 +120,7 @@ struct Row {
 
 struct Report {
   std::string date;  // UTC, ISO 8601
+  std::uint32_t repetitions = 0;  // timed runs per measurement, as configured
   std::optional<DeviceInfo> device;
   double copy_gbps =
       0.0;  // device-local copy of the largest image, bytes read + written per second

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "gpuhist/version.hpp"
 #include "support/run_cli.hpp"
 
 namespace gpuhist {
@@ -329,6 +330,9 @@ TEST(CliBench, TimesEveryRequestedStrategyExactly) {
                                 "--adjust-formats", "rgb8,rgb16", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const json j = json::parse(r.out);
+  // The report says what made it: the version and the runs each figure took.
+  EXPECT_EQ(j["gpuhist"], gpuhist::kVersion);
+  EXPECT_EQ(j["repetitions"], 2);
   EXPECT_GT(j["copy_gbps"].get<double>(), 0.0);
   ASSERT_FALSE(j["rows"].empty());
   std::set<std::string> strategies;

@@ -168,7 +168,7 @@ void register_video(py::module_& m,
   py::class_<VideoHistograms>(m, "VideoHistograms", R"doc(
 The frames of a video, decoded a few frames ahead on threads of their own from the moment it
 is opened, and each counted as it is taken (one thread at a time): iterating gives
-(index, time, Histogram) for every frame in decoding order, time in seconds; with
+(index, time, Histogram) for every frame in presentation order, time in seconds; with
 space="ycbcr", (index, time, {"y": PlaneHistogram, "cb": ..., "cr": ...}), each
 plane's levels as decoded (Y' alone for a grey stream).
 width, height, frame_rate, codec, rotation, mirrored and colour describe the stream
