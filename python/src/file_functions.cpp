@@ -49,9 +49,10 @@ py::object histogram_file(const SharedContext& shared, const FilePath& path, Who
                           const std::optional<Name>& luma,
                           const std::optional<std::string>& strategy, Whole max_pixels,
                           const std::string& space, bool all_formats) {
-  const HistogramOptions options = SharedContext::options(bins, luma_in(frame_space(space), luma));
+  const FrameSpace counted = frame_space(space);
+  const HistogramOptions options = SharedContext::options(bins, luma_in(counted, luma));
   const RunOptions run = shared.run(strategy);
-  if (frame_space(space) == FrameSpace::YCbCr) {
+  if (counted == FrameSpace::YCbCr) {
     const std::uint64_t most = max_pixels_of(max_pixels);
     const VideoFrame frame = reading(path.path, [&] {
       const py::gil_scoped_release release;

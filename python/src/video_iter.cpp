@@ -39,9 +39,9 @@ class VideoHistograms {
                   const std::optional<Name>& luma, const std::optional<std::string>& strategy,
                   Whole max_pixels, const std::string& space, std::optional<Whole> threads)
       : context_(std::move(context)),
-        options_(context_->options(bins, luma_in(frame_space(space), luma))),
-        run_(context_->run(strategy)),
-        space_(frame_space(space)) {
+        space_(frame_space(space)),
+        options_(context_->options(bins, luma_in(space_, luma))),
+        run_(context_->run(strategy)) {
     // Planes are counted on the calling thread alone, as `gpuhist video
     // --space ycbcr` counts them: the decoder's threads keep every core busy.
     if (space_ == FrameSpace::YCbCr) run_.threads = 1;
@@ -131,9 +131,9 @@ class VideoHistograms {
 
  private:
   std::shared_ptr<SharedContext> context_;
+  FrameSpace space_;          // (before options_, whose luma it checks)
   HistogramOptions options_;  // checked before anything is decoded
   RunOptions run_;
-  FrameSpace space_;
   std::mutex mutex_;  // one caller of next() at a time
   // The thread in next(), while it holds mutex_.
   std::atomic<std::thread::id> waiting_{};
