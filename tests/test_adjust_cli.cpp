@@ -4,6 +4,7 @@
 
 #include <OpenImageIO/imageio.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -129,6 +130,45 @@ TEST_F(AdjustCli, ClaheWritesTheLibrarysPixels) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(bytes_of(load_image(out)), want) << apply;
   }
+}
+
+// A 16-bit image's tiles keep 65536 values each: more tiles than the device's
+// shaders can read are a usage error naming its limit and the most tiles that
+// fit; the CPU counts them.
+TEST_F(AdjustCli, ClaheTablesPastTheDevicesLimitAreRefusedNamingIt) {
+  const Context gpu = Context::open("auto");
+  const DeviceInfo* device = gpu.device();
+  if (device == nullptr) GTEST_SKIP() << "no Vulkan device";
+  const std::uint64_t limit = device->max_storage_buffer_range;
+  // The most tiles of 65536 16-bit values under the limit, and one tile more.
+  const std::uint64_t most = limit / (65536 * 2);
+  if (most >= 2048) GTEST_SKIP() << "this device reads every table the CLI allows";
+  // Tiles across are 256 at most: rows of them past `most`.
+  const std::uint64_t across = std::min<std::uint64_t>(256, most + 1);
+  const std::uint64_t down = most / across + 1;
+  const test::TestImage source =
+      test::make_image({ChannelLayout::Grey, SampleType::U16}, 40, 30, test::Content::Random, 5);
+  const std::string in = path("deep.png");
+  save_image(in, source.view);
+  const std::string out = path("clahe.png");
+  const std::string grid = std::to_string(across) + "x" + std::to_string(down);
+  const auto r = run_cli({"clahe", in, "-o", out, "--tiles", grid, "--apply", "gpu"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  expect_one_line_error(r, "the CLAHE tables of " + grid + " tiles (");
+  EXPECT_NE(r.err.find(" bytes) exceed the " + std::to_string(limit) +
+                       " bytes the device's shaders can read ("),
+            std::string::npos)
+      << r.err;
+  // The image's rows and columns take their share: fewer tiles than `most` fit.
+  const std::size_t at = r.err.find(" tiles at most of this image there");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::size_t from = r.err.rfind('(', at) + 1;
+  const std::uint64_t named = std::stoull(r.err.substr(from, at - from));
+  EXPECT_LE(named, most);
+  EXPECT_GE(named + 1, most);
+  EXPECT_FALSE(fs::exists(out));
+  const auto cpu = run_cli({"clahe", in, "-o", out, "--tiles", grid, "--apply", "cpu"});
+  EXPECT_EQ(cpu.status, 0) << cpu.err;
 }
 
 TEST_F(AdjustCli, SixteenBitsAndAlphaSurvive) {

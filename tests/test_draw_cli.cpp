@@ -406,6 +406,9 @@ TEST_F(DrawCli, ErrorsHaveOneLineAndTheirStatus) {
                 .err.find("read from '.psd' files but cannot be written"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "o.psd"));
+  EXPECT_NE(test::run_cli({"draw", kCoffee, "-o", (dir_ / "o.pbm").string()})
+                .err.find("a '.pbm' file holds a bit a pixel, which is not written"),
+            std::string::npos);
   // Past "--" every argument is a file: -o there is one, and the output is missing.
   const auto after = test::run_cli({"draw", "--", kCoffee, "-o", out});
   EXPECT_EQ(after.status, 2);

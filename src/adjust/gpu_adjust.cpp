@@ -36,7 +36,7 @@ bool GpuAdjuster::adjust_on_device(const ImageView& image, const Adjustment& a,
   if (clahe) {
     plan = clahe_blend_plan(image, g);
     layout = plan_layout(image, std::size_t{counted} * g.size);
-    check_plan(device_, layout);
+    check_plan(device_, layout, g);
     const ClaheLimits limits = clahe_limits(options, g);
     tables.low = static_cast<std::uint32_t>(std::min<std::int64_t>(limits.clip, 0xFFFFFFFF));
     tables.high = std::bit_cast<std::uint32_t>(limits.scale);

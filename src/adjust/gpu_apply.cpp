@@ -164,7 +164,7 @@ void GpuAdjuster::clahe(const ImageView& image, const ClaheOptions& options,
   }
   const PlanLayout layout =
       plan_layout(image, std::size_t{g.tiles_x} * g.tiles_y * g.tables * g.size);
-  check_plan(device_, layout);
+  check_plan(device_, layout, g);
   const ClahePlan plan = make_clahe_plan(image, options, count);
   auto* data = static_cast<std::uint32_t*>(host_data(layout.words * 4));
   put_axes(plan, layout, data);

@@ -38,15 +38,23 @@ inline PlanLayout plan_layout(const ImageView& image, std::size_t table_values) 
   return layout;
 }
 
-// Throws Error(InvalidArgument) when the data laid out as `layout` exceed what
-// the device's shaders can read.
-inline void check_plan(const vk::Device& device, const PlanLayout& layout) {
-  if (layout.words * 4 > device.info().max_storage_buffer_range) {
-    throw Error(ErrorKind::InvalidArgument,
-                "the CLAHE tables (" + std::to_string(layout.words * 4) +
-                    " bytes) exceed what the device's shaders can read; use fewer tiles, or the "
-                    "CPU");
-  }
+// Throws Error(InvalidArgument) when the data laid out as `layout` for the
+// tiles of `g` exceed what the device's shaders can read, naming the device's
+// limit and the most tiles of this image that fit it.
+inline void check_plan(const vk::Device& device, const PlanLayout& layout, const ClaheGeometry& g) {
+  const VkDeviceSize limit = device.info().max_storage_buffer_range;
+  const VkDeviceSize bytes = layout.words * 4;
+  if (bytes <= limit) return;
+  // Each tile's tables take `tables * size` values, two a word.
+  const VkDeviceSize tile_bytes = VkDeviceSize{g.tables} * g.size * 2;
+  const VkDeviceSize axes = layout.table_data * 4;
+  const VkDeviceSize most = limit > axes ? (limit - axes) / tile_bytes : 0;
+  throw Error(ErrorKind::InvalidArgument,
+              "the CLAHE tables of " + std::to_string(g.tiles_x) + "x" + std::to_string(g.tiles_y) +
+                  " tiles (" + std::to_string(bytes) + " bytes) exceed the " +
+                  std::to_string(limit) + " bytes the device's shaders can read (" +
+                  std::to_string(most) +
+                  " tiles at most of this image there); use fewer tiles, or the CPU");
 }
 
 // Writes the plan's columns and rows where `layout` puts them.

@@ -631,8 +631,11 @@ std::string image_write_refusal(const std::filesystem::path& path) {
   }
   // A .pbm file holds one bit a pixel, which the library's PNM writer does
   // not write (it writes 8-bit grey under that name).
+  if (named(path, ".pbm")) {
+    return "a '" + extension + "' file holds a bit a pixel, which is not written";
+  }
   const bool read = images::has_image_extension(path, FormatSet::All);
-  if (!read || writer == nullptr || named(path, ".pbm")) {
+  if (!read || writer == nullptr) {
     return read ? "images are read from '" + extension + "' files but cannot be written to them"
                 : "'" + extension + "' is not the extension of an image format";
   }
