@@ -2,7 +2,9 @@
 // pictures of histograms with known shapes have the bars the scale formulas say.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
+#include <vector>
 
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
@@ -285,6 +287,39 @@ TEST(Overlay, LayoutAndComposition) {
   // Panel background: half video, half #333333.
   EXPECT_EQ(pixel(out, 50, 90),
             ((50 + 0x33) / 2U << 16) | ((60 + 0x33) / 2U << 8) | ((70 + 0x33) / 2U));
+}
+
+// A 16-bit frame (a 10-bit video's, a 16-bit PNG's) is shown at the nearest
+// 8-bit value of each sample, round(v * 255 / 65535), not its high byte, on
+// the CPU and on the GPU.
+TEST(Overlay, SixteenBitFramesAreRoundedToTheNearestEightBitValue) {
+  constexpr std::uint32_t w = 64, h = 64;
+  std::vector<std::uint16_t> samples(std::size_t{w} * h * 3);
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    // Every remainder modulo 257 around the halfway points, over the whole range.
+    samples[i] = static_cast<std::uint16_t>((i * 1031 + (i % 7) * 64) % 65536);
+  }
+  const ImageView frame =
+      ImageView::packed(samples.data(), w, h, {ChannelLayout::RGB, SampleType::U16});
+  Histogram histogram(256, true);
+  const Picture cpu = draw_overlay_cpu(frame, histogram, w, h);
+  const OverlayLayout layout = overlay_layout(w, h);
+  std::size_t checked = 0;
+  for (std::uint32_t y = 0; y < layout.y; ++y) {
+    for (std::uint32_t x = 0; x < w; ++x) {
+      for (std::uint32_t c = 0; c < 3; ++c) {
+        const double v = samples[(std::size_t{y} * w + x) * 3 + c];
+        ASSERT_EQ(cpu.rgba[(std::size_t{y} * w + x) * 4 + c], std::lround(v * 255.0 / 65535.0))
+            << x << "," << y << " " << c << ": " << v;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 3000U);
+  const Context& context = test::gpu_context();
+  if (context.device() == nullptr) return;
+  const Picture gpu = context.draw_overlay(frame, histogram, w, h);
+  EXPECT_EQ(gpu.rgba, cpu.rgba);
 }
 
 // Covering shows the exact part of the frame the scale factor leaves, not one

@@ -520,6 +520,51 @@ double declared_rate(const fs::path& file, const std::string& entry) {
   return in >> num >> slash >> den && slash == '/' && den > 0 ? num / den : -1.0;
 }
 
+// AVI times a stream's frames in ticks of its frame rate. A source of 30
+// frames a second, then 10, whose container guesses its rate as about 18:
+// a frame whose time falls on the tick of the frame before is left out (as
+// the ffmpeg command line leaves it out) and said; every frame written shows
+// within half a tick of its source frame's time, the last one too.
+TEST_F(Video, AviLeavesOutFramesThatFallOnTheTickBefore) {
+  // (Copied from MP4 to Matroska, whose reader then guesses the average rate.)
+  const fs::path made = dir_ / "dense.mp4", clip = dir_ / "dense.mkv";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=64x48:rate=30 -t 2 -vf "
+                   "\"setpts='if(lt(N,20),N/30,(20+(N-20)*3)/30)/TB'\" -fps_mode passthrough "
+                   "-c:v libx264 '" +
+                   made.string() + "'"));
+  ASSERT_TRUE(test::ffmpeg("-i '" + made.string() + "' -c copy '" + clip.string() + "'"));
+  const std::vector<double> source = frame_times(clip);
+  const double start = start_time(clip);
+  const double rate = declared_rate(clip, "r_frame_rate");
+  ASSERT_GT(source.size(), 30U);
+  ASSERT_GT(rate, 12.0);
+  ASSERT_LT(rate, 25.0);
+  const fs::path out = dir_ / "dense.avi";
+  const auto r = test::run_cli({"video", clip.string(), "--overlay", "-o", out.string(),
+                                "--no-progress", "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string said = "frames of the source left out: the container times frames in ticks";
+  const std::size_t at = r.err.find(said);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::size_t from = r.err.rfind(": ", at - 2) + 2;
+  const std::size_t left_out = std::stoul(r.err.substr(from, at - from));
+  const std::vector<double> written = frame_times(out);
+  ASSERT_GT(left_out, 0U);
+  EXPECT_EQ(written.size() + left_out, source.size());
+  EXPECT_NE(r.err.find(std::to_string(written.size()) + " frames written to"), std::string::npos)
+      << r.err;
+  // Each written frame is a source frame shown at its time, to half a tick.
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    while (next < source.size() && source[next] - start < written[i] - 0.5 / rate - 1e-3) ++next;
+    ASSERT_LT(next, source.size()) << "frame " << i;
+    EXPECT_NEAR(written[i], source[next] - start, 0.5 / rate + 1e-3) << "frame " << i;
+    ++next;
+  }
+  EXPECT_NEAR(written.back(), source.back() - start, 0.5 / rate + 1e-3);
+}
+
 // A rate of 9.6 frames a second (48/5, whose ticks MPEG-4 Part 2 reduces) in
 // every container and codec: each frame at its time and lasting a frame, the
 // stream declaring that rate, so that the ffmpeg command line, which makes
@@ -1532,6 +1577,13 @@ TEST_F(Video, BadInputsHaveOneLineAndTheirStatus) {
        {2, "the '.mpg' container does not hold vp9 video"}},
       {{"video", clip.string(), "--overlay", "--codec", "mpeg4", "-o", (dir_ / "x.flv").string()},
        {2, "the '.flv' container does not hold mpeg4 video (use .mp4, .mkv, .mov or .avi)"}},
+      // MXF refuses a rate (10 a second) as it refuses a codec: which is said.
+      {{"video", clip.string(), "--overlay", "-o", (dir_ / "x.mxf").string()},
+       {2,
+        "the '.mxf' container holds video at broadcast and cinema frame rates alone (such as "
+        "23.976, 25, 29.97, 50 and 59.94), and this is 10 frames a second"}},
+      {{"video", clip.string(), "--overlay", "--codec", "vp9", "-o", (dir_ / "x.mxf").string()},
+       {2, "the '.mxf' container does not hold vp9 video"}},
       // An option given as "" is refused, not taken as one not given.
       {{"video", clip.string(), "--overlay", "--codec", "", "-o", (dir_ / "x.mp4").string()},
        {2, "--codec: an empty value"}},

@@ -235,6 +235,32 @@ TEST_F(VideoColourTest, CommandsKeepAndReportTheSourcesColour) {
               "tv,bt709,bt709,bt709")
         << mode;
   }
+  // MPEG-4 Part 2 video declares its colour in MP4 and Matroska files; in an
+  // AVI file nothing can, which a warning says (but of Rec. 601's matrix, which
+  // ffmpeg takes for a stream that declares none).
+  for (const char* name : {"mpeg4.mkv", "mpeg4.avi"}) {
+    const fs::path out = dir_ / name;
+    const auto r = test::run_cli({"video", clip.string(), "--overlay", "--codec", "mpeg4", "-o",
+                                  out.string(), "--no-progress", "--device", "cpu"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const bool avi = out.extension() == ".avi";
+    EXPECT_EQ(probe(out, "color_space"), avi ? "unknown" : "bt709") << name;
+    EXPECT_EQ(r.err.find(out.string() +
+                         ": no colour description written: MPEG-4 Part 2 video carries none, "
+                         "nor does a '.avi' file") != std::string::npos,
+              avi)
+        << r.err;
+  }
+  const fs::path sd = dir_ / "bt601.mp4";
+  ASSERT_TRUE(test::ffmpeg(
+      "-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 3 -c:v libx264 -pix_fmt yuv420p "
+      "-colorspace smpte170m -color_primaries smpte170m -color_trc smpte170m '" +
+      sd.string() + "'"));
+  const auto sd_avi =
+      test::run_cli({"video", sd.string(), "--overlay", "--codec", "mpeg4", "-o",
+                     (dir_ / "sd.avi").string(), "--no-progress", "--device", "cpu"});
+  ASSERT_EQ(sd_avi.status, 0) << sd_avi.err;
+  EXPECT_EQ(sd_avi.err.find("warning"), std::string::npos) << sd_avi.err;
   // A video of RGB frames is written with Rec. 709's matrix and says so.
   const fs::path rgb = dir_ / "rgb.mov";
   ASSERT_TRUE(

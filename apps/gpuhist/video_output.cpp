@@ -184,13 +184,28 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
   if (written && !result.audio_note.empty() && reader.has_audio()) {
     std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.audio_note << '\n';
   }
+  if (written && !result.colour_note.empty()) {
+    std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.colour_note
+              << '\n';
+  }
+  if (written && result.left_out > 0) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.4g", reader.base_rate());
+    std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.left_out
+              << " frame" << (result.left_out == 1 ? "" : "s")
+              << " of the source left out: the container times frames in ticks of the frame "
+                 "rate ("
+              << rate
+              << " a second), and their times fell on the tick of the frame before (.mkv or "
+                 ".mp4 keeps every frame at its time)\n";
+  }
   if (written && result.frames > 0) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::int64_t kept = result.frames - result.left_out;
     std::fprintf(stderr, "%lld frame%s written to %s (%s, %ux%u) in %.2f s%s\n",
-                 static_cast<long long>(result.frames), result.frames == 1 ? "" : "s",
-                 one_line(args.output).c_str(), result.codec.c_str(), width, height, seconds,
-                 errors_note(errors).c_str());
+                 static_cast<long long>(kept), kept == 1 ? "" : "s", one_line(args.output).c_str(),
+                 result.codec.c_str(), width, height, seconds, errors_note(errors).c_str());
   }
   return batch.status();
 }
@@ -310,6 +325,8 @@ OverlayResult write_overlay_video(const Context& context, VideoReader& reader,
   writer.finish();
   result.codec = writer.codec();
   result.audio_note = writer.audio_note();
+  result.colour_note = writer.colour_note();
+  result.left_out = writer.frames_left_out();
   return result;
 }
 

@@ -29,6 +29,8 @@ struct OverlayResult {
   std::int64_t frames = 0;
   std::string codec;
   std::string audio_note;  // VideoWriter::audio_note()
+  std::string colour_note;    // VideoWriter::colour_note()
+  std::int64_t left_out = 0;  // VideoWriter::frames_left_out(), of `frames`
 };
 
 // Writes the annotated video of every remaining frame of `reader` to `output`

@@ -72,7 +72,10 @@ class VideoWriter {
   // with it, which starts from its file's start too, stays in step. The time
   // is kept in the container's ticks (a millisecond in Matroska and WebM,
   // 1/90000 s in MPEG-TS, a ten-thousandth or finer in MP4 and MOV), rounded
-  // to a frame of the frame rate in AVI and NUT, after the frame before's. A
+  // to a frame of the frame rate in AVI, where a frame whose time
+  // rounds to the frame before's is left out (frames_left_out()), as the
+  // ffmpeg command line leaves it out, so the frames after it and the audio
+  // stay in step (a gap between frames is the container's to fill). A
   // time more than two frames before the last frame's (a source whose clock
   // starts again, such as MPEG-TS recordings put end to end) continues a
   // frame of the frame rate after that frame, and the frames after it keep
@@ -86,6 +89,13 @@ class VideoWriter {
   // file (a pipe, which only the reader of its frames may read). Empty where
   // it is copied or there is none.
   [[nodiscard]] std::string audio_note() const;
+  // That the colour description of the frames (VideoEncoding::colour) is not
+  // written, and why: MPEG-4 Part 2 video outside an MP4, QuickTime or
+  // Matroska file. Empty where it is written or there is none to write.
+  [[nodiscard]] std::string colour_note() const;
+  // Frames given to write(frame, seconds) that were left out: their time fell
+  // on the frame before's tick of a container that counts time in frames.
+  [[nodiscard]] std::int64_t frames_left_out() const noexcept;
 
   struct Impl;
 

@@ -141,24 +141,29 @@ std::string cannot_hold(const std::filesystem::path& path, AVCodecID codec,
          avcodec_get_name(codec) + " video" + with + " (" + hint + ")";
 }
 
-// Whether `container` writes a header for `video` with `audio` copied too:
-// tried on a file in memory, since some muxers say they hold a codec they
-// then refuse (FLAC in MP4, an experimental feature; Opus in MOV).
+// Whether `container` writes a header for `video` (in ticks of `time_base`)
+// with `audio` copied too where given: tried on a file in memory, since some
+// muxers say they hold a codec they then refuse (FLAC in MP4, an experimental
+// feature; Opus in MOV), and some refuse a frame rate (MXF).
 bool writes_header(const AVOutputFormat* container, const AVStream& video,
-                   const AVStream& audio) {  // audio: the source's stream
+                   const AVStream* audio,  // the source's stream
+                   AVRational time_base) {
   AVFormatContext* trial = nullptr;
   if (avformat_alloc_output_context2(&trial, container, nullptr, nullptr) < 0) return false;
   bool wrote = false;
   AVStream* v = avformat_new_stream(trial, nullptr);
-  AVStream* a = avformat_new_stream(trial, nullptr);
-  if (v != nullptr && a != nullptr && avcodec_parameters_copy(v->codecpar, video.codecpar) >= 0 &&
-      avcodec_parameters_copy(a->codecpar, audio.codecpar) >= 0 &&
+  AVStream* a = audio != nullptr ? avformat_new_stream(trial, nullptr) : nullptr;
+  if (v != nullptr && (audio == nullptr || a != nullptr) &&
+      avcodec_parameters_copy(v->codecpar, video.codecpar) >= 0 &&
+      (a == nullptr || avcodec_parameters_copy(a->codecpar, audio->codecpar) >= 0) &&
       avio_open_dyn_buf(&trial->pb) >= 0) {
-    a->codecpar->codec_tag = 0;
-    v->time_base = video.time_base;
-    v->avg_frame_rate = video.avg_frame_rate;
+    v->time_base = time_base;
+    v->avg_frame_rate = av_inv_q(time_base);
     v->sample_aspect_ratio = video.sample_aspect_ratio;
-    a->time_base = audio.time_base;
+    if (a != nullptr) {
+      a->codecpar->codec_tag = 0;
+      a->time_base = audio->time_base;
+    }
     wrote = avformat_write_header(trial, nullptr) >= 0;
     std::uint8_t* bytes = nullptr;
     (void)avio_close_dyn_buf(trial->pb, &bytes);
@@ -231,6 +236,11 @@ struct VideoWriter::Impl {
   // MPEG-TS), so that a variable-rate source keeps its timing there.
   std::int64_t last_pts = -1;                 // the encoder's, in frames
   std::int64_t last_stream_pts = -1;          // the container's
+  // The container counts time in frames of the frame rate (AVI): a frame
+  // whose time falls on the last frame's tick is left out, as the ffmpeg
+  // command line leaves it out, so those after it keep their times.
+  bool frame_ticks = false;
+  std::int64_t left_out = 0;
   std::map<std::int64_t, double> seconds_at;  // each frame sent: its time, by encoder pts
   // Added to the source's times from where its clock started again (write(frame, seconds)).
   double clock_shift = 0.0;
@@ -242,6 +252,7 @@ struct VideoWriter::Impl {
   bool audio_done = true;
   bool audio_from_zero = false;  // audio before the start is left out (see copy_audio)
   std::string audio_note;  // why the source's audio is not copied, if it is not
+  std::string colour_note;  // that the colour description is not written, where it is not
   bool header_written = false;
   bool finished = false;
   bool frame_sent = false;  // the encoder took a frame
@@ -326,7 +337,8 @@ struct VideoWriter::Impl {
         (id == AV_CODEC_ID_AAC || id == AV_CODEC_ID_AC3 || id == AV_CODEC_ID_EAC3 ||
          id == AV_CODEC_ID_OPUS || id == AV_CODEC_ID_DTS || id == AV_CODEC_ID_MP3);
     if ((takes == 1 || (takes < 0 && ts_audio)) &&
-        (!video_held || writes_header(format->oformat, *stream, *audio_in->streams[index]))) {
+        (!video_held ||
+         writes_header(format->oformat, *stream, audio_in->streams[index], stream->time_base))) {
       audio_index = index;
       return;
     }
@@ -631,6 +643,20 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
     const AVCodecID audio = s.audio_index >= 0
                                 ? s.audio_in->streams[s.audio_index]->codecpar->codec_id
                                 : AV_CODEC_ID_NONE;
+    // MXF holds broadcast and cinema frame rates alone (24 to 120 a second and
+    // their NTSC forms): where the same stream at 25 frames a second is held,
+    // the rate is what it refuses.
+    const bool mxf = std::string_view(s.format->oformat->name).substr(0, 3) == "mxf";
+    if (mxf && av_cmp_q(rate, AVRational{25, 1}) != 0 &&
+        writes_header(s.format->oformat, *s.stream, nullptr, AVRational{1, 25})) {
+      char shown[32];
+      std::snprintf(shown, sizeof shown, "%.6g", av_q2d(rate));
+      throw Error(ErrorKind::InvalidArgument,
+                  path.string() + ": the '" + extension +
+                      "' container holds video at broadcast and cinema frame rates alone (such "
+                      "as 23.976, 25, 29.97, 50 and 59.94), and this is " +
+                      shown + " frames a second (use .mp4, .mkv or .mov)");
+    }
     throw Error(ErrorKind::InvalidArgument, cannot_hold(path, encoder->id, audio));
   }
   if (header == AVERROR(EINVAL) && wrote_well && s.format->pb != nullptr &&
@@ -639,8 +665,26 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   }
   s.check(header, "writing the header");
   s.header_written = true;
-  s.audio_from_zero = (s.format->oformat->flags & AVFMT_TS_NEGATIVE) == 0 &&
-                      av_cmp_q(s.stream->time_base, s.codec->time_base) == 0;
+  // MPEG-4 Part 2 streams carry no colour description (FFmpeg's encoder writes
+  // none); MP4, QuickTime and Matroska files declare it beside them, others do not.
+  const bool declared = muxer == "mp4" || muxer == "mov" || muxer == "matroska" || muxer == "webm";
+  // (Rec. 601's matrix is what ffmpeg takes for a stream that declares none.)
+  const bool rec601 =
+      colour.conversion == AVCOL_SPC_BT470BG || colour.conversion == AVCOL_SPC_SMPTE170M;
+  if (encoder->id == AV_CODEC_ID_MPEG4 && !declared && colour.matrix != AVCOL_SPC_UNSPECIFIED &&
+      !rec601) {
+    const char* matrix = av_color_space_name(colour.conversion);
+    s.colour_note = std::string(
+                        "no colour description written: MPEG-4 Part 2 video carries "
+                        "none, nor does a '") +
+                    extension +
+                    "' file, so players guess the matrix (ffmpeg takes Rec. 601's); "
+                    "the frames are converted with " +
+                    (matrix != nullptr ? matrix : "the source's") +
+                    "'s (.mp4, .mkv or .mov declares it)";
+  }
+  s.frame_ticks = av_cmp_q(s.stream->time_base, s.codec->time_base) == 0;
+  s.audio_from_zero = (s.format->oformat->flags & AVFMT_TS_NEGATIVE) == 0 && s.frame_ticks;
   s.frame->format = s.codec->pix_fmt;
   s.frame->width = s.codec->width;
   s.frame->height = s.codec->height;
@@ -666,6 +710,8 @@ VideoWriter::~VideoWriter() = default;
 
 std::string VideoWriter::codec() const { return impl_->codec->codec->name; }
 std::string VideoWriter::audio_note() const { return impl_->audio_note; }
+std::string VideoWriter::colour_note() const { return impl_->colour_note; }
+std::int64_t VideoWriter::frames_left_out() const noexcept { return impl_->left_out; }
 
 void VideoWriter::write(const Picture& picture) {
   const Impl& s = *impl_;
@@ -694,7 +740,12 @@ void VideoWriter::write(const Picture& picture, double seconds) {
   // Rounded to a tick; never before the tick after the last frame's.
   std::int64_t pts = s.last_pts + 1;
   if (std::isfinite(ticks) && std::fabs(ticks) < 9.0e15) {
-    pts = std::max<std::int64_t>(pts, std::llround(ticks));
+    const std::int64_t tick = std::llround(ticks);
+    if (s.frame_ticks && s.last_pts >= 0 && tick <= s.last_pts) {
+      ++s.left_out;
+      return;
+    }
+    pts = std::max<std::int64_t>(pts, tick);
   }
   write_at(picture, pts, std::isfinite(seconds) ? seconds : 0.0);
 }

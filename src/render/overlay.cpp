@@ -47,13 +47,13 @@ void compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t 
     const std::byte* row = frame.row(cover.source_y(y));
     std::uint8_t* px = &out.rgba[std::size_t{y} * width * 4];
     if (deep) {
-      // The high byte of each 16-bit sample.
+      // Each 16-bit sample rounded to the nearest 8-bit value, round(v * 255 / 65535).
       for (std::uint32_t x = 0; x < width; ++x, px += 4) {
         std::uint16_t v[3];
         std::memcpy(v, row + columns[x], sizeof v);
-        px[0] = static_cast<std::uint8_t>(v[0] >> 8);
-        px[1] = static_cast<std::uint8_t>(v[1] >> 8);
-        px[2] = static_cast<std::uint8_t>(v[2] >> 8);
+        px[0] = static_cast<std::uint8_t>((v[0] + 128U) / 257U);
+        px[1] = static_cast<std::uint8_t>((v[1] + 128U) / 257U);
+        px[2] = static_cast<std::uint8_t>((v[2] + 128U) / 257U);
         px[3] = 0xFF;
       }
     } else {

@@ -53,14 +53,13 @@ void OverlayRenderer::set_frame(const ImageView& frame, const Histogram& histogr
     }
   }
 
-  // Byte offsets of each target column's red sample (its high byte when 16-bit,
-  // little-endian) and of each target row.
+  // Byte offsets of each target column's red sample and of each target row.
   vk::ensure_buffer(map_, device_, (VkDeviceSize{width} + height) * 4, kStorage,
                     vk::MemoryUse::Upload);
   auto* map = static_cast<std::uint32_t*>(map_.mapped());
   const Cover cover(frame.width, frame.height, width, height, aspect_num, aspect_den);
   for (std::uint32_t x = 0; x < width; ++x) {
-    map[x] = cover.source_x(x) * 3 * sample_bytes + (sample_bytes - 1);
+    map[x] = cover.source_x(x) * 3 * sample_bytes;
   }
   for (std::uint32_t y = 0; y < height; ++y) {
     map[width + y] = static_cast<std::uint32_t>(cover.source_y(y) * row_bytes);

@@ -20,6 +20,14 @@ uint frameByte(uint address) {
   return (frameWords[address >> 2] >> ((address & 3u) * 8u)) & 0xFFu;
 }
 
+// The 8-bit value of the sample at `address`: a 16-bit one (little-endian,
+// at an even address) rounded to the nearest, round(v * 255 / 65535).
+uint frameSample(uint address) {
+  if (op.sampleStep == 1u) return frameByte(address);
+  uint v = (frameWords[address >> 2] >> ((address & 2u) * 8u)) & 0xFFFFu;
+  return (v + 128u) / 257u;
+}
+
 // The panel's colour at (x, y) inside it, or the frame's blended with the background.
 uvec3 panelColour(uint x, uint y, uint channels, uvec3 frame) {
   // The column's largest count of each channel.
@@ -45,8 +53,8 @@ void main() {
   uint x = uint(gl_FragCoord.x);
   uint y = uint(gl_FragCoord.y);
   uint address = map[op.width + y] + map[x];
-  uvec3 rgb = uvec3(frameByte(address), frameByte(address + op.sampleStep),
-                    frameByte(address + 2u * op.sampleStep));
+  uvec3 rgb = uvec3(frameSample(address), frameSample(address + op.sampleStep),
+                    frameSample(address + 2u * op.sampleStep));
   if (y >= op.panelY && y - op.panelY < op.panelHeight) {
     if (x >= op.rightX && x - op.rightX < op.panelWidth) {
       rgb = panelColour(x - op.rightX, y - op.panelY, op.rightChannels, rgb);
