@@ -160,8 +160,6 @@ class Viewer : public testing::Test {
         break;
       }
     }
-    // -noreset: the server would reset as its last client (the probe below)
-    // goes, and a viewer connecting then would find no display.
     xvfb_.emplace(std::vector<std::string>{"Xvfb", display_, "-screen", "0", "640x480x24",
                                            "-nolisten", "tcp"},
                   std::vector<std::string>{}, fs::path(dir_) / "xvfb.log");
