@@ -127,6 +127,40 @@ TEST_F(Cli, NpyFile) {
   EXPECT_EQ(green, 240000U);
 }
 
+// Of several files, one that cannot be read keeps its place in an NPY array
+// as a row of zeros: entry i is still the i-th file, whose counts are its own.
+TEST_F(Cli, NpyEntriesKeepTheirFilesPlaces) {
+  const std::string cut = (dir_ / "cut.png").string();
+  {
+    const std::string bytes = test::file_text(kCoffee);
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  }
+  const std::string out = (dir_ / "h.npy").string();
+  const auto r = run_cli({kCoffee, cut, kRocket, "--format", "npy", "-o", out, "--merge"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  const std::string data = test::file_text(out);
+  ASSERT_GT(data.size(), 10U);
+  const std::size_t header_len =
+      static_cast<unsigned char>(data[8]) | (static_cast<unsigned char>(data[9]) << 8);
+  const std::string header = data.substr(10, header_len);
+  EXPECT_NE(header.find("'shape': (4, 4, 256)"), std::string::npos) << header;
+  ASSERT_EQ(data.size(), 10 + header_len + 4 * 4 * 256 * 8);
+  // Each entry's pixels, counted in its luminance row.
+  const auto pixels = [&](std::size_t entry) {
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < 256; ++i) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, data.data() + 10 + header_len + ((entry * 4 + 3) * 256 + i) * 8, 8);
+      sum += v;
+    }
+    return sum;
+  };
+  EXPECT_EQ(pixels(0), 600U * 400);
+  EXPECT_EQ(pixels(1), 0U);
+  EXPECT_EQ(pixels(2), 640U * 427);
+  EXPECT_EQ(pixels(3), 600U * 400 + 640 * 427);  // the total, of the files read
+}
+
 TEST_F(Cli, SeveralFilesFoldersAndMerge) {
   fs::create_directories(dir_ / "set/sub");
   fs::copy_file(kCoffee, dir_ / "set/a.png");

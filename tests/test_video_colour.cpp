@@ -273,6 +273,14 @@ TEST_F(VideoColourTest, CommandsKeepAndReportTheSourcesColour) {
   ASSERT_EQ(written.status, 0) << written.err;
   EXPECT_EQ(probe(from_rgb, "color_range,color_space,color_transfer,color_primaries"),
             "tv,bt709,unknown,unknown");
+  // In a QuickTime file too, where MPEG-4 Part 2 video, which carries no colour
+  // of its own, has the file's colour box alone to declare its matrix.
+  const fs::path rgb_mov = dir_ / "from-rgb.mov";
+  const auto into_mov = test::run_cli({"video", rgb.string(), "--overlay", "--codec", "mpeg4", "-o",
+                                       rgb_mov.string(), "--no-progress", "--device", "cpu"});
+  ASSERT_EQ(into_mov.status, 0) << into_mov.err;
+  EXPECT_EQ(probe(rgb_mov, "color_space"), "bt709");
+  EXPECT_EQ(into_mov.err.find("warning"), std::string::npos) << into_mov.err;
   // A source that declares nothing (here full range, by its JPEG pixel
   // format alone): its MP4 outputs declare their limited range too, as
   // Matroska ones do (QuickTime's colour box has no room for a range).

@@ -161,6 +161,7 @@ int run_compute(const ComputeArgs& args) {
     const auto& path = inputs.files[i];
     progress.update(i, path.string());
     std::optional<Image> image;
+    bool entry_written = false;
     const bool go_on = batch.run(path, [&] {
       image = decoder.next();
       Entry entry;
@@ -176,6 +177,7 @@ int run_compute(const ComputeArgs& args) {
       progress.clear();
       warn_about_file(path, *image);
       writer->write(entry);
+      entry_written = true;
       ++written;
       if (args.merge) {
         total.histogram += entry.histogram;
@@ -191,6 +193,7 @@ int run_compute(const ComputeArgs& args) {
     });
     progress.clear();
     if (!go_on) break;
+    if (!entry_written) writer->unread(path.string());
   }
   progress.clear();
   // The total comes last, of no files too (zero counts): --merge's output

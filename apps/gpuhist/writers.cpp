@@ -165,7 +165,8 @@ class CsvWriter final : public Writer {
 
 // NumPy .npy, little-endian uint64: shape (4, bins) for one entry, (entries,
 // 4, bins) for several; channel rows R, G, B, L, with zero R, G, B rows for
-// grey images. Written at the end, once the shape is known.
+// grey images and zero rows for a file not read. Written at the end, once the
+// shape is known.
 class NpyWriter final : public Writer {
  public:
   NpyWriter(std::ostream& out, std::uint32_t bins) : out_(out), bins_(bins) {}
@@ -180,6 +181,10 @@ class NpyWriter final : public Writer {
         data_.insert(data_.end(), bins_, 0);
       }
     }
+    ++count_;
+  }
+  void unread(const std::string&) override {
+    data_.insert(data_.end(), std::size_t{4} * bins_, 0);
     ++count_;
   }
   void end() override {

@@ -44,6 +44,10 @@ class Writer {
   // `many`: the output holds several entries (an array in JSON and NPY).
   virtual void begin(bool many) = 0;
   virtual void write(const Entry& entry) = 0;
+  // A file that could not be read, in its place among the entries: NPY
+  // writes it zero counts, so that each entry stays at its file's index;
+  // the others name their files and leave it out.
+  virtual void unread(const std::string& file) { (void)file; }
   virtual void end() = 0;
 };
 

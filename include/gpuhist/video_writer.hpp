@@ -72,10 +72,12 @@ class VideoWriter {
   // with it, which starts from its file's start too, stays in step. The time
   // is kept in the container's ticks (a millisecond in Matroska and WebM,
   // 1/90000 s in MPEG-TS, a ten-thousandth or finer in MP4 and MOV), rounded
-  // to a frame of the frame rate in AVI, where a frame whose time
-  // rounds to the frame before's is left out (frames_left_out()), as the
-  // ffmpeg command line leaves it out, so the frames after it and the audio
-  // stay in step (a gap between frames is the container's to fill). A
+  // to a frame of the frame rate in AVI, MXF and IVF files and raw streams,
+  // where a frame whose time rounds to the frame before's is left out
+  // (frames_left_out()), as the ffmpeg command line leaves it out, so the
+  // frames after it and the audio stay in step (AVI fills a gap between
+  // frames; a raw stream, which has no times, plays its frames a tick
+  // apart). A
   // time more than two frames before the last frame's (a source whose clock
   // starts again, such as MPEG-TS recordings put end to end) continues a
   // frame of the frame rate after that frame, and the frames after it keep

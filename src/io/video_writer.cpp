@@ -236,9 +236,10 @@ struct VideoWriter::Impl {
   // MPEG-TS), so that a variable-rate source keeps its timing there.
   std::int64_t last_pts = -1;                 // the encoder's, in frames
   std::int64_t last_stream_pts = -1;          // the container's
-  // The container counts time in frames of the frame rate (AVI): a frame
-  // whose time falls on the last frame's tick is left out, as the ffmpeg
-  // command line leaves it out, so those after it keep their times.
+  // The container counts time in frames of the frame rate (AVI, MXF, IVF, a
+  // raw stream): a frame whose time falls on the last frame's tick is left
+  // out, as the ffmpeg command line leaves it out, so those after it keep
+  // their times.
   bool frame_ticks = false;
   std::int64_t left_out = 0;
   std::map<std::int64_t, double> seconds_at;  // each frame sent: its time, by encoder pts
@@ -378,8 +379,8 @@ struct VideoWriter::Impl {
       }
       // What comes before the start (an AAC encoder's priming packet) moves
       // every stream of a container that cannot start before zero later by its
-      // length; one that counts video time in frames (AVI, NUT) rounds that up
-      // to a whole frame, so there it is left out.
+      // length; one that counts video time in frames (AVI) rounds that up to a
+      // whole frame, so there it is left out.
       if (audio_from_zero && packet->pts != AV_NOPTS_VALUE && packet->pts < 0) {
         av_packet_unref(packet);
         continue;
@@ -625,10 +626,14 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
   // 'nclx' colour box, which its muxer writes only where the matrix,
   // primaries and transfer are all known unless told to: told, so that the
   // limited range is declared for a source that declares none too.
-  // (QuickTime's 'nclc' box has no room for a range, and the muxer writes
-  // no colour box into M4V or 3GP files.)
+  // QuickTime's 'nclc' box (which has no room for a range) is told so too,
+  // so that a matrix is declared where the primaries or transfer are not
+  // known (a source of RGB frames). (The muxer writes no colour box into M4V
+  // or 3GP files.)
   AVDictionary* header_options = nullptr;
-  if (muxer == "mp4") av_dict_set(&header_options, "movflags", "+write_colr", 0);
+  if (muxer == "mp4" || muxer == "mov") {
+    av_dict_set(&header_options, "movflags", "+write_colr", 0);
+  }
   const int header = avformat_write_header(s.format, &header_options);
   av_dict_free(&header_options);
   // A muxer that would not say whether it holds the codec (a GIF, Y4M, MP3,
@@ -649,8 +654,13 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
     const bool mxf = std::string_view(s.format->oformat->name).substr(0, 3) == "mxf";
     if (mxf && av_cmp_q(rate, AVRational{25, 1}) != 0 &&
         writes_header(s.format->oformat, *s.stream, nullptr, AVRational{1, 25})) {
-      char shown[32];
-      std::snprintf(shown, sizeof shown, "%.6g", av_q2d(rate));
+      // The rate as a fraction where it is not whole: 2997/125 is not 24000/1001.
+      char shown[64];
+      if (rate.den == 1) {
+        std::snprintf(shown, sizeof shown, "%d", rate.num);
+      } else {
+        std::snprintf(shown, sizeof shown, "%d/%d (%.6g)", rate.num, rate.den, av_q2d(rate));
+      }
       throw Error(ErrorKind::InvalidArgument,
                   path.string() + ": the '" + extension +
                       "' container holds video at broadcast and cinema frame rates alone (such "
@@ -727,8 +737,8 @@ void VideoWriter::write(const Picture& picture, double seconds) {
     const double rate_frame = 1.0 / av_q2d(s.codec->framerate);
     const double frame = std::isfinite(rate_frame) && rate_frame > 0.0 ? rate_frame : 0.04;
     // The source's clock started again (a step back of more than two frames;
-    // a smaller one, a time's jitter, takes the next tick, as before): on
-    // from the last frame.
+    // a smaller one, a time's jitter, takes the next tick, or is left out
+    // where the container counts time in frames): on from the last frame.
     if (s.last_seconds >= 0.0 && seconds < s.last_seconds - 2.0 * frame) {
       const double next = s.last_seconds + frame;
       s.clock_shift += next - seconds;
