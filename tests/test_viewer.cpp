@@ -564,7 +564,7 @@ TEST_F(Viewer, ADisplayLostIsOneLineAndStatusThree) {
   const std::string said = read_file(fs::path(dir_) / "view.log");
   EXPECT_NE(said.find("gpuhist: error: the X display refused a request for the window ("),
             std::string::npos)
-      << said;
+      << log();
   EXPECT_EQ(said.find("X Error of failed request"), std::string::npos) << said;
   destroyed.reset();
 
