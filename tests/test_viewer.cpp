@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -31,6 +32,7 @@
 #include "support/run_cli.hpp"
 #include "support/synthetic_images.hpp"
 #include "view/display_frame.hpp"
+#include "view/frame_source.hpp"
 
 extern char** environ;
 
@@ -595,6 +597,28 @@ TEST_F(Viewer, AStreamWithNoFrameIsAnError) {
   auto viewer = start_viewer({dropped.string()});
   EXPECT_EQ(viewer->wait_for(60s), std::optional<int>(1)) << log();
   EXPECT_NE(log().find("dropped.mkv: no frame could be decoded"), std::string::npos) << log();
+  // No window opened for it: nothing drawn.
+  EXPECT_EQ(log().find("drawing on"), std::string::npos) << log();
+
+  // A file cut before its first frame's data: its errors are the one line.
+  const fs::path whole = fs::path(dir_) / "whole.mp4", cut = fs::path(dir_) / "cut.mp4";
+  ASSERT_TRUE(
+      test::ffmpeg("-f lavfi -i testsrc2=size=320x240:rate=10 -frames:v 10 -c:v libx264 "
+                   "-movflags +faststart '" +
+                   whole.string() + "'"));
+  const std::string bytes = test::file_text(whole);
+  const std::size_t data = bytes.find("mdat");
+  ASSERT_NE(data, std::string::npos);
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, data + 64);
+  auto cut_viewer = start_viewer({cut.string()});
+  EXPECT_EQ(cut_viewer->wait_for(60s), std::optional<int>(1)) << log();
+  const std::string said = read_file(fs::path(dir_) / "view.log");
+  EXPECT_EQ(std::count(said.begin(), said.end(), '\n') -
+                static_cast<std::ptrdiff_t>(said.find("frames shown") != std::string::npos),
+            1)
+      << said;
+  EXPECT_NE(said.find("cut.mp4: "), std::string::npos) << said;
+  EXPECT_EQ(said.find("drawing on"), std::string::npos) << said;
 }
 
 TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
@@ -624,6 +648,55 @@ TEST(ViewerErrors, NoDisplayMissingFileAndBadOptions) {
   std::ofstream(text) << "not a video";
   auto corrupt = test::run_cli({"view", text.string()});
   EXPECT_EQ(corrupt.status, 1) << corrupt.err;
+  fs::remove_all(dir);
+}
+
+// The viewer's frames on a clock the test turns: each frame at its time; a
+// frame whose successor is due too is skipped (a slow device shows fewer
+// frames on time, not every frame later and later); a pause holds the clock.
+TEST(FrameSource, FramesBehindTheClockAreSkippedAndAPauseHoldsIt) {
+  const std::string dir = test::temp_dir();
+  const fs::path clip = fs::path(dir) / "ten.mkv";
+  ASSERT_TRUE(test::ffmpeg("-f lavfi -i testsrc=size=64x48:rate=10 -frames:v 10 -c:v ffv1 '" +
+                           clip.string() + "'"));
+  std::vector<std::vector<std::byte>> frames;
+  std::vector<double> times;
+  {
+    VideoReader reader(clip);
+    VideoFrame frame;
+    while (reader.next(frame)) {
+      frames.push_back(test::pixel_bytes_of(frame.image.view()));
+      times.push_back(frame.time);
+    }
+  }
+  ASSERT_EQ(frames.size(), 10U);
+  ASSERT_NEAR(times[9] - times[0], 0.9, 1e-6);
+  view::FrameSource source(clip, {}, {});
+  bool ended = false;
+  const auto shown = [&](double now) -> int {
+    const std::optional<Image> picture = source.next(now, ended);
+    if (!picture) return -1;
+    const auto bytes = test::pixel_bytes_of(picture->view());
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      if (frames[i] == bytes) return static_cast<int>(i);
+    }
+    return -2;
+  };
+  EXPECT_EQ(shown(100.0), 0);    // the first frame sets the clock
+  EXPECT_EQ(shown(100.05), -1);  // frame 1 is due at 100.1
+  EXPECT_EQ(shown(100.55), 5);   // frames 1 to 4 are late: skipped
+  EXPECT_EQ(source.skipped(), 4);
+  EXPECT_EQ(shown(100.61), 6);
+  EXPECT_TRUE(source.toggle_pause(100.62));
+  EXPECT_EQ(shown(150.0), -1);  // paused
+  EXPECT_TRUE(source.toggle_pause(200.0));
+  EXPECT_EQ(shown(200.0), 7);  // on from where it paused
+  EXPECT_EQ(shown(200.05), -1);
+  EXPECT_EQ(shown(200.25), 9);  // frame 8 skipped
+  EXPECT_EQ(source.skipped(), 5);
+  EXPECT_FALSE(ended);
+  EXPECT_EQ(shown(201.0), -1);
+  EXPECT_TRUE(ended);
   fs::remove_all(dir);
 }
 

@@ -46,14 +46,29 @@ class FrameSource {
   // The next picture to show, as read: the still picture on the first call;
   // a video frame once its time has come (8- or 16-bit RGB). nullopt when
   // none is due; `ended` is set true on the call that finds the video's end.
+  // A frame whose successor is due too is skipped (counted in skipped()):
+  // where drawing or decoding falls behind, fewer frames are shown, on time,
+  // rather than every frame later and later.
   [[nodiscard]] std::optional<Image> next(double now, bool& ended);
+  // Whether there is a picture to show: a still picture, or a video's first
+  // frame, waited for (decoded). False for a stream of which no frame decodes.
+  [[nodiscard]] bool has_picture();
+  // Frames skipped to keep time.
+  [[nodiscard]] std::int64_t skipped() const noexcept { return skipped_; }
 
  private:
+  // The next frame decoded: the one read ahead first, if any.
+  std::optional<VideoFrame> read();
+
   std::optional<Image> still_;
   std::unique_ptr<VideoReader> reader_;
   std::unique_ptr<DecodeAhead> frames_;
-  std::optional<VideoFrame> pending_;  // decoded, waiting for its time
-  double clock_origin_ = 0;            // steady seconds at which video time 0 is shown
+  std::optional<VideoFrame> pending_;    // decoded, waiting for its time
+  std::optional<VideoFrame> following_;  // the frame after it, read to see whether it is due
+  bool drained_ = false;                 // the decoder has given its last frame
+  double clock_origin_ = 0;              // steady seconds at which video time 0 is shown
+  bool anchor_ = true;  // the next frame read sets the clock (at the start, after a pause)
+  std::int64_t skipped_ = 0;
   bool started_ = false, paused_ = false, ended_ = false;
   std::uint32_t width_ = 0, height_ = 0;
 };

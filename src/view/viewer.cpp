@@ -159,6 +159,15 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       if (sane) aspect = declared;
     }
   }
+  // No window for a stream of which no frame decodes: its errors say why, in
+  // one line as the viewer closes; with none, this does.
+  if (!source.has_picture()) {
+    const VideoReader* reader = source.reader();
+    if (reader == nullptr || reader->errors() == 0) {
+      throw Error(ErrorKind::Input, path.string() + ": no frame could be decoded");
+    }
+    return 0;
+  }
   std::uint32_t width = 0, height = 0;
   const auto shown_width = static_cast<std::uint32_t>(std::max<std::uint64_t>(
       1, (std::uint64_t{source.width()} * aspect.num + aspect.den / 2) / aspect.den));
@@ -189,6 +198,14 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
   bool fresh = false;          // the picture in `shown` has not been drawn yet
   bool dirty = true;           // something changed since the last frame drawn
   std::uint32_t drawn_w = 0, drawn_h = 0;
+  // How the viewer ends: the frames skipped to keep time said, the pictures shown returned.
+  const auto done = [&] {
+    if (const std::int64_t skipped = source.skipped(); skipped > 0) {
+      status(std::to_string(skipped) + (skipped == 1 ? " frame" : " frames") +
+             " skipped to keep the video's time (drawing or decoding fell behind)");
+    }
+    return presented;
+  };
 
   while (!window.should_close()) {
     for (int key : window.take_keys()) {
@@ -196,7 +213,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       if (!action) continue;
       switch (*action) {
         case Action::Quit:
-          return presented;
+          return done();
         case Action::Pause:
           if (!source.toggle_pause(now_s())) continue;  // a still picture does not pause
           status(source.paused() ? "paused" : "playing");
@@ -242,7 +259,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
         throw Error(ErrorKind::Input, path.string() + ": no frame could be decoded");
       }
       status("end of video");
-      if (options.exit_at_end) return presented;
+      if (options.exit_at_end) return done();
     }
 
     std::uint32_t fb_w = 0, fb_h = 0;
@@ -270,7 +287,7 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
     // Playback polls; a still picture or a paused video waits for events.
     window.poll(source.playing() ? 0.001 : 0.05);
   }
-  return presented;
+  return done();
 }
 
 }  // namespace gpuhist
