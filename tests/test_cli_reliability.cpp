@@ -831,8 +831,10 @@ TEST_F(Reliability, NothingReadIsAZeroTotalOrNoOutput) {
                             "--bins", "7", "-o", path("total.npy").string(), "--device", "cpu"});
   EXPECT_EQ(npy.status, 1);
   const std::string bytes = read_file(path("total.npy"));
-  EXPECT_NE(bytes.find("'shape': (1, 4, 7)"), std::string::npos) << bytes.substr(0, 80);
-  EXPECT_EQ(bytes.size(), 128 + 4 * 7 * 8U);
+  // The file's entry (zero: not read, in its place) and the zero total.
+  EXPECT_NE(bytes.find("'shape': (2, 4, 7)"), std::string::npos) << bytes.substr(0, 80);
+  ASSERT_EQ(bytes.size(), 128 + 2 * 4 * 7 * 8U);
+  EXPECT_EQ(bytes.substr(128), std::string(2 * 4 * 7 * 8, '\0'));
   const auto j = run_cli(
       {"compute", path("empty.png").string(), "--merge", "--format", "json", "--device", "cpu"});
   EXPECT_EQ(j.status, 1);
@@ -855,12 +857,14 @@ TEST_F(Reliability, NothingReadIsAZeroTotalOrNoOutput) {
   EXPECT_EQ(table.status, 1);
   EXPECT_NE(table.out.find("\nred                  0           -           -"), std::string::npos)
       << table.out;
-  // Two unreadable files, no --merge: an array of none, of N bins.
+  // Two unreadable files, no --merge: an entry of zeros for each, of N bins.
   const auto none =
       run_cli({"compute", path("empty.png").string(), path("missing.png").string(), "--format",
                "npy", "--bins", "7", "-o", path("none.npy").string(), "--device", "cpu"});
   EXPECT_EQ(none.status, 1);
-  EXPECT_NE(read_file(path("none.npy")).find("'shape': (0, 4, 7)"), std::string::npos);
+  const std::string zeros = read_file(path("none.npy"));
+  EXPECT_NE(zeros.find("'shape': (2, 4, 7)"), std::string::npos);
+  EXPECT_EQ(zeros.substr(128), std::string(2 * 4 * 7 * 8, '\0'));
   for (const char* format : {"npy", "json", "csv"}) {
     const fs::path out = path(std::string("one.") + format);
     const auto r = run_cli({"compute", path("empty.png").string(), "--format", format, "-o",
