@@ -181,23 +181,18 @@ int write_video(const VideoArgs& args, const Context& context, VideoReader& read
     print_error(no_frame_decoded(args));
     batch.add(kExitInput);
   }
-  if (written && !result.audio_note.empty() && reader.has_audio()) {
-    std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.audio_note << '\n';
-  }
-  if (written && !result.colour_note.empty()) {
-    std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.colour_note
-              << '\n';
-  }
+  const auto warn = [&](const std::string& note) {
+    std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << note << '\n';
+  };
+  if (written && !result.audio_note.empty() && reader.has_audio()) warn(result.audio_note);
+  if (written && !result.colour_note.empty()) warn(result.colour_note);
   if (written && result.left_out > 0) {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.4g", reader.base_rate());
-    std::cerr << "gpuhist: warning: " << one_line(args.output) << ": " << result.left_out
-              << " frame" << (result.left_out == 1 ? "" : "s")
-              << " of the source left out: the container times frames in ticks of the frame "
-                 "rate ("
-              << rate
-              << " a second), and their times fell on the tick of the frame before (.mkv or "
-                 ".mp4 keeps every frame at its time)\n";
+    warn(std::to_string(result.left_out) + (result.left_out == 1 ? " frame" : " frames") +
+         " of the source left out: the container times frames in ticks of the frame rate (" + rate +
+         " a second), and their times fell on the tick of the frame before (.mkv or .mp4 keeps "
+         "every frame at its time)");
   }
   if (written && result.frames > 0) {
     const double seconds =

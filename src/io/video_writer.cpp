@@ -651,7 +651,7 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, std::uint32_t width,
     // MXF holds broadcast and cinema frame rates alone (24 to 120 a second and
     // their NTSC forms): where the same stream at 25 frames a second is held,
     // the rate is what it refuses.
-    const bool mxf = std::string_view(s.format->oformat->name).substr(0, 3) == "mxf";
+    const bool mxf = muxer.substr(0, 3) == "mxf";
     if (mxf && av_cmp_q(rate, AVRational{25, 1}) != 0 &&
         writes_header(s.format->oformat, *s.stream, nullptr, AVRational{1, 25})) {
       // The rate as a fraction where it is not whole: 2997/125 is not 24000/1001.

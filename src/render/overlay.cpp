@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/eight_bit.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/render.hpp"
 #include "render/cover.hpp"
@@ -51,9 +52,9 @@ void compose_overlay(const ImageView& frame, std::uint32_t width, std::uint32_t 
       for (std::uint32_t x = 0; x < width; ++x, px += 4) {
         std::uint16_t v[3];
         std::memcpy(v, row + columns[x], sizeof v);
-        px[0] = static_cast<std::uint8_t>((v[0] + 128U) / 257U);
-        px[1] = static_cast<std::uint8_t>((v[1] + 128U) / 257U);
-        px[2] = static_cast<std::uint8_t>((v[2] + 128U) / 257U);
+        px[0] = nearest_eight_bit(v[0]);
+        px[1] = nearest_eight_bit(v[1]);
+        px[2] = nearest_eight_bit(v[2]);
         px[3] = 0xFF;
       }
     } else {

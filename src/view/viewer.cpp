@@ -254,10 +254,6 @@ std::int64_t run_viewer(const std::filesystem::path& path, const ViewerOptions& 
       dirty = true;
     }
     if (ended) {
-      // A stream of which no frame could be decoded leaves nothing to show.
-      if (shown.width == 0) {
-        throw Error(ErrorKind::Input, path.string() + ": no frame could be decoded");
-      }
       status("end of video");
       if (options.exit_at_end) return done();
     }

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/eight_bit.hpp"
 #include "io/images/byte_order.hpp"
 #include "io/images/images.hpp"
 #include "io/images/memory_file.hpp"
@@ -581,7 +582,7 @@ io::Encoded encode_webp_rgba(const ImageView& image, int quality,
     for (std::size_t i = 0; i < std::size_t{image.width} * 4; ++i) {
       std::uint16_t v = 0;
       std::memcpy(&v, image.row(y) + 2 * i, 2);
-      to[i] = static_cast<std::uint8_t>((v + 128U) / 257U);  // v / 257, rounded
+      to[i] = nearest_eight_bit(v);
     }
   }
   WebPConfig config;
