@@ -547,9 +547,9 @@ def histograms(paths, *, client=None, scheduler=None, bins=256, batch=64, luma="
 
     paths: a list of files and folders, a folder or a glob. client: a distributed.Client;
     scheduler: the address of one to connect to; neither: a LocalCluster with
-    one worker process per core (one per GPU on a machine with several), started
-    and stopped here. batch: files per task. device: the device every worker
-    opens (default: its own GPU, else "auto"). all_formats: folders are searched for, and
+    one worker process per core (one per GPU on a machine with several), no more than
+    there are tasks, started and stopped here. batch: files per task. device: the device
+    every worker opens (default: its own GPU, else "auto"). all_formats: folders are searched for, and
     files read in, every format the image library reads, as `gpuhist compute --formats all`
     (the common ones alone by default). Files that cannot be read are in .failed, never
     fatal and never dropped.
@@ -583,6 +583,9 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
                 with _interrupt_held():
                     gpus = _hardware_gpus()
                     workers = gpus if gpus > 1 else len(allowed_cores())
+                    # No more workers than tasks: a worker's start costs about a second
+                    # of a core, and a lone worker's task decodes on every core.
+                    workers = max(1, min(workers, -(-len(files) // batch)))
                     # Dask's dashboard on a free port of this machine alone (None still
                     # starts one, on every interface at 8787, with a warning when that port
                     # is taken).

@@ -26,7 +26,7 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory, data):
-    """40 small images (PNG via ffmpeg, and the bundled JPEG and PNG), a corrupt
+    """40 small images (PNG, and the bundled JPEG and PNG), a corrupt
     file and an empty one, in nested folders."""
     root = tmp_path_factory.mktemp("set")
     rng = np.random.default_rng(11)
@@ -35,12 +35,7 @@ def dataset(tmp_path_factory, data):
         folder = root / f"part{k % 3}"
         folder.mkdir(exist_ok=True)
         pixels = rng.integers(0, 256, (17 + k, 23, 3), dtype=np.uint8)
-        raw = folder / f"{k}.raw"
-        raw.write_bytes(pixels.tobytes())
-        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
-                        "-s", f"23x{17 + k}", "-i", str(raw), "-frames:v", "1",
-                        str(folder / f"img{k:02d}.png")], check=True)
-        raw.unlink()
+        write_png(folder / f"img{k:02d}.png", 23, 17 + k, (r.tobytes() for r in pixels))
         expected += histograms(pixels)
     for name in ("coffee.png", "rocket.jpg"):
         shutil.copy(data / name, root / name)
@@ -57,6 +52,22 @@ def check(result, expected, root):
     assert all(str(root) in p for p, _ in result.failed)
     paths = [r["path"] for r in result.rows]
     assert len(set(paths)) == len(paths)  # none counted twice
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A LocalCluster of one worker process, kept for the module: the command's runs that
+    test its options and outputs connect to it (--scheduler) rather than each starting a
+    cluster of its own, which test_the_command_says_what_compute_says and the interrupt
+    tests do."""
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address="127.0.0.1:0") as cluster:
+        yield cluster.scheduler_address
+
+
+def command(scheduler):
+    """python3 -m gpuhist.dataset on `scheduler`."""
+    return [sys.executable, "-m", "gpuhist.dataset", "--scheduler", scheduler]
 
 
 def test_a_local_cluster_of_two_workers(dataset, cli, capfd):
@@ -121,9 +132,9 @@ def test_a_local_cluster_of_two_workers(dataset, cli, capfd):
         assert causes["empty.png"] == "file is empty"
 
 
-def blank_png(path, width, height):
-    """An RGB PNG of black pixels, a few hundred kilobytes however large, written without
-    holding its pixels."""
+def write_png(path, width, height, rows, colour=2):
+    """A PNG of 8-bit samples (colour 2: RGB, 0: grey) of `rows` (bytes each, in order),
+    written by zlib without any image library."""
     import struct
     import zlib
 
@@ -131,11 +142,17 @@ def blank_png(path, width, height):
         return struct.pack(">I", len(body)) + kind + body + \
             struct.pack(">I", zlib.crc32(kind + body))
     deflate = zlib.compressobj(9)
-    row = bytes(1 + 3 * width)  # filter byte 0, then the row
-    data = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
+    data = b"".join(deflate.compress(b"\0" + row) for row in rows) + deflate.flush()
     path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height,
-                                                                       8, 2, 0, 0, 0)) +
+                                                                       8, colour, 0, 0, 0)) +
                      chunk(b"IDAT", data) + chunk(b"IEND", b""))
+
+
+def blank_png(path, width, height):
+    """An RGB PNG of black pixels, a few hundred kilobytes however large, written without
+    holding its pixels."""
+    row = bytes(3 * width)
+    write_png(path, width, height, (row for _ in range(height)))
 
 
 def test_a_file_that_kills_every_worker_is_a_failure_not_the_runs(data, tmp_path):
@@ -159,26 +176,26 @@ def test_a_file_that_kills_every_worker_is_a_failure_not_the_runs(data, tmp_path
     assert result.failed == [(str(big), ds.LOST_CAUSE)]
 
 
-def test_the_commands_exit_statuses(dataset, tmp_path):
+def test_the_commands_exit_statuses(dataset, tmp_path, scheduler):
     root, _ = dataset
     bad = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--bins", "0"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "bins" in bad.stderr and bad.stdout == ""
-    no_pixels = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root),
+    no_pixels = subprocess.run([*command(scheduler), str(root),
                                 "--max-pixels", "0"], capture_output=True, text=True, timeout=120)
     assert no_pixels.returncode == 2 and "max_pixels is at least 1" in no_pixels.stderr
-    nowhere = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "--device",
+    nowhere = subprocess.run([*command(scheduler), str(root), "--device",
                               "no such device"], capture_output=True, text=True, timeout=120)
     assert nowhere.returncode == 2 and nowhere.stdout == ""
     assert "no Vulkan device matches 'no such device'" in nowhere.stderr
-    unwritable = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+    unwritable = subprocess.run([*command(scheduler), str(root / "coffee.png"),
                                  "-o", str(tmp_path / "no" / "such" / "out.json")],
                                 capture_output=True, text=True, timeout=120)
     assert unwritable.returncode == 4 and "cannot write" in unwritable.stderr
     assert not (tmp_path / "no").exists()
     # A folder as -o: refused before anything is counted, as a missing one is.
     (tmp_path / "folder").mkdir()
-    into_folder = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root), "-o",
+    into_folder = subprocess.run([*command(scheduler), str(root), "-o",
                                   str(tmp_path / "folder")], capture_output=True, text=True,
                                  timeout=60)
     assert into_folder.returncode == 4
@@ -195,7 +212,7 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
         ds.histograms(["a.png", None])
     # An output that is one of the inputs: refused before anything is counted.
     shutil.copy(root / "coffee.png", tmp_path / "input.png")
-    onto = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(tmp_path),
+    onto = subprocess.run([*command(scheduler), str(tmp_path),
                            "-o", str(tmp_path / "input.png")], capture_output=True, text=True,
                           timeout=120)
     assert onto.returncode == 2 and "is one of the inputs" in onto.stderr, onto.stderr
@@ -204,7 +221,7 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
     fifo = tmp_path / "rows.fifo"
     os.mkfifo(fifo)
     reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
-    piped = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+    piped = subprocess.run([*command(scheduler), str(root / "coffee.png"),
                             "-o", str(fifo)], capture_output=True, text=True, timeout=120)
     through = reader.communicate(timeout=60)[0]
     assert piped.returncode == 0 and json.loads(through.splitlines()[0])["bins"] == 256
@@ -212,13 +229,13 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
     target, link = tmp_path / "total.json", tmp_path / "link.json"
     target.write_text("old")
     link.symlink_to(target)
-    linked = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+    linked = subprocess.run([*command(scheduler), str(root / "coffee.png"),
                              "-o", str(link), "--device", "cpu"],
                             capture_output=True, text=True, timeout=120)
     assert linked.returncode == 0 and link.is_symlink()
     assert json.loads(target.read_text().splitlines()[0])["bins"] == 256
     # /dev/stdout into a pipe: its link names no path ("pipe:[N]"), and is written through.
-    stdout = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+    stdout = subprocess.run([*command(scheduler), str(root / "coffee.png"),
                              "-o", "/dev/stdout"], capture_output=True, text=True, timeout=120)
     assert stdout.returncode == 0, stdout.stderr
     assert json.loads(stdout.stdout.splitlines()[0])["bins"] == 256
@@ -237,7 +254,7 @@ def test_the_commands_exit_statuses(dataset, tmp_path):
     made = tmp_path / "made.json"
     for pid in range(os.getpid(), os.getpid() + 200):
         os.symlink(planted, tmp_path / f".made.json-{pid}")
-    guarded = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(root / "coffee.png"),
+    guarded = subprocess.run([*command(scheduler), str(root / "coffee.png"),
                               "-o", str(made), "--device", "cpu"], capture_output=True,
                              text=True, timeout=120)
     assert guarded.returncode == 0, guarded.stderr
@@ -269,11 +286,8 @@ def test_the_command_says_what_compute_says(cli, tmp_path):
     empty.mkdir()
     rng = np.random.default_rng(5)
     for k in range(3):
-        raw = tmp_path / f"{k}.raw"
-        raw.write_bytes(rng.integers(0, 256, (9 + k, 7), dtype=np.uint8).tobytes())
-        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "gray",
-                        "-s", f"7x{9 + k}", "-i", str(raw), "-frames:v", "1",
-                        str(grey / f"g{k}.png")], check=True)
+        pixels = rng.integers(0, 256, (9 + k, 7), dtype=np.uint8)
+        write_png(grey / f"g{k}.png", 7, 9 + k, (r.tobytes() for r in pixels), colour=0)
     (grey / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
     run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(grey), str(empty),
                           "--format", "csv"], capture_output=True, text=True, timeout=120)
@@ -292,25 +306,20 @@ def test_the_command_says_what_compute_says(cli, tmp_path):
 
 
 
-def test_an_empty_folder_beside_readable_files_is_a_failure(data, tmp_path, monkeypatch, capsys):
-    """Status 1, as for `gpuhist compute`, though every file was counted (counted here
-    without a cluster: the command's own rules are what is checked)."""
+def test_an_empty_folder_beside_readable_files_is_a_failure(data, tmp_path, scheduler, capsys):
+    """Status 1, as for `gpuhist compute`, though every file was counted."""
     empty = tmp_path / "empty"
     empty.mkdir()
     shutil.copy(data / "coffee.png", tmp_path / "coffee.png")
 
-    def counted(files, **kwargs):
-        return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
-
-    monkeypatch.setattr(ds, "histograms", counted)
-    assert ds.main([str(empty), str(tmp_path / "coffee.png")]) == 1
+    assert ds.main(["--scheduler", scheduler, str(empty), str(tmp_path / "coffee.png")]) == 1
     out, err = capsys.readouterr()
     assert f"gpuhist: error: {empty}: no image files in this folder" in err
     assert json.loads(out.splitlines()[0])["files"] == 1
-    assert ds.main([str(tmp_path / "coffee.png")]) == 0
+    assert ds.main(["--scheduler", scheduler, str(tmp_path / "coffee.png")]) == 0
 
 
-def test_a_decoders_warning_is_in_the_files_row_and_on_stderr(data, tmp_path, monkeypatch,
+def test_a_decoders_warning_is_in_the_files_row_and_on_stderr(data, tmp_path, scheduler,
                                                                capsys):
     whole = (data / "rocket.jpg").read_bytes()
     end = whole.rindex(b"\xff\xd9")
@@ -322,18 +331,14 @@ def test_a_decoders_warning_is_in_the_files_row_and_on_stderr(data, tmp_path, mo
     assert rows["rocket.jpg"]["warning"] is None
     assert result.failed == []
 
-    def counted(files, **kwargs):
-        return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
-
-    monkeypatch.setattr(ds, "histograms", counted)
-    assert ds.main([str(tmp_path)]) == 0
+    assert ds.main(["--scheduler", scheduler, str(tmp_path)]) == 0
     _, err = capsys.readouterr()
     assert err == (f"gpuhist: warning: {tmp_path / 'padded.jpg'}: "
                    f"{rows['padded.jpg']['warning']} (the file may be damaged; its pixels are "
                    "used as decoded)\n")
 
 
-def test_what_counting_leaves_out_is_in_the_files_row_and_on_stderr(tmp_path, monkeypatch,
+def test_what_counting_leaves_out_is_in_the_files_row_and_on_stderr(tmp_path, scheduler,
                                                                     capsys):
     subprocess.run(["oiiotool", "--pattern", "constant:color=0.25,0.5,0.75,1,0.125", "6x4", "5",
                     "--chnames", "R,G,B,A,Z", "-d", "float", "-o", str(tmp_path / "depth.exr")],
@@ -342,11 +347,7 @@ def test_what_counting_leaves_out_is_in_the_files_row_and_on_stderr(tmp_path, mo
     note = "its channel Z is not counted (R, G, B counted as RGB)"
     assert result.rows[0]["notes"] == (note,) and result.rows[0]["warning"] is None
 
-    def counted(files, **kwargs):
-        return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
-
-    monkeypatch.setattr(ds, "histograms", counted)
-    assert ds.main([str(tmp_path)]) == 0
+    assert ds.main(["--scheduler", scheduler, str(tmp_path)]) == 0
     _, err = capsys.readouterr()
     assert err == f"gpuhist: warning: {tmp_path / 'depth.exr'}: {note}\n"
 
@@ -432,11 +433,27 @@ def test_a_cluster_that_cannot_count_is_said_at_once(monkeypatch):
                 ds.histograms([__file__], client=client)
 
 
-def test_percentiles_as_compute_gives_them(cli, data):
+def test_a_data_set_of_one_task_starts_one_worker(dataset, monkeypatch):
+    """The LocalCluster started for a data set has no more workers than tasks: a lone
+    worker's task decodes on every core, where a worker a core would leave all but one idle."""
+    root, expected = dataset
+    started = []
+
+    class Recorded(distributed.LocalCluster):
+        def __init__(self, *args, **kwargs):
+            started.append(kwargs["n_workers"])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(distributed, "LocalCluster", Recorded)
+    check(ds.histograms(str(root), batch=64), expected, root)
+    assert started == [1]
+
+
+def test_percentiles_as_compute_gives_them(cli, data, scheduler):
     """--percentiles: the total's statistics with them, those of `compute --merge`; a list
     that is not one, or another format than json, refused before anything is counted."""
     asked = "2.5, 50,+99.9,1e1"
-    run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(data), "--device", "cpu",
+    run = subprocess.run([*command(scheduler), str(data), "--device", "cpu",
                           "--percentiles", asked], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     cli_run = subprocess.run([cli, "compute", str(data), "--merge", "--format", "json",
@@ -447,19 +464,19 @@ def test_percentiles_as_compute_gives_them(cli, data):
     assert expected["red"]["p2.5"] <= expected["red"]["p10"] <= expected["red"]["p50"]
     for bad in (["--percentiles", "5,101"], ["--percentiles", ""], ["--percentiles", "nan"],
                 ["--percentiles", "5,,6"], ["--percentiles", "5", "--format", "csv"]):
-        refused = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(data), *bad],
+        refused = subprocess.run([*command(scheduler), str(data), *bad],
                                  capture_output=True, text=True, timeout=60)
         assert refused.returncode == 2 and refused.stdout == "", bad
         assert "--percentiles" in refused.stderr.splitlines()[-1], refused.stderr
 
 
-def test_names_with_control_characters_are_one_line_as_compute_says_them(cli, tmp_path):
+def test_names_with_control_characters_are_one_line_as_compute_says_them(cli, tmp_path, scheduler):
     """A name holding a carriage return, an escape or a line break: its error one line on
     stderr, escaped as the command line escapes it (\\r, \\x1B, \\n)."""
     bad = tmp_path / "zz\r\x1bbad\nname.png"
     bad.write_bytes(b"not an image")
     # (Bytes: text mode would read a carriage return as a line break.)
-    run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(bad), "--device", "cpu"],
+    run = subprocess.run([*command(scheduler), str(bad), "--device", "cpu"],
                          capture_output=True, timeout=120)
     assert run.returncode == 1
     stderr = run.stderr.decode()
@@ -471,18 +488,14 @@ def test_names_with_control_characters_are_one_line_as_compute_says_them(cli, tm
     assert "zz\\r\\x1Bbad\\nname.png" in said.stderr.splitlines()[0], said.stderr
 
 
-def test_nothing_readable_gives_the_commands_zero_total(tmp_path, monkeypatch, capsys):
-    def counted(files, **kwargs):
-        return ds.count_batch(ds.expand(files), kwargs["bins"], kwargs["luma"], "cpu", 1 << 28)
-
-    monkeypatch.setattr(ds, "histograms", counted)
+def test_nothing_readable_gives_the_commands_zero_total(tmp_path, scheduler, capsys):
     (tmp_path / "empty.png").write_bytes(b"")
-    assert ds.main([str(tmp_path / "empty.png"), "--bins", "7"]) == 1
+    assert ds.main(["--scheduler", scheduler, str(tmp_path / "empty.png"), "--bins", "7"]) == 1
     out, err = capsys.readouterr()
     total = json.loads(out)
     assert total["files"] == 0 and total["bins"] == 7
     assert total["histograms"]["red"] == [0] * 7 and total["stats"]["luminance"]["count"] == 0
-    assert ds.main([str(tmp_path / "empty.png"), "--bins", "3", "--format", "csv"]) == 1
+    assert ds.main(["--scheduler", scheduler, str(tmp_path / "empty.png"), "--bins", "3", "--format", "csv"]) == 1
     out, _ = capsys.readouterr()
     assert out.splitlines() == ["file,bin,red,green,blue,luminance", "(total),0,0,0,0,0",
                                 "(total),1,0,0,0,0", "(total),2,0,0,0,0"]
@@ -523,7 +536,7 @@ def test_folders_in_a_list_are_searched_and_an_empty_one_reported(data, tmp_path
     assert alone.failed == [(str(tmp_path / "empty"), "no image files in this folder")]
 
 
-def test_every_format_the_library_reads_as_computes_formats_all(cli, data, tmp_path):
+def test_every_format_the_library_reads_as_computes_formats_all(cli, data, tmp_path, scheduler):
     """all_formats (--formats all) searches folders for, and reads, every format the image
     library reads, as `gpuhist compute --formats all`; without it, such a file named is a
     failure whose message names the option that reads it."""
@@ -541,7 +554,7 @@ def test_every_format_the_library_reads_as_computes_formats_all(cli, data, tmp_p
     read = ds.count_batch([sgi], 256, "709", "cpu", 1 << 28, all_formats=True)
     np.testing.assert_array_equal(read.total.counts,
                                   histograms(gpuhist.read(sgi, all_formats=True)))
-    run = subprocess.run([sys.executable, "-m", "gpuhist.dataset", str(tmp_path), "--formats",
+    run = subprocess.run([*command(scheduler), str(tmp_path), "--formats",
                           "all", "--device", "cpu"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stderr == ""
     merged = subprocess.run([cli, "compute", str(tmp_path), "--formats", "all", "--merge",
@@ -550,7 +563,7 @@ def test_every_format_the_library_reads_as_computes_formats_all(cli, data, tmp_p
     total = json.loads(merged.stdout)[-1]
     got = json.loads(run.stdout)
     assert got["files"] == total["files"] == 2 and got["histograms"] == total["histograms"]
-    named = subprocess.run([sys.executable, "-m", "gpuhist.dataset", sgi, "--device", "cpu"],
+    named = subprocess.run([*command(scheduler), sgi, "--device", "cpu"],
                            capture_output=True, text=True, timeout=120)
     assert named.returncode == 1
     assert named.stderr.splitlines()[0] == (
