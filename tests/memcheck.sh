@@ -109,19 +109,17 @@ check "video --overlay of a raw H.264 stream" "$gpuhist" video "$dir/raw.h264" -
   -o "$dir/raw.mkv" --device cpu --no-progress
 check "video --overlay with AAC audio into MPEG-TS" "$gpuhist" video "$dir/aac.mp4" --overlay \
   -o "$dir/aac.ts" --device cpu --no-progress
-# Y'CbCr planes counted in the decoder's own frames (8-bit), and copied (10-bit);
-# a JPEG's planes, counted after its reader is gone.
+# Y'CbCr planes counted in the decoder's own frames (8-bit), and copied (10-bit).
+# (A JPEG's planes, counted after its reader is gone: the image corpus's replay.)
 check "video --space ycbcr yuv420p 360x240" "$gpuhist" video "$dir/c420.mp4" --space ycbcr \
   --device cpu --no-progress
 check "video --space ycbcr yuv420p10le 98x54" "$gpuhist" video "$dir/c10.mkv" --space ycbcr \
   --device cpu --no-progress
-check "compute --space ycbcr of a JPEG" "$gpuhist" compute "$source_dir/data/rocket.jpg" \
-  --space ycbcr --format json --device cpu --no-progress
 check "compute and --plot of a JPEG and a PNG" "$gpuhist" compute "$source_dir/data/rocket.jpg" \
   "$source_dir/data/coffee.png" --plot "$dir/plot.png" --device cpu --no-progress
 if [ -n "$replay_dir" ]; then
   # (which also writes each seed's pixels with its metadata kept: JPEG and PNG as bytes,
-  # TIFF and the others through the encoder's attributes)
+  # TIFF and the others through the encoder's attributes; and reads each JPEG's planes)
   check "the image seed corpus through fuzz_image's entry point" "$replay_dir/replay_image" \
     "$source_dir/tests/fuzz/corpus/image" "$source_dir/tests/fuzz/regressions"
   check "the video seed corpus through fuzz_video's entry point" "$replay_dir/replay_video" \

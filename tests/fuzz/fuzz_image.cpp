@@ -1,6 +1,7 @@
 // libFuzzer target: an image file of any of the formats read by default,
 // through the loader the command line uses, to a histogram and its
-// statistics. Formats outside the default set are decoded in a separate
+// statistics; and, as `compute --space ycbcr` reads it, a JPEG's Y'CbCr planes
+// to their histograms. Formats outside the default set are decoded in a separate
 // process by design (their readers are known to crash), so they are not
 // fuzzed in process here.
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "gpuhist/context.hpp"
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
+#include "gpuhist/image_planes.hpp"
 #include "gpuhist/statistics.hpp"
 
 // The image-file module (OpenImageIO) is loaded before the first input, so
@@ -40,6 +42,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (gpuhist::Channel c : h.channels()) (void)gpuhist::statistics(h.counts(c));
   } catch (const gpuhist::Error&) {
     // A file that cannot be read is an answer, not a finding.
+  }
+  // The planes as decoded, counted after their reader is gone (a file of another
+  // format is refused by its signature).
+  if (size >= 2 && data[0] == 0xFF && data[1] == 0xD8) {
+    try {
+      const gpuhist::VideoFrame frame = gpuhist::read_jpeg_planes(path, 1U << 12);
+      for (const gpuhist::ImageView& plane : frame.planes) {
+        (void)cpu.compute(plane, {256}, gpuhist::RunOptions{gpuhist::Strategy::CpuReference});
+      }
+    } catch (const gpuhist::Error&) {
+    }
   }
   // An adjusted image keeps its source's metadata: the input's framing is read
   // for it, whether or not its pixels could be (JPEG, PNG and WebP outputs in
