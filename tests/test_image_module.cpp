@@ -8,23 +8,27 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "gpuhist/error.hpp"
 #include "gpuhist/gpuhist.hpp"
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/pixel_buffer.hpp"
+#include "io/image_library.hpp"
 #include "support/run_cli.hpp"
 
 namespace gpuhist {
 namespace {
 
 const std::filesystem::path kCoffee = std::filesystem::path(GPUHIST_SOURCE_DIR) / "data/coffee.png";
+const std::filesystem::path kRocket = std::filesystem::path(GPUHIST_SOURCE_DIR) / "data/rocket.jpg";
 
 bool image_library_loaded() {
   void* handle = ::dlopen("libOpenImageIO.so.2.4", RTLD_LAZY | RTLD_NOLOAD);
@@ -62,6 +66,12 @@ TEST(ImageModule, LoadedOnTheFirstImageOnly) {
   std::fill(image.storage.data(), image.storage.data() + image.storage.size(), std::byte{7});
   const Histogram h = Context::open("cpu").compute(image.view());
   EXPECT_EQ(h.counts(Channel::Red)[7], 64U * 64U);
+  EXPECT_FALSE(image_library_loaded());
+
+  // A JPEG libjpeg-turbo reads whole needs no module.
+  const Image rocket = load_image(kRocket);
+  EXPECT_EQ(rocket.width, 640U);
+  EXPECT_EQ(rocket.height, 427U);
   EXPECT_FALSE(image_library_loaded());
 
   const Image coffee = load_image(kCoffee);
@@ -107,6 +117,96 @@ TEST(ImageModule, CommandsThatReadNoImageDoNotLoadIt) {
   EXPECT_EQ(status, 0);
   EXPECT_TRUE(cli_loads_image_library({"compute", kCoffee.string()}, status));
   EXPECT_EQ(status, 0);
+  EXPECT_FALSE(cli_loads_image_library({"compute", kRocket.string(), "--device", "cpu"}, status));
+  EXPECT_EQ(status, 0);
+}
+
+// What load_image gives for a JPEG it reads without the module, and the error
+// it throws where the module reads it, are what the module gives: pixels,
+// framing, warning and every error's words.
+TEST(ImageModule, JpegsReadWithoutTheModuleAreReadAsTheModuleReadsThem) {
+  namespace fs = std::filesystem;
+  const fs::path source(GPUHIST_SOURCE_DIR);
+  const fs::path dir = test::temp_dir();
+  std::vector<fs::path> files = {kRocket};
+  for (const char* seed :
+       {"exif-icc.jpg", "photo.jpg", "odd-grey-17x11.jpg", "odd-yuv422-17x11.jpg",
+        "odd-yuv420-17x11.jpg", "jpeg-iptc-overflow-1.jpg"}) {
+    files.push_back(source / "tests/fuzz/corpus/image" / seed);
+  }
+  const std::string whole = test::file_text(kRocket);
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+    files.push_back(dir / name);
+  };
+  // Coded data left over before the end (a warning), cut short, damaged, a JPEG
+  // named as a PNG, only a signature.
+  const std::size_t end = whole.rfind("\xFF\xD9");
+  ASSERT_NE(end, std::string::npos);
+  write("padded.jpg", whole.substr(0, end) + std::string(64, '\0') + whole.substr(end));
+  write("cut.jpg", whole.substr(0, whole.size() / 2));
+  std::string damaged = whole;
+  for (std::size_t i = whole.size() / 3; i < whole.size() / 3 + 200; ++i) damaged[i] = '\x55';
+  write("damaged.jpg", damaged);
+  write("named.png", whole);
+  write("signature.jpg", "\xFF\xD8\xFF");
+  // A progressive JPEG.
+  ASSERT_EQ(std::system(("oiiotool '" + kRocket.string() + "' --attrib jpeg:progressive 1 -o '" +
+                         (dir / "progressive.jpg").string() + "'")
+                            .c_str()),
+            0);
+  ASSERT_NE(test::file_text(dir / "progressive.jpg").find("\xFF\xC2"), std::string::npos);
+  files.push_back(dir / "progressive.jpg");
+  const io::ImageLibrary& module = io::image_library(ErrorKind::Input);
+  for (const std::uint64_t limit : {kDefaultMaxPixels, std::uint64_t{640 * 427 - 1}}) {
+    LoadOptions options;
+    options.max_pixels = limit;
+    for (const fs::path& file : files) {
+      const std::string label = file.filename().string() + " at " + std::to_string(limit);
+      std::string read_error, module_error;
+      Image read, by_module;
+      try {
+        read = load_image(file, options);
+      } catch (const Error& e) {
+        read_error = e.what();
+      }
+      try {
+        by_module = module.load_image(file, options);
+      } catch (const Error& e) {
+        module_error = e.what();
+      }
+      EXPECT_EQ(read_error, module_error) << label;
+      // (What each file is: the comparison covers reading, warnings and errors.)
+      const std::string name = file.filename().string();
+      const bool whole_rocket = name == "rocket.jpg" || name == "padded.jpg" ||
+                                name == "damaged.jpg" || name == "named.png" ||
+                                name == "progressive.jpg";
+      const bool refused = name == "cut.jpg" || name == "signature.jpg" ||
+                           (limit != kDefaultMaxPixels && whole_rocket);
+      EXPECT_EQ(module_error.empty(), !refused) << label << ": " << module_error;
+      if (!module_error.empty()) continue;
+      const bool warned =
+          name == "padded.jpg" || name == "damaged.jpg" || name == "jpeg-iptc-overflow-1.jpg";
+      EXPECT_EQ(by_module.warning.empty(), !warned) << label;
+      EXPECT_EQ(read.width, by_module.width) << label;
+      EXPECT_EQ(read.height, by_module.height) << label;
+      EXPECT_EQ(read.format, by_module.format) << label;
+      EXPECT_EQ(read.codec, by_module.codec) << label;
+      EXPECT_EQ(read.alpha, by_module.alpha) << label;
+      EXPECT_EQ(read.more_pages, by_module.more_pages) << label;
+      EXPECT_EQ(read.warning, by_module.warning) << label;
+      EXPECT_EQ(read.orientation, by_module.orientation) << label;
+      EXPECT_EQ(read.notes, by_module.notes) << label;
+      const std::size_t row = std::size_t{read.width} * pixel_bytes(read.format);
+      for (std::uint32_t y = 0; y < read.height && y < by_module.height; ++y) {
+        ASSERT_EQ(std::memcmp(read.storage.data() + y * read.stride,
+                              by_module.storage.data() + y * by_module.stride, row),
+                  0)
+            << label << " row " << y;
+      }
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ImageModule, AVideoRunDoesNotLoadIt) {

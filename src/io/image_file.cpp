@@ -1,13 +1,16 @@
 // Image files: read by the image-file module (io/image_library.hpp), which is
-// loaded the first time an image file is looked at.
+// loaded the first time an image file is looked at, but for JPEGs that are
+// read whole without it (io/plain_jpeg.hpp).
 #include "gpuhist/image_file.hpp"
 
 #include "io/image_library.hpp"
 #include "io/orientation.hpp"
+#include "io/plain_jpeg.hpp"
 
 namespace gpuhist {
 
 Image load_image(const std::filesystem::path& path, const LoadOptions& options) {
+  if (std::optional<Image> jpeg = io::read_plain_jpeg(path, options)) return std::move(*jpeg);
   return io::image_library(ErrorKind::Input).load_image(path, options);
 }
 

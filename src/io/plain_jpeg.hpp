@@ -1,0 +1,23 @@
+// JPEG files read without the image-file module. Loading the module (and
+// OpenImageIO's 260 libraries with it) costs about 0.45 s of a process's start;
+// a JPEG's pixels are decoded by libjpeg-turbo whichever reads them
+// (io/images/jpeg_decoder.hpp), so a JPEG is read here where nothing else
+// needs the module, as the module reads it.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "gpuhist/image_file.hpp"
+
+namespace gpuhist::io {
+
+// The image in a JPEG file that is read whole here, as load_image reads it;
+// nullopt for any other: a file that is not a readable JPEG, is over
+// `options`' limits, is damaged, or is of a kind libjpeg does not decode
+// here. Those are left to the module, which reads them or says why not in
+// its own words. Throws nothing.
+[[nodiscard]] std::optional<Image> read_plain_jpeg(const std::filesystem::path& path,
+                                                   const LoadOptions& options);
+
+}  // namespace gpuhist::io
