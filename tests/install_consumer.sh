@@ -49,6 +49,28 @@ loads_module() {
 }
 loads_module "$prefix/bin/gpuhist" compute "$photo" --device cpu
 loads_module "$work/example/count_image" "$photo" 64 cpu
+# A program linked by pkg-config's flags alone reads a JPEG (without the module:
+# libjpeg is among the flags) and a PNG (through the installed module).
+cat >"$work/read_two.cpp" <<'CPP'
+#include <cstdio>
+
+#include "gpuhist/image_file.hpp"
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const gpuhist::Image image = gpuhist::load_image(argv[i]);
+    std::printf("%ux%u\n", image.width, image.height);
+  }
+}
+CPP
+# shellcheck disable=SC2046 # (the flags are words)
+c++ -std=c++20 "$work/read_two.cpp" -o "$work/read_two" \
+  $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs gpuhist-io)
+read_two=$("$work/read_two" "$source/data/rocket.jpg" "$photo")
+if [ "$read_two" != "$(printf '640x427\n600x400')" ]; then
+  echo "install_consumer: a program linked by pkg-config read: $read_two" >&2
+  exit 1
+fi
 /usr/bin/python3 - "$work/expected.json" "$work/cpu.txt" "$work/gpu.txt" <<'PY'
 import json, sys
 expected = json.load(open(sys.argv[1]))["histograms"]

@@ -22,6 +22,7 @@
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/pixel_buffer.hpp"
 #include "io/image_library.hpp"
+#include "io/plain_jpeg.hpp"
 #include "support/run_cli.hpp"
 
 namespace gpuhist {
@@ -119,6 +120,28 @@ TEST(ImageModule, CommandsThatReadNoImageDoNotLoadIt) {
   EXPECT_EQ(status, 0);
   EXPECT_FALSE(cli_loads_image_library({"compute", kRocket.string(), "--device", "cpu"}, status));
   EXPECT_EQ(status, 0);
+  // A folder of JPEGs, searched by their names.
+  const std::filesystem::path dir = test::temp_dir();
+  std::filesystem::create_directories(dir / "sub");
+  std::filesystem::copy_file(kRocket, dir / "a.jpg");
+  std::filesystem::copy_file(kRocket, dir / "sub" / "B.JPEG");
+  EXPECT_FALSE(cli_loads_image_library({"compute", dir.string(), "--device", "cpu"}, status));
+  EXPECT_EQ(status, 0);
+  std::filesystem::remove_all(dir);
+}
+
+// The names searched for in a folder without the module are those the module
+// gives JPEG's format.
+TEST(ImageModule, JpegNamesAreTheModulesJpegNames) {
+  const io::ImageLibrary& module = io::image_library(ErrorKind::Input);
+  for (const char* name : {"a.jpg", "a.JPG", "a.jpeg", "a.JpEg", "dir.d/b.jpg", "a.jpe", "a.jfif",
+                           "a.png", "a.jpg.txt", "jpg", ".jpg", "a.", "a"}) {
+    for (const FormatSet formats : {FormatSet::Common, FormatSet::All}) {
+      EXPECT_EQ(has_image_extension(name, formats), module.has_image_extension(name, formats))
+          << name;
+      if (io::jpeg_extension(name)) EXPECT_TRUE(module.has_image_extension(name, formats)) << name;
+    }
+  }
 }
 
 // What load_image gives for a JPEG it reads without the module, and the error
@@ -188,9 +211,11 @@ TEST(ImageModule, JpegsReadWithoutTheModuleAreReadAsTheModuleReadsThem) {
       const bool warned =
           name == "padded.jpg" || name == "damaged.jpg" || name == "jpeg-iptc-overflow-1.jpg";
       EXPECT_EQ(by_module.warning.empty(), !warned) << label;
-      EXPECT_EQ(read.width, by_module.width) << label;
-      EXPECT_EQ(read.height, by_module.height) << label;
-      EXPECT_EQ(read.format, by_module.format) << label;
+      // Read without the module indeed (not the module compared with itself).
+      EXPECT_TRUE(io::read_plain_jpeg(file, options).has_value()) << label;
+      ASSERT_EQ(read.width, by_module.width) << label;
+      ASSERT_EQ(read.height, by_module.height) << label;
+      ASSERT_EQ(read.format, by_module.format) << label;
       EXPECT_EQ(read.codec, by_module.codec) << label;
       EXPECT_EQ(read.alpha, by_module.alpha) << label;
       EXPECT_EQ(read.more_pages, by_module.more_pages) << label;

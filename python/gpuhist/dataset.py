@@ -582,15 +582,19 @@ def _count(files, problems, client, scheduler, bins, batch, luma, device, max_pi
             else:
                 with _interrupt_held():
                     gpus = _hardware_gpus()
-                    workers = gpus if gpus > 1 else len(allowed_cores())
+                    share = gpus if gpus > 1 else len(allowed_cores())
                     # No more workers than tasks: a worker's start costs about a second
-                    # of a core, and a lone worker's task decodes on every core.
-                    workers = max(1, min(workers, -(-len(files) // batch)))
+                    # of a core, and a lone worker's task decodes on every core. Each
+                    # keeps the memory it would have as one of `share` (Dask gives each
+                    # of n workers 1/n of it), past which its nanny ends it.
+                    workers = max(1, min(share, -(-len(files) // batch)))
+                    from distributed.system import MEMORY_LIMIT
                     # Dask's dashboard on a free port of this machine alone (None still
                     # starts one, on every interface at 8787, with a warning when that port
                     # is taken).
                     own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                               processes=True, dashboard_address="127.0.0.1:0")
+                                               processes=True, dashboard_address="127.0.0.1:0",
+                                               memory_limit=MEMORY_LIMIT // max(1, share))
                     own_client = client = Client(own_cluster)
                     if gpus > 1 and device is None:
                         client.register_worker_plugin(_AssignDevices(gpus))

@@ -435,18 +435,23 @@ def test_a_cluster_that_cannot_count_is_said_at_once(monkeypatch):
 
 def test_a_data_set_of_one_task_starts_one_worker(dataset, monkeypatch):
     """The LocalCluster started for a data set has no more workers than tasks: a lone
-    worker's task decodes on every core, where a worker a core would leave all but one idle."""
+    worker's task decodes on every core, where a worker a core would leave all but one idle;
+    its memory limit stays a core's share."""
     root, expected = dataset
     started = []
 
     class Recorded(distributed.LocalCluster):
         def __init__(self, *args, **kwargs):
-            started.append(kwargs["n_workers"])
+            started.append((kwargs["n_workers"], kwargs["memory_limit"]))
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(distributed, "LocalCluster", Recorded)
     check(ds.histograms(str(root), batch=64), expected, root)
-    assert started == [1]
+    # Its memory is what each of a worker a core (or GPU) would have, not the machine's.
+    from distributed.system import MEMORY_LIMIT
+    gpus = ds._hardware_gpus()
+    share = gpus if gpus > 1 else len(ds.allowed_cores())
+    assert started == [(1, MEMORY_LIMIT // share)]
 
 
 def test_percentiles_as_compute_gives_them(cli, data, scheduler):

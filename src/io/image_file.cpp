@@ -45,6 +45,8 @@ Image upright(Image image) {
 }
 
 bool has_image_extension(const std::filesystem::path& path, FormatSet formats) {
+  // JPEG's commonest names are the module's too: a folder of JPEGs is searched without it.
+  if (io::jpeg_extension(path)) return true;
   return io::image_library(ErrorKind::Input).has_image_extension(path, formats);
 }
 

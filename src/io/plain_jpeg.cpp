@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <exception>
 #include <fstream>
+#include <string>
 #include <vector>
 
 #include "io/images/jpeg_decoder.hpp"
@@ -16,6 +19,13 @@ namespace {
 struct LeftToTheModule {};
 
 }  // namespace
+
+bool jpeg_extension(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension == ".jpg" || extension == ".jpeg";
+}
 
 std::optional<Image> read_plain_jpeg(const std::filesystem::path& path,
                                      const LoadOptions& options) {

@@ -20,4 +20,8 @@ namespace gpuhist::io {
 [[nodiscard]] std::optional<Image> read_plain_jpeg(const std::filesystem::path& path,
                                                    const LoadOptions& options);
 
+// Whether `path` ends in .jpg or .jpeg, in any case: names to which the
+// module, too, gives JPEG's format (has_image_extension).
+[[nodiscard]] bool jpeg_extension(const std::filesystem::path& path);
+
 }  // namespace gpuhist::io

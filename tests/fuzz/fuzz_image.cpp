@@ -43,16 +43,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const gpuhist::Error&) {
     // A file that cannot be read is an answer, not a finding.
   }
-  // The planes as decoded, counted after their reader is gone (a file of another
-  // format is refused by its signature).
+  // The planes as decoded, counted after their reader is gone, from a file named
+  // as a JPEG (FFmpeg picks its reader by the name and the bytes together).
   if (size >= 2 && data[0] == 0xFF && data[1] == 0xD8) {
+    static const std::string named =
+        "/dev/shm/gpuhist-fuzz-planes-" + std::to_string(::getpid()) + ".jpg";
+    {
+      std::ofstream out(named, std::ios::binary | std::ios::trunc);
+      out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    }
     try {
-      const gpuhist::VideoFrame frame = gpuhist::read_jpeg_planes(path, 1U << 12);
+      const gpuhist::VideoFrame frame = gpuhist::read_jpeg_planes(named, 1U << 12);
       for (const gpuhist::ImageView& plane : frame.planes) {
         (void)cpu.compute(plane, {256}, gpuhist::RunOptions{gpuhist::Strategy::CpuReference});
       }
     } catch (const gpuhist::Error&) {
     }
+    ::unlink(named.c_str());
   }
   // An adjusted image keeps its source's metadata: the input's framing is read
   // for it, whether or not its pixels could be (JPEG, PNG and WebP outputs in
