@@ -37,8 +37,11 @@ photo=$source/data/coffee.png
 # The default device with the gpu strategy (Vulkan's software device where there is no GPU).
 "$work/example/count_image" "$photo" 64 auto gpu >"$work/gpu.txt"
 "$prefix/bin/gpuhist" compute "$photo" --bins 64 --device cpu --format json >"$work/expected.json"
-# The installed program and the example both read the photo through the installed module.
-# (The loader's log goes to files: gpuhist silences stderr while it decodes.)
+# The installed program and the example both read a PGM through the installed module (a
+# JPEG or PNG read whole needs none). (The loader's log goes to files: gpuhist silences
+# stderr while it decodes.)
+pgm=$work/grey.pgm
+printf 'P5\n6 4\n255\nabcdefghijklmnopqrstuvwx' >"$pgm"
 loads_module() {
   rm -f "$work"/ld.*
   LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld" "$@" >/dev/null
@@ -47,10 +50,10 @@ loads_module() {
     exit 1
   fi
 }
-loads_module "$prefix/bin/gpuhist" compute "$photo" --device cpu
-loads_module "$work/example/count_image" "$photo" 64 cpu
-# A program linked by pkg-config's flags alone reads a JPEG (without the module:
-# libjpeg is among the flags) and a PNG (through the installed module).
+loads_module "$prefix/bin/gpuhist" compute "$pgm" --device cpu
+loads_module "$work/example/count_image" "$pgm" 64 cpu
+# A program linked by pkg-config's flags alone reads a JPEG and a PNG (without the
+# module: libjpeg and libpng are among the flags) and a PGM (through the installed module).
 cat >"$work/read_two.cpp" <<'CPP'
 #include <cstdio>
 
@@ -66,8 +69,8 @@ CPP
 # shellcheck disable=SC2046 # (the flags are words)
 c++ -std=c++20 "$work/read_two.cpp" -o "$work/read_two" \
   $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs gpuhist-io)
-read_two=$("$work/read_two" "$source/data/rocket.jpg" "$photo")
-if [ "$read_two" != "$(printf '640x427\n600x400')" ]; then
+read_two=$("$work/read_two" "$source/data/rocket.jpg" "$photo" "$pgm")
+if [ "$read_two" != "$(printf '640x427\n600x400\n6x4')" ]; then
   echo "install_consumer: a program linked by pkg-config read: $read_two" >&2
   exit 1
 fi
@@ -85,16 +88,20 @@ print("install_consumer: the installed library built the example; its counts mat
 PY
 
 # The Python package, where a build has one, installed under a staging root
-# (DESTDIR) and imported from there: it reads the photo through its own copy
-# of the image-file module.
+# (DESTDIR) and imported from there: it reads a PGM through its own copy of
+# the image-file module, and counts the photo as gpuhist compute does.
 if grep -q '^GPUHIST_PYTHON_DIR:' "$build/CMakeCache.txt" && [ -d "$build/python/gpuhist" ]; then
   DESTDIR=$work/stage cmake --install "$build" --component python >"$work/install-python.log"
   package=$(dirname "$(find "$work/stage" -path '*/gpuhist/__init__.py' | head -1)")
   test -f "$package/libgpuhist-images.so"
-  PYTHONPATH=$(dirname "$package") /usr/bin/python3 - "$package" "$photo" "$work/expected.json" <<'PY'
+  PYTHONPATH=$(dirname "$package") /usr/bin/python3 - "$package" "$photo" "$work/expected.json" \
+    "$pgm" <<'PY'
 import json, sys
 import gpuhist
 assert gpuhist.__file__.startswith(sys.argv[1]), gpuhist.__file__
+assert gpuhist.read(sys.argv[4]).shape == (4, 6)
+module = sys.argv[1] + "/libgpuhist-images.so"
+assert module in open("/proc/self/maps").read(), "the package's own module was not loaded"
 h = gpuhist.histogram_file(sys.argv[2], bins=64, device="cpu")
 expected = json.load(open(sys.argv[3]))["histograms"]
 got = {name: [int(c) for c in row] for name, row in zip(h.channels, h.counts)}

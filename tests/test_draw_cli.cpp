@@ -107,7 +107,7 @@ TEST_F(DrawCli, WithoutAGpuTheCpuDrawsAndNoDriverIsLoaded) {
   int status = -1;
   const std::string drawn = loaded_libraries({"draw", kCoffee, "-o", out.string()}, dir_, status);
   ASSERT_EQ(status, 0);
-  EXPECT_NE(drawn.find("libOpenImageIO"), std::string::npos) << "the loader logged nothing";
+  EXPECT_NE(drawn.find("libc.so.6"), std::string::npos) << "the loader logged nothing";
   // Mesa's drivers are libvulkan_NAME.so.
   EXPECT_EQ(drawn.find("/libvulkan_"), std::string::npos) << "draw loaded a Vulkan driver";
   EXPECT_TRUE(read_png(out) == draw_cpu(h, DrawOptions{}));
@@ -115,7 +115,7 @@ TEST_F(DrawCli, WithoutAGpuTheCpuDrawsAndNoDriverIsLoaded) {
   const std::string computed =
       loaded_libraries({"compute", kCoffee, "--plot", plot.string()}, dir_, status);
   ASSERT_EQ(status, 0);
-  EXPECT_NE(computed.find("libOpenImageIO"), std::string::npos) << "the loader logged nothing";
+  EXPECT_NE(computed.find("libc.so.6"), std::string::npos) << "the loader logged nothing";
   EXPECT_EQ(computed.find("/libvulkan_"), std::string::npos) << "--plot loaded a Vulkan driver";
   EXPECT_TRUE(fs::exists(plot));
 }

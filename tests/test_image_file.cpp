@@ -36,6 +36,7 @@
 #include "io/jpeg_segments.hpp"
 #include "io/kept_metadata.hpp"
 #include "support/compare.hpp"
+#include "support/png_builder.hpp"
 #include "support/run_cli.hpp"
 #include "support/synthetic_images.hpp"
 #include "support/tiff_builder.hpp"
@@ -2678,43 +2679,6 @@ std::string unsound_icc_profile() {
   return p;
 }
 
-// A PNG chunk: length, type, data, CRC-32 of the type and data.
-std::string png_chunk(const std::string& type, const std::string& data) {
-  std::uint32_t crc = 0xFFFFFFFFU;
-  for (const char c : type + data) {
-    crc ^= static_cast<unsigned char>(c);
-    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320U & (0U - (crc & 1U)));
-  }
-  crc ^= 0xFFFFFFFFU;
-  std::string out;
-  for (const std::uint32_t v : {static_cast<std::uint32_t>(data.size())}) {
-    for (int i = 0; i < 4; ++i) out += static_cast<char>(v >> (24 - 8 * i));
-  }
-  out += type + data;
-  for (int i = 0; i < 4; ++i) out += static_cast<char>(crc >> (24 - 8 * i));
-  return out;
-}
-
-// `data` as a zlib stream of one stored (uncompressed) block.
-std::string zlib_stored(const std::string& data) {
-  std::string out = "\x78\x01";
-  out += '\x01';  // the last block, stored
-  const auto n = static_cast<std::uint16_t>(data.size());
-  out += static_cast<char>(n & 0xFF);
-  out += static_cast<char>(n >> 8);
-  out += static_cast<char>(~n & 0xFF);
-  out += static_cast<char>((~n >> 8) & 0xFF);
-  out += data;
-  std::uint32_t a = 1, b = 0;
-  for (const char c : data) {
-    a = (a + static_cast<unsigned char>(c)) % 65521;
-    b = (b + a) % 65521;
-  }
-  const std::uint32_t adler = b << 16 | a;
-  for (int i = 0; i < 4; ++i) out += static_cast<char>(adler >> (24 - 8 * i));
-  return out;
-}
-
 // A TIFF or PNG whose ICC profile the image library would read outside of
 // (a crafted TIFF crashed it: fuzz_image) decodes to its pixels, the profile
 // hidden from the library, and an adjustment of it is written, without the
@@ -2741,13 +2705,14 @@ TEST_F(ImageFiles, AnIccProfileTheLibraryWouldReadPastIsHidden) {
   const std::size_t after_header = 8 + 25;  // the signature and IHDR
   // libpng takes the length the profile declares: from a stream that holds
   // more, or one that ends without its checksum, too.
-  const std::string stored = zlib_stored(profile);
+  const std::string stored = test::zlib_stored(profile);
   std::vector<fs::path> files = {tiff};
   for (const auto& [name, stream] :
-       {std::pair{"icc.png", stored}, std::pair{"icc-more.png", zlib_stored(profile + "more")},
+       {std::pair{"icc.png", stored},
+        std::pair{"icc-more.png", test::zlib_stored(profile + "more")},
         std::pair{"icc-unended.png", stored.substr(0, stored.size() - 4)}}) {
     std::string png = plain;
-    png.insert(after_header, png_chunk("iCCP", std::string("bad\0\0", 5) + stream));
+    png.insert(after_header, test::png_chunk("iCCP", std::string("bad\0\0", 5) + stream));
     files.push_back(dir_ / name);
     std::ofstream(files.back(), std::ios::binary)
         .write(png.data(), static_cast<std::streamsize>(png.size()));

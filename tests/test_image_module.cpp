@@ -23,6 +23,8 @@
 #include "gpuhist/pixel_buffer.hpp"
 #include "io/image_library.hpp"
 #include "io/plain_jpeg.hpp"
+#include "io/plain_png.hpp"
+#include "support/png_builder.hpp"
 #include "support/run_cli.hpp"
 
 namespace gpuhist {
@@ -59,6 +61,63 @@ bool cli_loads_image_library(const std::vector<std::string>& args, int& status) 
   return log.find("file=libOpenImageIO.so") != std::string::npos;
 }
 
+// A file read by load_image and by the module itself: the image or error of each.
+struct Read {
+  Image image, by_module;
+  std::string error, module_error;
+};
+
+// Reads `file` both ways and expects the same: the same error's words, or
+// the same pixels, framing, warning, orientation and notes.
+Read read_both(const std::filesystem::path& file, const LoadOptions& options) {
+  const std::string label = file.filename().string() + " at " + std::to_string(options.max_pixels) +
+                            (options.alpha ? " with alpha" : "");
+  Read r;
+  try {
+    r.image = load_image(file, options);
+  } catch (const Error& e) {
+    r.error = e.what();
+  }
+  try {
+    r.by_module = io::image_library(ErrorKind::Input).load_image(file, options);
+  } catch (const Error& e) {
+    r.module_error = e.what();
+  }
+  EXPECT_EQ(r.error, r.module_error) << label;
+  if (!r.error.empty() || !r.module_error.empty()) return r;
+  const Image& read = r.image;
+  const Image& by_module = r.by_module;
+  EXPECT_EQ(read.width, by_module.width) << label;
+  EXPECT_EQ(read.height, by_module.height) << label;
+  EXPECT_EQ(read.format, by_module.format) << label;
+  EXPECT_EQ(read.codec, by_module.codec) << label;
+  EXPECT_EQ(read.alpha, by_module.alpha) << label;
+  EXPECT_EQ(read.more_pages, by_module.more_pages) << label;
+  EXPECT_EQ(read.warning, by_module.warning) << label;
+  EXPECT_EQ(read.orientation, by_module.orientation) << label;
+  EXPECT_EQ(read.notes, by_module.notes) << label;
+  if (read.width != by_module.width || read.format != by_module.format) return r;
+  const std::size_t row = std::size_t{read.width} * pixel_bytes(read.format);
+  for (std::uint32_t y = 0; y < read.height && y < by_module.height; ++y) {
+    if (std::memcmp(read.storage.data() + y * read.stride,
+                    by_module.storage.data() + y * by_module.stride, row) != 0) {
+      ADD_FAILURE() << label << ": row " << y << " differs";
+      break;
+    }
+  }
+  return r;
+}
+
+// A grey (P5) or RGB (P6, by the name's "rgb") PPM of `width` x `height`,
+// which only the module reads.
+std::filesystem::path write_ppm(const std::filesystem::path& path, int width, int height) {
+  const bool rgb = path.filename().string().find("rgb") != std::string::npos;
+  std::ofstream out(path, std::ios::binary);
+  out << (rgb ? "P6\n" : "P5\n") << width << ' ' << height << "\n255\n";
+  for (int i = 0; i < width * height * (rgb ? 3 : 1); ++i) out.put(static_cast<char>(i * 7));
+  return path;
+}
+
 // Runs first (the order of the file): nothing has read an image yet.
 TEST(ImageModule, LoadedOnTheFirstImageOnly) {
   // This program does not link OpenImageIO; a Context and a histogram need no image file.
@@ -69,16 +128,20 @@ TEST(ImageModule, LoadedOnTheFirstImageOnly) {
   EXPECT_EQ(h.counts(Channel::Red)[7], 64U * 64U);
   EXPECT_FALSE(image_library_loaded());
 
-  // A JPEG libjpeg-turbo reads whole needs no module.
+  // A JPEG libjpeg-turbo reads whole, and a PNG libpng does, need no module.
   const Image rocket = load_image(kRocket);
   EXPECT_EQ(rocket.width, 640U);
   EXPECT_EQ(rocket.height, 427U);
-  EXPECT_FALSE(image_library_loaded());
-
   const Image coffee = load_image(kCoffee);
   EXPECT_EQ(coffee.width, 600U);
   EXPECT_EQ(coffee.height, 400U);
+  EXPECT_FALSE(image_library_loaded());
+
+  const std::filesystem::path dir = test::temp_dir();
+  const Image ppm = load_image(write_ppm(dir / "grey.ppm", 60, 40));
+  EXPECT_EQ(ppm.width, 60U);
   EXPECT_TRUE(image_library_loaded());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ImageModule, ErrorsCrossTheModuleWithTheirKind) {
@@ -93,15 +156,18 @@ TEST(ImageModule, ErrorsCrossTheModuleWithTheirKind) {
 
 TEST(ImageModule, BuffersComeFromTheLoadersStore) {
   if (!PixelBuffer::keeps_freed()) GTEST_SKIP() << "sanitizer builds keep no freed buffer";
+  const std::filesystem::path dir = test::temp_dir();
+  const std::filesystem::path ppm = write_ppm(dir / "rgb.ppm", 600, 400);  // read by the module
   const std::byte* first = nullptr;
   {
-    const Image a = load_image(kCoffee);  // 720,000 bytes: kept when freed
+    const Image a = load_image(ppm);  // 720,000 bytes: kept when freed
     first = a.storage.data();
   }
+  std::filesystem::remove_all(dir);
   // Freed here, into this program's store; the module's next image takes it.
   const std::byte* second = nullptr;
   {
-    const Image b = load_image(kCoffee);
+    const Image b = io::image_library(ErrorKind::Input).load_image(kCoffee, {});
     EXPECT_EQ(b.storage.data(), first);
     second = b.storage.data();
   }
@@ -116,31 +182,41 @@ TEST(ImageModule, CommandsThatReadNoImageDoNotLoadIt) {
   EXPECT_EQ(status, 0);
   EXPECT_FALSE(cli_loads_image_library({"devices"}, status));
   EXPECT_EQ(status, 0);
-  EXPECT_TRUE(cli_loads_image_library({"compute", kCoffee.string()}, status));
+  const std::filesystem::path dir = test::temp_dir();
+  EXPECT_TRUE(cli_loads_image_library(
+      {"compute", write_ppm(dir / "grey.ppm", 6, 4).string(), "--device", "cpu"}, status));
   EXPECT_EQ(status, 0);
   EXPECT_FALSE(cli_loads_image_library({"compute", kRocket.string(), "--device", "cpu"}, status));
   EXPECT_EQ(status, 0);
-  // A folder of JPEGs, searched by their names.
-  const std::filesystem::path dir = test::temp_dir();
-  std::filesystem::create_directories(dir / "sub");
-  std::filesystem::copy_file(kRocket, dir / "a.jpg");
-  std::filesystem::copy_file(kRocket, dir / "sub" / "B.JPEG");
-  EXPECT_FALSE(cli_loads_image_library({"compute", dir.string(), "--device", "cpu"}, status));
+  EXPECT_FALSE(cli_loads_image_library({"compute", kCoffee.string(), "--device", "cpu"}, status));
+  EXPECT_EQ(status, 0);
+  // A folder of JPEGs and PNGs, searched by their names.
+  std::filesystem::create_directories(dir / "set" / "sub");
+  std::filesystem::copy_file(kRocket, dir / "set" / "a.jpg");
+  std::filesystem::copy_file(kRocket, dir / "set" / "sub" / "B.JPEG");
+  std::filesystem::copy_file(kCoffee, dir / "set" / "sub" / "c.PNG");
+  EXPECT_FALSE(
+      cli_loads_image_library({"compute", (dir / "set").string(), "--device", "cpu"}, status));
   EXPECT_EQ(status, 0);
   std::filesystem::remove_all(dir);
 }
 
 // The names searched for in a folder without the module are those the module
 // gives JPEG's format.
-TEST(ImageModule, JpegNamesAreTheModulesJpegNames) {
+TEST(ImageModule, JpegAndPngNamesAreTheModulesNames) {
   const io::ImageLibrary& module = io::image_library(ErrorKind::Input);
-  for (const char* name : {"a.jpg", "a.JPG", "a.jpeg", "a.JpEg", "dir.d/b.jpg", "a.jpe", "a.jfif",
-                           "a.png", "a.jpg.txt", "jpg", ".jpg", "a.", "a"}) {
+  for (const char* name :
+       {"a.jpg", "a.JPG", "a.jpeg", "a.JpEg",    "dir.d/b.jpg", "a.jpe",     "a.jfif",
+        "a.png", "a.PNG", "a.pNg",  "dir.png/c", "a.apng",      "a.png.bak", "a.jpg.txt",
+        "jpg",   ".jpg",  "png",    ".png",      "a.",          "a"}) {
     for (const FormatSet formats : {FormatSet::Common, FormatSet::All}) {
       EXPECT_EQ(has_image_extension(name, formats), module.has_image_extension(name, formats))
           << name;
-      if (io::jpeg_extension(name)) EXPECT_TRUE(module.has_image_extension(name, formats)) << name;
+      if (io::jpeg_extension(name) || io::png_extension(name)) {
+        EXPECT_TRUE(module.has_image_extension(name, formats)) << name;
+      }
     }
+    EXPECT_EQ(image_write_refusal(name), module.image_write_refusal(name)) << name;
   }
 }
 
@@ -180,25 +256,12 @@ TEST(ImageModule, JpegsReadWithoutTheModuleAreReadAsTheModuleReadsThem) {
             0);
   ASSERT_NE(test::file_text(dir / "progressive.jpg").find("\xFF\xC2"), std::string::npos);
   files.push_back(dir / "progressive.jpg");
-  const io::ImageLibrary& module = io::image_library(ErrorKind::Input);
   for (const std::uint64_t limit : {kDefaultMaxPixels, std::uint64_t{640 * 427 - 1}}) {
     LoadOptions options;
     options.max_pixels = limit;
     for (const fs::path& file : files) {
       const std::string label = file.filename().string() + " at " + std::to_string(limit);
-      std::string read_error, module_error;
-      Image read, by_module;
-      try {
-        read = load_image(file, options);
-      } catch (const Error& e) {
-        read_error = e.what();
-      }
-      try {
-        by_module = module.load_image(file, options);
-      } catch (const Error& e) {
-        module_error = e.what();
-      }
-      EXPECT_EQ(read_error, module_error) << label;
+      const Read read = read_both(file, options);
       // (What each file is: the comparison covers reading, warnings and errors.)
       const std::string name = file.filename().string();
       const bool whole_rocket = name == "rocket.jpg" || name == "padded.jpg" ||
@@ -206,31 +269,261 @@ TEST(ImageModule, JpegsReadWithoutTheModuleAreReadAsTheModuleReadsThem) {
                                 name == "progressive.jpg";
       const bool refused = name == "cut.jpg" || name == "signature.jpg" ||
                            (limit != kDefaultMaxPixels && whole_rocket);
-      EXPECT_EQ(module_error.empty(), !refused) << label << ": " << module_error;
-      if (!module_error.empty()) continue;
+      EXPECT_EQ(read.module_error.empty(), !refused) << label << ": " << read.module_error;
+      if (!read.module_error.empty()) continue;
       const bool warned =
           name == "padded.jpg" || name == "damaged.jpg" || name == "jpeg-iptc-overflow-1.jpg";
-      EXPECT_EQ(by_module.warning.empty(), !warned) << label;
+      EXPECT_EQ(read.by_module.warning.empty(), !warned) << label;
       // Read without the module indeed (not the module compared with itself).
       EXPECT_TRUE(io::read_plain_jpeg(file, options).has_value()) << label;
-      ASSERT_EQ(read.width, by_module.width) << label;
-      ASSERT_EQ(read.height, by_module.height) << label;
-      ASSERT_EQ(read.format, by_module.format) << label;
-      EXPECT_EQ(read.codec, by_module.codec) << label;
-      EXPECT_EQ(read.alpha, by_module.alpha) << label;
-      EXPECT_EQ(read.more_pages, by_module.more_pages) << label;
-      EXPECT_EQ(read.warning, by_module.warning) << label;
-      EXPECT_EQ(read.orientation, by_module.orientation) << label;
-      EXPECT_EQ(read.notes, by_module.notes) << label;
-      const std::size_t row = std::size_t{read.width} * pixel_bytes(read.format);
-      for (std::uint32_t y = 0; y < read.height && y < by_module.height; ++y) {
-        ASSERT_EQ(std::memcmp(read.storage.data() + y * read.stride,
-                              by_module.storage.data() + y * by_module.stride, row),
-                  0)
-            << label << " row " << y;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A level of `bits` for sample `c` of pixel (x, y): scattered, every level met.
+std::uint32_t scattered(std::uint32_t x, std::uint32_t y, int c, int bits) {
+  std::uint32_t h = x * 73856093U ^ y * 19349663U ^ static_cast<std::uint32_t>(c) * 83492791U;
+  h ^= h >> 13;
+  h *= 0x5BD1E995U;
+  h ^= h >> 15;
+  return h & ((std::uint32_t{1} << bits) - 1);
+}
+
+// Two bytes, big-endian, as PNG's chunks hold numbers.
+std::string big16(std::uint32_t v) {
+  return {static_cast<char>((v >> 8) & 0xFF), static_cast<char>(v & 0xFF)};
+}
+std::string big32(std::uint32_t v) { return big16(v >> 16) + big16(v & 0xFFFF); }
+
+// What load_image gives for a PNG it reads without the module, and the error
+// it throws where the module reads it, are what the module gives: every
+// colour type and bit depth, interlaced or not, with and without tRNS, at two
+// limits and with alpha read or not; the chunks that leave a file to the
+// module (an Exif orientation, an animation, an offset, a private chunk) do.
+TEST(ImageModule, PngsReadWithoutTheModuleAreReadAsTheModuleReadsThem) {
+  namespace fs = std::filesystem;
+  const fs::path dir = test::temp_dir();
+  struct Case {
+    fs::path file;
+    bool plain;  // read without the module where the module reads it
+  };
+  std::vector<Case> cases;
+  const auto write = [&](const std::string& name, const std::string& bytes, bool plain) {
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+    cases.push_back({dir / name, plain});
+  };
+  const auto pixels = [](int bits) {
+    return [bits](std::uint32_t x, std::uint32_t y, int c) { return scattered(x, y, c, bits); };
+  };
+  // Every colour type and depth PNG has, 13x7 (Adam7's passes cut short) and 1x1
+  // (six passes empty), with tRNS where the type takes it.
+  for (const bool interlaced : {false, true}) {
+    for (const auto [type, depths] :
+         {std::pair{0, std::vector{1, 2, 4, 8, 16}}, std::pair{2, std::vector{8, 16}},
+          std::pair{3, std::vector{1, 2, 4, 8}}, std::pair{4, std::vector{8, 16}},
+          std::pair{6, std::vector{8, 16}}}) {
+      for (const int depth : depths) {
+        for (const bool transparency : {false, true}) {
+          if (transparency && (type == 4 || type == 6)) continue;
+          test::PngSpec spec;
+          spec.width = 13;
+          spec.height = 7;
+          spec.bit_depth = depth;
+          spec.colour_type = type;
+          spec.interlaced = interlaced;
+          if (type == 3) {
+            for (int i = 0; i < (1 << depth); ++i) {
+              for (int c = 0; c < 3; ++c) spec.palette += static_cast<char>(scattered(i, 99, c, 8));
+            }
+          }
+          if (transparency) {
+            // Pixel (0, 0)'s level or index transparent (and palette entries' alpha).
+            for (int c = 0; c < (type == 2 ? 3 : 1); ++c) {
+              spec.transparency += type == 3 ? std::string(1, '\x40') + std::string(1, '\0')
+                                             : big16(scattered(0, 0, c, depth));
+            }
+          }
+          const std::string name = "t" + std::to_string(type) + "-" + std::to_string(depth) +
+                                   (transparency ? "-trns" : "") + (interlaced ? "-adam7" : "");
+          write(name + ".png", test::build_png(spec, pixels(depth)), true);
+          spec.width = 1;
+          spec.height = 1;
+          write(name + "-1x1.png", test::build_png(spec, pixels(depth)), true);
+        }
       }
     }
   }
+  test::PngSpec rgb;
+  rgb.width = 13;
+  rgb.height = 7;
+  const auto with = [&](std::vector<std::string> before, std::vector<std::string> after = {}) {
+    test::PngSpec spec = rgb;
+    spec.before_data = std::move(before);
+    spec.after_data = std::move(after);
+    return test::build_png(spec, pixels(8));
+  };
+  // Chunks of colour, density, time and text: read here.
+  write("described.png",
+        with({test::png_chunk("gAMA", big32(45455)), test::png_chunk("cHRM", std::string(32, '\1')),
+              test::png_chunk("sBIT", "\5\6\5"),
+              test::png_chunk("pHYs", big32(2835) + big32(2835) + "\1"),
+              test::png_chunk("tIME", big16(2026) + "\14\7\22\0\0")},
+             {test::png_chunk("tEXt", std::string("Comment\0a photo", 15)),
+              test::png_chunk("iTXt", std::string("Title\0\0\0\0\0sky", 13))}),
+        true);
+  write("srgb.png", with({test::png_chunk("sRGB", std::string(1, '\0'))}), true);
+  write("icc-unchecked.png", with({test::png_chunk("iCCP", std::string("p\0\0x", 4))}), true);
+  // An ancillary chunk whose CRC does not match: libpng passes over it.
+  std::string bad_text = test::png_chunk("tEXt", std::string("Comment\0x", 9));
+  bad_text.back() = static_cast<char>(bad_text.back() ^ 1);
+  write("bad-text-crc.png", with({bad_text}), true);
+  // Exif orientation (6: turned) in an eXIf chunk, in ImageMagick's text, in XMP.
+  const std::string exif = std::string("MM\0*", 4) + big32(8) + big16(1) + big16(0x112) + big16(3) +
+                           big32(1) + big16(6) + big16(0) + big32(0);
+  write("exif.png", with({test::png_chunk("eXIf", exif)}), false);
+  std::string hex;
+  for (const char c : "Exif\0\0" + exif) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    hex += kDigits[static_cast<unsigned char>(c) >> 4];
+    hex += kDigits[static_cast<unsigned char>(c) & 15];
+  }
+  write("exif-text.png",
+        with({test::png_chunk("tEXt", std::string("Raw profile type exif\0", 22) + "\nexif\n" +
+                                          std::to_string(exif.size() + 6) + "\n" + hex + "\n")}),
+        false);
+  write("xmp.png",
+        with({test::png_chunk("iTXt",
+                              std::string("XML:com.adobe.xmp\0\0\0\0\0", 22) +
+                                  "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF "
+                                  "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+                                  "<rdf:Description xmlns:tiff=\"http://ns.adobe.com/tiff/1.0/\" "
+                                  "tiff:Orientation=\"6\"/></rdf:RDF></x:xmpmeta>")}),
+        false);
+  write("orientation-text.png",
+        with({test::png_chunk("tEXt", std::string("orientation\0"
+                                                  "6",
+                                                  13))}),
+        false);
+  // Offsets (OpenImageIO writes one into every PNG): a small one is read here,
+  // a negative or a vast one (past the module's coordinates) is the module's.
+  write("offset.png", with({test::png_chunk("oFFs", big32(3) + big32(4) + std::string(1, '\0'))}),
+        true);
+  write("offset-microns.png",
+        with({test::png_chunk("oFFs", big32(3000) + big32(0) + std::string(1, '\1'))}), true);
+  write("offset-negative.png",
+        with({test::png_chunk("oFFs", big32(0xFFFFFFFDU) + big32(4) + std::string(1, '\0'))}),
+        false);
+  write("offset-vast.png",
+        with({test::png_chunk("oFFs", big32(0x7FFFFFF0U) + big32(4) + std::string(1, '\0'))}),
+        false);
+  // An animation's control chunk (two frames), a private chunk.
+  write("animated.png", with({test::png_chunk("acTL", big32(2) + big32(0))}), false);
+  write("private.png", with({test::png_chunk("prVt", "x")}), false);
+  // Damaged, cut short, claiming more than it holds, misnamed, a bare signature.
+  const std::string coffee = test::file_text(kCoffee);
+  std::string bad_idat = with({});
+  bad_idat[bad_idat.size() - 13] = static_cast<char>(bad_idat[bad_idat.size() - 13] ^ 1);
+  write("bad-idat-crc.png", bad_idat, false);
+  write("cut.png", coffee.substr(0, coffee.size() / 2), false);
+  write("no-iend.png", coffee.substr(0, coffee.size() - 12), false);
+  write("trailing.png", coffee + "after the end", true);
+  write("huge.png",
+        "\x89PNG\r\n\x1A\n" +
+            test::png_chunk("IHDR", big32(40000) + big32(40000) + std::string("\10\2\0\0\0", 5)) +
+            test::png_chunk("IDAT", test::zlib_stored("x")) + test::png_chunk("IEND", ""),
+        false);
+  write("named.jpg", coffee, true);
+  write("signature.png", "\x89PNG\r\n\x1A\n", false);
+  cases.push_back({kCoffee, true});
+  for (const char* seed :
+       {"grey.png", "icc-text.png", "rgb8.png", "rgba16.png", "png-chunk-length-1.png",
+        "png-iccp-empty-chunk.png", "png-idat-crc-adjust-two-lines.png"}) {
+    cases.push_back({fs::path(GPUHIST_SOURCE_DIR) / "tests/fuzz/corpus/image" / seed, true});
+  }
+  std::size_t plain_reads = 0;
+  for (const std::uint64_t limit : {kDefaultMaxPixels, std::uint64_t{13 * 7 - 1}}) {
+    for (const bool alpha : {false, true}) {
+      LoadOptions options;
+      options.max_pixels = limit;
+      options.alpha = alpha;
+      for (const Case& c : cases) {
+        const Read read = read_both(c.file, options);
+        const std::string label = c.file.filename().string() + " at " + std::to_string(limit);
+        const bool read_plain = io::read_plain_png(c.file, options).has_value();
+        // Read here only where the module reads it too, and then as expected.
+        if (!read.module_error.empty()) {
+          EXPECT_FALSE(read_plain) << label << ": " << read.module_error;
+        } else {
+          EXPECT_EQ(read_plain, c.plain) << label;
+          plain_reads += read_plain ? 1 : 0;
+        }
+      }
+    }
+  }
+  EXPECT_GT(plain_reads, cases.size() * 2);
+  // (What the chunks tell the module, it says.)
+  EXPECT_EQ(load_image(dir / "exif.png").orientation, 6);
+  EXPECT_TRUE(load_image(dir / "animated.png").more_pages);
+  std::filesystem::remove_all(dir);
+}
+
+// A picture written to PNG without the module holds what the module's own
+// PNG holds; a histogram drawn from a PNG into a PNG loads no OpenImageIO.
+TEST(ImageModule, PngPicturesAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
+  namespace fs = std::filesystem;
+  const fs::path dir = test::temp_dir();
+  const io::ImageLibrary& module = io::image_library(ErrorKind::Input);
+  for (const auto [width, height] : {std::pair{37U, 11U}, std::pair{1U, 1U}, std::pair{300U, 2U}}) {
+    Picture picture;
+    picture.width = width;
+    picture.height = height;
+    for (std::uint32_t y = 0; y < height; ++y) {
+      for (std::uint32_t x = 0; x < width; ++x) {
+        for (int c = 0; c < 4; ++c) {
+          picture.rgba.push_back(static_cast<std::uint8_t>(scattered(x, y, c, 8)));
+        }
+      }
+    }
+    const std::string label = std::to_string(width) + "x" + std::to_string(height);
+    save_picture(dir / "plain.png", picture);
+    std::vector<unsigned char> bytes;
+    const io::Encoded encoded =
+        module.encode_picture(dir / "module.png", dir / "module.png", picture, bytes);
+    ASSERT_TRUE(encoded.error.empty()) << encoded.error;
+    ASSERT_TRUE(encoded.in_memory);
+    std::ofstream(dir / "module.png", std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+    const Image plain = module.load_image(dir / "plain.png", {});
+    const Image by_module = module.load_image(dir / "module.png", {});
+    ASSERT_EQ(plain.format, (PixelFormat{ChannelLayout::RGB, SampleType::U8})) << label;
+    ASSERT_EQ(by_module.format, plain.format) << label;
+    ASSERT_EQ(plain.width, width);
+    ASSERT_EQ(plain.height, height);
+    EXPECT_FALSE(plain.alpha) << label;
+    for (std::uint32_t y = 0; y < height; ++y) {
+      ASSERT_EQ(
+          std::memcmp(plain.storage.data() + y * plain.stride,
+                      by_module.storage.data() + y * by_module.stride, std::size_t{width} * 3),
+          0)
+          << label << " row " << y;
+      // And the picture's own colours.
+      for (std::uint32_t x = 0; x < width; ++x) {
+        for (std::uint32_t c = 0; c < 3; ++c) {
+          ASSERT_EQ(std::to_integer<int>(plain.storage.data()[y * plain.stride + x * 3 + c]),
+                    picture.rgba[(std::size_t{y} * width + x) * 4 + c])
+              << label;
+        }
+      }
+    }
+  }
+  int status = -1;
+  EXPECT_FALSE(cli_loads_image_library(
+      {"draw", kCoffee.string(), "--device", "cpu", "-o", (dir / "histogram.png").string()},
+      status));
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(load_image(dir / "histogram.png").codec, "png");
   std::filesystem::remove_all(dir);
 }
 
@@ -261,8 +554,9 @@ TEST(ImageModule, AModuleOthersMayChangeIsPassedOver) {
                 dir / "libgpuhist-images.so");
   const fs::path planted = dir / "a" / "libgpuhist-images.so";
   std::ofstream(planted) << "not a library\n";
+  const fs::path image = write_ppm(dir / "grey.ppm", 6, 4);  // read by the module
   const auto run = [&] {
-    const std::string command = "'" + program.string() + "' compute '" + kCoffee.string() +
+    const std::string command = "'" + program.string() + "' compute '" + image.string() +
                                 "' --device cpu --format csv > '" + (dir / "out").string() +
                                 "' 2> '" + (dir / "err").string() + "'";
     const int status = std::system(command.c_str());
@@ -300,14 +594,18 @@ TEST(ImageModule, AModuleOthersMayChangeIsPassedOver) {
 
 TEST(ImageModule, AMissingModuleIsOneLineWithTheCause) {
   const std::filesystem::path dir = test::temp_dir();
+  const std::string image = write_ppm(dir / "grey.ppm", 6, 4).string();  // read by the module
   ::setenv("GPUHIST_IMAGES_MODULE", (dir / "libgpuhist-images.so").c_str(), 1);
-  test::CliResult r = test::run_cli({"compute", kCoffee.string()});
+  test::CliResult r = test::run_cli({"compute", image});
   EXPECT_EQ(r.status, 1);
   test::expect_one_line_error(r, "cannot find the image-file module");
+  // A JPEG or a PNG read whole needs none.
+  EXPECT_EQ(test::run_cli({"compute", kCoffee.string(), "--device", "cpu"}).status, 0);
+  EXPECT_EQ(test::run_cli({"compute", kRocket.string(), "--device", "cpu"}).status, 0);
 
   // Not a shared library at all.
   std::ofstream(dir / "libgpuhist-images.so") << "not a library\n";
-  r = test::run_cli({"compute", kCoffee.string()});
+  r = test::run_cli({"compute", image});
   EXPECT_EQ(r.status, 1);
   test::expect_one_line_error(r, "cannot load the image-file module");
 

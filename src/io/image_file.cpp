@@ -1,16 +1,18 @@
 // Image files: read by the image-file module (io/image_library.hpp), which is
-// loaded the first time an image file is looked at, but for JPEGs that are
-// read whole without it (io/plain_jpeg.hpp).
+// loaded the first time an image file is looked at, but for JPEGs and PNGs
+// that are read whole without it (io/plain_jpeg.hpp, io/plain_png.hpp).
 #include "gpuhist/image_file.hpp"
 
 #include "io/image_library.hpp"
 #include "io/orientation.hpp"
 #include "io/plain_jpeg.hpp"
+#include "io/plain_png.hpp"
 
 namespace gpuhist {
 
 Image load_image(const std::filesystem::path& path, const LoadOptions& options) {
   if (std::optional<Image> jpeg = io::read_plain_jpeg(path, options)) return std::move(*jpeg);
+  if (std::optional<Image> png = io::read_plain_png(path, options)) return std::move(*png);
   return io::image_library(ErrorKind::Input).load_image(path, options);
 }
 
@@ -45,8 +47,9 @@ Image upright(Image image) {
 }
 
 bool has_image_extension(const std::filesystem::path& path, FormatSet formats) {
-  // JPEG's commonest names are the module's too: a folder of JPEGs is searched without it.
-  if (io::jpeg_extension(path)) return true;
+  // JPEG's commonest names and PNG's are the module's too: a folder of them
+  // is searched without it.
+  if (io::jpeg_extension(path) || io::png_extension(path)) return true;
   return io::image_library(ErrorKind::Input).has_image_extension(path, formats);
 }
 
@@ -55,6 +58,8 @@ bool has_writable_image_extension(const std::filesystem::path& path) {
 }
 
 std::string image_write_refusal(const std::filesystem::path& path) {
+  // JPEG's commonest names and PNG's are written to: a name is checked without the module.
+  if (io::jpeg_extension(path) || io::png_extension(path)) return {};
   return io::image_library(ErrorKind::Input).image_write_refusal(path);
 }
 

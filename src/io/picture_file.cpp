@@ -1,5 +1,6 @@
-// Writing images and pictures to files: encoded by the image-file module,
-// written through OutputFile, so that a file is complete or absent.
+// Writing images and pictures to files: encoded by the image-file module (a
+// PNG picture by libpng itself, io/plain_png.hpp), written through
+// OutputFile, so that a file is complete or absent.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "gpuhist/output_file.hpp"
 #include "io/image_library.hpp"
 #include "io/kept_metadata.hpp"
+#include "io/plain_png.hpp"
 
 namespace gpuhist {
 
@@ -103,9 +105,18 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
 }
 
 void save_picture(const std::filesystem::path& path, const Picture& picture) {
+  const std::filesystem::path named = format_name(path);
+  // A PNG needs no module (io/plain_png.hpp).
+  if (std::vector<unsigned char> bytes;
+      io::png_extension(named) && io::encode_plain_png(picture, bytes)) {
+    OutputFile file(path);
+    file.write(std::as_bytes(std::span(bytes)));
+    file.commit();
+    return;
+  }
   (void)write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                         std::vector<unsigned char>& bytes) {
-    return images.encode_picture(format_name(path), file, picture, bytes);
+    return images.encode_picture(named, file, picture, bytes);
   });
 }
 

@@ -1,16 +1,12 @@
 #include "io/plain_jpeg.hpp"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <exception>
-#include <fstream>
 #include <string>
-#include <vector>
 
+#include "core/file_extension.hpp"
 #include "io/images/jpeg_decoder.hpp"
+#include "io/whole_file.hpp"
 
 namespace gpuhist::io {
 namespace {
@@ -21,38 +17,17 @@ struct LeftToTheModule {};
 }  // namespace
 
 bool jpeg_extension(const std::filesystem::path& path) {
-  std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension == ".jpg" || extension == ".jpeg";
+  const std::string extension = lower_extension(path);
+  return extension == "jpg" || extension == "jpeg";
 }
 
 std::optional<Image> read_plain_jpeg(const std::filesystem::path& path,
                                      const LoadOptions& options) {
-  // Kept from file to file on each decoding thread, as the module keeps its
-  // own: a fresh buffer a file costs a page fault every 4 KiB. Let go of
-  // after a file over 16 MB.
-  static thread_local std::vector<unsigned char> bytes;
-  struct Release {
-    ~Release() {
-      if (bytes.capacity() > (std::size_t{16} << 20)) std::vector<unsigned char>().swap(bytes);
-    }
-  } release;
+  static constexpr unsigned char kSignature[] = {0xFF, 0xD8, 0xFF};
+  ThreadFileBuffer buffer;
   try {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(std::filesystem::status(path, ec))) return std::nullopt;
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec || size < 3 || ::access(path.c_str(), R_OK) != 0) return std::nullopt;
-    std::ifstream in(path, std::ios::binary);
-    unsigned char signature[3] = {};
-    if (!in.read(reinterpret_cast<char*>(signature), 3) || signature[0] != 0xFF ||
-        signature[1] != 0xD8 || signature[2] != 0xFF) {
-      return std::nullopt;
-    }
-    bytes.resize(size);
-    in.seekg(0);
-    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    const std::span<const unsigned char> bytes = buffer.read(path, kSignature);
+    if (bytes.empty()) return std::nullopt;
     // The module's limits: pixels, and samples as stored (16 bytes a pixel).
     return images::decode_jpeg(bytes, path, [&](const images::JpegShape& shape) {
       const std::uint64_t pixels = std::uint64_t{shape.width} * shape.height;

@@ -1,20 +1,16 @@
 #include "view/frame_source.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 #include <utility>
 
+#include "core/file_extension.hpp"
 #include "gpuhist/image_file.hpp"
 
 namespace gpuhist::view {
 namespace {
 
 bool is_still(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext != ".gif" && has_image_extension(path, FormatSet::All);
+  return lower_extension(path) != "gif" && has_image_extension(path, FormatSet::All);
 }
 
 }  // namespace

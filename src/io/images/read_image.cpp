@@ -25,6 +25,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/file_extension.hpp"
 #include "gpuhist/error.hpp"
 #include "io/images/apng.hpp"
 #include "io/images/bmp_pixels.hpp"
@@ -108,15 +109,6 @@ const std::set<std::string>& common_formats() {
   static const std::set<std::string> formats = {"jpeg", "png", "tiff", "webp",  "openexr", "gif",
                                                 "bmp",  "pnm", "hdr",  "targa", "dpx"};
   return formats;
-}
-
-std::string lower_extension(const std::filesystem::path& path) {
-  std::string extension = path.extension().string();
-  if (extension.size() < 2) return {};
-  extension.erase(0, 1);
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension;
 }
 
 // OpenImageIO's format for an extension ("jpg" -> "jpeg"); empty when none.

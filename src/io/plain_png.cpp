@@ -1,0 +1,289 @@
+#include "io/plain_png.hpp"
+
+#include <png.h>
+
+#include <array>
+#include <bit>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/file_extension.hpp"
+#include "io/images/byte_order.hpp"
+#include "io/images/byte_source.hpp"
+#include "io/images/png_chunks.hpp"
+#include "io/whole_file.hpp"
+
+namespace gpuhist::io {
+namespace {
+
+// Chunks that leave a PNG's pixels as libpng decodes them and tell the module
+// nothing it gives with them: the image's own, colour, density and timing
+// information, an offset within the coordinates the module reads (OpenImageIO
+// writes one into every PNG), and text other than the keys under which the
+// module finds an orientation. Any other (eXIf, an animation's, a private
+// one) leaves the file to the module.
+constexpr char kPlainChunks[][5] = {"IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "cHRM",
+                                    "sRGB", "iCCP", "sBIT", "bKGD", "hIST", "pHYs", "sPLT",
+                                    "tIME", "oFFs", "tEXt", "zTXt", "iTXt"};
+constexpr std::string_view kOrientationKeys[] = {"Raw profile type exif", "XML:com.adobe.xmp",
+                                                 "Orientation"};
+// The largest offset left here: with libpng's most rows or columns (a
+// million), the module's coordinates stay within an int.
+constexpr std::uint32_t kMostOffset = std::uint32_t{1} << 30;
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A text chunk's keyword (at most 79 bytes, ended by a NUL).
+std::string keyword(images::ByteSource& file, const images::PngChunk& chunk) {
+  std::vector<unsigned char> bytes;
+  if (!file.read(chunk.data_at(),
+                 static_cast<std::size_t>(std::min<std::uint64_t>(chunk.length, 80)), bytes)) {
+    return {};
+  }
+  std::string key(bytes.begin(), bytes.end());
+  return key.substr(0, key.find('\0'));
+}
+
+// Whether every chunk up to IEND lies in the file and is one of the plain ones.
+bool plain_chunks(std::span<const unsigned char> bytes) {
+  images::ByteSource file(bytes);
+  images::PngChunks chunks(file);
+  while (const std::optional<images::PngChunk> chunk = chunks.next()) {
+    if (chunk->length > images::PngChunk::kMostLength || chunk->end() > bytes.size()) return false;
+    bool plain = false;
+    for (const auto& name : kPlainChunks) plain = plain || chunk->is(name);
+    if (!plain) return false;
+    if (chunk->is("tEXt") || chunk->is("zTXt") || chunk->is("iTXt")) {
+      const std::string key = keyword(file, *chunk);
+      for (const std::string_view orientation : kOrientationKeys) {
+        if (equal_ignoring_case(key, orientation)) return false;
+      }
+    }
+    if (chunk->is("oFFs")) {
+      // x and y (signed 32-bit), then the unit.
+      std::array<unsigned char, 8> offsets{};
+      if (chunk->length != 9 || !file.read(chunk->data_at(), offsets.size(), offsets.data()) ||
+          images::big32(offsets.data()) >= kMostOffset ||
+          images::big32(offsets.data() + 4) >= kMostOffset) {
+        return false;
+      }
+    }
+    if (chunk->is("IEND")) return true;
+  }
+  return false;  // no signature, or cut short before IEND
+}
+
+// libpng's errors end the read here (a longjmp to the setjmp of the function
+// that called it); its warnings are not heard, as the module hears none.
+[[noreturn]] void give_up(png_structp png, png_const_charp /*message*/) { png_longjmp(png, 1); }
+void ignore_warning(png_structp /*png*/, png_const_charp /*message*/) {}
+
+struct Cursor {
+  const unsigned char* at;
+  std::size_t left;
+};
+
+void read_bytes(png_structp png, png_bytep out, std::size_t n) {
+  auto* cursor = static_cast<Cursor*>(png_get_io_ptr(png));
+  if (n > cursor->left) png_error(png, "the file ends early");
+  std::memcpy(out, cursor->at, n);
+  cursor->at += n;
+  cursor->left -= n;
+}
+
+struct Shape {
+  png_uint_32 width = 0;
+  png_uint_32 height = 0;
+  int bit_depth = 0;
+  int color_type = 0;
+  bool transparency = false;  // a tRNS chunk, which png_set_expand makes alpha
+};
+
+// The functions that call libpng, each with its own setjmp and nothing in
+// its frame that a longjmp out of it would leave undestroyed.
+bool read_shape(png_structp png, png_infop info, Shape& shape) {
+  if (setjmp(png_jmpbuf(png))) return false;  // NOLINT(cert-err52-cpp): libpng's way
+  png_read_info(png, info);
+  png_get_IHDR(png, info, &shape.width, &shape.height, &shape.bit_depth, &shape.color_type, nullptr,
+               nullptr, nullptr);
+  shape.transparency = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+  return true;
+}
+
+// The module's reader's transformations (png_set_expand, samples in the
+// host's order), and alpha left out where it is not read.
+bool start_rows(png_structp png, png_infop info, bool strip_alpha) {
+  if (setjmp(png_jmpbuf(png))) return false;  // NOLINT(cert-err52-cpp)
+  png_set_expand(png);
+  if constexpr (std::endian::native == std::endian::little) png_set_swap(png);
+  if (strip_alpha) png_set_strip_alpha(png);
+  (void)png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  return true;
+}
+
+bool read_rows(png_structp png, png_bytepp rows) {
+  if (setjmp(png_jmpbuf(png))) return false;  // NOLINT(cert-err52-cpp)
+  png_read_image(png, rows);
+  png_read_end(png, nullptr);
+  return true;
+}
+
+void append_bytes(png_structp png, png_bytep data, std::size_t n) {
+  auto* out = static_cast<std::vector<unsigned char>*>(png_get_io_ptr(png));
+  bool appended = false;
+  try {
+    out->insert(out->end(), data, data + n);
+    appended = true;
+  } catch (const std::bad_alloc&) {
+    // (No exception crosses libpng's frames: its error ends the write.)
+  }
+  if (!appended) png_error(png, "out of memory");
+}
+
+void flush_nothing(png_structp /*png*/) {}
+
+bool write_rows(png_structp png, png_infop info, const Picture& picture, png_bytepp rows,
+                std::vector<unsigned char>& out) {
+  if (setjmp(png_jmpbuf(png))) return false;  // NOLINT(cert-err52-cpp)
+  png_set_write_fn(png, &out, append_bytes, flush_nothing);
+  png_set_IHDR(png, info, picture.width, picture.height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  png_set_filler(png, 0, PNG_FILLER_AFTER);  // RGBA in memory, RGB in the file
+  png_write_image(png, rows);
+  png_write_end(png, nullptr);
+  return true;
+}
+
+
+// A libpng read or write structure and its information, destroyed together.
+template <bool kWrite>
+class PngStruct {
+ public:
+  PngStruct()
+      : png_(kWrite ? png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, give_up,
+                                              ignore_warning)
+                    : png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, give_up,
+                                             ignore_warning)),
+        info_(png_ != nullptr ? png_create_info_struct(png_) : nullptr) {}
+  ~PngStruct() {
+    if (png_ == nullptr) return;
+    if constexpr (kWrite) {
+      png_destroy_write_struct(&png_, info_ != nullptr ? &info_ : nullptr);
+    } else {
+      png_destroy_read_struct(&png_, info_ != nullptr ? &info_ : nullptr, nullptr);
+    }
+  }
+  PngStruct(const PngStruct&) = delete;
+  PngStruct& operator=(const PngStruct&) = delete;
+
+  [[nodiscard]] bool made() const noexcept { return png_ != nullptr && info_ != nullptr; }
+  [[nodiscard]] png_structp png() const noexcept { return png_; }
+  [[nodiscard]] png_infop info() const noexcept { return info_; }
+
+ private:
+  png_structp png_;
+  png_infop info_;
+};
+
+std::optional<Image> decode(std::span<const unsigned char> bytes, const LoadOptions& options) {
+  if (!plain_chunks(bytes)) return std::nullopt;
+  PngStruct<false> read;
+  if (!read.made()) return std::nullopt;
+  Cursor cursor{bytes.data(), bytes.size()};
+  png_set_read_fn(read.png(), &cursor, read_bytes);
+  Shape shape;
+  if (!read_shape(read.png(), read.info(), shape)) return std::nullopt;
+
+  // What png_set_expand gives: grey or RGB (a palette's colours), alpha from
+  // an alpha channel or a tRNS chunk, 8 bits (from 1, 2 and 4) or 16.
+  const bool colour = (shape.color_type & PNG_COLOR_MASK_COLOR) != 0;
+  const bool alpha = (shape.color_type & PNG_COLOR_MASK_ALPHA) != 0 || shape.transparency;
+  const std::uint64_t channels = (colour ? 3U : 1U) + (alpha ? 1U : 0U);
+  const std::uint64_t sample_bytes = shape.bit_depth == 16 ? 2 : 1;
+  // The module's limits: pixels, samples as stored (16 bytes a pixel), and
+  // what deflate's bytes can hold.
+  const std::uint64_t pixels = std::uint64_t{shape.width} * shape.height;
+  const std::uint64_t stored = pixels * channels * sample_bytes;
+  if (pixels > options.max_pixels || stored / 16 > options.max_pixels ||
+      stored > std::uint64_t{bytes.size()} * 131072 + (std::uint64_t{1} << 20)) {
+    return std::nullopt;
+  }
+  const ChannelLayout layout = !colour                  ? ChannelLayout::Grey
+                               : alpha && options.alpha ? ChannelLayout::RGBA
+                                                        : ChannelLayout::RGB;
+  const bool strip_alpha = alpha && layout != ChannelLayout::RGBA;
+  if (!start_rows(read.png(), read.info(), strip_alpha)) return std::nullopt;
+  const PixelFormat format{layout, sample_bytes == 2 ? SampleType::U16 : SampleType::U8};
+  const std::size_t row = std::size_t{shape.width} * pixel_bytes(format);
+  if (png_get_rowbytes(read.png(), read.info()) != row ||
+      png_get_channels(read.png(), read.info()) != channel_count(layout)) {
+    return std::nullopt;
+  }
+  Image image = Image::allocate(shape.width, shape.height, format);
+  std::vector<png_bytep> rows(shape.height);
+  for (png_uint_32 y = 0; y < shape.height; ++y) {
+    rows[y] = reinterpret_cast<png_bytep>(image.storage.data()) + std::size_t{y} * image.stride;
+  }
+  if (!read_rows(read.png(), rows.data())) return std::nullopt;
+  image.codec = "png";
+  image.alpha = strip_alpha;
+  return image;
+}
+
+}  // namespace
+
+bool encode_plain_png(const Picture& picture, std::vector<unsigned char>& bytes) {
+  // PNG's largest side is 2^31 - 1.
+  if (picture.width == 0 || picture.height == 0 || picture.width > 0x7FFFFFFFU ||
+      picture.height > 0x7FFFFFFFU || picture.rgba.size() / 4 / picture.width < picture.height) {
+    return false;
+  }
+  try {
+    PngStruct<true> write;
+    if (!write.made()) return false;
+    std::vector<png_bytep> rows(picture.height);
+    for (std::uint32_t y = 0; y < picture.height; ++y) {
+      // (libpng copies each row before it transforms it.)
+      rows[y] = const_cast<png_bytep>(picture.rgba.data()) + std::size_t{y} * picture.width * 4;
+    }
+    bytes.clear();
+    return write_rows(write.png(), write.info(), picture, rows.data(), bytes);
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+}
+
+bool png_extension(const std::filesystem::path& path) { return lower_extension(path) == "png"; }
+
+std::optional<Image> read_plain_png(const std::filesystem::path& path, const LoadOptions& options) {
+  static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  ThreadFileBuffer buffer;
+  try {
+    const std::span<const unsigned char> bytes = buffer.read(path, kSignature);
+    if (bytes.empty()) return std::nullopt;
+    return decode(bytes, options);
+  } catch (const std::exception&) {
+    // Too large for memory: said by the module.
+    return std::nullopt;
+  }
+}
+
+}  // namespace gpuhist::io
