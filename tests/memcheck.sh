@@ -117,6 +117,9 @@ check "video --space ycbcr yuv420p10le 98x54" "$gpuhist" video "$dir/c10.mkv" --
   --device cpu --no-progress
 check "compute and --plot of a JPEG and a PNG" "$gpuhist" compute "$source_dir/data/rocket.jpg" \
   "$source_dir/data/coffee.png" --plot "$dir/plot.png" --device cpu --no-progress
+# A PNG read and a histogram written to PNG by libpng in the io layer (no module).
+check "draw a PNG's histogram into a PNG" "$gpuhist" draw "$source_dir/data/coffee.png" \
+  -o "$dir/drawn.png" --device cpu
 if [ -n "$replay_dir" ]; then
   # (which also writes each seed's pixels with its metadata kept: JPEG and PNG as bytes,
   # TIFF and the others through the encoder's attributes; and reads each JPEG's planes)
