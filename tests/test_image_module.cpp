@@ -383,7 +383,7 @@ TEST(ImageModule, PngsReadWithoutTheModuleAreReadAsTheModuleReadsThem) {
                            big32(1) + big16(6) + big16(0) + big32(0);
   write("exif.png", with({test::png_chunk("eXIf", exif)}), false);
   std::string hex;
-  for (const char c : "Exif\0\0" + exif) {
+  for (const char c : std::string("Exif\0\0", 6) + exif) {
     static constexpr char kDigits[] = "0123456789abcdef";
     hex += kDigits[static_cast<unsigned char>(c) >> 4];
     hex += kDigits[static_cast<unsigned char>(c) & 15];
@@ -401,10 +401,13 @@ TEST(ImageModule, PngsReadWithoutTheModuleAreReadAsTheModuleReadsThem) {
                                   "tiff:Orientation=\"6\"/></rdf:RDF></x:xmpmeta>")}),
         false);
   write("orientation-text.png",
-        with({test::png_chunk("tEXt", std::string("orientation\0"
-                                                  "6",
-                                                  13))}),
-        false);
+        with({test::png_chunk("tEXt", std::string("orientation\0006", 13))}), false);
+  // (The key in a compressed text chunk; after the pixels, where the module's reader does
+  // not look, too.)
+  const std::string ztxt =
+      test::png_chunk("zTXt", std::string("Orientation\0\0", 13) + test::zlib_stored("6"));
+  write("orientation-ztxt.png", with({ztxt}), false);
+  write("orientation-after.png", with({}, {ztxt}), false);
   // Offsets (OpenImageIO writes one into every PNG): a small one is read here,
   // a negative or a vast one (past the module's coordinates) is the module's.
   write("offset.png", with({test::png_chunk("oFFs", big32(3) + big32(4) + std::string(1, '\0'))}),
@@ -463,7 +466,10 @@ TEST(ImageModule, PngsReadWithoutTheModuleAreReadAsTheModuleReadsThem) {
   }
   EXPECT_GT(plain_reads, cases.size() * 2);
   // (What the chunks tell the module, it says.)
-  EXPECT_EQ(load_image(dir / "exif.png").orientation, 6);
+  for (const char* turned :
+       {"exif.png", "exif-text.png", "orientation-text.png", "orientation-ztxt.png"}) {
+    EXPECT_EQ(load_image(dir / turned).orientation, 6) << turned;
+  }
   EXPECT_TRUE(load_image(dir / "animated.png").more_pages);
   std::filesystem::remove_all(dir);
 }
@@ -486,7 +492,12 @@ TEST(ImageModule, PngPicturesAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
       }
     }
     const std::string label = std::to_string(width) + "x" + std::to_string(height);
+    std::vector<unsigned char> encoded_here;
+    ASSERT_TRUE(io::encode_plain_png(picture, encoded_here)) << label;
     save_picture(dir / "plain.png", picture);
+    EXPECT_EQ(test::file_text(dir / "plain.png"),
+              std::string(encoded_here.begin(), encoded_here.end()))
+        << label;
     std::vector<unsigned char> bytes;
     const io::Encoded encoded =
         module.encode_picture(dir / "module.png", dir / "module.png", picture, bytes);
@@ -516,6 +527,23 @@ TEST(ImageModule, PngPicturesAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
               << label;
         }
       }
+    }
+  }
+  // A picture of no pixels, or of fewer bytes than its size says, is not encoded here,
+  // and not written at all.
+  std::vector<unsigned char> bytes;
+  EXPECT_FALSE(io::encode_plain_png(Picture{}, bytes));
+  EXPECT_FALSE(io::encode_plain_png(Picture{4, 4, std::vector<std::uint8_t>(63)}, bytes));
+  for (const Picture& wrong : {Picture{}, Picture{4, 4, std::vector<std::uint8_t>(63)},
+                               Picture{4, 4, std::vector<std::uint8_t>(68)}}) {
+    for (const char* name : {"wrong.png", "wrong.tif"}) {
+      try {
+        save_picture(dir / name, wrong);
+        ADD_FAILURE() << "no error";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument) << e.what();
+      }
+      EXPECT_FALSE(fs::exists(dir / name));
     }
   }
   int status = -1;

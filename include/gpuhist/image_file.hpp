@@ -121,7 +121,9 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
                        const std::filesystem::path& metadata_from, const SaveOptions& options = {});
 
 // Writes a picture as an 8-bit RGB file whose format follows the extension
-// (PNG for .png). Throws Error(Output) naming the file when it cannot.
+// (PNG for .png). Throws Error(InvalidArgument) for a picture of no pixels or
+// whose rgba is not 4 bytes a pixel, Error(Output) naming the file when it
+// cannot be written.
 void save_picture(const std::filesystem::path& path, const Picture& picture);
 
 }  // namespace gpuhist

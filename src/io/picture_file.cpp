@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <fstream>
 #include <span>
+#include <string>
 #include <system_error>
 #include <vector>
 
@@ -105,6 +106,16 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
 }
 
 void save_picture(const std::filesystem::path& path, const Picture& picture) {
+  // Four bytes a pixel, every one of them there (compared by division: the
+  // product of two sides may not fit).
+  if (picture.width == 0 || picture.height == 0 ||
+      picture.rgba.size() / 4 / picture.width != picture.height ||
+      picture.rgba.size() % (std::size_t{4} * picture.width) != 0) {
+    throw Error(ErrorKind::InvalidArgument, "a picture of " + std::to_string(picture.width) + "x" +
+                                                std::to_string(picture.height) +
+                                                " pixels holds 4 bytes a pixel, not " +
+                                                std::to_string(picture.rgba.size()) + " bytes");
+  }
   const std::filesystem::path named = format_name(path);
   // A PNG needs no module (io/plain_png.hpp).
   if (std::vector<unsigned char> bytes;

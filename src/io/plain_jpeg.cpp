@@ -4,7 +4,7 @@
 #include <exception>
 #include <string>
 
-#include "core/file_extension.hpp"
+#include "io/file_extension.hpp"
 #include "io/images/jpeg_decoder.hpp"
 #include "io/whole_file.hpp"
 

@@ -2,9 +2,9 @@
 
 #include <png.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/file_extension.hpp"
+#include "io/file_extension.hpp"
 #include "io/images/byte_order.hpp"
 #include "io/images/byte_source.hpp"
 #include "io/images/png_chunks.hpp"
@@ -38,13 +38,13 @@ constexpr std::string_view kOrientationKeys[] = {"Raw profile type exif", "XML:c
 // million), the module's coordinates stay within an int.
 constexpr std::uint32_t kMostOffset = std::uint32_t{1} << 30;
 
+// ASCII letters' case ignored, as the module's reader compares keys (in
+// every locale).
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
+    if (lower(a[i]) != lower(b[i])) return false;
   }
   return true;
 }
@@ -60,12 +60,32 @@ std::string keyword(images::ByteSource& file, const images::PngChunk& chunk) {
   return key.substr(0, key.find('\0'));
 }
 
-// Whether every chunk up to IEND lies in the file and is one of the plain ones.
-bool plain_chunks(std::span<const unsigned char> bytes) {
-  images::ByteSource file(bytes);
+// What the module's limits allow: `pixels` of `stored` bytes as decoded
+// (every channel), from a file of `file_bytes` (deflate's bytes hold at most
+// 131072 times theirs, with room to spare).
+bool within_limits(std::uint64_t pixels, std::uint64_t stored, std::uint64_t file_bytes,
+                   const LoadOptions& options) {
+  return pixels <= options.max_pixels && stored / 16 <= options.max_pixels &&
+         stored <= file_bytes * 131072 + (std::uint64_t{1} << 20);
+}
+
+// Whether every chunk of the PNG in `file` up to IEND lies in the file and is
+// one of the plain ones, and its header is within the limits (counting a tRNS
+// chunk as alpha, as libpng does where it holds). Read by the chunks' headers
+// before the file is read whole: a file left to the module is not.
+bool plain_chunks(images::ByteSource& file, const LoadOptions& options) {
   images::PngChunks chunks(file);
+  std::array<unsigned char, 13> header{};
+  bool transparency = false;
   while (const std::optional<images::PngChunk> chunk = chunks.next()) {
-    if (chunk->length > images::PngChunk::kMostLength || chunk->end() > bytes.size()) return false;
+    if (chunk->length > images::PngChunk::kMostLength || chunk->end() > file.size()) return false;
+    if (chunk->at == 8) {  // IHDR, first
+      if (!chunk->is("IHDR") || chunk->length != header.size() ||
+          !file.read(chunk->data_at(), header.size(), header.data())) {
+        return false;
+      }
+    }
+    transparency = transparency || chunk->is("tRNS");
     bool plain = false;
     for (const auto& name : kPlainChunks) plain = plain || chunk->is(name);
     if (!plain) return false;
@@ -84,7 +104,15 @@ bool plain_chunks(std::span<const unsigned char> bytes) {
         return false;
       }
     }
-    if (chunk->is("IEND")) return true;
+    if (chunk->is("IEND")) {
+      const std::uint64_t pixels =
+          std::uint64_t{images::big32(header.data())} * images::big32(header.data() + 4);
+      const unsigned colour_type = header[9];
+      const std::uint64_t channels = ((colour_type & PNG_COLOR_MASK_COLOR) != 0 ? 3U : 1U) +
+                                     ((colour_type & PNG_COLOR_MASK_ALPHA) != 0 || transparency);
+      return within_limits(pixels, pixels * channels * (header[8] == 16 ? 2U : 1U), file.size(),
+                           options);
+    }
   }
   return false;  // no signature, or cut short before IEND
 }
@@ -151,7 +179,7 @@ void append_bytes(png_structp png, png_bytep data, std::size_t n) {
   try {
     out->insert(out->end(), data, data + n);
     appended = true;
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     // (No exception crosses libpng's frames: its error ends the write.)
   }
   if (!appended) png_error(png, "out of memory");
@@ -204,7 +232,6 @@ class PngStruct {
 };
 
 std::optional<Image> decode(std::span<const unsigned char> bytes, const LoadOptions& options) {
-  if (!plain_chunks(bytes)) return std::nullopt;
   PngStruct<false> read;
   if (!read.made()) return std::nullopt;
   Cursor cursor{bytes.data(), bytes.size()};
@@ -218,12 +245,9 @@ std::optional<Image> decode(std::span<const unsigned char> bytes, const LoadOpti
   const bool alpha = (shape.color_type & PNG_COLOR_MASK_ALPHA) != 0 || shape.transparency;
   const std::uint64_t channels = (colour ? 3U : 1U) + (alpha ? 1U : 0U);
   const std::uint64_t sample_bytes = shape.bit_depth == 16 ? 2 : 1;
-  // The module's limits: pixels, samples as stored (16 bytes a pixel), and
-  // what deflate's bytes can hold.
+  // The module's limits, as libpng reads the header.
   const std::uint64_t pixels = std::uint64_t{shape.width} * shape.height;
-  const std::uint64_t stored = pixels * channels * sample_bytes;
-  if (pixels > options.max_pixels || stored / 16 > options.max_pixels ||
-      stored > std::uint64_t{bytes.size()} * 131072 + (std::uint64_t{1} << 20)) {
+  if (!within_limits(pixels, pixels * channels * sample_bytes, bytes.size(), options)) {
     return std::nullopt;
   }
   const ChannelLayout layout = !colour                  ? ChannelLayout::Grey
@@ -275,8 +299,14 @@ bool png_extension(const std::filesystem::path& path) { return lower_extension(p
 
 std::optional<Image> read_plain_png(const std::filesystem::path& path, const LoadOptions& options) {
   static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  ThreadFileBuffer buffer;
   try {
+    // (A pipe is not opened: it would wait for a writer, or be read once.)
+    if (!readable_regular_file(path)) return std::nullopt;
+    {
+      images::ByteSource file(path);
+      if (!plain_chunks(file, options)) return std::nullopt;
+    }
+    ThreadFileBuffer buffer;
     const std::span<const unsigned char> bytes = buffer.read(path, kSignature);
     if (bytes.empty()) return std::nullopt;
     return decode(bytes, options);

@@ -5,7 +5,8 @@
 // transformations, so the pixels are the same. What the module reads of a
 // PNG beyond its pixels (an orientation in an eXIf chunk or a text chunk, an
 // animation's frames) and every error are left to it. A picture (a drawn
-// histogram) is written to PNG here too, as the module writes it: 8-bit RGB.
+// histogram) is written to PNG here too: the 8-bit RGB pixels the module's
+// writer stores (without its offset and text chunks).
 #pragma once
 
 #include <filesystem>

@@ -19,6 +19,12 @@ std::vector<unsigned char>& thread_buffer() noexcept {
 
 }  // namespace
 
+bool readable_regular_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(std::filesystem::status(path, ec)) &&
+         ::access(path.c_str(), R_OK) == 0;
+}
+
 ThreadFileBuffer::ThreadFileBuffer() noexcept : bytes_(thread_buffer()) {}
 
 ThreadFileBuffer::~ThreadFileBuffer() {
@@ -28,10 +34,10 @@ ThreadFileBuffer::~ThreadFileBuffer() {
 std::span<const unsigned char> ThreadFileBuffer::read(const std::filesystem::path& path,
                                                       std::span<const unsigned char> signature) {
   bytes_.clear();
+  if (!readable_regular_file(path)) return {};
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(std::filesystem::status(path, ec))) return {};
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec || size < signature.size() || ::access(path.c_str(), R_OK) != 0) return {};
+  if (ec || size < signature.size()) return {};
   std::ifstream in(path, std::ios::binary);
   std::vector<unsigned char> head(signature.size());
   if (!in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size())) ||

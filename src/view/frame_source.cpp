@@ -3,8 +3,8 @@
 #include <string>
 #include <utility>
 
-#include "core/file_extension.hpp"
 #include "gpuhist/image_file.hpp"
+#include "io/file_extension.hpp"
 
 namespace gpuhist::view {
 namespace {

@@ -2,7 +2,8 @@
 // 4-byte big-endian length, a 4-byte type, the data, a CRC. Read through a
 // ByteSource, so never from outside the file. Every PNG walker of the
 // readers and writers uses it: the chunk-length check, the ICC guard, the
-// APNG test, the XMP search, and the writer's Exif and density fixes.
+// APNG test, the XMP search, the writer's Exif and density fixes, and the
+// io layer's test of a PNG it reads without the module (io/plain_png.hpp).
 #pragma once
 
 #include <array>

@@ -12,9 +12,11 @@
 // That is the reader's: OpenImageIO's writer hands its function to
 // png_create_write_struct alone, which sets it inside libpng, so a write that
 // fails still prints libpng's line. Where the binding goes to libpng instead
-// (libpng already in the process's global scope, as in the command line,
-// whose executable's own libraries load it, and whose stderr is silenced
-// while decoding), messages are printed as before; nothing else changes.
+// (libpng already in the process's global scope: a program linked with the io
+// layer, which links libpng itself, as the command line is, whose stderr is
+// silenced while decoding), messages are printed as before; nothing else
+// changes. It takes effect where the io layer is loaded without the global
+// scope (the Python module, which Python loads RTLD_LOCAL).
 #include <dlfcn.h>
 #include <png.h>
 

@@ -25,8 +25,8 @@
 #include <tuple>
 #include <vector>
 
-#include "core/file_extension.hpp"
 #include "gpuhist/error.hpp"
+#include "io/file_extension.hpp"
 #include "io/images/apng.hpp"
 #include "io/images/bmp_pixels.hpp"
 #include "io/images/byte_order.hpp"

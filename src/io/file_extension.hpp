@@ -1,6 +1,6 @@
 // A file name's extension as the readers and writers compare it: lower case,
-// without its dot ("Photo.JPG" -> "jpg"; "" where there is none). Part of
-// gpuhist_core.
+// without its dot ("Photo.JPG" -> "jpg"; "" where there is none). Header-only:
+// the image-file module and the viewer use it too.
 #pragma once
 
 #include <algorithm>
