@@ -22,6 +22,7 @@
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/pixel_buffer.hpp"
 #include "io/image_library.hpp"
+#include "io/kept_metadata.hpp"
 #include "io/plain_jpeg.hpp"
 #include "io/plain_png.hpp"
 #include "support/png_builder.hpp"
@@ -552,6 +553,171 @@ TEST(ImageModule, PngPicturesAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
       status));
   EXPECT_EQ(status, 0);
   EXPECT_EQ(load_image(dir / "histogram.png").codec, "png");
+  std::filesystem::remove_all(dir);
+}
+
+// An image written to PNG with a PNG's metadata without the module is the
+// file the module writes, byte for byte (its pixels, offset and time chunks
+// and then the source's metadata, io/kept_metadata.hpp); a source whose
+// metadata the module would read otherwise is left to it.
+TEST(ImageModule, AdjustedPngsAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
+  namespace fs = std::filesystem;
+  const fs::path dir = test::temp_dir();
+  const io::ImageLibrary& module = io::image_library(ErrorKind::Input);
+  const auto time = [](int year, int month, int day, int hour, int minute, int second) {
+    return test::png_chunk(
+        "tIME",
+        big16(static_cast<std::uint32_t>(year)) +
+            std::string{static_cast<char>(month), static_cast<char>(day), static_cast<char>(hour),
+                        static_cast<char>(minute), static_cast<char>(second)});
+  };
+  const std::string density =
+      test::png_chunk("pHYs", std::string("\0\0\x0e\xc4\0\0\x0e\xc4\x01", 9));
+  const std::string text = test::png_chunk("tEXt", std::string("Title\0A title", 13));
+  struct Source {
+    std::string name;
+    std::vector<std::string> before, after;
+    bool plain;
+  };
+  const std::vector<Source> sources = {
+      {"bare", {}, {}, true},
+      {"timed", {time(2013, 8, 5, 14, 15, 34)}, {}, true},
+      {"described", {density, text, time(1999, 12, 31, 23, 59, 59)}, {}, true},
+      {"colour",
+       {test::png_chunk("gAMA", std::string("\0\0\xb1\x8f", 4)),
+        test::png_chunk("sRGB", std::string(1, '\0'))},
+       {},
+       true},
+      {"text-after", {}, {text, time(2020, 1, 2, 3, 4, 5)}, true},
+      {"ztxt",
+       {test::png_chunk("zTXt", std::string("Comment\0\0", 9) +
+                                    std::string("\x78\x9c\x4b\x04\x00\x00\x62\x00\x62", 9))},
+       {},
+       true},
+      {"year-0", {time(0, 1, 1, 0, 0, 0)}, {}, false},
+      // (libpng passes over a time of no such month or hour, as the module's reader.)
+      {"month-13", {time(2020, 13, 1, 0, 0, 0)}, {}, true},
+      {"hour-24", {time(2020, 1, 1, 24, 0, 0)}, {}, true},
+      {"leap-second", {time(2016, 12, 31, 23, 59, 60)}, {}, false},
+      {"datetime-text",
+       {test::png_chunk("tEXt", std::string("datetime\0"
+                                            "2020:01:01 00:00:00",
+                                            28))},
+       {},
+       false},
+      {"orientation-text",
+       {test::png_chunk("tEXt", std::string("Orientation\0"
+                                            "6",
+                                            13))},
+       {},
+       false},
+      {"exif", {test::png_chunk("eXIf", std::string("MM\0\x2a\0\0\0\x08\0\0", 10))}, {}, false},
+      {"profile",
+       {test::png_chunk(
+           "iCCP", std::string("p\0\0", 3) + std::string("\x78\x9c\x03\x00\x00\x00\x00\x01", 8))},
+       {},
+       false},
+      {"private", {test::png_chunk("prVt", "x")}, {}, false},
+  };
+  std::vector<fs::path> files;
+  for (const Source& source : sources) {
+    test::PngSpec spec;
+    spec.width = 5;
+    spec.height = 3;
+    spec.before_data = source.before;
+    spec.after_data = source.after;
+    files.push_back(dir / (source.name + ".png"));
+    std::ofstream(files.back(), std::ios::binary) << test::build_png(
+        spec, [](std::uint32_t x, std::uint32_t y, int c) { return scattered(x, y, c, 8); });
+  }
+  // A bad CRC, and a file cut short, are the module's.
+  std::string damaged = test::file_text(files[2]);
+  damaged[8 + 25 + 12] ^= 1;  // in pHYs's data
+  files.push_back(dir / "damaged.png");
+  std::ofstream(files.back(), std::ios::binary) << damaged;
+  files.push_back(dir / "cut.png");
+  std::ofstream(files.back(), std::ios::binary) << damaged.substr(0, damaged.size() - 12);
+  files.push_back(kCoffee);
+  const auto plain_source = [&](std::size_t i) {
+    return i < sources.size() ? sources[i].plain : files[i] == kCoffee;
+  };
+  const auto bytes_of = [](const fs::path& file) {
+    const std::string text = test::file_text(file);
+    return std::vector<unsigned char>(text.begin(), text.end());
+  };
+  std::size_t written_here = 0;
+  for (const PixelFormat format : {PixelFormat{ChannelLayout::Grey, SampleType::U8},
+                                   PixelFormat{ChannelLayout::RGB, SampleType::U8},
+                                   PixelFormat{ChannelLayout::RGBA, SampleType::U8},
+                                   PixelFormat{ChannelLayout::Grey, SampleType::U16},
+                                   PixelFormat{ChannelLayout::RGB, SampleType::U16},
+                                   PixelFormat{ChannelLayout::RGBA, SampleType::U16}}) {
+    // Rows padded, samples scattered over every level.
+    const std::uint32_t width = 37, height = 9;
+    const std::size_t row = std::size_t{width} * pixel_bytes(format);
+    Image image = Image::allocate(width, height, format, row + 24);
+    const std::size_t samples = row / (format.sample == SampleType::U16 ? 2 : 1);
+    for (std::uint32_t y = 0; y < height; ++y) {
+      std::byte* at = image.storage.data() + y * image.stride;
+      for (std::size_t i = 0; i < samples; ++i) {
+        if (format.sample == SampleType::U8) {
+          at[i] = static_cast<std::byte>(scattered(static_cast<std::uint32_t>(i), y, 0, 8));
+        } else {
+          const auto v =
+              static_cast<std::uint16_t>(scattered(static_cast<std::uint32_t>(i), y, 1, 16));
+          std::memcpy(at + 2 * i, &v, 2);
+        }
+      }
+    }
+    const bool colour = format.layout != ChannelLayout::Grey;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const std::string label = files[i].filename().string() + " as " +
+                                std::to_string(channel_count(format.layout)) + " channels of " +
+                                (format.sample == SampleType::U8 ? "8" : "16") + " bits";
+      const std::vector<unsigned char> source = bytes_of(files[i]);
+      std::vector<unsigned char> here;
+      const bool plain = io::encode_plain_png(image.view(), source, here);
+      EXPECT_EQ(plain, plain_source(i)) << label;
+      // What the module writes (picture_file.cpp's steps after it).
+      std::vector<unsigned char> by_module;
+      const io::Encoded encoded =
+          module.encode_image(dir / "m.png", dir / "m.png", image.view(), files[i], 90, by_module);
+      ASSERT_TRUE(encoded.error.empty()) << label << ": " << encoded.error;
+      ASSERT_TRUE(encoded.in_memory) << label;
+      io::keep_metadata(source, by_module, colour, !encoded.unsound_profile);
+      // save_image's file: the module's bytes either way.
+      EXPECT_EQ(save_image(dir / "out.png", image.view(), files[i], {}), encoded.left_out) << label;
+      EXPECT_EQ(bytes_of(dir / "out.png"), by_module) << label;
+      if (!plain) continue;
+      ++written_here;
+      EXPECT_TRUE(encoded.left_out.empty()) << label << ": " << encoded.left_out;
+      io::keep_metadata(source, here, colour);
+      EXPECT_EQ(here, by_module) << label;
+    }
+    // With no source, too.
+    std::vector<unsigned char> here, by_module;
+    ASSERT_TRUE(io::encode_plain_png(image.view(), {}, here));
+    ASSERT_TRUE(module.encode_image(dir / "m.png", dir / "m.png", image.view(), {}, 90, by_module)
+                    .error.empty());
+    EXPECT_EQ(here, by_module);
+    // And the pixels are the image's.
+    save_image(dir / "out.png", image.view());
+    LoadOptions with_alpha;
+    with_alpha.alpha = true;
+    const Image back = load_image(dir / "out.png", with_alpha);
+    ASSERT_EQ(back.format, format);
+    for (std::uint32_t y = 0; y < height; ++y) {
+      EXPECT_EQ(std::memcmp(back.storage.data() + y * back.stride,
+                            image.storage.data() + y * image.stride, row),
+                0);
+    }
+  }
+  EXPECT_EQ(written_here, 6 * 9U);
+  // An equalised PNG, from the command line, loads no OpenImageIO.
+  int status = -1;
+  EXPECT_FALSE(cli_loads_image_library(
+      {"equalize", kCoffee.string(), "--device", "cpu", "-o", (dir / "eq.png").string()}, status));
+  EXPECT_EQ(status, 0);
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,6 @@
 // Writing images and pictures to files: encoded by the image-file module (a
-// PNG picture by libpng itself, io/plain_png.hpp), written through
-// OutputFile, so that a file is complete or absent.
+// PNG by libpng itself where that gives the module's file, io/plain_png.hpp),
+// written through OutputFile, so that a file is complete or absent.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -90,6 +90,24 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
   }
   if (image.format.sample == SampleType::F32) {
     throw Error(ErrorKind::InvalidArgument, "only 8- and 16-bit images are written");
+  }
+  // A PNG needs no module where its source's metadata is known here
+  // (io/plain_png.hpp): the file is what the module's writer would write.
+  if (io::png_extension(format_name(path))) {
+    std::error_code ec;
+    const bool regular =
+        metadata_from.empty() || std::filesystem::is_regular_file(metadata_from, ec);
+    const std::vector<unsigned char> source = regular && !metadata_from.empty()
+                                                  ? read_source(metadata_from)
+                                                  : std::vector<unsigned char>{};
+    if (std::vector<unsigned char> bytes; regular && (metadata_from.empty() || !source.empty()) &&
+                                          io::encode_plain_png(image, source, bytes)) {
+      io::keep_metadata(source, bytes, channel_count(image.format.layout) >= 3);
+      OutputFile file(path);
+      file.write(std::as_bytes(std::span(bytes)));
+      file.commit();
+      return {};
+    }
   }
   return write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                          std::vector<unsigned char>& bytes) {

@@ -1,6 +1,7 @@
 #include "io/plain_png.hpp"
 
 #include <png.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <array>
@@ -187,12 +188,20 @@ void append_bytes(png_structp png, png_bytep data, std::size_t n) {
 
 void flush_nothing(png_structp /*png*/) {}
 
+// How the module's writer (OpenImageIO 2.4's) compresses: zlib level 6, its
+// default strategy (libpng's own is Z_FILTERED), libpng's adaptive filters.
+void compress_as_the_module(png_structp png) {
+  png_set_compression_level(png, 6);
+  png_set_compression_strategy(png, Z_DEFAULT_STRATEGY);
+}
+
 bool write_rows(png_structp png, png_infop info, const Picture& picture, png_bytepp rows,
                 std::vector<unsigned char>& out) {
   if (setjmp(png_jmpbuf(png))) return false;  // NOLINT(cert-err52-cpp)
   png_set_write_fn(png, &out, append_bytes, flush_nothing);
   png_set_IHDR(png, info, picture.width, picture.height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  compress_as_the_module(png);
   png_write_info(png, info);
   png_set_filler(png, 0, PNG_FILLER_AFTER);  // RGBA in memory, RGB in the file
   png_write_image(png, rows);
@@ -200,6 +209,50 @@ bool write_rows(png_structp png, png_infop info, const Picture& picture, png_byt
   return true;
 }
 
+// `image`'s rows as the module's writer writes them: an offset chunk of (0,
+// 0) pixels, `time` where there is one, then the pixels.
+bool write_image_rows(png_structp png, png_infop info, const ImageView& image,
+                      const std::optional<png_time>& time, png_bytepp rows,
+                      std::vector<unsigned char>& out) {
+  if (setjmp(png_jmpbuf(png))) return false;  // NOLINT(cert-err52-cpp)
+  png_set_write_fn(png, &out, append_bytes, flush_nothing);
+  const int colour_type = image.format.layout == ChannelLayout::Grey  ? PNG_COLOR_TYPE_GRAY
+                          : image.format.layout == ChannelLayout::RGB ? PNG_COLOR_TYPE_RGB
+                                                                      : PNG_COLOR_TYPE_RGBA;
+  const bool deep = image.format.sample == SampleType::U16;
+  png_set_IHDR(png, info, image.width, image.height, deep ? 16 : 8, colour_type, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  compress_as_the_module(png);
+  png_set_oFFs(png, info, 0, 0, PNG_OFFSET_PIXEL);
+  if (time) {
+    png_time copy = *time;
+    png_set_tIME(png, info, &copy);
+  }
+  png_write_info(png, info);
+  if (deep && std::endian::native == std::endian::little) png_set_swap(png);
+  png_write_image(png, rows);
+  png_write_end(png, nullptr);
+  return true;
+}
+
+// The source's modification time as the module's reader gives it (libpng's
+// tIME, read with the chunks before the pixels), and whether any text there
+// is under a key the module reads as a time; false where libpng refuses the
+// file before its pixels.
+bool read_time(png_structp png, png_infop info, std::optional<png_time>& time, bool& time_text) {
+  if (setjmp(png_jmpbuf(png))) return false;  // NOLINT(cert-err52-cpp)
+  png_read_info(png, info);
+  png_timep stamp = nullptr;
+  if (png_get_tIME(png, info, &stamp) != 0 && stamp != nullptr) time = *stamp;
+  png_textp text = nullptr;
+  int count = 0;
+  (void)png_get_text(png, info, &text, &count);
+  for (int i = 0; i < count && text != nullptr; ++i) {
+    time_text =
+        time_text || (text[i].key != nullptr && equal_ignoring_case(text[i].key, "DateTime"));
+  }
+  return true;
+}
 
 // A libpng read or write structure and its information, destroyed together.
 template <bool kWrite>
@@ -272,6 +325,52 @@ std::optional<Image> decode(std::span<const unsigned char> bytes, const LoadOpti
   return image;
 }
 
+std::optional<std::optional<png_time>> plain_metadata_time(std::span<const unsigned char> source) {
+  if (source.empty()) return std::optional<png_time>{};
+  // Every chunk whole, plain, unharmed (a damaged one the module's reader
+  // passes over is copied all the same, but may be read otherwise), and no
+  // profile (the module checks one against the image before it writes it).
+  images::ByteSource file(source);
+  images::PngChunks chunks(file);
+  bool ended = false;
+  while (const std::optional<images::PngChunk> chunk = chunks.next()) {
+    if (chunk->length > images::PngChunk::kMostLength || chunk->end() > file.size()) return {};
+    if (chunk->at == 8 && !chunk->is("IHDR")) return {};
+    bool plain = false;
+    for (const auto& name : kPlainChunks) plain = plain || chunk->is(name);
+    if (!plain || chunk->is("iCCP")) return {};
+    const unsigned char* typed = source.data() + chunk->at + 4;
+    const auto crc = static_cast<std::uint32_t>(
+        crc32(crc32(0L, nullptr, 0), typed, static_cast<uInt>(chunk->length + 4)));
+    if (crc != images::big32(typed + 4 + chunk->length)) return {};
+    if (chunk->is("tEXt") || chunk->is("zTXt") || chunk->is("iTXt")) {
+      const std::string key = keyword(file, *chunk);
+      for (const std::string_view orientation : kOrientationKeys) {
+        if (equal_ignoring_case(key, orientation)) return {};
+      }
+    }
+    if (chunk->is("IEND")) {
+      ended = true;
+      break;
+    }
+  }
+  if (!ended) return {};
+  PngStruct<false> read;
+  if (!read.made()) return {};
+  Cursor cursor{source.data(), source.size()};
+  png_set_read_fn(read.png(), &cursor, read_bytes);
+  std::optional<png_time> time;
+  bool time_text = false;
+  if (!read_time(read.png(), read.info(), time, time_text) || time_text) return {};
+  // A time the module's reader writes as "YYYY:MM:DD hh:mm:ss" and its
+  // writer reads back as it was (libpng keeps none of no such month, day,
+  // hour or minute; the module's writer none of a leap second).
+  if (time && (time->year < 1000 || time->year > 9999 || time->second > 59)) {
+    return {};
+  }
+  return time;
+}
+
 }  // namespace
 
 bool encode_plain_png(const Picture& picture, std::vector<unsigned char>& bytes) {
@@ -290,6 +389,29 @@ bool encode_plain_png(const Picture& picture, std::vector<unsigned char>& bytes)
     }
     bytes.clear();
     return write_rows(write.png(), write.info(), picture, rows.data(), bytes);
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+}
+
+bool encode_plain_png(const ImageView& image, std::span<const unsigned char> metadata_source,
+                      std::vector<unsigned char>& bytes) {
+  if (image.format.sample == SampleType::F32 || image.width == 0 || image.height == 0 ||
+      image.width > 0x7FFFFFFFU || image.height > 0x7FFFFFFFU || image.data == nullptr) {
+    return false;
+  }
+  try {
+    const std::optional<std::optional<png_time>> time = plain_metadata_time(metadata_source);
+    if (!time) return false;
+    PngStruct<true> write;
+    if (!write.made()) return false;
+    std::vector<png_bytep> rows(image.height);
+    for (std::uint32_t y = 0; y < image.height; ++y) {
+      // (libpng copies each row before it transforms it.)
+      rows[y] = reinterpret_cast<png_bytep>(const_cast<std::byte*>(image.row(y)));
+    }
+    bytes.clear();
+    return write_image_rows(write.png(), write.info(), image, *time, rows.data(), bytes);
   } catch (const std::bad_alloc&) {
     return false;
   }
