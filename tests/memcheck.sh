@@ -120,6 +120,11 @@ check "compute and --plot of a JPEG and a PNG" "$gpuhist" compute "$source_dir/d
 # A PNG read and a histogram written to PNG by libpng in the io layer (no module).
 check "draw a PNG's histogram into a PNG" "$gpuhist" draw "$source_dir/data/coffee.png" \
   -o "$dir/drawn.png" --device cpu
+# Adjusted images written by libjpeg and libpng in the io layer, with their sources' metadata.
+check "equalize a JPEG into a JPEG" "$gpuhist" equalize "$source_dir/data/rocket.jpg" \
+  -o "$dir/equalized.jpg" --device cpu
+check "equalize a PNG into a PNG" "$gpuhist" equalize "$source_dir/data/coffee.png" \
+  -o "$dir/equalized.png" --device cpu
 if [ -n "$replay_dir" ]; then
   # (which also writes each seed's pixels with its metadata kept: JPEG and PNG as bytes,
   # TIFF and the others through the encoder's attributes; and reads each JPEG's planes)

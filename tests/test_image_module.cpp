@@ -22,6 +22,7 @@
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/pixel_buffer.hpp"
 #include "io/image_library.hpp"
+#include "io/jpeg_segments.hpp"
 #include "io/kept_metadata.hpp"
 #include "io/plain_jpeg.hpp"
 #include "io/plain_png.hpp"
@@ -717,6 +718,126 @@ TEST(ImageModule, AdjustedPngsAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
   int status = -1;
   EXPECT_FALSE(cli_loads_image_library(
       {"equalize", kCoffee.string(), "--device", "cpu", "-o", (dir / "eq.png").string()}, status));
+  EXPECT_EQ(status, 0);
+  std::filesystem::remove_all(dir);
+}
+
+// An image written to JPEG with a JPEG's metadata without the module is the
+// file the module writes, byte for byte: the quality's tables, the source's
+// chroma subsampling, and the source's JFIF header and metadata in place of
+// the writer's. A source with neither is left to the module (whose writer's
+// own Exif stays), as are images of 16 bits or alpha.
+TEST(ImageModule, AdjustedJpegsAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
+  namespace fs = std::filesystem;
+  const fs::path dir = test::temp_dir();
+  const io::ImageLibrary& module = io::image_library(ErrorKind::Input);
+  const auto bytes_of = [](const fs::path& file) {
+    const std::string text = test::file_text(file);
+    return std::vector<unsigned char>(text.begin(), text.end());
+  };
+  const auto segment = [](unsigned marker, const std::string& data) {
+    const std::size_t n = data.size() + 2;
+    return std::string{'\xFF', static_cast<char>(marker), static_cast<char>(n >> 8),
+                       static_cast<char>(n & 0xFF)} +
+           data;
+  };
+  // `jpeg` with its segments before the frame header other than the tables
+  // left out, and `added` put after its start of image.
+  const auto respliced = [](const std::string& jpeg, const std::string& added) {
+    const std::span<const unsigned char> b(reinterpret_cast<const unsigned char*>(jpeg.data()),
+                                           jpeg.size());
+    const io::JpegHeader header = io::jpeg_header(b);
+    std::string out = jpeg.substr(0, 2) + added;
+    for (const io::JpegSegment& s : header.segments) {
+      if ((s.marker >= 0xE0 && s.marker <= 0xEF) || s.marker == 0xFE) continue;
+      out += jpeg.substr(s.begin, s.end - s.begin);
+    }
+    return out + jpeg.substr(header.scan);
+  };
+  const std::string jfif = segment(0xE0, std::string("JFIF\0\x01\x02\x01\x01\x2c\x01\x2c\0\0", 14));
+  const std::string exif = segment(
+      0xE1, std::string(
+                "Exif\0\0MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0", 32));
+  const std::string comment = segment(0xFE, "A comment");
+  struct Source {
+    std::string name;
+    std::string added;  // spliced into an ffmpeg JPEG; "-" for the file as it is
+    bool plain;
+  };
+  const std::vector<Source> kinds = {{"as-made", "-", true},
+                                     {"jfif", jfif, true},
+                                     {"exif", exif, true},
+                                     {"comment", comment, true},
+                                     {"all", jfif + exif + comment, true},
+                                     {"bare", "", false},
+                                     {"credentials", segment(0xEB, "JP"), false}};
+  std::vector<std::pair<fs::path, bool>> sources;
+  for (const char* sampling : {"yuvj444p", "yuvj422p", "yuvj420p", "yuvj440p", "gray"}) {
+    const fs::path made = dir / (std::string(sampling) + ".jpg");
+    ASSERT_TRUE(test::ffmpeg("-i '" + kCoffee.string() + "' -vf scale=64:48 -pix_fmt " + sampling +
+                             " '" + made.string() + "'"));
+    const std::string jpeg = test::file_text(made);
+    for (const Source& kind : kinds) {
+      const fs::path file = dir / (std::string(sampling) + "-" + kind.name + ".jpg");
+      std::ofstream(file, std::ios::binary)
+          << (kind.added == "-" ? jpeg : respliced(jpeg, kind.added));
+      sources.emplace_back(file, kind.plain);
+    }
+  }
+  sources.emplace_back(kRocket, true);
+  std::size_t written_here = 0;
+  for (const ChannelLayout layout : {ChannelLayout::Grey, ChannelLayout::RGB}) {
+    const PixelFormat format{layout, SampleType::U8};
+    const std::uint32_t width = 37, height = 19;
+    const std::size_t row = std::size_t{width} * pixel_bytes(format);
+    Image image = Image::allocate(width, height, format, row + 24);
+    for (std::uint32_t y = 0; y < height; ++y) {
+      for (std::size_t i = 0; i < row; ++i) {
+        image.storage.data()[y * image.stride + i] = static_cast<std::byte>(
+            (i * 7 + y * 13) % 256 ^ scattered(static_cast<std::uint32_t>(i), y, 0, 5));
+      }
+    }
+    const bool colour = layout == ChannelLayout::RGB;
+    for (const auto& [file, plain_source] : sources) {
+      for (const int quality : {90, 37}) {
+        const std::string label = file.filename().string() + (colour ? " in colour" : " in grey") +
+                                  " at " + std::to_string(quality);
+        const std::vector<unsigned char> source = bytes_of(file);
+        std::vector<unsigned char> here;
+        const bool plain = io::encode_plain_jpeg(image.view(), source, quality, here);
+        EXPECT_EQ(plain, plain_source) << label;
+        std::vector<unsigned char> by_module;
+        const io::Encoded encoded = module.encode_image(dir / "m.jpg", dir / "m.jpg", image.view(),
+                                                        file, quality, by_module);
+        ASSERT_TRUE(encoded.error.empty()) << label << ": " << encoded.error;
+        ASSERT_TRUE(encoded.in_memory) << label;
+        io::keep_metadata(source, by_module, colour, !encoded.unsound_profile);
+        SaveOptions options;
+        options.quality = quality;
+        EXPECT_EQ(save_image(dir / "out.jpg", image.view(), file, options), encoded.left_out)
+            << label;
+        EXPECT_EQ(bytes_of(dir / "out.jpg"), by_module) << label;
+        if (!plain) continue;
+        ++written_here;
+        EXPECT_TRUE(encoded.left_out.empty()) << label << ": " << encoded.left_out;
+        io::keep_metadata(source, here, colour);
+        EXPECT_EQ(here, by_module) << label;
+      }
+    }
+  }
+  EXPECT_EQ(written_here, 2 * 2 * (5 * 5 + 1U));
+  // No source, 16 bits or alpha: the module's.
+  Image deep = Image::allocate(4, 4, {ChannelLayout::RGB, SampleType::U16});
+  Image rgba = Image::allocate(4, 4, {ChannelLayout::RGBA, SampleType::U8});
+  std::vector<unsigned char> bytes;
+  const std::vector<unsigned char> rocket = bytes_of(kRocket);
+  EXPECT_FALSE(io::encode_plain_jpeg(deep.view(), rocket, 90, bytes));
+  EXPECT_FALSE(io::encode_plain_jpeg(rgba.view(), rocket, 90, bytes));
+  EXPECT_FALSE(io::encode_plain_jpeg(load_image(kRocket).view(), {}, 90, bytes));
+  // An equalised JPEG, from the command line, loads no OpenImageIO.
+  int status = -1;
+  EXPECT_FALSE(cli_loads_image_library(
+      {"equalize", kRocket.string(), "--device", "cpu", "-o", (dir / "eq.jpg").string()}, status));
   EXPECT_EQ(status, 0);
   std::filesystem::remove_all(dir);
 }

@@ -73,8 +73,14 @@ bool icc_segment(Bytes b, const Piece& p) {
          b[p.begin + 4 + 11] == 0;
 }
 
-void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour, bool profile) {
-  const Pieces from = jpeg_pieces(source);
+// A JFIF header (APP0 "JFIF\0").
+bool jfif(Bytes b, const Piece& p) {
+  return p.kind == 0xE0 && starts(b.subspan(0, p.end), "JFIF", p.begin + 4) &&
+         p.begin + 4 + 5 <= p.end && b[p.begin + 8] == 0;
+}
+
+// The source's segments that are copied.
+std::vector<Piece> kept_jpeg(Bytes source, const Pieces& from, bool colour, bool profile) {
   std::vector<Piece> kept;
   // A profile fits an image of three components (RGB) written in colour, or
   // of one written grey; never a CMYK one's.
@@ -85,10 +91,21 @@ void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour, b
     if (p.kind == 0xE2 && (!icc_segment(source, p) || !profile_fits)) continue;
     kept.push_back(p);
   }
-  const auto jfif = [](Bytes b, const Piece& p) {
-    return p.kind == 0xE0 && starts(b.subspan(0, p.end), "JFIF", p.begin + 4) &&
-           p.begin + 4 + 5 <= p.end && b[p.begin + 8] == 0;
-  };
+  return kept;
+}
+
+// Whether keep_jpeg puts the source's header and metadata in place of the
+// encoder's: it has a JFIF header or metadata that is copied.
+bool replaces_jpeg(Bytes source, bool colour, bool profile) {
+  const Pieces from = jpeg_pieces(source);
+  return !kept_jpeg(source, from, colour, profile).empty() ||
+         std::any_of(from.list.begin(), from.list.end(),
+                     [&](const Piece& p) { return jfif(source, p); });
+}
+
+void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour, bool profile) {
+  const Pieces from = jpeg_pieces(source);
+  const std::vector<Piece> kept = kept_jpeg(source, from, colour, profile);
   const auto source_jfif = std::find_if(from.list.begin(), from.list.end(),
                                         [&](const Piece& p) { return jfif(source, p); });
   const Pieces to = jpeg_pieces(encoded);
@@ -209,6 +226,10 @@ void keep_png(Bytes source, std::vector<unsigned char>& encoded, bool colour, bo
 }
 
 }  // namespace
+
+bool jpeg_metadata_replaced(std::span<const unsigned char> source, bool colour, bool profile) {
+  return is_jpeg(source) && replaces_jpeg(source, colour, profile);
+}
 
 void keep_metadata(std::span<const unsigned char> source, std::vector<unsigned char>& encoded,
                    bool colour, bool profile) {

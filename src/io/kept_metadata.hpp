@@ -24,4 +24,11 @@ namespace gpuhist::io {
 void keep_metadata(std::span<const unsigned char> source, std::vector<unsigned char>& encoded,
                    bool colour, bool profile = true);
 
+// Whether keep_metadata puts the JPEG `source`'s metadata in place of all of
+// an encoded JPEG's own (its JFIF header, Exif, XMP, IPTC, profile and
+// comments): the source has a JFIF header or metadata that is copied. (A
+// JPEG written from any other is left with what its encoder wrote.)
+[[nodiscard]] bool jpeg_metadata_replaced(std::span<const unsigned char> source, bool colour,
+                                          bool profile = true);
+
 }  // namespace gpuhist::io

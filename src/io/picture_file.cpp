@@ -15,6 +15,7 @@
 #include "gpuhist/output_file.hpp"
 #include "io/image_library.hpp"
 #include "io/kept_metadata.hpp"
+#include "io/plain_jpeg.hpp"
 #include "io/plain_png.hpp"
 
 namespace gpuhist {
@@ -66,6 +67,29 @@ bool same_kind(const std::filesystem::path& source, const std::vector<unsigned c
   return std::equal(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(n), encoded.begin());
 }
 
+// `image` encoded for `named`'s format into `bytes` without the module,
+// with the metadata of `metadata_from` (none where it is empty), as the
+// module would write it; false where that is left to the module.
+bool encode_plain(const std::filesystem::path& named, const ImageView& image,
+                  const std::filesystem::path& metadata_from, int quality,
+                  std::vector<unsigned char>& bytes) {
+  const bool png = io::png_extension(named);
+  if (!png && !io::jpeg_extension(named)) return false;
+  std::vector<unsigned char> source;
+  if (!metadata_from.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(metadata_from, ec)) return false;
+    source = read_source(metadata_from);
+    if (source.empty()) return false;
+  }
+  if (png ? !io::encode_plain_png(image, source, bytes)
+          : !io::encode_plain_jpeg(image, source, quality, bytes)) {
+    return false;
+  }
+  io::keep_metadata(source, bytes, channel_count(image.format.layout) >= 3);
+  return true;
+}
+
 // The name whose extension picks the format: `path`'s, or for a target that
 // is not a regular file and names no format (/dev/null, a pipe), PNG's.
 std::filesystem::path format_name(const std::filesystem::path& path) {
@@ -91,23 +115,14 @@ std::string save_image(const std::filesystem::path& path, const ImageView& image
   if (image.format.sample == SampleType::F32) {
     throw Error(ErrorKind::InvalidArgument, "only 8- and 16-bit images are written");
   }
-  // A PNG needs no module where its source's metadata is known here
-  // (io/plain_png.hpp): the file is what the module's writer would write.
-  if (io::png_extension(format_name(path))) {
-    std::error_code ec;
-    const bool regular =
-        metadata_from.empty() || std::filesystem::is_regular_file(metadata_from, ec);
-    const std::vector<unsigned char> source = regular && !metadata_from.empty()
-                                                  ? read_source(metadata_from)
-                                                  : std::vector<unsigned char>{};
-    if (std::vector<unsigned char> bytes; regular && (metadata_from.empty() || !source.empty()) &&
-                                          io::encode_plain_png(image, source, bytes)) {
-      io::keep_metadata(source, bytes, channel_count(image.format.layout) >= 3);
-      OutputFile file(path);
-      file.write(std::as_bytes(std::span(bytes)));
-      file.commit();
-      return {};
-    }
+  // A PNG or JPEG needs no module where its source's metadata is known here
+  // (io/plain_png.hpp, io/plain_jpeg.hpp): the file is the module's file.
+  if (std::vector<unsigned char> bytes;
+      encode_plain(format_name(path), image, metadata_from, options.quality, bytes)) {
+    OutputFile file(path);
+    file.write(std::as_bytes(std::span(bytes)));
+    file.commit();
+    return {};
   }
   return write(path, [&](const io::ImageLibrary& images, const std::filesystem::path& file,
                          std::vector<unsigned char>& bytes) {
