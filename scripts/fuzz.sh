@@ -2,8 +2,8 @@
 # Builds the libFuzzer targets with clang (AddressSanitizer and
 # UndefinedBehaviorSanitizer on everything) into build-asan/, the tree
 # scripts/sanitize.sh builds, and runs each for SECONDS (default 60) from its
-# seed corpus (tests/fuzz/corpus/). Fails on any finding, whose input is kept
-# in build-asan/findings/TARGET/.
+# seed corpus (tests/fuzz/corpus/), as many at once as there are cores. Fails
+# on any finding, whose input is kept in build-asan/findings/TARGET/.
 #
 # --heap-checks: the targets with the fuzzer's instrumentation alone (in
 # build-fuzz-heap/), run under glibc's malloc checks, which abort when a
@@ -62,8 +62,9 @@ if [ $heap = 1 ]; then
 fi
 extra=()
 [ $heap = 1 ] && extra=(-handle_abrt=0)
-status=0
-for target in "${targets[@]}"; do
+# One target's run and its report; false on a finding.
+fuzz_target() {
+  local target=$1 work findings log pid code=0 runs input kept
   work=build-asan/corpus/$target
   findings=$tree/findings/$target
   mkdir -p "$work" "$findings"
@@ -74,29 +75,43 @@ for target in "${targets[@]}"; do
     -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
     -artifact_prefix="$findings/" "${extra[@]}" >"$log" 2>&1 &
   pid=$!
-  code=0
   wait $pid || code=$?
   # The target's own copy of the input it was reading (image and video targets).
-  copies=(/dev/shm/gpuhist-fuzz-$target-$pid /dev/shm/gpuhist-fuzz-$target-$pid.tga)
+  local copies=(/dev/shm/gpuhist-fuzz-$target-$pid /dev/shm/gpuhist-fuzz-$target-$pid.tga)
   if [ $code = 0 ]; then
     rm -f "${copies[@]}"
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     echo "fuzz.sh: $target: $runs runs in ${seconds} s, no finding"
-  else
-    # glibc aborted (SIGABRT, 134), which libFuzzer was told to leave alone: keep the input.
-    if [ $heap = 1 ] && [ $code = 134 ]; then
-      for input in "${copies[@]}"; do
-        [ -f "$input" ] || continue
-        kept="$findings/abort-$(sha1sum "$input" | cut -c1-40)"
-        mv "$input" "$kept"
-        printf "\nfuzz.sh: %s: aborted on the input now in %s\n" "$target" "$kept" >>"$log"
-      done
-    fi
-    rm -f "${copies[@]}"
-    echo "fuzz.sh: $target: FINDING (inputs in $findings/, log $log):" >&2
-    grep -aE "ERROR|SUMMARY|runtime error|deadly signal|Test unit written|free\(\)|malloc\(\)|aborted on" \
-      "$log" | head -20 >&2
-    status=1
+    return 0
   fi
+  # glibc aborted (SIGABRT, 134), which libFuzzer was told to leave alone: keep the input.
+  if [ $heap = 1 ] && [ $code = 134 ]; then
+    for input in "${copies[@]}"; do
+      [ -f "$input" ] || continue
+      kept="$findings/abort-$(sha1sum "$input" | cut -c1-40)"
+      mv "$input" "$kept"
+      printf "\nfuzz.sh: %s: aborted on the input now in %s\n" "$target" "$kept" >>"$log"
+    done
+  fi
+  rm -f "${copies[@]}"
+  echo "fuzz.sh: $target: FINDING (inputs in $findings/, log $log):" >&2
+  grep -aE "ERROR|SUMMARY|runtime error|deadly signal|Test unit written|free\(\)|malloc\(\)|aborted on" \
+    "$log" | head -20 >&2
+  return 1
+}
+
+# The targets side by side, one a core (each fuzzer runs on one thread), each
+# for SECONDS.
+status=0
+cores=$(nproc)
+for ((first = 0; first < ${#targets[@]}; first += cores)); do
+  pids=()
+  for target in "${targets[@]:first:cores}"; do
+    fuzz_target "$target" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" || status=1
+  done
 done
 exit $status
