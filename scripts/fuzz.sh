@@ -104,6 +104,9 @@ fuzz_target() {
 # for SECONDS.
 status=0
 cores=$(nproc)
+pids=()
+# (Background jobs ignore an interrupt: the runs stop with this script.)
+trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
 for ((first = 0; first < ${#targets[@]}; first += cores)); do
   pids=()
   for target in "${targets[@]:first:cores}"; do

@@ -582,7 +582,7 @@ TEST(ImageModule, AdjustedPngsAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
   };
   const std::vector<Source> sources = {
       {"bare", {}, {}, true},
-      {"timed", {time(2013, 8, 5, 14, 15, 34)}, {}, true},
+      {"timed", {time(2013, 8, 5, 14, 15, 34)}, {}, true},  // (files[1])
       {"described", {density, text, time(1999, 12, 31, 23, 59, 59)}, {}, true},
       {"colour",
        {test::png_chunk("gAMA", std::string("\0\0\xb1\x8f", 4)),
@@ -600,10 +600,18 @@ TEST(ImageModule, AdjustedPngsAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
       {"month-13", {time(2020, 13, 1, 0, 0, 0)}, {}, true},
       {"hour-24", {time(2020, 1, 1, 24, 0, 0)}, {}, true},
       {"leap-second", {time(2016, 12, 31, 23, 59, 60)}, {}, false},
+      // A time in text takes the place of the tIME chunk's in the module's reading (under
+      // the key DateTime), or puts the chunk's under another name (datetime).
       {"datetime-text",
-       {test::png_chunk("tEXt", std::string("datetime\0"
-                                            "2020:01:01 00:00:00",
-                                            28))},
+       {time(2013, 8, 5, 14, 15, 34), test::png_chunk("tEXt", std::string("DateTime\0"
+                                                                          "2020:01:01 00:00:00",
+                                                                          28))},
+       {},
+       false},
+      {"datetime-lower",
+       {time(2013, 8, 5, 14, 15, 34), test::png_chunk("tEXt", std::string("datetime\0"
+                                                                          "2020:01:01 00:00:00",
+                                                                          28))},
        {},
        false},
       {"orientation-text",
@@ -689,6 +697,14 @@ TEST(ImageModule, AdjustedPngsAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
       // save_image's file: the module's bytes either way.
       EXPECT_EQ(save_image(dir / "out.png", image.view(), files[i], {}), encoded.left_out) << label;
       EXPECT_EQ(bytes_of(dir / "out.png"), by_module) << label;
+      // A time in text is why such a source is the module's: the tIME chunk's alone
+      // is not what it writes.
+      if (files[i].filename().string().rfind("datetime-", 0) == 0) {
+        std::vector<unsigned char> chunk_time;
+        ASSERT_TRUE(io::encode_plain_png(image.view(), bytes_of(files[1]), chunk_time));
+        io::keep_metadata(source, chunk_time, colour);
+        EXPECT_NE(chunk_time, by_module) << label;
+      }
       if (!plain) continue;
       ++written_here;
       EXPECT_TRUE(encoded.left_out.empty()) << label << ": " << encoded.left_out;

@@ -1,6 +1,7 @@
 // Writing images and pictures to files: encoded by the image-file module (a
-// PNG by libpng itself where that gives the module's file, io/plain_png.hpp),
-// written through OutputFile, so that a file is complete or absent.
+// PNG or JPEG by libpng or libjpeg-turbo in this layer where that gives the
+// module's file, io/plain_png.hpp, io/plain_jpeg.hpp), written through
+// OutputFile, so that a file is complete or absent.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -77,8 +78,20 @@ bool encode_plain(const std::filesystem::path& named, const ImageView& image,
   if (!png && !io::jpeg_extension(named)) return false;
   std::vector<unsigned char> source;
   if (!metadata_from.empty()) {
+    // A source of the output's format alone is read whole (by its first bytes).
+    static constexpr unsigned char kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    static constexpr unsigned char kJpeg[] = {0xFF, 0xD8, 0xFF};
+    const std::span<const unsigned char> signature =
+        png ? std::span<const unsigned char>(kPng) : std::span<const unsigned char>(kJpeg);
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(metadata_from, ec)) return false;
+    if (!std::filesystem::is_regular_file(metadata_from, ec)) return false;  // (a pipe would wait)
+    std::array<unsigned char, 8> head{};
+    std::ifstream in(metadata_from, std::ios::binary);
+    in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(signature.size()));
+    if (in.gcount() != static_cast<std::streamsize>(signature.size()) ||
+        !std::equal(signature.begin(), signature.end(), head.begin())) {
+      return false;
+    }
     source = read_source(metadata_from);
     if (source.empty()) return false;
   }

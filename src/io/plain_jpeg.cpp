@@ -1,17 +1,19 @@
 #include "io/plain_jpeg.hpp"
 
 // jpeglib.h needs FILE and size_t declared before it.
-#include <jpeglib.h>
 #include <cstddef>
 #include <cstdio>
 
+#include <jerror.h>
+#include <jpeglib.h>
+
 #include <csetjmp>
 #include <cstdint>
-#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "io/file_extension.hpp"
 #include "io/images/jpeg_decoder.hpp"
@@ -47,21 +49,63 @@ std::pair<int, int> luma_factors(const std::string& subsampling) {
   return {2, 2};
 }
 
-// libjpeg's compressor, destroyed with its output buffer (libjpeg's own).
+// Where libjpeg writes: a vector, grown a block at a time (libjpeg's own
+// memory destination frees the buffers it outgrows behind the pointer it
+// hands back, which an error would leave pointing at freed memory).
+struct VectorDestination {
+  jpeg_destination_mgr manager{};  // first: libjpeg hands back a pointer to it
+  std::vector<unsigned char>* out = nullptr;
+};
+
+constexpr std::size_t kBlock = 65536;
+
+VectorDestination& destination_of(j_compress_ptr info) {
+  return *reinterpret_cast<VectorDestination*>(info->dest);
+}
+
+// Room for a block after the `used` bytes; out of memory is libjpeg's error.
+void give_room(j_compress_ptr info, std::size_t used) {
+  VectorDestination& d = destination_of(info);
+  bool grown = false;
+  try {
+    d.out->resize(used + kBlock);
+    grown = true;
+  } catch (...) {
+    // (No exception crosses libjpeg's frames: its error ends the write.)
+  }
+  if (!grown) {
+    info->err->msg_code = JERR_OUT_OF_MEMORY;
+    info->err->error_exit(reinterpret_cast<j_common_ptr>(info));
+  }
+  d.manager.next_output_byte = d.out->data() + used;
+  d.manager.free_in_buffer = kBlock;
+}
+
+void start_output(j_compress_ptr info) { give_room(info, 0); }
+boolean full_output(j_compress_ptr info) {
+  give_room(info, destination_of(info).out->size());  // (the whole vector is written)
+  return TRUE;
+}
+void end_output(j_compress_ptr info) {
+  VectorDestination& d = destination_of(info);
+  d.out->resize(d.out->size() - d.manager.free_in_buffer);
+}
+
+// libjpeg's compressor, destroyed with it.
 struct Compressor {
   jpeg_compress_struct info{};
   WriteErrors errors{};
-  unsigned char* out = nullptr;
-  unsigned long out_size = 0;  // NOLINT(google-runtime-int): libjpeg's type
-  Compressor() {
+  VectorDestination destination;
+  explicit Compressor(std::vector<unsigned char>& out) {
     info.err = jpeg_std_error(&errors.manager);
     errors.manager.error_exit = stop_writing;
     errors.manager.emit_message = say_nothing;
+    destination.manager.init_destination = start_output;
+    destination.manager.empty_output_buffer = full_output;
+    destination.manager.term_destination = end_output;
+    destination.out = &out;
   }
-  ~Compressor() {
-    jpeg_destroy_compress(&info);
-    std::free(out);  // NOLINT(cppcoreguidelines-no-malloc): jpeg_mem_dest's
-  }
+  ~Compressor() { jpeg_destroy_compress(&info); }
   Compressor(const Compressor&) = delete;
   Compressor& operator=(const Compressor&) = delete;
 };
@@ -74,7 +118,7 @@ bool compress(Compressor& c, const ImageView& image, int quality, std::pair<int,
               JSAMPROW* rows) {
   if (setjmp(c.errors.jump) != 0) return false;  // NOLINT(cert-err52-cpp): libjpeg's way
   jpeg_create_compress(&c.info);
-  jpeg_mem_dest(&c.info, &c.out, &c.out_size);
+  c.info.dest = &c.destination.manager;
   c.info.image_width = image.width;
   c.info.image_height = image.height;
   const bool colour = image.format.layout == ChannelLayout::RGB;
@@ -121,10 +165,9 @@ bool encode_plain_jpeg(const ImageView& image, std::span<const unsigned char> me
       rows[y] = reinterpret_cast<JSAMPROW>(const_cast<std::byte*>(image.row(y)));
     }
     const std::pair<int, int> factors = luma_factors(jpeg_subsampling(metadata_source));
-    Compressor compressor;
-    if (!compress(compressor, image, quality, factors, rows.data())) return false;
-    bytes.assign(compressor.out, compressor.out + compressor.out_size);
-    return true;
+    bytes.clear();
+    Compressor compressor(bytes);
+    return compress(compressor, image, quality, factors, rows.data());
   } catch (const std::bad_alloc&) {
     return false;
   }

@@ -189,7 +189,8 @@ void append_bytes(png_structp png, png_bytep data, std::size_t n) {
 void flush_nothing(png_structp /*png*/) {}
 
 // How the module's writer (OpenImageIO 2.4's) compresses: zlib level 6, its
-// default strategy (libpng's own is Z_FILTERED), libpng's adaptive filters.
+// default strategy (libpng's own is Z_FILTERED), and libpng's adaptive
+// filters, which Debian's build of it uses (the tests compare the bytes).
 void compress_as_the_module(png_structp png) {
   png_set_compression_level(png, 6);
   png_set_compression_strategy(png, Z_DEFAULT_STRATEGY);
@@ -364,7 +365,9 @@ std::optional<std::optional<png_time>> plain_metadata_time(std::span<const unsig
   if (!read_time(read.png(), read.info(), time, time_text) || time_text) return {};
   // A time the module's reader writes as "YYYY:MM:DD hh:mm:ss" and its
   // writer reads back as it was (libpng keeps none of no such month, day,
-  // hour or minute; the module's writer none of a leap second).
+  // hour or minute; the module's writer none of a leap second). A year of
+  // fewer than four digits, which the module's reader pads with spaces, is
+  // left to it too.
   if (time && (time->year < 1000 || time->year > 9999 || time->second > 59)) {
     return {};
   }
