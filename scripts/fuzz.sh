@@ -26,7 +26,11 @@ if [ "${1:-}" = "--heap-checks" ]; then
 fi
 seconds=${1:-60}
 shift || true
-targets=("$@")
+# Each target once (two runs of one would share its log and work corpus).
+targets=()
+for target in "$@"; do
+  [[ " ${targets[*]} " == *" $target "* ]] || targets+=("$target")
+done
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(image video options)
   [ $heap = 1 ] && targets=(image video)  # the options reach no decoder
