@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <span>
 #include <string>
 #include <system_error>
@@ -53,19 +54,25 @@ std::vector<unsigned char> read_source(const std::filesystem::path& path) {
   return bytes;
 }
 
+// A regular file's first 8 bytes (enough for PNG's signature); nullopt for a
+// shorter file or what is not a regular file (a pipe would wait).
+std::optional<std::array<unsigned char, 8>> file_head(const std::filesystem::path& path) {
+  std::array<unsigned char, 8> head{};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(head.data()), head.size());
+  if (in.gcount() != static_cast<std::streamsize>(head.size())) return std::nullopt;
+  return head;
+}
+
 // Both files JPEG or both PNG, by their first bytes: only then is the source
 // read again for what keep_metadata copies.
 bool same_kind(const std::filesystem::path& source, const std::vector<unsigned char>& encoded) {
-  std::array<unsigned char, 8> head{};
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(source, ec)) return false;
-  std::ifstream in(source, std::ios::binary);
-  in.read(reinterpret_cast<char*>(head.data()), head.size());
-  if (in.gcount() != static_cast<std::streamsize>(head.size()) || encoded.size() < head.size()) {
-    return false;
-  }
-  const std::size_t n = head[0] == 0xFF ? 3 : 8;  // JPEG: FF D8 FF; PNG: its signature
-  return std::equal(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(n), encoded.begin());
+  const std::optional<std::array<unsigned char, 8>> head = file_head(source);
+  if (!head || encoded.size() < head->size()) return false;
+  const std::size_t n = (*head)[0] == 0xFF ? 3 : 8;  // JPEG: FF D8 FF; PNG: its signature
+  return std::equal(head->begin(), head->begin() + static_cast<std::ptrdiff_t>(n), encoded.begin());
 }
 
 // `image` encoded for `named`'s format into `bytes` without the module,
@@ -83,15 +90,8 @@ bool encode_plain(const std::filesystem::path& named, const ImageView& image,
     static constexpr unsigned char kJpeg[] = {0xFF, 0xD8, 0xFF};
     const std::span<const unsigned char> signature =
         png ? std::span<const unsigned char>(kPng) : std::span<const unsigned char>(kJpeg);
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(metadata_from, ec)) return false;  // (a pipe would wait)
-    std::array<unsigned char, 8> head{};
-    std::ifstream in(metadata_from, std::ios::binary);
-    in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(signature.size()));
-    if (in.gcount() != static_cast<std::streamsize>(signature.size()) ||
-        !std::equal(signature.begin(), signature.end(), head.begin())) {
-      return false;
-    }
+    const std::optional<std::array<unsigned char, 8>> head = file_head(metadata_from);
+    if (!head || !std::equal(signature.begin(), signature.end(), head->begin())) return false;
     source = read_source(metadata_from);
     if (source.empty()) return false;
   }

@@ -61,6 +61,22 @@ std::string keyword(images::ByteSource& file, const images::PngChunk& chunk) {
   return key.substr(0, key.find('\0'));
 }
 
+// Whether `chunk` lies in the file and is one of the plain ones: of a plain
+// type, and for text, under a key other than those that carry an orientation.
+bool plain_chunk(images::ByteSource& file, const images::PngChunk& chunk) {
+  if (chunk.length > images::PngChunk::kMostLength || chunk.end() > file.size()) return false;
+  bool plain = false;
+  for (const auto& name : kPlainChunks) plain = plain || chunk.is(name);
+  if (!plain) return false;
+  if (chunk.is("tEXt") || chunk.is("zTXt") || chunk.is("iTXt")) {
+    const std::string key = keyword(file, chunk);
+    for (const std::string_view orientation : kOrientationKeys) {
+      if (equal_ignoring_case(key, orientation)) return false;
+    }
+  }
+  return true;
+}
+
 // What the module's limits allow: `pixels` of `stored` bytes as decoded
 // (every channel), from a file of `file_bytes` (deflate's bytes hold at most
 // 131072 times theirs, with room to spare).
@@ -79,7 +95,7 @@ bool plain_chunks(images::ByteSource& file, const LoadOptions& options) {
   std::array<unsigned char, 13> header{};
   bool transparency = false;
   while (const std::optional<images::PngChunk> chunk = chunks.next()) {
-    if (chunk->length > images::PngChunk::kMostLength || chunk->end() > file.size()) return false;
+    if (!plain_chunk(file, *chunk)) return false;
     if (chunk->at == 8) {  // IHDR, first
       if (!chunk->is("IHDR") || chunk->length != header.size() ||
           !file.read(chunk->data_at(), header.size(), header.data())) {
@@ -87,15 +103,6 @@ bool plain_chunks(images::ByteSource& file, const LoadOptions& options) {
       }
     }
     transparency = transparency || chunk->is("tRNS");
-    bool plain = false;
-    for (const auto& name : kPlainChunks) plain = plain || chunk->is(name);
-    if (!plain) return false;
-    if (chunk->is("tEXt") || chunk->is("zTXt") || chunk->is("iTXt")) {
-      const std::string key = keyword(file, *chunk);
-      for (const std::string_view orientation : kOrientationKeys) {
-        if (equal_ignoring_case(key, orientation)) return false;
-      }
-    }
     if (chunk->is("oFFs")) {
       // x and y (signed 32-bit), then the unit.
       std::array<unsigned char, 8> offsets{};
@@ -335,21 +342,12 @@ std::optional<std::optional<png_time>> plain_metadata_time(std::span<const unsig
   images::PngChunks chunks(file);
   bool ended = false;
   while (const std::optional<images::PngChunk> chunk = chunks.next()) {
-    if (chunk->length > images::PngChunk::kMostLength || chunk->end() > file.size()) return {};
+    if (!plain_chunk(file, *chunk) || chunk->is("iCCP")) return {};
     if (chunk->at == 8 && !chunk->is("IHDR")) return {};
-    bool plain = false;
-    for (const auto& name : kPlainChunks) plain = plain || chunk->is(name);
-    if (!plain || chunk->is("iCCP")) return {};
     const unsigned char* typed = source.data() + chunk->at + 4;
     const auto crc = static_cast<std::uint32_t>(
         crc32(crc32(0L, nullptr, 0), typed, static_cast<uInt>(chunk->length + 4)));
     if (crc != images::big32(typed + 4 + chunk->length)) return {};
-    if (chunk->is("tEXt") || chunk->is("zTXt") || chunk->is("iTXt")) {
-      const std::string key = keyword(file, *chunk);
-      for (const std::string_view orientation : kOrientationKeys) {
-        if (equal_ignoring_case(key, orientation)) return {};
-      }
-    }
     if (chunk->is("IEND")) {
       ended = true;
       break;
