@@ -248,12 +248,8 @@ TEST_F(DrawCli, ReportShowsThePhotographUpright) {
 // and 7.)
 TEST_F(DrawCli, ReportShowsEveryExifOrientation) {
   const Image stored = load_image(kRocket);
-  const auto report = [&](const fs::path& file) {
-    const fs::path out = dir_ / (file.stem().string() + "-report.png");
-    const auto r = test::run_cli({"draw", file.string(), "--report", "-o", out.string()});
-    EXPECT_EQ(r.status, 0) << r.err;
-    return read_png(out);
-  };
+  // Each orientation tagged on a TIFF and already upright in a PNG, reported in one run.
+  std::vector<std::string> args = {"draw"};
   for (int exif = 2; exif <= 8; ++exif) {
     const fs::path tagged = dir_ / ("tagged-" + std::to_string(exif) + ".tif");
     auto out = OIIO::ImageOutput::create(tagged.string());
@@ -266,8 +262,17 @@ TEST_F(DrawCli, ReportShowsEveryExifOrientation) {
                 out->close());
     const fs::path upright = dir_ / ("upright-" + std::to_string(exif) + ".png");
     save_image(upright, shown_by_exif(stored, exif).view());
-    const Picture got = report(tagged);
-    const Picture expected = report(upright);
+    args.insert(args.end(), {tagged.string(), upright.string()});
+  }
+  args.insert(args.end(), {"--report", "-o", (dir_ / "report.png").string()});
+  const auto r = test::run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (int exif = 2; exif <= 8; ++exif) {
+    const auto report = [&](const std::string& kind) {
+      return read_png(dir_ / ("report-" + kind + "-" + std::to_string(exif) + ".png"));
+    };
+    const Picture got = report("tagged");
+    const Picture expected = report("upright");
     ASSERT_EQ(got.width, expected.width) << exif;
     ASSERT_EQ(got.height, expected.height) << exif;
     const std::size_t from = std::size_t{48} * got.width * 4;  // below the title's band

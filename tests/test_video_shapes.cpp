@@ -119,7 +119,7 @@ std::vector<Clip> make_clips(const fs::path& dir, const std::vector<Shape>& shap
       outputs += " -map " + index + ":v -frames:v " + std::to_string(frames) + " -pix_fmt " +
                  c.source.pix_fmt + " " + encoder(c.source, c.shape, extension) + " '" +
                  c.file.string() + "'";
-      decode_inputs += " -i '" + c.file.string() + "'";
+      decode_inputs += " -threads 1 -i '" + c.file.string() + "'";  // no thread pool per clip
       decode_outputs += " -map " + index + ":v -f rawvideo -pix_fmt " +
                         (c.source.deep ? "rgb48le" : "rgb24") + " -sws_flags bicubic '" +
                         c.raw.string() + "'";
