@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets with clang (AddressSanitizer and
 # UndefinedBehaviorSanitizer on everything) into build-asan/, the tree
 # scripts/sanitize.sh builds, and runs each for SECONDS (default 60) from its
-# seed corpus (tests/fuzz/corpus/), as many at once as there are cores. Fails
+# seed corpus (tests/fuzz/corpus/), all at once (on fewer cores than targets
+# they share the cores for those SECONDS of wall time). Fails
 # on any finding, whose input is kept in build-asan/findings/TARGET/.
 #
 # --heap-checks: the targets with the fuzzer's instrumentation alone (in
@@ -104,21 +105,16 @@ fuzz_target() {
   return 1
 }
 
-# The targets side by side, one a core (each fuzzer runs on one thread), each
-# for SECONDS.
+# The targets side by side (each fuzzer runs on one thread), each for SECONDS.
 status=0
-cores=$(nproc)
 pids=()
 # (Background jobs ignore an interrupt: the runs stop with this script.)
 trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
-for ((first = 0; first < ${#targets[@]}; first += cores)); do
-  pids=()
-  for target in "${targets[@]:first:cores}"; do
-    fuzz_target "$target" &
-    pids+=($!)
-  done
-  for pid in "${pids[@]}"; do
-    wait "$pid" || status=1
-  done
+for target in "${targets[@]}"; do
+  fuzz_target "$target" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do
+  wait "$pid" || status=1
 done
 exit $status
