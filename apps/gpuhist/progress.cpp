@@ -46,7 +46,7 @@ void Progress::update(std::size_t done, std::string_view current) {
   char line[160];
   const int length = std::snprintf(line, sizeof line, "\r\033[K[%s] %zu/%zu %s", bar.c_str(), done,
                                    total_, name.c_str());
-  write_all(line, length < 0 ? 0 : std::min<std::size_t>(length, sizeof line - 1));
+  write_all(line, length < 0 ? 0 : std::min(static_cast<std::size_t>(length), sizeof line - 1));
 }
 
 void Progress::clear() {

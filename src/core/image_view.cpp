@@ -23,9 +23,14 @@ std::string to_string(PixelFormat format) {
 }
 
 std::string to_string(PixelFormat format, bool alpha) {
-  std::string name = to_string(format);
-  if (alpha) name.insert(name.find_first_of("0123456789"), "a");
-  return name;
+  const std::string name = to_string(format);
+  const std::size_t depth = name.find_first_of("0123456789");
+  if (!alpha || depth == std::string::npos) return name;
+  // "rgb8" with an alpha channel beside it: "rgba8" (appended: GCC 12 warns of insert).
+  std::string named = name.substr(0, depth);
+  named += 'a';
+  named.append(name, depth);
+  return named;
 }
 
 void validate(PixelFormat format) {

@@ -62,7 +62,9 @@ std::uint32_t percentile(std::span<const std::uint64_t> counts, double p) {
 }
 
 std::string percentile_name(double p) {
-  return "p" + shortest_decimal(p + 0.0);  // -0.0 named as 0
+  std::string name = "p";
+  name += shortest_decimal(p + 0.0);  // -0.0 named as 0
+  return name;
 }
 
 ChannelStats statistics(std::span<const std::uint64_t> counts) {
