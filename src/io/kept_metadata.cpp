@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "io/file_signature.hpp"
 #include "io/jpeg_segments.hpp"
 
 namespace gpuhist::io {
@@ -40,8 +41,6 @@ bool starts(Bytes bytes, const char* text, std::size_t at = 0) {
 }
 
 // ---- JPEG --------------------------------------------------------------
-
-bool is_jpeg(Bytes b) { return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF; }
 
 // The segments from the start of the file to its first scan.
 Pieces jpeg_pieces(Bytes b) {
@@ -135,10 +134,6 @@ void keep_jpeg(Bytes source, std::vector<unsigned char>& encoded, bool colour, b
 }
 
 // ---- PNG ---------------------------------------------------------------
-
-constexpr unsigned char kPngSignature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-
-bool is_png(Bytes b) { return b.size() >= 8 && std::memcmp(b.data(), kPngSignature, 8) == 0; }
 
 constexpr std::uint32_t chunk(const char (&t)[5]) {
   return std::uint32_t{static_cast<unsigned char>(t[0])} << 24 |

@@ -15,6 +15,7 @@
 #include "gpuhist/error.hpp"
 #include "gpuhist/image_file.hpp"
 #include "gpuhist/output_file.hpp"
+#include "io/file_signature.hpp"
 #include "io/image_library.hpp"
 #include "io/kept_metadata.hpp"
 #include "io/plain_jpeg.hpp"
@@ -70,9 +71,8 @@ std::optional<std::array<unsigned char, 8>> file_head(const std::filesystem::pat
 // read again for what keep_metadata copies.
 bool same_kind(const std::filesystem::path& source, const std::vector<unsigned char>& encoded) {
   const std::optional<std::array<unsigned char, 8>> head = file_head(source);
-  if (!head || encoded.size() < head->size()) return false;
-  const std::size_t n = (*head)[0] == 0xFF ? 3 : 8;  // JPEG: FF D8 FF; PNG: its signature
-  return std::equal(head->begin(), head->begin() + static_cast<std::ptrdiff_t>(n), encoded.begin());
+  return head && ((io::is_jpeg(*head) && io::is_jpeg(encoded)) ||
+                  (io::is_png(*head) && io::is_png(encoded)));
 }
 
 // `image` encoded for `named`'s format into `bytes` without the module,
@@ -86,12 +86,8 @@ bool encode_plain(const std::filesystem::path& named, const ImageView& image,
   std::vector<unsigned char> source;
   if (!metadata_from.empty()) {
     // A source of the output's format alone is read whole (by its first bytes).
-    static constexpr unsigned char kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    static constexpr unsigned char kJpeg[] = {0xFF, 0xD8, 0xFF};
-    const std::span<const unsigned char> signature =
-        png ? std::span<const unsigned char>(kPng) : std::span<const unsigned char>(kJpeg);
     const std::optional<std::array<unsigned char, 8>> head = file_head(metadata_from);
-    if (!head || !std::equal(signature.begin(), signature.end(), head->begin())) return false;
+    if (!head || !(png ? io::is_png(*head) : io::is_jpeg(*head))) return false;
     source = read_source(metadata_from);
     if (source.empty()) return false;
   }

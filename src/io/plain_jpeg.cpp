@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "io/file_extension.hpp"
+#include "io/file_signature.hpp"
 #include "io/images/jpeg_decoder.hpp"
 #include "io/jpeg_segments.hpp"
 #include "io/kept_metadata.hpp"
@@ -180,10 +181,9 @@ bool jpeg_extension(const std::filesystem::path& path) {
 
 std::optional<Image> read_plain_jpeg(const std::filesystem::path& path,
                                      const LoadOptions& options) {
-  static constexpr unsigned char kSignature[] = {0xFF, 0xD8, 0xFF};
   ThreadFileBuffer buffer;
   try {
-    const std::span<const unsigned char> bytes = buffer.read(path, kSignature);
+    const std::span<const unsigned char> bytes = buffer.read(path, kJpegSignature);
     if (bytes.empty()) return std::nullopt;
     // The module's limits: pixels, and samples as stored (16 bytes a pixel).
     return images::decode_jpeg(bytes, path, [&](const images::JpegShape& shape) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "io/file_extension.hpp"
+#include "io/file_signature.hpp"
 #include "io/images/byte_order.hpp"
 #include "io/images/byte_source.hpp"
 #include "io/images/png_chunks.hpp"
@@ -421,7 +422,6 @@ bool encode_plain_png(const ImageView& image, std::span<const unsigned char> met
 bool png_extension(const std::filesystem::path& path) { return lower_extension(path) == "png"; }
 
 std::optional<Image> read_plain_png(const std::filesystem::path& path, const LoadOptions& options) {
-  static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   try {
     // (A pipe is not opened: it would wait for a writer, or be read once.)
     if (!readable_regular_file(path)) return std::nullopt;
@@ -430,7 +430,7 @@ std::optional<Image> read_plain_png(const std::filesystem::path& path, const Loa
       if (!plain_chunks(file, options)) return std::nullopt;
     }
     ThreadFileBuffer buffer;
-    const std::span<const unsigned char> bytes = buffer.read(path, kSignature);
+    const std::span<const unsigned char> bytes = buffer.read(path, kPngSignature);
     if (bytes.empty()) return std::nullopt;
     return decode(bytes, options);
   } catch (const std::exception&) {

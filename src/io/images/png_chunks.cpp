@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "io/file_signature.hpp"
 #include "io/images/byte_order.hpp"
 
 namespace gpuhist::images {
@@ -15,9 +16,8 @@ bool PngChunk::is(const char (&name)[5]) const noexcept {
 }
 
 PngChunks::PngChunks(ByteSource& source) : source_(source) {
-  static constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  std::array<unsigned char, 8> head{};
-  png_ = source_.read(0, 8, head.data()) && std::memcmp(head.data(), kSignature, 8) == 0;
+  std::array<unsigned char, std::size(io::kPngSignature)> head{};
+  png_ = source_.read(0, head.size(), head.data()) && io::is_png(head);
 }
 
 std::optional<PngChunk> PngChunks::next() {
