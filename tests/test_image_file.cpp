@@ -2427,11 +2427,6 @@ TEST(ImageExtensions, KnownAndUnknown) {
   EXPECT_FALSE(has_image_extension("README"));
 }
 
-std::vector<unsigned char> file_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // A JPEG's chroma subsampling, read from its framing alone, is what the image
 // library reads from the whole file: at each sampling, grey, with fill bytes
 // and standalone markers before the frame header; every prefix of the file
@@ -2456,7 +2451,7 @@ TEST_F(ImageFiles, JpegFramingGivesTheSubsampling) {
     auto in = OIIO::ImageInput::open(path.string());
     ASSERT_TRUE(in);
     ASSERT_EQ(in->spec().get_string_attribute("jpeg:subsampling"), expected);
-    const std::vector<unsigned char> bytes = file_bytes(path);
+    const std::vector<unsigned char> bytes = test::file_bytes(path);
     EXPECT_EQ(io::jpeg_subsampling(bytes), expected);
     const io::JpegHeader header = io::jpeg_header(bytes);
     ASSERT_GT(header.scan, 0U);
@@ -2506,7 +2501,7 @@ TEST_F(ImageFiles, JpegFramingGivesTheSubsampling) {
     EXPECT_FALSE(io::jpeg_header(damaged).cut);
     EXPECT_EQ(io::jpeg_subsampling(damaged), "");
   }
-  EXPECT_EQ(io::jpeg_subsampling(file_bytes(dir_ / "missing.jpg")), "");
+  EXPECT_EQ(io::jpeg_subsampling(test::file_bytes(dir_ / "missing.jpg")), "");
 }
 
 // The metadata an adjusted image keeps is found by reading the source's
@@ -2537,8 +2532,8 @@ TEST_F(ImageFiles, KeptMetadataSurvivesDamagedSources) {
     }
     const fs::path plain = dir_ / (std::string("plain") + ext);
     save_image(plain, image.view);
-    const std::vector<unsigned char> src = file_bytes(source);
-    const std::vector<unsigned char> encoded = file_bytes(plain);
+    const std::vector<unsigned char> src = test::file_bytes(source);
+    const std::vector<unsigned char> encoded = test::file_bytes(plain);
     // The pixels' part of the encoded file (a JPEG's scan, a PNG's last chunks): always kept.
     const std::size_t tail = std::string(ext) == ".jpg" ? encoded.size() / 2 : 24;
     const std::vector<std::byte> pixels = test::pixel_bytes_of(load_image(plain).view());

@@ -557,12 +557,6 @@ TEST(ImageModule, PngPicturesAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
   std::filesystem::remove_all(dir);
 }
 
-// A file's bytes.
-std::vector<unsigned char> file_bytes(const std::filesystem::path& file) {
-  const std::string text = test::file_text(file);
-  return {text.begin(), text.end()};
-}
-
 // An image written to PNG with a PNG's metadata without the module is the
 // file the module writes, byte for byte (its pixels, offset and time chunks
 // and then the source's metadata, io/kept_metadata.hpp); a source whose
@@ -685,7 +679,7 @@ TEST(ImageModule, AdjustedPngsAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
       const std::string label = files[i].filename().string() + " as " +
                                 std::to_string(channel_count(format.layout)) + " channels of " +
                                 (format.sample == SampleType::U8 ? "8" : "16") + " bits";
-      const std::vector<unsigned char> source = file_bytes(files[i]);
+      const std::vector<unsigned char> source = test::file_bytes(files[i]);
       std::vector<unsigned char> here;
       const bool plain = io::encode_plain_png(image.view(), source, here);
       EXPECT_EQ(plain, plain_source(i)) << label;
@@ -698,12 +692,12 @@ TEST(ImageModule, AdjustedPngsAreWrittenWithoutTheModuleAsTheModuleWritesThem) {
       io::keep_metadata(source, by_module, colour, !encoded.unsound_profile);
       // save_image's file: the module's bytes either way.
       EXPECT_EQ(save_image(dir / "out.png", image.view(), files[i], {}), encoded.left_out) << label;
-      EXPECT_EQ(file_bytes(dir / "out.png"), by_module) << label;
+      EXPECT_EQ(test::file_bytes(dir / "out.png"), by_module) << label;
       // A time in text is why such a source is the module's: the tIME chunk's alone
       // is not what it writes.
       if (files[i].filename().string().rfind("datetime-", 0) == 0) {
         std::vector<unsigned char> chunk_time;
-        ASSERT_TRUE(io::encode_plain_png(image.view(), file_bytes(files[1]), chunk_time));
+        ASSERT_TRUE(io::encode_plain_png(image.view(), test::file_bytes(files[1]), chunk_time));
         io::keep_metadata(source, chunk_time, colour);
         EXPECT_NE(chunk_time, by_module) << label;
       }
@@ -816,7 +810,7 @@ TEST(ImageModule, AdjustedJpegsAreWrittenWithoutTheModuleAsTheModuleWritesThem) 
       for (const int quality : {90, 37}) {
         const std::string label = file.filename().string() + (colour ? " in colour" : " in grey") +
                                   " at " + std::to_string(quality);
-        const std::vector<unsigned char> source = file_bytes(file);
+        const std::vector<unsigned char> source = test::file_bytes(file);
         std::vector<unsigned char> here;
         const bool plain = io::encode_plain_jpeg(image.view(), source, quality, here);
         EXPECT_EQ(plain, plain_source) << label;
@@ -830,7 +824,7 @@ TEST(ImageModule, AdjustedJpegsAreWrittenWithoutTheModuleAsTheModuleWritesThem) 
         options.quality = quality;
         EXPECT_EQ(save_image(dir / "out.jpg", image.view(), file, options), encoded.left_out)
             << label;
-        EXPECT_EQ(file_bytes(dir / "out.jpg"), by_module) << label;
+        EXPECT_EQ(test::file_bytes(dir / "out.jpg"), by_module) << label;
         if (!plain) continue;
         ++written_here;
         EXPECT_TRUE(encoded.left_out.empty()) << label << ": " << encoded.left_out;
@@ -844,7 +838,7 @@ TEST(ImageModule, AdjustedJpegsAreWrittenWithoutTheModuleAsTheModuleWritesThem) 
   Image deep = Image::allocate(4, 4, {ChannelLayout::RGB, SampleType::U16});
   Image rgba = Image::allocate(4, 4, {ChannelLayout::RGBA, SampleType::U8});
   std::vector<unsigned char> bytes;
-  const std::vector<unsigned char> rocket = file_bytes(kRocket);
+  const std::vector<unsigned char> rocket = test::file_bytes(kRocket);
   EXPECT_FALSE(io::encode_plain_jpeg(deep.view(), rocket, 90, bytes));
   EXPECT_FALSE(io::encode_plain_jpeg(rgba.view(), rocket, 90, bytes));
   EXPECT_FALSE(io::encode_plain_jpeg(load_image(kRocket).view(), {}, 90, bytes));

@@ -36,6 +36,11 @@ std::string file_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+std::vector<unsigned char> file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 void expect_one_line_error(const CliResult& r, const std::string& needle) {
   EXPECT_EQ(r.err.rfind("gpuhist: error: ", 0), 0U) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

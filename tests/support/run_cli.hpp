@@ -38,6 +38,7 @@ std::string command_output(const std::string& command);
 
 // The whole of a file's bytes; empty when it cannot be read.
 std::string file_text(const std::filesystem::path& path);
+std::vector<unsigned char> file_bytes(const std::filesystem::path& path);
 
 // Writes `damaged`: a 10-frame 64x48 MJPEG clip (AVI) whose sixth frame's
 // JPEG data, from its start to its end marker, is wiped to zeros; false if
